@@ -1,0 +1,19 @@
+import type { Db } from '../db/knex.js';
+import { purgeExpiredCounters } from '../api/auth/keys.js';
+import { purgeExpiredIdempotencyKeys } from '../api/middleware/idempotency.js';
+
+export function maintenanceActivities(db: Db) {
+  return {
+    /** Answers from the worker process: proves API → Temporal → worker → activity end to end. */
+    async reportWorkerAlive(): Promise<string> {
+      await db.raw('SELECT 1');
+      return new Date().toISOString();
+    },
+
+    /** Drops rate-limit and quota windows that are over, and idempotency records older than 24 h. */
+    async purgeExpiredRecords(): Promise<{ idempotencyKeys: number }> {
+      await purgeExpiredCounters(db);
+      return { idempotencyKeys: await purgeExpiredIdempotencyKeys(db) };
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { Services } from './context.js';
+import { routes } from './routes/index.js';
+import type { Route } from './routes/route.js';
+import { errorBody, notFoundFallback } from './middleware/errors.js';
+import { baseHeaders, requestLog } from './middleware/request-log.js';
+import { authenticate } from './middleware/authenticate.js';
+import { jsonBody } from './middleware/body.js';
+import { idempotency } from './middleware/idempotency.js';
+import { validate } from './middleware/validate.js';
+
+const koaPath = (openApiPath: string): string => openApiPath.replace(/\{(\w+)\}/g, ':$1');
+
+/**
+ * One route's chain, read left to right: authenticate (key, rate limit, sandbox quota, scope) →
+ * read the JSON body → idempotency → validate → handler. Public routes skip authentication.
+ */
+function chain(route: Route): Koa.Middleware[] {
+  const steps: Koa.Middleware[] = [];
+  if (route.scope) steps.push(authenticate(route.scope));
+  if (route.method === 'POST') steps.push(jsonBody, idempotency);
+  steps.push(validate(route), (ctx) => route.handler(ctx, ctx.state.input!));
+  return steps;
+}
+
+export function createApp(services: Services): Koa {
+  const app = new Koa();
+  app.context.services = services;
+  // Errors are answered in the SPEC.md shape; Koa's default printer would only add noise.
+  app.silent = true;
+
+  const router = new Router();
+  for (const route of routes) {
+    router.register(koaPath(route.path), [route.method], chain(route), { name: route.operationId });
+  }
+
+  app.use(requestLog);
+  app.use(errorBody);
+  app.use(baseHeaders);
+  app.use(notFoundFallback);
+  app.use(router.routes());
+  return app;
+}

@@ -1,0 +1,92 @@
+import type { Db, Tx } from '../../db/knex.js';
+import { ApiError } from '../errors.js';
+import { inFreeQuota, priceOf, priceTable, type PriceUnit } from './prices.js';
+
+/**
+ * Where money moves. Every change of a balance is one append-only ledger row written in the same
+ * transaction as the balance update; the balance can never go below zero (a CHECK constraint and
+ * a conditional UPDATE).
+ */
+
+export interface Charge {
+  /** What was taken from the balance (0 inside the free quota or for test keys). */
+  amountCents: number;
+  balanceCents: number;
+  ledgerEntryId: number | null;
+}
+
+type Runner = Db | Tx;
+
+async function appendEntry(db: Runner, accountId: string, kind: 'topup' | 'debit' | 'refund', amountCents: number, balanceAfter: number, unit: string | null, reference: string | null): Promise<number> {
+  const [row] = await db('ledger_entries')
+    .insert({ account_id: accountId, kind, amount_cents: amountCents, balance_after_cents: balanceAfter, unit, reference })
+    .returning('id');
+  return Number(row.id);
+}
+
+/** Month of the free quota, in Europe/Paris like every calendar rule of the service. */
+const PARIS_MONTH = "to_char(now() AT TIME ZONE 'Europe/Paris', 'YYYY-MM')";
+
+/**
+ * Debits one paid unit from a live account, before the work it pays for. Run it inside the
+ * transaction that records that work when there is one: both commit or neither does.
+ * Throws 402 insufficient_balance (and changes nothing) when the balance is too low.
+ */
+export async function debit(trx: Tx, accountId: string, unit: PriceUnit, reference: string | null = null): Promise<Charge> {
+  let amount = priceOf(unit);
+  if (inFreeQuota(unit)) {
+    const { rows } = await trx.raw(
+      `INSERT INTO usage_counters AS u (account_id, period, count) VALUES (?, ${PARIS_MONTH}, 1)
+       ON CONFLICT (account_id, period) DO UPDATE SET count = u.count + 1 RETURNING count`,
+      [accountId],
+    );
+    if (Number(rows[0].count) <= priceTable.freeMonthlyQuota.calls) amount = 0;
+  }
+  if (amount === 0) {
+    const account = await trx('accounts').where({ id: accountId }).first('balance_cents');
+    return { amountCents: 0, balanceCents: Number(account.balance_cents), ledgerEntryId: null };
+  }
+  const updated = await trx('accounts')
+    .where({ id: accountId })
+    .andWhere('balance_cents', '>=', amount)
+    .decrement('balance_cents', amount)
+    .returning('balance_cents');
+  if (updated.length === 0) {
+    const account = await trx('accounts').where({ id: accountId }).first('balance_cents');
+    throw new ApiError(402, 'insufficient_balance', `This call costs ${amount} cents excl. VAT and the balance is ${account?.balance_cents ?? 0} cents. Top up your balance.`, {
+      requiredCents: amount,
+      balanceCents: Number(account?.balance_cents ?? 0),
+    });
+  }
+  const balance = Number(updated[0].balance_cents);
+  const entryId = await appendEntry(trx, accountId, 'debit', -amount, balance, unit, reference);
+  return { amountCents: amount, balanceCents: balance, ledgerEntryId: entryId };
+}
+
+/** Gives back a debit whose work did not happen (failed partner call, canceled mailing). */
+export async function refund(db: Db, accountId: string, charge: Charge, unit: PriceUnit, reference: string | null = null): Promise<number> {
+  return db.transaction(async (trx) => {
+    if (charge.amountCents === 0) {
+      if (inFreeQuota(unit)) {
+        await trx.raw(`UPDATE usage_counters SET count = count - 1 WHERE account_id = ? AND period = ${PARIS_MONTH} AND count > 0`, [accountId]);
+      }
+      const account = await trx('accounts').where({ id: accountId }).first('balance_cents');
+      return Number(account.balance_cents);
+    }
+    const [row] = await trx('accounts').where({ id: accountId }).increment('balance_cents', charge.amountCents).returning('balance_cents');
+    const balance = Number(row.balance_cents);
+    await appendEntry(trx, accountId, 'refund', charge.amountCents, balance, unit, reference);
+    return balance;
+  });
+}
+
+export async function topUp(db: Db, accountId: string, amountCents: number, reference: string | null = null): Promise<number> {
+  if (!Number.isSafeInteger(amountCents) || amountCents <= 0) throw new Error('a top-up is a positive whole number of cents');
+  return db.transaction(async (trx) => {
+    const [row] = await trx('accounts').where({ id: accountId }).increment('balance_cents', amountCents).returning('balance_cents');
+    if (!row) throw new Error(`no account ${accountId}`);
+    const balance = Number(row.balance_cents);
+    await appendEntry(trx, accountId, 'topup', amountCents, balance, null, reference);
+    return balance;
+  });
+}

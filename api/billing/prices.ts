@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { catalogueDir } from '../../lib/paths.js';
+
+export type PriceUnit =
+  | 'data.lookup'
+  | 'data.lookup.premium'
+  | 'calculation'
+  | 'letter.pdf'
+  | 'ai.fill'
+  | 'ai.letter'
+  | 'ai.tool'
+  | 'mailing.simple'
+  | 'mailing.registered'
+  | 'mailing.ar';
+
+export interface PriceTable {
+  currency: 'EUR';
+  amountsExcludeVat: true;
+  freeMonthlyQuota: { calls: number; appliesTo: PriceUnit[]; description: string };
+  units: { unit: PriceUnit; label: string; amountCents: number; operations: string[] }[];
+}
+
+/** The one price table (catalogue/prices.json): every debit reads its amount here. */
+export const priceTable: PriceTable = JSON.parse(readFileSync(join(catalogueDir, 'prices.json'), 'utf8'));
+
+const byUnit = new Map(priceTable.units.map((u) => [u.unit, u]));
+
+export function priceOf(unit: PriceUnit): number {
+  const entry = byUnit.get(unit);
+  if (!entry) throw new Error(`no price for unit ${unit}`);
+  return entry.amountCents;
+}
+
+export function inFreeQuota(unit: PriceUnit): boolean {
+  return priceTable.freeMonthlyQuota.appliesTo.includes(unit);
+}

@@ -1,0 +1,32 @@
+import type { Client } from '@temporalio/client';
+import type { Config } from '../lib/config.js';
+import type { Db } from '../db/knex.js';
+import type { KeyMode, Scope } from './auth/scopes.js';
+
+/** What every request handler can reach: no globals, so tests can run several apps side by side. */
+export interface Services {
+  config: Config;
+  db: Db;
+  temporal: Client;
+}
+
+export interface AuthState {
+  keyId: string;
+  accountId: string;
+  mode: KeyMode;
+  scopes: Scope[];
+  balanceCents: number;
+}
+
+declare module 'koa' {
+  interface DefaultContext {
+    services: Services;
+  }
+  interface DefaultState {
+    auth?: AuthState;
+    rawBody?: Buffer;
+  }
+  interface Request {
+    body?: unknown;
+  }
+}

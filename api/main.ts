@@ -1,0 +1,30 @@
+import { config as loadConfig } from '../lib/config.js';
+import { createDb, migrateLatest } from '../db/knex.js';
+import { connectTemporal } from '../lib/temporal.js';
+import { logger } from '../lib/logger.js';
+import { startApiServer } from './server.js';
+
+/** API process for deployments (docker-compose `api`, or several side by side): needs DATABASE_URL and TEMPORAL_ADDRESS. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (!config.databaseUrl || !config.temporalAddress) throw new Error('the API process needs DATABASE_URL and TEMPORAL_ADDRESS');
+  const db = createDb(config.databaseUrl);
+  // knex takes a lock, so several processes starting together migrate once.
+  await migrateLatest(db);
+  const temporal = await connectTemporal(config.temporalAddress, config.temporalNamespace);
+  const api = await startApiServer({ config, db, temporal: temporal.client }, config.port);
+  logger.info({ url: api.url }, 'API listening');
+  const stop = async (): Promise<void> => {
+    await api.close();
+    await temporal.connection.close();
+    await db.destroy();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+main().catch((error) => {
+  logger.fatal({ err: error }, 'API failed to start');
+  process.exit(1);
+});

@@ -1,0 +1,46 @@
+import type { Context, Next } from 'koa';
+import Joi from 'joi';
+import { ApiError } from '../errors.js';
+import { logger } from '../../lib/logger.js';
+
+interface HttpLikeError {
+  status?: number;
+  expose?: boolean;
+  type?: string;
+  message: string;
+}
+
+function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof Joi.ValidationError) {
+    return new ApiError(400, 'invalid_request', error.details[0]?.message ?? error.message, error.details.map((d) => ({ path: d.path.join('.'), message: d.message, type: d.type })));
+  }
+  const http = error as HttpLikeError;
+  if (http && typeof http.status === 'number' && http.status >= 400 && http.status < 500 && http.expose !== false) {
+    if (http.status === 413) return new ApiError(413, 'payload_too_large', 'The request body is larger than 1 MB.');
+    return new ApiError(400, 'invalid_request', http.message);
+  }
+  return new ApiError(500, 'internal_error', 'An internal error occurred. It has been logged; please retry later.');
+}
+
+/** Every failure leaves the API in the SPEC.md error shape: { error: { code, message, details? } }. */
+export async function errorBody(ctx: Context, next: Next): Promise<void> {
+  try {
+    await next();
+  } catch (error) {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) logger.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
+    ctx.status = apiError.status;
+    ctx.type = 'application/json';
+    ctx.remove('Content-Disposition');
+    ctx.body = { error: { code: apiError.code, message: apiError.message, ...(apiError.details === undefined ? {} : { details: apiError.details }) } };
+  }
+}
+
+/** Routes that do not exist answer 404 in the same shape. */
+export async function notFoundFallback(ctx: Context, next: Next): Promise<void> {
+  await next();
+  if (ctx.status === 404 && ctx.body === undefined) {
+    throw new ApiError(404, 'not_found', `No route ${ctx.method} ${ctx.path}.`);
+  }
+}

@@ -1,0 +1,46 @@
+import type { Context } from 'koa';
+import type Joi from 'joi';
+import type { Scope } from '../auth/scopes.js';
+
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+}
+
+export interface SuccessResponse {
+  status: number;
+  description: string;
+  /** JSON body schema; omitted for binary responses. */
+  schema?: Joi.Schema;
+  contentType?: string;
+}
+
+/**
+ * One operation of the API. The same object mounts the route, validates its input and documents
+ * it in the OpenAPI document: each limit is written once, in these Joi schemas.
+ */
+export interface RouteSpec<P, Q, B> {
+  operationId: string;
+  method: 'GET' | 'POST';
+  /** OpenAPI form, e.g. /v1/letters/{slug}. */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** null for the few public routes (health, OpenAPI document). */
+  scope: Scope | null;
+  params?: Joi.ObjectSchema<P>;
+  query?: Joi.ObjectSchema<Q>;
+  body?: Joi.Schema<B>;
+  success: SuccessResponse;
+  /** Error statuses of SPEC.md's Endpoints table for this operation. */
+  errors: number[];
+  handler(ctx: Context, input: RouteInput<P, Q, B>): Promise<void>;
+}
+
+export type Route = RouteSpec<unknown, unknown, unknown>;
+
+export function defineRoute<P = Record<string, never>, Q = Record<string, never>, B = undefined>(spec: RouteSpec<P, Q, B>): Route {
+  return spec as unknown as Route;
+}

@@ -1,0 +1,28 @@
+import Joi from 'joi';
+
+/** SPEC.md: slugs are 1 to 80 characters. */
+export const slug = Joi.string().min(1).max(80).description('Catalogue identifier');
+export const uuid = Joi.string().guid({ version: ['uuidv4', 'uuidv5', 'uuidv7', 'uuidv1'] }).description('UUID');
+export const amountCents = Joi.number().integer().description('Amount in euro cents, excluding VAT');
+
+/** SPEC.md pagination: limit 1-100 default 20, cursor at most 200 characters. */
+export const pageQuery = {
+  limit: Joi.number().integer().min(1).max(100).default(20),
+  cursor: Joi.string().max(200).description('The previous page\'s nextCursor'),
+};
+
+export const errorObject = Joi.object({
+  error: Joi.object({
+    code: Joi.string().required().example('invalid_request'),
+    message: Joi.string().required(),
+    details: Joi.any().description('Machine-readable context, e.g. the invalid fields'),
+  }).required(),
+}).label('Error');
+
+export function listEnvelope(item: Joi.Schema, label: string): Joi.ObjectSchema {
+  return Joi.object({
+    data: Joi.array().items(item).required().description('Items, most recent first'),
+    nextCursor: Joi.string().allow(null).required().description('Opaque cursor of the next page; null on the last page'),
+    hasMore: Joi.boolean().required(),
+  }).label(label);
+}

@@ -1,0 +1,32 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app.js';
+import type { Services } from './context.js';
+
+export interface RunningApi {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves the API on `port` (0 picks a free one). */
+export async function startApiServer(services: Services, port: number, host = '0.0.0.0'): Promise<RunningApi> {
+  const app = createApp(services);
+  const server = createServer(app.callback());
+  // Slightly above common load-balancer idle timeouts, so they close first.
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  const { port: bound } = server.address() as AddressInfo;
+  return {
+    server,
+    url: `http://localhost:${bound}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,93 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { dataDir } from './paths.js';
+
+export type AppEnv = 'local' | 'preprod' | 'production';
+
+export interface Config {
+  appEnv: AppEnv;
+  port: number;
+  databaseUrl: string | undefined;
+  temporalAddress: string | undefined;
+  temporalNamespace: string;
+  taskQueue: string;
+  /** 32-byte key that encrypts webhook secrets and signs cursors and proof links. */
+  secretKey: Buffer;
+  rateLimitPerMinute: number;
+  sandboxDailyQuota: number;
+  webhookRetryDelaysMs: number[];
+  webhookAllowPrivate: boolean;
+  operatorStepDelayMs: number;
+  operatorFailFirstFilings: number;
+  logLevel: string;
+}
+
+const DEFAULT_RETRY_DELAYS = '1m,5m,30m,2h,6h,12h,24h';
+
+/** Parses "500ms", "30s", "5m", "2h", "1d" (a bare number is milliseconds). */
+export function parseDuration(text: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/.exec(text);
+  if (!match) throw new Error(`invalid duration "${text}" (expected e.g. 500ms, 30s, 5m, 2h)`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] ?? 'ms'] ?? 1;
+  return Math.round(Number(match[1]) * unit);
+}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+/**
+ * SECRET_KEY (64 hex chars) is mandatory outside local runs. Locally a key is generated once
+ * and kept in the data folder so that encrypted webhook secrets survive restarts.
+ */
+function loadSecretKey(env: NodeJS.ProcessEnv, appEnv: AppEnv): Buffer {
+  const raw = env.SECRET_KEY;
+  if (raw) {
+    if (!/^[0-9a-fA-F]{64}$/.test(raw)) throw new Error('SECRET_KEY must be 64 hexadecimal characters (32 bytes)');
+    return Buffer.from(raw, 'hex');
+  }
+  if (appEnv !== 'local') throw new Error('SECRET_KEY is required when APP_ENV is ' + appEnv);
+  const file = join(dataDir(), 'secret.key');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir(), { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  }
+  return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const appEnv = (env.APP_ENV ?? 'local') as AppEnv;
+  if (!['local', 'preprod', 'production'].includes(appEnv)) throw new Error(`APP_ENV must be local, preprod or production, got "${appEnv}"`);
+  const production = appEnv === 'production';
+  // Test knobs never apply in production.
+  const knob = (name: string): string | undefined => (production ? undefined : env[name]);
+  return {
+    appEnv,
+    port: positiveInt(env, 'PORT', 3000),
+    databaseUrl: env.DATABASE_URL || undefined,
+    temporalAddress: env.TEMPORAL_ADDRESS || undefined,
+    temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
+    taskQueue: env.TEMPORAL_TASK_QUEUE || 'postal-api',
+    secretKey: loadSecretKey(env, appEnv),
+    rateLimitPerMinute: positiveInt(env, 'RATE_LIMIT_PER_MINUTE', 120),
+    sandboxDailyQuota: positiveInt(env, 'SANDBOX_DAILY_QUOTA', 1000),
+    webhookRetryDelaysMs: (knob('WEBHOOK_RETRY_DELAYS') || DEFAULT_RETRY_DELAYS).split(',').map(parseDuration),
+    webhookAllowPrivate: knob('WEBHOOK_ALLOW_PRIVATE') === '1',
+    operatorStepDelayMs: parseDuration(knob('OPERATOR_STEP_DELAY') || '30s'),
+    operatorFailFirstFilings: positiveInt({ v: knob('OPERATOR_FAIL_FIRST_FILINGS') }, 'v', 0),
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}
+
+let cached: Config | undefined;
+
+/** The process-wide configuration, read from the environment on first use. */
+export function config(): Config {
+  cached ??= loadConfig();
+  return cached;
+}

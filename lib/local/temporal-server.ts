@@ -1,0 +1,67 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { once } from 'node:events';
+import { SEARCH_ATTRIBUTES, waitForTemporal } from '../temporal.js';
+
+export interface LocalTemporal {
+  address: string;
+  uiUrl: string | null;
+  stop(): Promise<void>;
+}
+
+export interface TemporalServerOptions {
+  cli: string;
+  port: number;
+  /** null runs without the Web UI. */
+  uiPort: number | null;
+  /** SQLite file that keeps workflow history across restarts; undefined keeps it in memory. */
+  dbFile?: string;
+  logFile: string;
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** `temporal server start-dev`: a real Temporal server (and its Web UI) in one process. */
+export async function startTemporalDevServer(options: TemporalServerOptions): Promise<LocalTemporal> {
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--log-level', 'warn'];
+  args.push(...(options.uiPort === null ? ['--headless'] : ['--ui-port', String(options.uiPort)]));
+  if (options.dbFile) {
+    mkdirSync(dirname(options.dbFile), { recursive: true });
+    args.push('--db-filename', options.dbFile);
+  }
+  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+
+  mkdirSync(dirname(options.logFile), { recursive: true });
+  const log = createWriteStream(options.logFile, { flags: 'a' });
+  const child = spawn(options.cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  const killOnExit = (): void => {
+    child.kill('SIGKILL');
+  };
+  process.once('exit', killOnExit);
+
+  const address = `127.0.0.1:${options.port}`;
+  const early = once(child, 'exit').then(([code]) => {
+    throw new Error(`temporal server exited early (code ${code}); see ${options.logFile}`);
+  });
+  await Promise.race([waitForTemporal(address), early]);
+  early.catch(() => undefined);
+  return {
+    address,
+    uiUrl: options.uiPort === null ? null : `http://localhost:${options.uiPort}`,
+    async stop() {
+      process.removeListener('exit', killOnExit);
+      await stopChild(child);
+      log.end();
+    },
+  };
+}

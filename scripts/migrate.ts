@@ -1,0 +1,10 @@
+import { config as loadConfig } from '../lib/config.js';
+import { openToolDatabase } from '../lib/local/database.js';
+import { migrateLatest } from '../db/knex.js';
+
+const { db, close } = await openToolDatabase(loadConfig());
+try {
+  console.log(JSON.stringify({ applied: await migrateLatest(db) }));
+} finally {
+  await close();
+}

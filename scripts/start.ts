@@ -1,0 +1,69 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { config as loadConfig } from '../lib/config.js';
+import { dataDir } from '../lib/paths.js';
+import { startLocalStack, LOCAL_PORTS } from '../lib/local/stack.js';
+import { createDb, migrateLatest } from '../db/knex.js';
+import { connectTemporal, ensureSearchAttributes } from '../lib/temporal.js';
+import { createWorker, ensureSchedules } from '../worker/worker.js';
+import { startApiServer } from '../api/server.js';
+import { ensureDevAccount } from '../lib/local/dev-account.js';
+
+/**
+ * `npm start`: Postgres, migrations, Temporal dev server (UI on 8233), the worker and the API in
+ * one command, each embedded default replaced by its environment variable. Ctrl-C stops it all.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const dir = dataDir();
+  mkdirSync(dir, { recursive: true });
+  const say = (line: string): void => void process.stderr.write(line + '\n');
+
+  const stack = await startLocalStack(config, { dataDir: dir, persistent: true, uiPort: LOCAL_PORTS.temporalUi, log: say });
+  writeFileSync(join(dir, 'stack.json'), JSON.stringify({ databaseUrl: stack.databaseUrl, temporalAddress: stack.temporalAddress }, null, 2) + '\n', { mode: 0o600 });
+
+  const db = createDb(stack.databaseUrl);
+  const applied = await migrateLatest(db);
+  if (applied.length) say(`Applied migrations: ${applied.join(', ')}`);
+
+  const temporal = await connectTemporal(stack.temporalAddress, config.temporalNamespace);
+  await ensureSearchAttributes(temporal.connection, config.temporalNamespace);
+  say('Bundling workflows and starting the worker…');
+  const worker = await createWorker({ config, db, address: stack.temporalAddress });
+  const workerDone = worker.run();
+  await ensureSchedules(temporal.client, config);
+
+  const api = await startApiServer({ config, db, temporal: temporal.client }, config.port);
+  const account = config.appEnv === 'local' ? await ensureDevAccount(db, dir) : undefined;
+
+  console.log(`
+  API base URL   ${api.url}/v1      (docs: ${api.url}/docs, health: ${api.url}/health)
+  Temporal UI    ${stack.temporalUiUrl ?? '(external Temporal at ' + stack.temporalAddress + ')'}
+  Sandbox key    ${account?.testKey ?? '(create one: npm run --silent admin -- key create …)'}
+
+  Try: curl -s -H "Authorization: Bearer ${account?.testKey ?? 'svc_test_…'}" -H 'Content-Type: application/json' \\
+         -d '{"members":[{"id":"ana"},{"id":"ben"}],"expenses":[{"amountCents":3000,"paidBy":"ana"}]}' ${api.url}/v1/expenses/settle
+  Ctrl-C stops everything.
+`);
+
+  let stopping = false;
+  const shutdown = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    say('\nStopping…');
+    await api.close();
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    await workerDone.catch(() => undefined);
+    await temporal.connection.close();
+    await db.destroy();
+    await stack.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,117 @@
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { call, expenseGroup } from './support/api.js';
+import { stack } from './support/stack.js';
+import { distRoot } from '../lib/paths.js';
+import { decrypt } from '../lib/crypto.js';
+import { SCOPES } from '../api/auth/scopes.js';
+
+const run = promisify(execFile);
+
+/** Runs the admin CLI as operators do, against the test database. */
+async function admin(args: string[], env: Record<string, string> = {}): Promise<{ code: number; json: any }> {
+  try {
+    const { stdout } = await run(process.execPath, [join(distRoot, 'scripts', 'admin.js'), ...args], { env: { ...process.env, ...env } });
+    return { code: 0, json: JSON.parse(stdout) };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string };
+    return { code: failed.code, json: JSON.parse(failed.stdout) };
+  }
+}
+
+describe('admin CLI (DESIGN.md §3)', function () {
+  this.timeout(30_000);
+  let accountId: string;
+
+  before(async () => {
+    const created = await admin(['account', 'create', '--name', 'Acme SAS']);
+    expect(created.code).to.equal(0);
+    expect(created.json.id).to.match(/^[0-9a-f-]{36}$/);
+    accountId = created.json.id;
+  });
+
+  it('creates keys with every scope by default, or the given ones', async () => {
+    const all = await admin(['key', 'create', '--account', accountId, '--mode', 'test']);
+    expect(all.code).to.equal(0);
+    expect(all.json.key).to.match(/^svc_test_[0-9A-Za-z]{32}$/);
+    const row = await stack().db('api_keys').where({ id: all.json.id }).first();
+    expect(row.scopes).to.deep.equal([...SCOPES]);
+    const some = await admin(['key', 'create', '--account', accountId, '--mode', 'live', '--scopes', 'data:read,mailings:read']);
+    expect(some.json.key).to.match(/^svc_live_/);
+    expect((await stack().db('api_keys').where({ id: some.json.id }).first()).scopes).to.deep.equal(['data:read', 'mailings:read']);
+    const bad = await admin(['key', 'create', '--account', accountId, '--mode', 'test', '--scopes', 'root:all']);
+    expect(bad.code).to.not.equal(0);
+    expect(bad.json.error.code).to.equal('invalid_arguments');
+  });
+
+  it('revokes a key by its value or its id', async () => {
+    const a = await admin(['key', 'create', '--account', accountId, '--mode', 'test']);
+    const b = await admin(['key', 'create', '--account', accountId, '--mode', 'test']);
+    expect((await admin(['key', 'revoke', '--key', a.json.key])).json.id).to.equal(a.json.id);
+    expect((await admin(['key', 'revoke', '--key', b.json.id])).json.id).to.equal(b.json.id);
+    const res = await call('POST', '/v1/expenses/settle', { key: a.json.key, body: expenseGroup() });
+    expect(res.body.error.code).to.equal('revoked_api_key');
+  });
+
+  it('tops up the balance through the ledger', async () => {
+    expect((await admin(['balance', 'topup', '--account', accountId, '--cents', '1500'])).json).to.deep.equal({ balanceCents: 1500 });
+    expect((await admin(['balance', 'topup', '--account', accountId, '--cents', '500'])).json).to.deep.equal({ balanceCents: 2000 });
+    expect((await admin(['balance', 'topup', '--account', accountId, '--cents', '-5'])).code).to.not.equal(0);
+  });
+
+  it('suspends, unsuspends and opens production', async () => {
+    const key = (await admin(['key', 'create', '--account', accountId, '--mode', 'live'])).json.key;
+    const settle = () => call('POST', '/v1/expenses/settle', { key, body: expenseGroup() });
+    expect((await settle()).body.error.code).to.equal('live_not_enabled');
+    expect((await admin(['account', 'live-enable', '--account', accountId])).json.liveEnabled).to.equal(true);
+    expect((await settle()).status).to.equal(200);
+    expect((await admin(['account', 'suspend', '--account', accountId])).json.status).to.equal('suspended');
+    expect((await settle()).body.error.code).to.equal('account_suspended');
+    await admin(['account', 'unsuspend', '--account', accountId]);
+    expect((await settle()).status).to.equal(200);
+  });
+
+  it('creates webhook endpoints: whsec_ secret shown once, stored encrypted, at most 5', async () => {
+    const account = (await admin(['account', 'create', '--name', 'Hooks'])).json.id;
+    const created = await admin(['webhook', 'create', '--account', account, '--url', 'https://127.0.0.1:9443/hooks', '--env', 'test', '--events', 'mailing.created,mailing.posted']);
+    expect(created.code).to.equal(0);
+    expect(created.json.secret).to.match(/^whsec_[0-9A-Za-z]{32}$/);
+    const row = await stack().db('webhook_endpoints').where({ id: created.json.id }).first();
+    expect(row.secret_sealed).not.to.include(created.json.secret.slice(6));
+    expect(decrypt(row.secret_sealed, stack().config.secretKey)).to.equal(created.json.secret);
+    expect(row.events).to.deep.equal(['mailing.created', 'mailing.posted']);
+    for (let i = 0; i < 4; i++) expect((await admin(['webhook', 'create', '--account', account, '--url', `https://127.0.0.1/h${i}`, '--env', 'live'])).code).to.equal(0);
+    const sixth = await admin(['webhook', 'create', '--account', account, '--url', 'https://127.0.0.1/h6', '--env', 'live']);
+    expect(sixth.code).to.not.equal(0);
+    expect(sixth.json.error.code).to.equal('limit_reached');
+  });
+
+  it('refuses plain HTTP, unknown events and (without WEBHOOK_ALLOW_PRIVATE) private targets', async () => {
+    const account = (await admin(['account', 'create', '--name', 'Strict'])).json.id;
+    const create = (url: string, env: Record<string, string> = {}, extra: string[] = []) => admin(['webhook', 'create', '--account', account, '--url', url, '--env', 'test', ...extra], env);
+    expect((await create('http://example.com/hook')).json.error.code).to.equal('https_required');
+    expect((await create('https://example.com/hook', {}, ['--events', 'mailing.exploded'])).json.error.code).to.equal('invalid_events');
+    const strict = { WEBHOOK_ALLOW_PRIVATE: '0' };
+    for (const url of ['https://127.0.0.1/h', 'https://10.1.2.3/h', 'https://169.254.169.254/latest', 'https://[::1]/h', 'https://localhost/h']) {
+      const res = await create(url, strict);
+      expect(res.code, url).to.not.equal(0);
+      expect(res.json.error.code, url).to.equal('private_address');
+    }
+    // The knob is ignored in production.
+    const production = await create('https://127.0.0.1/h', { APP_ENV: 'production', WEBHOOK_ALLOW_PRIVATE: '1' });
+    expect(production.json.error.code).to.equal('private_address');
+  });
+
+  it('answers unknown commands and missing options with a JSON error and a non-zero exit', async () => {
+    const unknown = await admin(['account', 'explode']);
+    expect(unknown.code).to.equal(1);
+    expect(unknown.json.error.code).to.equal('unknown_command');
+    const missing = await admin(['balance', 'topup', '--account', accountId]);
+    expect(missing.code).to.equal(1);
+    expect(missing.json.error.code).to.equal('invalid_arguments');
+    const noAccount = await admin(['key', 'create', '--account', '00000000-0000-4000-8000-000000000000', '--mode', 'test']);
+    expect(noAccount.json.error.code).to.equal('not_found');
+  });
+});

@@ -1,0 +1,130 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { balanceOf, call, createAccount, exhaustFreeQuota, expenseGroup, type TestAccount } from './support/api.js';
+import { stack } from './support/stack.js';
+
+const settle = (key: string, idempotencyKey: string, amountCents = 3000) =>
+  call('POST', '/v1/expenses/settle', { key, body: expenseGroup(amountCents), headers: { 'idempotency-key': idempotencyKey } });
+
+async function debits(accountId: string): Promise<number> {
+  const [{ count }] = await stack().db('ledger_entries').where({ account_id: accountId, kind: 'debit' }).count('* as count');
+  return Number(count);
+}
+
+describe('idempotency', () => {
+  let account: TestAccount;
+  beforeEach(async () => {
+    account = await createAccount({ balanceCents: 100 });
+    await exhaustFreeQuota(account.id);
+  });
+
+  it('validates the Idempotency-Key header (1-255 printable ASCII)', async () => {
+    for (const bad of ['x'.repeat(256), 'clé-accentuée', 'tab\there']) {
+      const res = await settle(account.liveKey, bad);
+      expect(res.status, bad).to.equal(400);
+      expect(res.body.error.code).to.equal('invalid_request');
+    }
+    expect((await settle(account.liveKey, 'x'.repeat(255))).status).to.equal(200);
+  });
+
+  it('replays the first response with Idempotent-Replayed: true and debits once', async () => {
+    const key = randomUUID();
+    const first = await settle(account.liveKey, key);
+    expect(first.status).to.equal(200);
+    expect(first.headers.get('idempotent-replayed')).to.equal(null);
+    const again = await settle(account.liveKey, key);
+    expect(again.status).to.equal(200);
+    expect(again.headers.get('idempotent-replayed')).to.equal('true');
+    expect(again.text).to.equal(first.text);
+    expect(await debits(account.id)).to.equal(1);
+    expect(await balanceOf(account.id)).to.equal(99);
+    expect(again.headers.get('x-service-balance')).to.equal('99');
+  });
+
+  it('treats the same JSON with other key order and spacing as the same request', async () => {
+    const key = randomUUID();
+    const body = expenseGroup() as Record<string, unknown>;
+    const reordered = JSON.stringify({ expenses: body.expenses, members: body.members }, null, 2);
+    await settle(account.liveKey, key);
+    const res = await call('POST', '/v1/expenses/settle', { key: account.liveKey, rawBody: reordered, headers: { 'content-type': 'application/json', 'idempotency-key': key } });
+    expect(res.headers.get('idempotent-replayed')).to.equal('true');
+  });
+
+  it('422 idempotency_key_reused for a different request under the same key', async () => {
+    const key = randomUUID();
+    await settle(account.liveKey, key, 3000);
+    const res = await settle(account.liveKey, key, 4000);
+    expect(res.status).to.equal(422);
+    expect(res.body.error.code).to.equal('idempotency_key_reused');
+    expect(await debits(account.id)).to.equal(1);
+  });
+
+  it('409 idempotency_in_progress while the first request is still running', async () => {
+    const key = randomUUID();
+    const { db } = stack();
+    // Hold the account row: the first request takes its idempotency claim, then waits on its debit.
+    // (NO KEY UPDATE leaves foreign-key checks free, so only the balance update waits.)
+    const trx = await db.transaction();
+    await trx('accounts').where({ id: account.id }).forNoKeyUpdate().first();
+    const first = settle(account.liveKey, key);
+    let claimed = false;
+    for (let i = 0; i < 100 && !claimed; i++) {
+      claimed = Boolean(await db('idempotency_keys').where({ account_id: account.id, key, state: 'running' }).first());
+      if (!claimed) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(claimed).to.equal(true);
+    const second = await settle(account.liveKey, key);
+    expect(second.status).to.equal(409);
+    expect(second.body.error.code).to.equal('idempotency_in_progress');
+    await trx.commit();
+    expect((await first).status).to.equal(200);
+    expect((await settle(account.liveKey, key)).headers.get('idempotent-replayed')).to.equal('true');
+    expect(await debits(account.id)).to.equal(1);
+  });
+
+  it('never executes concurrent identical requests twice', async () => {
+    const key = randomUUID();
+    const results = await Promise.all(Array.from({ length: 20 }, () => settle(account.liveKey, key)));
+    const executed = results.filter((r) => r.status === 200 && r.headers.get('idempotent-replayed') === null);
+    expect(executed).to.have.length(1);
+    for (const r of results) {
+      expect(r.status === 409 || r.headers.get('idempotent-replayed') === 'true' || r === executed[0]).to.equal(true);
+    }
+    expect(await debits(account.id)).to.equal(1);
+    expect(await balanceOf(account.id)).to.equal(99);
+  });
+
+  it('scopes keys to the account', async () => {
+    const other = await createAccount({ balanceCents: 100 });
+    await exhaustFreeQuota(other.id);
+    const key = randomUUID();
+    expect((await settle(account.liveKey, key, 3000)).status).to.equal(200);
+    const res = await settle(other.liveKey, key, 5000);
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('idempotent-replayed')).to.equal(null);
+    expect(res.body.totalCents).to.equal(5000);
+  });
+
+  it('keeps a key 24 hours, then lets it be used again', async () => {
+    const key = randomUUID();
+    await settle(account.liveKey, key, 3000);
+    await stack().db('idempotency_keys').where({ account_id: account.id, key }).update({ created_at: stack().db.raw("now() - interval '23 hours 59 minutes'") });
+    expect((await settle(account.liveKey, key, 4000)).status).to.equal(422);
+    await stack().db('idempotency_keys').where({ account_id: account.id, key }).update({ created_at: stack().db.raw("now() - interval '24 hours 1 minute'") });
+    const fresh = await settle(account.liveKey, key, 4000);
+    expect(fresh.status).to.equal(200);
+    expect(fresh.body.totalCents).to.equal(4000);
+  });
+
+  it('does not keep failed requests: a retry after a 402 runs', async () => {
+    const poor = await createAccount({ balanceCents: 0 });
+    await exhaustFreeQuota(poor.id);
+    const key = randomUUID();
+    expect((await settle(poor.liveKey, key)).status).to.equal(402);
+    const { topUp } = await import('../api/billing/ledger.js');
+    await topUp(stack().db, poor.id, 10);
+    const retry = await settle(poor.liveKey, key);
+    expect(retry.status).to.equal(200);
+    expect(retry.headers.get('idempotent-replayed')).to.equal(null);
+  });
+});

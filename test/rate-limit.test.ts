@@ -1,0 +1,76 @@
+import { expect } from 'chai';
+import { awayFromMinuteBoundary, call, createAccount, expenseGroup, spawnApiProcess, type ApiProcess } from './support/api.js';
+
+const settle = (key: string, baseUrl?: string) => call('POST', '/v1/expenses/settle', { key, body: expenseGroup(), baseUrl });
+
+describe('rate limit and sandbox quota', () => {
+  it('sends RateLimit-* and X-Service-Balance headers on every authenticated response', async () => {
+    const account = await createAccount({ balanceCents: 1234 });
+    await awayFromMinuteBoundary();
+    const first = await settle(account.testKey);
+    const second = await settle(account.testKey);
+    expect(first.headers.get('ratelimit-limit')).to.equal('120');
+    expect(Number(first.headers.get('ratelimit-remaining'))).to.equal(119);
+    expect(Number(second.headers.get('ratelimit-remaining'))).to.equal(118);
+    const reset = Number(first.headers.get('ratelimit-reset'));
+    expect(reset).to.be.within(1, 60);
+    expect(first.headers.get('x-service-balance')).to.equal('1234');
+    // Error responses of an authenticated call carry them too.
+    const invalid = await call('POST', '/v1/expenses/settle', { key: account.testKey, body: {} });
+    expect(invalid.status).to.equal(400);
+    expect(invalid.headers.get('ratelimit-remaining')).to.equal('117');
+    expect(invalid.headers.get('x-service-balance')).to.equal('1234');
+  });
+
+  it('answers 429 rate_limited past 120 requests in a minute for one key', async function () {
+    this.timeout(60_000);
+    const account = await createAccount();
+    await awayFromMinuteBoundary(20);
+    for (let batch = 0; batch < 12; batch++) {
+      const results = await Promise.all(Array.from({ length: 10 }, () => settle(account.testKey)));
+      expect(results.map((r) => r.status)).to.deep.equal(Array(10).fill(200));
+    }
+    const limited = await settle(account.testKey);
+    expect(limited.status).to.equal(429);
+    expect(limited.body.error.code).to.equal('rate_limited');
+    expect(limited.headers.get('ratelimit-remaining')).to.equal('0');
+    expect(Number(limited.headers.get('retry-after'))).to.be.within(1, 60);
+    // Another key of the same account has its own budget.
+    expect((await settle(account.liveKey)).status).to.equal(200);
+  });
+
+  describe('shared by several API processes', () => {
+    let a: ApiProcess;
+    let b: ApiProcess;
+    before(async function () {
+      this.timeout(60_000);
+      [a, b] = await Promise.all([spawnApiProcess({ RATE_LIMIT_PER_MINUTE: '10', SANDBOX_DAILY_QUOTA: '7' }), spawnApiProcess({ RATE_LIMIT_PER_MINUTE: '10', SANDBOX_DAILY_QUOTA: '7' })]);
+    });
+    after(async () => {
+      await Promise.all([a?.stop(), b?.stop()]);
+    });
+
+    it('counts one key across processes: 10 of 14 alternating calls pass', async () => {
+      const account = await createAccount();
+      await awayFromMinuteBoundary();
+      const statuses: number[] = [];
+      for (let i = 0; i < 14; i++) statuses.push((await settle(account.liveKey, (i % 2 ? a : b).url)).status);
+      expect(statuses.filter((s) => s === 200)).to.have.length(10);
+      expect(statuses.slice(10)).to.deep.equal([429, 429, 429, 429]);
+    });
+
+    it('429 test_quota_exceeded past the sandbox daily quota, over all test keys of the account', async () => {
+      const account = await createAccount();
+      const { createKey } = await import('./support/api.js');
+      const secondTestKey = await createKey(account.id, 'test', ['catalogue:read']);
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await settle(account.testKey, a.url)).status);
+      for (let i = 0; i < 4; i++) statuses.push((await settle(secondTestKey, b.url)).status);
+      expect(statuses).to.deep.equal([200, 200, 200, 200, 200, 200, 200, 429]);
+      const refused = await settle(account.testKey, a.url);
+      expect(refused.body.error.code).to.equal('test_quota_exceeded');
+      // Live keys are not in the sandbox quota.
+      expect((await settle(account.liveKey, a.url)).status).to.equal(200);
+    });
+  });
+});

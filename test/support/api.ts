@@ -1,0 +1,132 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { stack } from './stack.js';
+import { createApiKey } from '../../api/auth/keys.js';
+import { SCOPES, type KeyMode, type Scope } from '../../api/auth/scopes.js';
+import { topUp } from '../../api/billing/ledger.js';
+import { freePort } from '../../lib/local/ports.js';
+import { distRoot } from '../../lib/paths.js';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  key?: string;
+  body?: unknown;
+  /** Sent as is (a string or bytes), for malformed and oversized bodies. */
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+  baseUrl?: string;
+}
+
+export async function call<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body: string | Buffer | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch((options.baseUrl ?? stack().api.url) + path, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON (PDF, HTML): keep the text
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+export interface TestAccount {
+  id: string;
+  testKey: string;
+  liveKey: string;
+}
+
+/** A fresh account with a test key and a live key, created through the same functions as the admin CLI. */
+export async function createAccount(options: { liveEnabled?: boolean; balanceCents?: number; scopes?: Scope[]; name?: string } = {}): Promise<TestAccount> {
+  const { db } = stack();
+  const [row] = await db('accounts').insert({ name: options.name ?? 'test account', live_enabled: options.liveEnabled ?? true }).returning('id');
+  const scopes = options.scopes ?? [...SCOPES];
+  const test = await createApiKey(db, row.id, 'test', scopes);
+  const live = await createApiKey(db, row.id, 'live', scopes);
+  if (options.balanceCents) await topUp(db, row.id, options.balanceCents, 'test setup');
+  return { id: row.id, testKey: test.key, liveKey: live.key };
+}
+
+export async function createKey(accountId: string, mode: KeyMode, scopes: Scope[]): Promise<string> {
+  return (await createApiKey(stack().db, accountId, mode, scopes)).key;
+}
+
+/** Uses up the account's free monthly quota of data lookups and calculations. */
+export async function exhaustFreeQuota(accountId: string): Promise<void> {
+  const { db } = stack();
+  await db.raw(
+    `INSERT INTO usage_counters (account_id, period, count) VALUES (?, to_char(now() AT TIME ZONE 'Europe/Paris', 'YYYY-MM'), 500)
+     ON CONFLICT (account_id, period) DO UPDATE SET count = 500`,
+    [accountId],
+  );
+}
+
+export async function balanceOf(accountId: string): Promise<number> {
+  const row = await stack().db('accounts').where({ id: accountId }).first('balance_cents');
+  return Number(row.balance_cents);
+}
+
+/** A small valid expense group: the cheapest paid POST of the API. */
+export function expenseGroup(amountCents = 3000): unknown {
+  return { members: [{ id: 'ana' }, { id: 'ben' }, { id: 'cyd' }], expenses: [{ amountCents, paidBy: 'ana' }] };
+}
+
+export interface ApiProcess {
+  url: string;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/** A separate API process (dist/api/main.js) on the test stack's Postgres and Temporal. */
+export async function spawnApiProcess(env: Record<string, string> = {}): Promise<ApiProcess> {
+  const port = await freePort();
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, [join(distRoot, 'api', 'main.js')], {
+    env: { ...process.env, PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error('API process exited: ' + output);
+    try {
+      await fetch(url + '/v1/openapi.json');
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error('API process did not start: ' + output);
+      await sleep(100);
+    }
+  }
+  return {
+    url,
+    output: () => output,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Waits, if needed, so that a burst of requests stays inside one rate-limit minute. */
+export async function awayFromMinuteBoundary(seconds = 10): Promise<void> {
+  const intoMinute = (Date.now() / 1000) % 60;
+  if (intoMinute > 60 - seconds) await sleep((60 - intoMinute + 0.2) * 1000);
+}

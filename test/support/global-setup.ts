@@ -1,0 +1,21 @@
+import { randomBytes } from 'node:crypto';
+
+// Mocha loads this file before the spec files, and the spec files (and with them the logger and
+// the configuration) before it runs the global setup: the environment is set here, at load time.
+process.env.APP_ENV = 'local';
+process.env.LOG_LEVEL ??= 'warn';
+process.env.SECRET_KEY = randomBytes(32).toString('hex');
+process.env.WEBHOOK_ALLOW_PRIVATE = '1';
+// The suite always starts its own components; knobs come from each test that needs them.
+for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'RATE_LIMIT_PER_MINUTE', 'SANDBOX_DAILY_QUOTA', 'PORT']) delete process.env[name];
+
+/** Mocha global fixtures: the real stack, started once for the whole run. */
+export async function mochaGlobalSetup(): Promise<void> {
+  const { startTestStack } = await import('./stack.js');
+  await startTestStack();
+}
+
+export async function mochaGlobalTeardown(): Promise<void> {
+  const { stopTestStack } = await import('./stack.js');
+  await stopTestStack();
+}

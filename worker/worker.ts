@@ -1,0 +1,52 @@
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import { fileURLToPath } from 'node:url';
+import type { Config } from '../lib/config.js';
+import type { Db } from '../db/knex.js';
+import { createActivities } from '../activities/index.js';
+import { logger } from '../lib/logger.js';
+
+const workflowsPath = fileURLToPath(new URL('../workflows/index.js', import.meta.url));
+
+export interface WorkerDeps {
+  config: Config;
+  db: Db;
+  address: string;
+}
+
+let runtimeInstalled = false;
+
+/** Quiet SDK logs, and shutdown driven by our own signal handlers rather than the SDK's. */
+function installRuntime(): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'WARN' | undefined) ?? 'WARN'), shutdownSignals: [] });
+}
+
+/** The one worker bootstrap: workflows bundled from workflows/, activities from activities/. */
+export async function createWorker({ config, db, address }: WorkerDeps): Promise<Worker> {
+  installRuntime();
+  const connection = await NativeConnection.connect({ address });
+  return Worker.create({
+    connection,
+    namespace: config.temporalNamespace,
+    taskQueue: config.taskQueue,
+    workflowsPath,
+    activities: createActivities({ db, config }),
+  });
+}
+
+/** Schedules that the service relies on; creating them again is a no-op. */
+export async function ensureSchedules(client: Client, config: Config): Promise<void> {
+  try {
+    await client.schedule.create({
+      scheduleId: 'maintenance-purge',
+      spec: { intervals: [{ every: '10m' }] },
+      action: { type: 'startWorkflow', workflowType: 'purgeExpiredData', taskQueue: config.taskQueue, args: [] },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP },
+    });
+    logger.info('created schedule maintenance-purge');
+  } catch (error) {
+    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+  }
+}

@@ -1,0 +1,22 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+
+const { reportWorkerAlive } = proxyActivities<Activities>({
+  startToCloseTimeout: '5s',
+  retry: { maximumAttempts: 1 },
+});
+
+const { purgeExpiredRecords } = proxyActivities<Activities>({
+  startToCloseTimeout: '1m',
+  retry: { maximumAttempts: 3 },
+});
+
+/** Used by GET /health: succeeds only when a worker picks up the task and reaches Postgres. */
+export async function healthCheck(): Promise<{ workerAt: string }> {
+  return { workerAt: await reportWorkerAlive() };
+}
+
+/** Run by the "maintenance-purge" Temporal Schedule. */
+export async function purgeExpiredData(): Promise<{ idempotencyKeys: number }> {
+  return purgeExpiredRecords();
+}
