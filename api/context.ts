@@ -2,12 +2,14 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
 import type { KeyMode, Scope } from './auth/scopes.js';
+import type { KeyGuard } from './auth/guard.js';
 
 /** What every request handler can reach: no globals, so tests can run several apps side by side. */
 export interface Services {
   config: Config;
   db: Db;
   temporal: Client;
+  guard: KeyGuard;
 }
 
 export interface AuthState {

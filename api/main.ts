@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   // knex takes a lock, so several processes starting together migrate once.
   await migrateLatest(db);
   const temporal = await connectTemporal(config.temporalAddress, config.temporalNamespace);
-  const api = await startApiServer({ config, db, temporal: temporal.client }, config.port);
+  const api = await startApiServer({ config, db, databaseUrl: config.databaseUrl, temporal: temporal.client }, config.port);
   logger.info({ url: api.url }, 'API listening');
   const stop = async (): Promise<void> => {
     await api.close();

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import type { Services } from './context.js';
+import { KeyGuard } from './auth/guard.js';
 
 export interface RunningApi {
   server: Server;
@@ -9,9 +10,13 @@ export interface RunningApi {
   close(): Promise<void>;
 }
 
+export type ApiDeps = Omit<Services, 'guard'> & { databaseUrl: string };
+
 /** Serves the API on `port` (0 picks a free one). */
-export async function startApiServer(services: Services, port: number, host = '0.0.0.0'): Promise<RunningApi> {
-  const app = createApp(services);
+export async function startApiServer(deps: ApiDeps, port: number, host = '0.0.0.0'): Promise<RunningApi> {
+  const guard = new KeyGuard(deps.db, deps.databaseUrl);
+  await guard.start();
+  const app = createApp({ config: deps.config, db: deps.db, temporal: deps.temporal, guard });
   const server = createServer(app.callback());
   // Slightly above common load-balancer idle timeouts, so they close first.
   server.keepAliveTimeout = 65_000;
@@ -26,7 +31,7 @@ export async function startApiServer(services: Services, port: number, host = '0
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
-        server.close(() => resolve());
+        server.close(() => void guard.stop().then(resolve));
       }),
   };
 }

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { call, expenseGroup } from './support/api.js';
+import { call, eventually, expenseGroup } from './support/api.js';
 import { stack } from './support/stack.js';
 import { distRoot } from '../lib/paths.js';
 import { decrypt } from '../lib/crypto.js';
@@ -51,7 +51,7 @@ describe('admin CLI (DESIGN.md §3)', function () {
     const b = await admin(['key', 'create', '--account', accountId, '--mode', 'test']);
     expect((await admin(['key', 'revoke', '--key', a.json.key])).json.id).to.equal(a.json.id);
     expect((await admin(['key', 'revoke', '--key', b.json.id])).json.id).to.equal(b.json.id);
-    const res = await call('POST', '/v1/expenses/settle', { key: a.json.key, body: expenseGroup() });
+    const res = await eventually(() => call('POST', '/v1/expenses/settle', { key: a.json.key, body: expenseGroup() }), (r) => r.status === 401);
     expect(res.body.error.code).to.equal('revoked_api_key');
   });
 
@@ -66,11 +66,11 @@ describe('admin CLI (DESIGN.md §3)', function () {
     const settle = () => call('POST', '/v1/expenses/settle', { key, body: expenseGroup() });
     expect((await settle()).body.error.code).to.equal('live_not_enabled');
     expect((await admin(['account', 'live-enable', '--account', accountId])).json.liveEnabled).to.equal(true);
-    expect((await settle()).status).to.equal(200);
+    expect((await eventually(settle, (r) => r.status === 200)).status).to.equal(200);
     expect((await admin(['account', 'suspend', '--account', accountId])).json.status).to.equal('suspended');
-    expect((await settle()).body.error.code).to.equal('account_suspended');
+    expect((await eventually(settle, (r) => r.status === 403)).body.error.code).to.equal('account_suspended');
     await admin(['account', 'unsuspend', '--account', accountId]);
-    expect((await settle()).status).to.equal(200);
+    expect((await eventually(settle, (r) => r.status === 200)).status).to.equal(200);
   });
 
   it('creates webhook endpoints: whsec_ secret shown once, stored encrypted, at most 5', async () => {

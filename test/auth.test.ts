@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { call, createAccount, createKey, expenseGroup, spawnApiProcess } from './support/api.js';
+import { call, createAccount, createKey, eventually, expenseGroup, spawnApiProcess } from './support/api.js';
 import { stack } from './support/stack.js';
 
 const settle = (key: string | undefined, headers: Record<string, string> = {}) => call('POST', '/v1/expenses/settle', { key, body: expenseGroup(), headers });
@@ -18,16 +18,17 @@ describe('authentication', () => {
     const account = await createAccount();
     expect((await settle(account.testKey)).status).to.equal(200);
     await stack().db('api_keys').where({ account_id: account.id, mode: 'test' }).update({ revoked_at: stack().db.fn.now() });
-    const res = await settle(account.testKey);
+    const res = await eventually(() => settle(account.testKey), (r) => r.status !== 200);
     expect(res.status).to.equal(401);
     expect(res.body.error.code).to.equal('revoked_api_key');
   });
 
   it('403 account_suspended for every key of a suspended account', async () => {
     const account = await createAccount();
+    expect((await settle(account.liveKey)).status).to.equal(200);
     await stack().db('accounts').where({ id: account.id }).update({ status: 'suspended' });
     for (const key of [account.testKey, account.liveKey]) {
-      const res = await settle(key);
+      const res = await eventually(() => settle(key), (r) => r.status !== 200);
       expect(res.status).to.equal(403);
       expect(res.body.error.code).to.equal('account_suspended');
     }

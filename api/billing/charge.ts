@@ -3,6 +3,7 @@ import type { Tx } from '../../db/knex.js';
 import { setBalanceHeader } from '../middleware/authenticate.js';
 import { debit, refund, type Charge } from './ledger.js';
 import type { PriceUnit } from './prices.js';
+import { respondWithin } from '../respond.js';
 
 function isLive(ctx: Context): boolean {
   return ctx.state.auth!.mode === 'live';
@@ -40,4 +41,17 @@ export async function payThen<T>(ctx: Context, unit: PriceUnit, work: () => Prom
     setBalanceHeader(ctx, await refund(db, accountId, charge, unit, reference));
     throw error;
   }
+}
+
+/**
+ * A response computed in memory (calculations), paid by `unit`. The debit and the stored
+ * idempotent response commit together; a test call without Idempotency-Key needs no database.
+ */
+export async function respondPaid(ctx: Context, unit: PriceUnit, status: number, body: unknown): Promise<void> {
+  if (!isLive(ctx) && !ctx.state.idempotency) {
+    ctx.status = status;
+    ctx.body = body;
+    return;
+  }
+  await payWithin(ctx, unit, (trx) => respondWithin(ctx, trx, status, body));
 }

@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import { ApiError } from '../errors.js';
-import { checkKey, hashApiKey, KEY_PATTERN } from '../auth/keys.js';
+import { hashApiKey, KEY_PATTERN } from '../auth/keys.js';
 import type { Scope } from '../auth/scopes.js';
 import { safeEqual } from '../../lib/crypto.js';
 
@@ -21,34 +21,34 @@ export function authenticate(scope: Scope) {
     const key = match?.[1];
     if (!key || !KEY_PATTERN.test(key)) throw invalidKey();
 
-    const { db, config } = ctx.services;
-    const check = await checkKey(db, key, config.rateLimitPerMinute);
-    // The row was found by hash; the constant-time comparison guards against any lookup quirk.
-    if (!check || !safeEqual(check.keyHash, hashApiKey(key))) throw invalidKey();
-    if (check.revoked) throw new ApiError(401, 'revoked_api_key', 'This API key has been revoked. Create a new key in the developer space.');
-    if (check.accountStatus === 'suspended') throw new ApiError(403, 'account_suspended', 'This account is suspended. Contact support.');
-    if (check.mode === 'live' && !check.liveEnabled) {
+    const { guard, config } = ctx.services;
+    const record = await guard.findKey(key);
+    // The record was found by hash; the constant-time comparison guards against any lookup quirk.
+    if (!record || !safeEqual(record.keyHash, hashApiKey(key))) throw invalidKey();
+    if (record.revoked) throw new ApiError(401, 'revoked_api_key', 'This API key has been revoked. Create a new key in the developer space.');
+    if (record.accountStatus === 'suspended') throw new ApiError(403, 'account_suspended', 'This account is suspended. Contact support.');
+    if (record.mode === 'live' && !record.liveEnabled) {
       throw new ApiError(403, 'live_not_enabled', 'Production is not yet open for this account; use a svc_test_ key until the account is validated.');
     }
 
     const limit = config.rateLimitPerMinute;
-    const used = check.rateCount ?? limit + 1;
+    const rate = await guard.countCall(record.keyId, limit);
     ctx.set('RateLimit-Limit', String(limit));
-    ctx.set('RateLimit-Remaining', String(Math.max(0, limit - used)));
-    ctx.set('RateLimit-Reset', String(check.rateResetSeconds));
-    setBalanceHeader(ctx, check.balanceCents);
-    if (used > limit) {
-      ctx.set('Retry-After', String(check.rateResetSeconds));
-      throw new ApiError(429, 'rate_limited', `More than ${limit} requests per minute for this key. Retry after ${check.rateResetSeconds} s.`);
+    ctx.set('RateLimit-Remaining', String(rate.remaining));
+    ctx.set('RateLimit-Reset', String(rate.resetSeconds));
+    setBalanceHeader(ctx, record.balanceCents);
+    if (!rate.allowed) {
+      ctx.set('Retry-After', String(rate.resetSeconds));
+      throw new ApiError(429, 'rate_limited', `More than ${limit} requests per minute for this key. Retry after ${rate.resetSeconds} s.`);
     }
-    if (!check.scopes.includes(scope)) {
+    if (!record.scopes.includes(scope)) {
       throw new ApiError(403, 'insufficient_scope', `This key lacks the "${scope}" scope that this operation requires.`, { required: scope });
     }
-    if (check.mode === 'test' && check.sandboxCount !== null && check.sandboxCount > config.sandboxDailyQuota) {
+    if (record.mode === 'test' && !(await guard.countSandboxCall(record.accountId, config.sandboxDailyQuota)).allowed) {
       throw new ApiError(429, 'test_quota_exceeded', `The sandbox quota of ${config.sandboxDailyQuota} calls per day is used up; it resets at midnight Europe/Paris.`);
     }
 
-    ctx.state.auth = { keyId: check.keyId, accountId: check.accountId, mode: check.mode, scopes: check.scopes, balanceCents: check.balanceCents };
+    ctx.state.auth = { keyId: record.keyId, accountId: record.accountId, mode: record.mode, scopes: record.scopes, balanceCents: record.balanceCents };
     await next();
   };
 }

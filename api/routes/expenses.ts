@@ -1,6 +1,5 @@
-import { payWithin } from '../billing/charge.js';
+import { respondPaid } from '../billing/charge.js';
 import { settle } from '../calculations/expenses.js';
-import { respondWithin } from '../respond.js';
 import { expenseGroupSchema, settlementSchema, type ExpenseGroup } from '../schemas/expenses.js';
 import { defineRoute } from './route.js';
 
@@ -21,7 +20,7 @@ export const expenseRoutes = [
     async handler(ctx, { body }) {
       // Inconsistent groups are refused (422) before anything is billed.
       const settlement = settle(body);
-      await payWithin(ctx, 'calculation', (trx) => respondWithin(ctx, trx, 200, settlement));
+      await respondPaid(ctx, 'calculation', 200, settlement);
     },
   }),
 ];

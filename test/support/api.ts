@@ -130,3 +130,17 @@ export async function awayFromMinuteBoundary(seconds = 10): Promise<void> {
   const intoMinute = (Date.now() / 1000) % 60;
   if (intoMinute > 60 - seconds) await sleep((60 - intoMinute + 0.2) * 1000);
 }
+
+/**
+ * Repeats `probe` until `accept` holds, for changes made outside the API (admin CLI, SQL) that API
+ * processes learn through the auth_changed notification: milliseconds, bounded here at 2 s.
+ */
+export async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 2000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await probe();
+  while (!accept(value) && Date.now() < deadline) {
+    await sleep(20);
+    value = await probe();
+  }
+  return value;
+}

@@ -45,7 +45,7 @@ export async function startTestStack(): Promise<TestStack> {
   const worker = await createWorker({ config, db, address: local.temporalAddress });
   const workerDone = worker.run();
   await ensureSchedules(temporal.client, config);
-  const api = await startApiServer({ config, db, temporal: temporal.client }, 0, '127.0.0.1');
+  const api = await startApiServer({ config, db, databaseUrl: local.databaseUrl, temporal: temporal.client }, 0, '127.0.0.1');
   current = { config, local, db, temporal, worker, workerDone, api, dataDir };
   return current;
 }

@@ -1,0 +1,55 @@
+import type { Db } from '../../db/knex.js';
+import { hashApiKey } from './keys.js';
+import { KeyStore, type KeyRecord } from './key-store.js';
+import { LeasedCounter, type CounterResult } from './leased-counter.js';
+
+const parisDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' });
+
+let dayCache = { second: -1, day: '' };
+
+/** The calendar day in Europe/Paris (YYYY-MM-DD): the sandbox quota resets at Paris midnight. */
+export function parisDate(nowMs = Date.now()): string {
+  const second = Math.floor(nowMs / 1000);
+  // Formatting with a time zone is costly; once a second is enough.
+  if (second !== dayCache.second) dayCache = { second, day: parisDay.format(nowMs) };
+  return dayCache.day;
+}
+
+/**
+ * What authentication needs per request, with no database round trip in the steady state: the
+ * cached key record, the key's per-minute window and the account's sandbox day, both shared by
+ * every API process.
+ */
+export class KeyGuard {
+  readonly keys: KeyStore;
+  private readonly minutes: LeasedCounter;
+  private readonly sandboxDays: LeasedCounter;
+
+  constructor(db: Db, databaseUrl: string) {
+    this.keys = new KeyStore(db, databaseUrl);
+    this.minutes = new LeasedCounter(db, 'rate_limit_windows', 'key_id', 'window_start');
+    this.sandboxDays = new LeasedCounter(db, 'sandbox_usage', 'account_id', 'day');
+  }
+
+  start(): Promise<void> {
+    return this.keys.start();
+  }
+
+  stop(): Promise<void> {
+    return this.keys.stop();
+  }
+
+  findKey(key: string): Promise<KeyRecord | null> {
+    return this.keys.find(hashApiKey(key));
+  }
+
+  async countCall(keyId: string, limitPerMinute: number): Promise<CounterResult & { resetSeconds: number }> {
+    const now = Date.now();
+    const result = await this.minutes.take(keyId, Math.floor(now / 60_000), limitPerMinute);
+    return { ...result, resetSeconds: 60 - (Math.floor(now / 1000) % 60) };
+  }
+
+  countSandboxCall(accountId: string, dailyQuota: number): Promise<CounterResult> {
+    return this.sandboxDays.take(accountId, parisDate(), dailyQuota);
+  }
+}

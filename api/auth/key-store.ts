@@ -1,0 +1,124 @@
+import pg from 'pg';
+import type { Db } from '../../db/knex.js';
+import { logger } from '../../lib/logger.js';
+import type { KeyMode, Scope } from './scopes.js';
+
+export interface KeyRecord {
+  keyId: string;
+  keyHash: Buffer;
+  accountId: string;
+  mode: KeyMode;
+  scopes: Scope[];
+  revoked: boolean;
+  accountStatus: 'active' | 'suspended';
+  liveEnabled: boolean;
+  balanceCents: number;
+}
+
+interface Entry {
+  record: KeyRecord | null;
+  expiresAt: number;
+}
+
+/** Safety net only: every change is announced on `auth_changed` and dropped at once. */
+const TTL_MS = 60_000;
+const MAX_ENTRIES = 50_000;
+
+/**
+ * Keys and their accounts, cached in the process so that an authenticated call costs no database
+ * round trip. A trigger announces every change of a key or an account (revocation, suspension,
+ * balance) on the `auth_changed` channel; this process listens and forgets that account at once.
+ * While the listening connection is down nothing is cached.
+ */
+export class KeyStore {
+  private readonly entries = new Map<string, Entry>();
+  private readonly byAccount = new Map<string, Set<string>>();
+  /** Bumped by every invalidation: a lookup that raced with one is not cached. */
+  private generation = 0;
+  private listener: pg.Client | undefined;
+  private listening = false;
+  private stopped = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly databaseUrl: string,
+  ) {}
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    await this.listen();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.listening = false;
+    await this.listener?.end().catch(() => undefined);
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.databaseUrl });
+    const lost = (): void => {
+      if (this.listener !== client) return;
+      this.listening = false;
+      this.clear();
+      if (!this.stopped) setTimeout(() => void this.listen().catch((error) => logger.warn({ err: error }, 'auth_changed listener failed')), 1000);
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    client.on('notification', (message) => this.forgetAccount(message.payload ?? ''));
+    this.listener = client;
+    await client.connect();
+    await client.query('LISTEN auth_changed');
+    this.clear();
+    this.listening = true;
+  }
+
+  private clear(): void {
+    this.generation += 1;
+    this.entries.clear();
+    this.byAccount.clear();
+  }
+
+  private forgetAccount(accountId: string): void {
+    this.generation += 1;
+    for (const hash of this.byAccount.get(accountId) ?? []) this.entries.delete(hash);
+    this.byAccount.delete(accountId);
+  }
+
+  async find(keyHash: Buffer): Promise<KeyRecord | null> {
+    const name = keyHash.toString('hex');
+    const cached = this.entries.get(name);
+    if (cached && cached.expiresAt > Date.now()) return cached.record;
+    const generation = this.generation;
+    const record = await this.load(keyHash);
+    if (this.listening && generation === this.generation) {
+      if (this.entries.size >= MAX_ENTRIES) this.clear();
+      this.entries.set(name, { record, expiresAt: Date.now() + TTL_MS });
+      if (record) {
+        const hashes = this.byAccount.get(record.accountId) ?? new Set<string>();
+        hashes.add(name);
+        this.byAccount.set(record.accountId, hashes);
+      }
+    }
+    return record;
+  }
+
+  private async load(keyHash: Buffer): Promise<KeyRecord | null> {
+    const row = await this.db('api_keys as k')
+      .join('accounts as a', 'a.id', 'k.account_id')
+      .where('k.key_hash', keyHash)
+      .first('k.id', 'k.key_hash', 'k.account_id', 'k.mode', 'k.scopes', 'k.revoked_at', 'a.status', 'a.live_enabled', 'a.balance_cents');
+    if (!row) return null;
+    return {
+      keyId: row.id,
+      keyHash: row.key_hash,
+      accountId: row.account_id,
+      mode: row.mode,
+      scopes: row.scopes,
+      revoked: row.revoked_at !== null,
+      accountStatus: row.status,
+      liveEnabled: row.live_enabled,
+      balanceCents: Number(row.balance_cents),
+    };
+  }
+}

@@ -1,0 +1,73 @@
+import { mkdtempSync, chmodSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { distRoot } from '../lib/paths.js';
+import { loadConfig } from '../lib/config.js';
+import { startLocalStack } from '../lib/local/stack.js';
+import { freePort } from '../lib/local/ports.js';
+import { createDb, migrateLatest } from '../db/knex.js';
+import { createApiKey } from '../api/auth/keys.js';
+import { SCOPES } from '../api/auth/scopes.js';
+import { load, startProcess, stopProcess, table } from './support.js';
+
+/**
+ * `npm run bench`: in one run, on this machine, a bare Koa hello-world and our authenticated API
+ * (key lookup, rate limit and sandbox quota in Postgres, JSON body, Joi validation, handler).
+ * Prints both throughputs and their ratio; the target is ≥ 0.5.
+ */
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  chmodSync(dataDir, 0o755);
+  process.env.DATA_DIR = dataDir;
+  process.env.SECRET_KEY ??= randomBytes(32).toString('hex');
+  delete process.env.DATABASE_URL;
+  delete process.env.TEMPORAL_ADDRESS;
+  const config = loadConfig();
+  const stack = await startLocalStack(config, { dataDir, persistent: false, uiPort: null, log: (l) => console.error(l) });
+  const db = createDb(stack.databaseUrl);
+  await migrateLatest(db);
+  const [account] = await db('accounts').insert({ name: 'bench' }).returning('id');
+  const { key } = await createApiKey(db, account.id, 'test', SCOPES);
+
+  const helloPort = await freePort();
+  const apiPort = await freePort();
+  const hello = await startProcess(join(distRoot, 'bench', 'hello-koa.js'), { PORT: String(helloPort) }, `http://127.0.0.1:${helloPort}/`);
+  const api = await startProcess(
+    join(distRoot, 'api', 'main.js'),
+    {
+      PORT: String(apiPort),
+      DATABASE_URL: stack.databaseUrl,
+      TEMPORAL_ADDRESS: stack.temporalAddress,
+      LOG_LEVEL: 'warn',
+      // The bench measures the work of the limits, not their refusals.
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      SANDBOX_DAILY_QUOTA: '100000000',
+    },
+    `http://127.0.0.1:${apiPort}/v1/openapi.json`,
+  );
+
+  try {
+    const baseline = await load('bare Koa hello-world', { url: `http://127.0.0.1:${helloPort}/` });
+    const ours = await load('POST /v1/expenses/settle (test key)', {
+      url: `http://127.0.0.1:${apiPort}/v1/expenses/settle`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ members: [{ id: 'ana' }, { id: 'ben' }, { id: 'cyd' }], expenses: [{ amountCents: 3000, paidBy: 'ana' }] }),
+    });
+    console.log(table([baseline, ours]));
+    const ratio = ours.requestsPerSecond / baseline.requestsPerSecond;
+    console.log(`\nratio authenticated route / bare Koa: ${ratio.toFixed(2)} (target ≥ 0.50)`);
+  } finally {
+    await stopProcess(api);
+    await stopProcess(hello);
+    await db.destroy();
+    await stack.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
