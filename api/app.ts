@@ -9,6 +9,7 @@ import { authenticate } from './middleware/authenticate.js';
 import { jsonBody } from './middleware/body.js';
 import { idempotency } from './middleware/idempotency.js';
 import { validate } from './middleware/validate.js';
+import { catalogue } from './catalogue/catalogue.js';
 
 const koaPath = (openApiPath: string): string => openApiPath.replace(/\{(\w+)\}/g, ':$1');
 
@@ -25,6 +26,8 @@ function chain(route: Route): Koa.Middleware[] {
 }
 
 export function createApp(services: Services): Koa {
+  // Loaded and checked now: a broken catalogue stops the start rather than a request.
+  catalogue();
   const app = new Koa();
   app.context.services = services;
   // Errors are answered in the SPEC.md shape; Koa's default printer would only add noise.

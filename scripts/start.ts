@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const workerDone = worker.run();
   await ensureSchedules(temporal.client, config);
 
-  const api = await startApiServer({ config, db, temporal: temporal.client }, config.port);
+  const api = await startApiServer({ config, db, databaseUrl: stack.databaseUrl, temporal: temporal.client }, config.port);
   const account = config.appEnv === 'local' ? await ensureDevAccount(db, dir) : undefined;
 
   console.log(`

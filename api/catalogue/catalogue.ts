@@ -1,0 +1,214 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Joi from 'joi';
+import { catalogueDir } from '../../lib/paths.js';
+import { sha256 } from '../../lib/crypto.js';
+import { priceTable } from '../billing/prices.js';
+import { categorySchema, letterDataSchema, toolDataSchema, type FieldType } from '../schemas/catalogue.js';
+
+export interface Field {
+  name: string;
+  label: string;
+  type: FieldType;
+  required: boolean;
+  pattern?: string;
+  options?: { value: string; label: string }[];
+  help?: string;
+  example?: string | number;
+  default?: string | number | boolean;
+}
+
+export interface PostalAddress {
+  name: string;
+  lines: string[];
+  postcode: string;
+  city: string;
+  country: 'FR';
+}
+
+export interface Provider {
+  slug: string;
+  name: string;
+  address: PostalAddress;
+  fields: Field[];
+}
+
+export interface LetterData {
+  slug: string;
+  title: string;
+  category: string;
+  summary: string;
+  legalBasis: string[];
+  recommendedMode: 'simple' | 'registered' | 'ar';
+  keywords: string[];
+  providers: Provider[];
+  fields: Field[];
+  subject: string;
+  body: string;
+}
+
+export interface ToolData {
+  slug: string;
+  title: string;
+  category: string;
+  summary: string;
+  inputs: Field[];
+  source: string[];
+  needsRoute?: boolean;
+  examples?: Record<string, unknown>[];
+  scale?: Record<string, unknown>;
+}
+
+export interface CatalogueData {
+  categories: { slug: string; title: string; description: string }[];
+  letters: LetterData[];
+  calculators: ToolData[];
+  aiTools: ToolData[];
+  quotes: ToolData[];
+}
+
+/** Fields every letter has; the renderer lays them out (sender and recipient blocks, place and date). */
+export const SENDER_FIELDS: Field[] = [
+  { name: 'senderName', label: "Nom et prénom de l'expéditeur", type: 'text', required: true, example: 'Marie Dupont' },
+  { name: 'senderAddress', label: "Adresse de l'expéditeur", type: 'multiline', required: true, example: '12 rue des Lilas\n75011 Paris' },
+];
+export const RECIPIENT_FIELDS: Field[] = [
+  { name: 'recipientName', label: 'Nom du destinataire', type: 'text', required: true, help: 'Inutile quand un fournisseur du catalogue est choisi : son adresse est utilisée.', example: 'Service Clients' },
+  { name: 'recipientAddress', label: 'Adresse du destinataire', type: 'multiline', required: true, example: '5 avenue de la République\n69002 Lyon' },
+];
+export const CLOSING_FIELDS: Field[] = [
+  { name: 'place', label: 'Fait à (commune)', type: 'text', required: true, example: 'Paris' },
+  { name: 'date', label: 'Date du courrier', type: 'date', required: false, help: "Aujourd'hui (Europe/Paris) si absente.", example: '2026-11-21' },
+];
+const STANDARD_NAMES = new Set([...SENDER_FIELDS, ...RECIPIENT_FIELDS, ...CLOSING_FIELDS].map((f) => f.name));
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z][\w.]*)\s*\}\}/g;
+
+export function placeholders(template: string): string[] {
+  return [...template.matchAll(PLACEHOLDER)].map((m) => m[1]!);
+}
+
+function readJson(file: string): unknown {
+  return JSON.parse(readFileSync(join(catalogueDir, file), 'utf8'));
+}
+
+function validated<T>(schema: Joi.Schema, value: unknown, where: string): T {
+  const { error, value: clean } = schema.validate(value, { abortEarly: false, convert: false });
+  if (error) throw new Error(`catalogue/${where}: ${error.message}`);
+  return clean as T;
+}
+
+/** Cross-entry rules that a schema alone cannot say; returns every problem found. */
+export function catalogueProblems(data: CatalogueData): string[] {
+  const problems: string[] = [];
+  const categories = new Set(data.categories.map((c) => c.slug));
+  const seen = new Map<string, string>();
+  const entries: [string, { slug: string; category: string }][] = [
+    ...data.letters.map((l) => ['letter', l] as [string, LetterData]),
+    ...data.calculators.map((c) => ['calculator', c] as [string, ToolData]),
+    ...data.aiTools.map((t) => ['AI tool', t] as [string, ToolData]),
+    ...data.quotes.map((q) => ['quote', q] as [string, ToolData]),
+  ];
+  for (const [kind, entry] of entries) {
+    if (seen.has(entry.slug)) problems.push(`${kind} ${entry.slug}: slug already used by a ${seen.get(entry.slug)}`);
+    seen.set(entry.slug, kind);
+    if (!categories.has(entry.category)) problems.push(`${kind} ${entry.slug}: unknown category ${entry.category}`);
+  }
+  for (const letter of data.letters) {
+    const own = new Set(letter.fields.map((f) => f.name));
+    for (const name of own) if (STANDARD_NAMES.has(name)) problems.push(`letter ${letter.slug}: field ${name} is a standard field`);
+    const providerSlugs = new Set<string>();
+    for (const provider of letter.providers) {
+      if (providerSlugs.has(provider.slug)) problems.push(`letter ${letter.slug}: provider ${provider.slug} twice`);
+      providerSlugs.add(provider.slug);
+    }
+    // A provider field may be used only when every provider declares it.
+    const everyProvider = letter.providers.length
+      ? letter.providers.map((p) => new Set(p.fields.map((f) => f.name))).reduce((a, b) => new Set([...a].filter((n) => b.has(n))))
+      : new Set<string>();
+    for (const name of placeholders(letter.subject + '\n' + letter.body)) {
+      if (name === 'provider.name') {
+        if (letter.providers.length === 0) problems.push(`letter ${letter.slug}: {{provider.name}} without providers`);
+      } else if (!own.has(name) && !STANDARD_NAMES.has(name) && !everyProvider.has(name)) {
+        problems.push(`letter ${letter.slug}: placeholder {{${name}}} is not a declared field`);
+      }
+    }
+  }
+  return problems;
+}
+
+export function loadCatalogueData(): CatalogueData {
+  const categories = validated<CatalogueData['categories']>(Joi.array().items(categorySchema), readJson('categories.json'), 'categories.json');
+  const letters = readdirSync(join(catalogueDir, 'letters'))
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .flatMap((file) => validated<LetterData[]>(Joi.array().items(letterDataSchema), readJson(join('letters', file)), `letters/${file}`));
+  const tools = (file: string): ToolData[] => validated<ToolData[]>(Joi.array().items(toolDataSchema), readJson(file), file);
+  const data = { categories, letters, calculators: tools('calculators.json'), aiTools: tools('ai-tools.json'), quotes: tools('quotes.json') };
+  const problems = catalogueProblems(data);
+  if (problems.length) throw new Error('catalogue problems:\n' + problems.join('\n'));
+  return data;
+}
+
+/** The fields a client sends for a letter; with a provider, its address replaces the recipient fields. */
+export function letterFields(letter: LetterData, provider?: Provider): Field[] {
+  if (provider) return [...SENDER_FIELDS, ...letter.fields, ...provider.fields, ...CLOSING_FIELDS];
+  return [...SENDER_FIELDS, ...RECIPIENT_FIELDS, ...letter.fields, ...CLOSING_FIELDS];
+}
+
+export function publicLetter(letter: LetterData) {
+  return {
+    slug: letter.slug,
+    title: letter.title,
+    category: letter.category,
+    summary: letter.summary,
+    legalBasis: letter.legalBasis,
+    recommendedMode: letter.recommendedMode,
+    keywords: letter.keywords,
+    providers: letter.providers.map((p) => ({ slug: p.slug, name: p.name, address: p.address })),
+    fields: letterFields(letter).map((f) => (letter.providers.length && STANDARD_NAMES.has(f.name) && f.name.startsWith('recipient') ? { ...f, required: false } : f)),
+  };
+}
+
+function publicTool(tool: ToolData) {
+  const { examples: _examples, scale: _scale, ...rest } = tool;
+  return rest;
+}
+
+export class Catalogue {
+  readonly letters: Map<string, LetterData>;
+  readonly calculators: Map<string, ToolData>;
+  readonly aiTools: Map<string, ToolData>;
+  readonly quotes: Map<string, ToolData>;
+  /** GET /v1/catalogue, serialized once, with its strong ETag. */
+  readonly body: Buffer;
+  readonly etag: string;
+  readonly version: string;
+
+  constructor(readonly data: CatalogueData) {
+    this.letters = new Map(data.letters.map((l) => [l.slug, l]));
+    this.calculators = new Map(data.calculators.map((c) => [c.slug, c]));
+    this.aiTools = new Map(data.aiTools.map((t) => [t.slug, t]));
+    this.quotes = new Map(data.quotes.map((q) => [q.slug, q]));
+    const content = {
+      categories: data.categories,
+      letters: data.letters.map(publicLetter),
+      calculators: data.calculators.map(publicTool),
+      aiTools: data.aiTools.map(publicTool),
+      quotes: data.quotes.map(publicTool),
+      prices: priceTable,
+    };
+    const digest = sha256(JSON.stringify(content)).toString('hex');
+    this.version = digest.slice(0, 12);
+    this.body = Buffer.from(JSON.stringify({ version: this.version, ...content }));
+    this.etag = `"${digest.slice(0, 32)}"`;
+  }
+}
+
+let loaded: Catalogue | undefined;
+
+/** The catalogue, loaded and checked once per process (a broken catalogue stops the start). */
+export function catalogue(): Catalogue {
+  loaded ??= new Catalogue(loadCatalogueData());
+  return loaded;
+}
