@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     stopping = true;
     say('\nStopping…');
     await api.close();
-    if (worker.getState() === 'RUNNING') worker.shutdown();
+    worker.shutdown();
     await workerDone.catch(() => undefined);
     await temporal.connection.close();
     await db.destroy();

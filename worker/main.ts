@@ -15,11 +15,8 @@ async function main(): Promise<void> {
   const worker = await createWorker({ config, db, address: config.temporalAddress });
   await ensureSchedules(temporal.client, config);
   logger.info({ taskQueue: config.taskQueue }, 'worker running');
-  const stop = (): void => {
-    if (worker.getState() === 'RUNNING') worker.shutdown();
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.once('SIGINT', () => worker.shutdown());
+  process.once('SIGTERM', () => worker.shutdown());
   // Resolves once shutdown has drained the tasks in flight.
   await worker.run();
   await temporal.connection.close();

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
 import { createActivities } from '../activities/index.js';
+import { BrowserPool } from '../activities/pdf/browser.js';
 import { logger } from '../lib/logger.js';
 
 const workflowsPath = fileURLToPath(new URL('../workflows/index.js', import.meta.url));
@@ -23,17 +24,34 @@ function installRuntime(): void {
   Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'WARN' | undefined) ?? 'WARN'), shutdownSignals: [] });
 }
 
+export interface RunnableWorker {
+  worker: Worker;
+  browsers: BrowserPool;
+  /** Runs until shutdown, then closes what the activities opened. */
+  run(): Promise<void>;
+  shutdown(): void;
+}
+
 /** The one worker bootstrap: workflows bundled from workflows/, activities from activities/. */
-export async function createWorker({ config, db, address }: WorkerDeps): Promise<Worker> {
+export async function createWorker({ config, db, address }: WorkerDeps): Promise<RunnableWorker> {
   installRuntime();
   const connection = await NativeConnection.connect({ address });
-  return Worker.create({
+  const browsers = new BrowserPool(Number(process.env.PDF_PAGES ?? 4));
+  const worker = await Worker.create({
     connection,
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
     workflowsPath,
-    activities: createActivities({ db, config }),
+    activities: createActivities({ db, config, browsers }),
   });
+  return {
+    worker,
+    browsers,
+    run: () => worker.run().finally(() => Promise.all([browsers.close(), connection.close()])),
+    shutdown: () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+    },
+  };
 }
 
 /** Schedules that the service relies on; creating them again is a no-op. */

@@ -1,7 +1,7 @@
 import { mkdtempSync, chmodSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Worker } from '@temporalio/worker';
+import type { RunnableWorker } from '../../worker/worker.js';
 import { loadConfig, type Config } from '../../lib/config.js';
 import { startLocalStack, type LocalStack } from '../../lib/local/stack.js';
 import { createDb, migrateLatest, type Db } from '../../db/knex.js';
@@ -15,7 +15,7 @@ export interface TestStack {
   local: LocalStack;
   db: Db;
   temporal: TemporalHandle;
-  worker: Worker;
+  worker: RunnableWorker;
   workerDone: Promise<void>;
   api: RunningApi;
   dataDir: string;
@@ -55,7 +55,7 @@ export async function stopTestStack(): Promise<void> {
   const { api, worker, workerDone, temporal, db, local, dataDir } = current;
   current = undefined;
   await api.close();
-  if (worker.getState() === 'RUNNING') worker.shutdown();
+  worker.shutdown();
   await workerDone.catch(() => undefined);
   await temporal.connection.close();
   await db.destroy();

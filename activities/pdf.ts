@@ -1,0 +1,32 @@
+import type { LetterDocument } from '../api/letters/render.js';
+import { BrowserPool } from './pdf/browser.js';
+import { letterHtml } from './pdf/letter-html.js';
+
+const FOOTER = `<div style="width:100%;font-size:8pt;font-family:serif;text-align:center;color:#444"><span class="pageNumber"></span> / <span class="totalPages"></span></div>`;
+
+/** Pages of a PDF made by Chromium (each page object says /Type /Page). */
+export function pdfPageCount(pdf: Uint8Array): number {
+  return (Buffer.from(pdf).toString('latin1').match(/\/Type\s*\/Page(?![s\w])/g) ?? []).length;
+}
+
+export function pdfActivities(pool: BrowserPool) {
+  return {
+    /** Lays a letter out on A4 and prints it; letters longer than a page get page numbers. */
+    async renderLetterPdf(document: LetterDocument): Promise<Uint8Array> {
+      return pool.withPage(async (page) => {
+        await page.setContent(letterHtml(document), { waitUntil: 'load' });
+        const print = (numbered: boolean) =>
+          page.pdf({
+            format: 'A4',
+            printBackground: true,
+            preferCSSPageSize: true,
+            displayHeaderFooter: numbered,
+            headerTemplate: '<span></span>',
+            footerTemplate: numbered ? FOOTER : '<span></span>',
+          });
+        const single = await print(false);
+        return pdfPageCount(single) > 1 ? print(true) : single;
+      });
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import type { Context } from 'koa';
+import { catalogue, letterFields, publicLetter, type LetterData, type Provider } from '../catalogue/catalogue.js';
+import { notFound, unprocessable } from '../errors.js';
+import { payThen } from '../billing/charge.js';
+import { checkValues } from '../letters/values.js';
+import { renderLetter } from '../letters/render.js';
+import { runWorkflow } from '../workflows.js';
+import {
+  letterDetailQuery,
+  letterDetailSchema,
+  letterRenderRequestSchema,
+  letterRenderSchema,
+  letterSlugParams,
+  type LetterRenderRequest,
+} from '../schemas/letters.js';
+import { defineRoute } from './route.js';
+
+type SlugParams = { slug: string };
+
+function findLetter(slug: string, providerSlug: string | undefined): { letter: LetterData; provider: Provider | undefined } {
+  const letter = catalogue().letters.get(slug);
+  if (!letter) throw notFound(`No letter "${slug}" in the catalogue.`);
+  if (providerSlug === undefined) return { letter, provider: undefined };
+  const provider = letter.providers.find((p) => p.slug === providerSlug);
+  if (!provider) throw notFound(`Letter "${slug}" has no provider "${providerSlug}" (known: ${letter.providers.map((p) => p.slug).join(', ') || 'none'}).`);
+  return { letter, provider };
+}
+
+/** Shared by render and pdf: 404 for unknown slug or provider, 422 with every bad value. */
+function renderRequest(slug: string, body: LetterRenderRequest) {
+  const { letter, provider } = findLetter(slug, body.provider);
+  const { values, problems } = checkValues(letterFields(letter, provider), body.fields);
+  if (problems.length) throw unprocessable(`${problems.length} field value${problems.length > 1 ? 's are' : ' is'} invalid: ${problems.map((p) => p.field).join(', ')}.`, problems);
+  return { letter, ...renderLetter(letter, provider, values) };
+}
+
+const slugRoutes = { params: letterSlugParams };
+
+export const letterRoutes = [
+  defineRoute<SlugParams, { provider?: string }>({
+    operationId: 'getLetter',
+    method: 'GET',
+    path: '/v1/letters/{slug}',
+    tag: 'Letters',
+    summary: 'A catalogue letter with its legal basis, providers and fields (exact fields for ?provider=)',
+    scope: 'catalogue:read',
+    ...slugRoutes,
+    query: letterDetailQuery,
+    success: { status: 200, description: 'LetterDetail', schema: letterDetailSchema },
+    errors: [400, 401, 403, 404, 429, 500],
+    async handler(ctx, { params, query }) {
+      const { letter, provider } = findLetter(params.slug, query.provider);
+      ctx.body = {
+        ...publicLetter(letter),
+        provider: provider ? { slug: provider.slug, name: provider.name, address: provider.address } : null,
+        fields: provider ? letterFields(letter, provider) : publicLetter(letter).fields,
+        template: { subject: letter.subject, body: letter.body },
+      };
+    },
+  }),
+  defineRoute<SlugParams, Record<string, never>, LetterRenderRequest>({
+    operationId: 'renderLetter',
+    method: 'POST',
+    path: '/v1/letters/{slug}/render',
+    tag: 'Letters',
+    summary: 'Render a catalogue letter: segments, text form and missing fields',
+    description: 'Values are checked against each field (type, pattern, postal address norm): every invalid value is listed in a 422. Missing values are not an error here: they are reported in missingFields.',
+    scope: 'catalogue:read',
+    ...slugRoutes,
+    body: letterRenderRequestSchema,
+    success: { status: 200, description: 'LetterRender', schema: letterRenderSchema },
+    errors: [400, 401, 403, 404, 409, 413, 422, 429, 500],
+    async handler(ctx, { params, body }) {
+      const { segments, text, missingFields } = renderRequest(params.slug, body);
+      ctx.body = { segments, text, missingFields };
+    },
+  }),
+  defineRoute<SlugParams, Record<string, never>, LetterRenderRequest>({
+    operationId: 'renderLetterPdf',
+    method: 'POST',
+    path: '/v1/letters/{slug}/pdf',
+    tag: 'Letters',
+    summary: 'The complete letter as an A4 PDF',
+    description:
+      'A French business letter (sender block, recipient block placed for a window envelope, place and date, subject, body, signature) with embedded fonts; letters longer than a page are numbered. ' +
+      'Every required field must have a value (422 lists the missing ones). Billed as one "letter.pdf"; a failed rendering is credited back.',
+    scope: 'letters:write',
+    ...slugRoutes,
+    body: letterRenderRequestSchema,
+    success: { status: 200, description: 'application/pdf, A4', contentType: 'application/pdf' },
+    errors: [400, 401, 402, 403, 404, 409, 413, 422, 429, 500],
+    async handler(ctx: Context, { params, body }) {
+      const { letter, document, missingFields } = renderRequest(params.slug, body);
+      if (missingFields.length) throw unprocessable(`A complete letter needs ${missingFields.join(', ')}.`, { missingFields });
+      const pdf = await payThen(ctx, 'letter.pdf', () => runWorkflow<Uint8Array>(ctx, 'letterPdf', [document], 'letter-pdf'), letter.slug);
+      const bytes = Buffer.from(pdf);
+      ctx.set('Content-Disposition', `inline; filename="${letter.slug}.pdf"`);
+      ctx.type = 'application/pdf';
+      ctx.body = bytes;
+    },
+  }),
+];
