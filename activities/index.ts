@@ -2,6 +2,7 @@ import type { Config } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
 import { maintenanceActivities } from './maintenance.js';
 import { pdfActivities } from './pdf.js';
+import { searchActivities } from './search.js';
 import type { BrowserPool } from './pdf/browser.js';
 
 export interface ActivityDeps {
@@ -15,6 +16,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...maintenanceActivities(deps.db),
     ...pdfActivities(deps.browsers),
+    ...searchActivities(deps.config),
   };
 }
 

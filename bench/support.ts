@@ -24,7 +24,7 @@ export interface LoadOptions {
 /** One autocannon run; a short warm-up first so both sides are measured hot. */
 export async function load(name: string, options: LoadOptions): Promise<LoadResult> {
   const base = { url: options.url, method: options.method ?? 'GET', headers: options.headers, body: options.body, connections: options.connections ?? 20 };
-  await autocannon({ ...base, duration: 2 });
+  await autocannon({ ...base, duration: 1 });
   const result = await autocannon({ ...base, duration: options.durationSeconds ?? 10 });
   return {
     name,
@@ -56,6 +56,11 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   const exited = once(child, 'exit');
   child.kill('SIGTERM');
   await exited;
+}
+
+/** The run with the median throughput (its latencies come with it). */
+export function median(results: LoadResult[]): LoadResult {
+  return [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(results.length / 2)]!;
 }
 
 export function table(rows: LoadResult[]): string {

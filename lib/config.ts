@@ -21,6 +21,8 @@ export interface Config {
   operatorStepDelayMs: number;
   operatorFailFirstFilings: number;
   logLevel: string;
+  /** OpenAI-compatible embeddings endpoint of the semantic search; unset: search stays lexical. */
+  embeddings: { baseUrl: string | undefined; apiKey: string | undefined; model: string };
 }
 
 const DEFAULT_RETRY_DELAYS = '1m,5m,30m,2h,6h,12h,24h';
@@ -81,6 +83,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operatorStepDelayMs: parseDuration(knob('OPERATOR_STEP_DELAY') || '30s'),
     operatorFailFirstFilings: positiveInt({ v: knob('OPERATOR_FAIL_FIRST_FILINGS') }, 'v', 0),
     logLevel: env.LOG_LEVEL || 'info',
+    embeddings: {
+      baseUrl: env.EMBEDDINGS_BASE_URL || undefined,
+      apiKey: env.EMBEDDINGS_API_KEY || undefined,
+      model: env.EMBEDDINGS_MODEL || 'text-embedding-3-small',
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { call, createAccount, type TestAccount } from './support/api.js';
 import { catalogue, catalogueProblems, loadCatalogueData, placeholders } from '../api/catalogue/catalogue.js';
+import { communes } from '../api/geo/communes.js';
 
 describe('catalogue', () => {
   let account: TestAccount;
@@ -31,6 +32,14 @@ describe('catalogue', () => {
       const problems = catalogueProblems(broken);
       expect(problems.some((p) => p.includes('{{notAField}}'))).to.equal(true);
       expect(problems.some((p) => p.includes('slug already used'))).to.equal(true);
+    });
+
+    it('gives providers valid French addresses (official commune list, CEDEX included)', () => {
+      const problems = data.letters.flatMap((l) =>
+        l.providers.map((p) => [l.slug, p.slug, communes().postalProblem(p.address.postcode, p.address.city)] as const).filter(([, , problem]) => problem),
+      );
+      expect(problems).to.deep.equal([]);
+      expect(data.letters.some((l) => l.providers.length > 0)).to.equal(true);
     });
 
     it('cites a legal basis for every letter and reads placeholders', () => {

@@ -33,6 +33,8 @@ const MAX_ENTRIES = 50_000;
 export class KeyStore {
   private readonly entries = new Map<string, Entry>();
   private readonly byAccount = new Map<string, Set<string>>();
+  /** One database lookup per key at a time, however many requests wait for it. */
+  private readonly loading = new Map<string, Promise<KeyRecord | null>>();
   /** Bumped by every invalidation: a lookup that raced with one is not cached. */
   private generation = 0;
   private listener: pg.Client | undefined;
@@ -90,7 +92,12 @@ export class KeyStore {
     const cached = this.entries.get(name);
     if (cached && cached.expiresAt > Date.now()) return cached.record;
     const generation = this.generation;
-    const record = await this.load(keyHash);
+    let pending = this.loading.get(name);
+    if (!pending) {
+      pending = this.load(keyHash).finally(() => this.loading.delete(name));
+      this.loading.set(name, pending);
+    }
+    const record = await pending;
     if (this.listening && generation === this.generation) {
       if (this.entries.size >= MAX_ENTRIES) this.clear();
       this.entries.set(name, { record, expiresAt: Date.now() + TTL_MS });

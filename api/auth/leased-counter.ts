@@ -9,6 +9,8 @@ export interface CounterResult {
 interface Lease {
   /** Tokens this process holds and has not used yet. */
   left: number;
+  /** Size of the last reservation. */
+  lastWanted: number;
   /** The shared count after our last lease (demand, so it may exceed the limit). */
   sharedCount: number;
   pending?: Promise<void>;
@@ -20,7 +22,8 @@ const MAX_LEASE = 1000;
 /**
  * A counter shared by every API process through Postgres, without a round trip per call: a
  * process reserves a batch of calls (an eighth of what is left, so processes share fairly) and
- * spends it locally. The shared row only ever grants up to the limit, so the processes together
+ * spends it locally, topping large budgets up before they run out. The shared row only ever
+ * grants up to the limit, so the processes together
  * never exceed it; near the limit a process may refuse while another still holds a few reserved
  * calls, never the reverse.
  */
@@ -40,11 +43,19 @@ export class LeasedCounter {
       let lease = this.leases.get(name);
       if (!lease) {
         this.forgetOtherWindows(window);
-        lease = { left: 0, sharedCount: 0 };
+        lease = { left: 0, lastWanted: 0, sharedCount: 0 };
         this.leases.set(name, lease);
       }
       if (lease.left > 0) {
         lease.left -= 1;
+        // Large budgets are topped up ahead of time, so that calls never wait on the database;
+        // small ones (a strict 120/min) are reserved one batch at a time, exactly.
+        if (lease.lastWanted >= 8 && lease.left <= lease.lastWanted / 4 && !lease.pending && lease.sharedCount < limit) {
+          const current = lease;
+          current.pending = this.reserve(current, id, window, limit)
+            .catch(() => undefined)
+            .finally(() => (current.pending = undefined));
+        }
         return { allowed: true, remaining: Math.max(0, limit - lease.sharedCount) + lease.left };
       }
       if (lease.sharedCount >= limit) return { allowed: false, remaining: 0 };
@@ -64,6 +75,7 @@ export class LeasedCounter {
     );
     const count = Number(rows[0].count);
     const before = count - wanted;
+    lease.lastWanted = wanted;
     lease.left += Math.max(0, Math.min(wanted, limit - before));
     lease.sharedCount = count;
   }

@@ -6,11 +6,18 @@ process.env.APP_ENV = 'local';
 process.env.LOG_LEVEL ??= 'warn';
 process.env.SECRET_KEY = randomBytes(32).toString('hex');
 process.env.WEBHOOK_ALLOW_PRIVATE = '1';
+// Failing partners are part of the tests; the SDK would log each failed attempt.
+process.env.TEMPORAL_LOG_LEVEL ??= 'ERROR';
 // The suite always starts its own components; knobs come from each test that needs them.
-for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'RATE_LIMIT_PER_MINUTE', 'SANDBOX_DAILY_QUOTA', 'PORT']) delete process.env[name];
+for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'RATE_LIMIT_PER_MINUTE', 'SANDBOX_DAILY_QUOTA', 'PORT', 'EMBEDDINGS_BASE_URL', 'EMBEDDINGS_API_KEY', 'EMBEDDINGS_MODEL']) delete process.env[name];
 
 /** Mocha global fixtures: the real stack, started once for the whole run. */
 export async function mochaGlobalSetup(): Promise<void> {
+  // The semantic search engine: a local OpenAI-compatible embeddings server.
+  const { embeddings } = await import('./embeddings-server.js');
+  await embeddings.start();
+  process.env.EMBEDDINGS_BASE_URL = embeddings.baseUrl;
+  process.env.EMBEDDINGS_MODEL = 'test-trigrams';
   const { startTestStack } = await import('./stack.js');
   await startTestStack();
 }
@@ -18,4 +25,6 @@ export async function mochaGlobalSetup(): Promise<void> {
 export async function mochaGlobalTeardown(): Promise<void> {
   const { stopTestStack } = await import('./stack.js');
   await stopTestStack();
+  const { embeddings } = await import('./embeddings-server.js');
+  await embeddings.stop();
 }

@@ -1,0 +1,86 @@
+import { createRequire } from 'node:module';
+import { normalize } from '../search/normalize.js';
+
+interface CommuneRecord {
+  code: string;
+  nom: string;
+  type: string;
+  departement: string;
+  codesPostaux?: string[];
+}
+
+export interface Commune {
+  /** INSEE code. */
+  code: string;
+  name: string;
+  department: string;
+  postcodes: string[];
+}
+
+/** "St Denis", "SAINT-DENIS" and "Saint Denis" are the same name on an envelope. */
+export function communeKey(name: string): string {
+  return normalize(name)
+    .replace(/\bste\b/g, 'sainte')
+    .replace(/\bst\b/g, 'saint')
+    .replace(/\s+/g, ' ');
+}
+
+/** The department of a postcode: 20xxx is Corsica (2A or 2B), 97xxx and 98xxx have three digits. */
+function departmentsOfPostcode(postcode: string): string[] {
+  if (postcode.startsWith('20')) return ['2A', '2B'];
+  if (/^9[78]/.test(postcode)) return [postcode.slice(0, 3)];
+  return [postcode.slice(0, 2)];
+}
+
+/**
+ * The official list of French communes (INSEE code, name, postcodes) from the
+ * @etalab/decoupage-administratif package, shipped as data: works offline.
+ */
+export class Communes {
+  readonly all: Commune[];
+  private readonly byPostcode = new Map<string, Commune[]>();
+  private readonly byDepartment = new Map<string, Commune[]>();
+
+  constructor(records: CommuneRecord[]) {
+    this.all = records
+      .filter((r) => r.type === 'commune-actuelle' && r.codesPostaux?.length)
+      .map((r) => ({ code: r.code, name: r.nom, department: r.departement, postcodes: r.codesPostaux! }));
+    for (const commune of this.all) {
+      for (const postcode of commune.postcodes) this.byPostcode.set(postcode, [...(this.byPostcode.get(postcode) ?? []), commune]);
+      this.byDepartment.set(commune.department, [...(this.byDepartment.get(commune.department) ?? []), commune]);
+    }
+  }
+
+  withPostcode(postcode: string): Commune[] {
+    return this.byPostcode.get(postcode) ?? [];
+  }
+
+  /**
+   * Why a postcode and city cannot go on a French envelope, or undefined when they can. Accepts
+   * "Paris", "PARIS 11", "Lyon 3e" and CEDEX addresses ("75371 Paris Cedex 08": the postcode is a
+   * CEDEX code, so the city must be a commune of that postcode's department).
+   */
+  postalProblem(postcode: string, city: string): string | undefined {
+    if (!/^\d{5}$/.test(postcode)) return `postcode "${postcode}" is not 5 digits`;
+    const cedex = /\bcedex\b/i.test(city);
+    const name = communeKey(city.replace(/\bcedex\b.*$/i, '').replace(/\s+\d{1,2}(?:e|er|eme)?$/i, ''));
+    if (!name) return 'the city is empty';
+    if (cedex) {
+      const departments = departmentsOfPostcode(postcode);
+      const known = departments.flatMap((d) => this.byDepartment.get(d) ?? []);
+      if (known.length === 0) return `postcode ${postcode} is in no French department`;
+      return known.some((c) => communeKey(c.name) === name) ? undefined : `${city} is not a commune of department ${departments.join(' or ')}`;
+    }
+    const communes = this.withPostcode(postcode);
+    if (communes.length === 0) return `postcode ${postcode} does not exist`;
+    if (communes.some((c) => communeKey(c.name) === name)) return undefined;
+    return `postcode ${postcode} is not ${city} (it is ${communes.map((c) => c.name).join(', ')})`;
+  }
+}
+
+let loaded: Communes | undefined;
+
+export function communes(): Communes {
+  loaded ??= new Communes(createRequire(import.meta.url)('@etalab/decoupage-administratif/data/communes.json') as CommuneRecord[]);
+  return loaded;
+}
