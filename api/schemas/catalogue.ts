@@ -82,7 +82,7 @@ export const toolDataSchema = Joi.object({
 
 /** What GET /v1/catalogue returns (DESIGN.md §2b). */
 const publicField = fieldSchema;
-const publicLetter = Joi.object({
+export const catalogueLetterSchema = Joi.object({
   slug: Joi.string().required(),
   title: Joi.string().required(),
   category: Joi.string().required(),
@@ -106,7 +106,7 @@ const publicTool = Joi.object({
 export const catalogueSchema = Joi.object({
   version: Joi.string().required(),
   categories: Joi.array().items(categorySchema).required(),
-  letters: Joi.array().items(publicLetter).required(),
+  letters: Joi.array().items(catalogueLetterSchema).required(),
   calculators: Joi.array().items(publicTool).required(),
   aiTools: Joi.array().items(publicTool).required(),
   quotes: Joi.array().items(publicTool).required(),

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { fieldSchema, postalAddressSchema } from './catalogue.js';
+import { catalogueLetterSchema, fieldSchema, postalAddressSchema } from './catalogue.js';
 import { slug } from './common.js';
 
 export const letterSlugParams = Joi.object({ slug: slug.required() });
@@ -32,16 +32,10 @@ export const letterRenderSchema = Joi.object({
   missingFields: Joi.array().items(Joi.string()).required().description('Required fields without a value'),
 }).label('LetterRender');
 
-export const letterDetailSchema = Joi.object({
-  slug: Joi.string().required(),
-  title: Joi.string().required(),
-  category: Joi.string().required(),
-  summary: Joi.string().required(),
-  legalBasis: Joi.array().items(Joi.string()).required(),
-  recommendedMode: Joi.string().valid('simple', 'registered', 'ar').required(),
-  keywords: Joi.array().items(Joi.string()).required(),
-  providers: Joi.array().items(Joi.object({ slug: Joi.string().required(), name: Joi.string().required(), address: postalAddressSchema.required() })).required(),
-  provider: Joi.object({ slug: Joi.string().required(), name: Joi.string().required(), address: postalAddressSchema.required() }).allow(null).required(),
-  fields: Joi.array().items(fieldSchema).required().description('Every field to send, for this provider when one is given'),
-  template: Joi.object({ subject: Joi.string().required(), body: Joi.string().required() }).required(),
-}).label('LetterDetail');
+export const letterDetailSchema = catalogueLetterSchema
+  .keys({
+    provider: Joi.object({ slug: Joi.string().required(), name: Joi.string().required(), address: postalAddressSchema.required() }).allow(null).required(),
+    fields: Joi.array().items(fieldSchema).required().description('Every field to send, for this provider when one is given'),
+    template: Joi.object({ subject: Joi.string().required(), body: Joi.string().required() }).required(),
+  })
+  .label('LetterDetail');
