@@ -57,7 +57,23 @@ describe('letters', function () {
       expect(res.body.provider.address.postcode).to.match(/^\d{5}$/);
       const names = res.body.fields.map((f: { name: string }) => f.name);
       expect(names).not.to.include('recipientName');
-      expect(names).to.include('subscriberId');
+      expect(names).to.include.members(['subscriberId', 'freeboxLineNumber']);
+      const other = await call('GET', `/v1/letters/${BOX}?provider=bouygues-telecom`, { key: account.testKey });
+      const otherNames = other.body.fields.map((f: { name: string }) => f.name);
+      expect(otherNames).to.include('bouyguesCustomerNumber');
+      expect(otherNames).not.to.include('freeboxLineNumber');
+    });
+
+    it("prints the provider's own references under the subject", async () => {
+      const res = await call('POST', '/v1/letters/resiliation-forfait-mobile/render', {
+        key: account.testKey,
+        body: { provider: 'free-mobile', fields: { freeMobileCustomerId: '12345678', phoneNumber: '06 12 34 56 78' } },
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body.text).to.match(/Objet : [^\n]+\nIdentifiant Free Mobile : 12345678\n\n/);
+      const bad = await call('POST', '/v1/letters/resiliation-forfait-mobile/render', { key: account.testKey, body: { provider: 'free-mobile', fields: { freeMobileCustomerId: '12' } } });
+      expect(bad.status).to.equal(422);
+      expect(bad.body.error.details[0].field).to.equal('freeMobileCustomerId');
     });
 
     it('404 for an unknown letter or provider; 400 for a slug over 80 characters', async () => {

@@ -31,6 +31,7 @@ export function letterHtml(document: LetterDocument): string {
   .recipient { position: absolute; top: 30mm; left: 90mm; width: 80mm; height: 38mm; white-space: pre-line; overflow: hidden; }
   .place { position: absolute; top: 72mm; right: 0; }
   .subject { font-weight: bold; margin: 0 0 7mm; }
+  .references { margin: -5mm 0 7mm; white-space: pre-line; font-size: 10pt; }
   .body p { margin: 0 0 3.5mm; text-align: justify; white-space: pre-line; orphans: 3; widows: 3; }
   .signature { margin: 12mm 0 0 90mm; white-space: pre-line; }
   .missing { background: #fde2e2; }
@@ -42,6 +43,7 @@ export function letterHtml(document: LetterDocument): string {
     <div class="place">${html(document.placeAndDate)}</div>
   </div>
   <div class="subject">Objet : ${html(document.subject)}</div>
+  ${document.references.length ? `<div class="references">${html(document.references)}</div>` : ''}
   <div class="body">${paragraphs(document.body)}</div>
   <div class="signature">${html(document.signature)}</div>
 </body></html>`;

@@ -10,6 +10,8 @@ export interface LetterDocument {
   recipient: Segment[];
   placeAndDate: Segment[];
   subject: Segment[];
+  /** The provider's own references (customer number…) that the template does not quote, one per line. */
+  references: Segment[];
   body: Segment[];
   signature: Segment[];
 }
@@ -83,12 +85,17 @@ export function layoutLetter(letter: LetterData, provider: Provider | undefined,
     return { type: 'field', name, label: field.label, value: value === undefined ? null : formatValue(field, value) };
   };
   for (const field of fields) if (field.required && given[field.name as keyof typeof given] === undefined) missing.add(field.name);
+  const quoted = new Set([...`${letter.subject}\n${letter.body}`.matchAll(PLACEHOLDER)].map((m) => m[1]));
+  const references = (provider?.fields ?? [])
+    .filter((f) => !quoted.has(f.name) && (f.required || given[f.name as keyof typeof given] !== undefined))
+    .flatMap((f, i): Segment[] => [{ type: 'text', text: `${i ? '\n' : ''}${f.label} : ` }, slot(f.name)]);
   const document: LetterDocument = {
     title: letter.title,
     sender: segmentsOf('{{senderName}}\n{{senderAddress}}', slot),
     recipient: provider ? [{ type: 'text', text: addressText(provider.address) }] : segmentsOf('{{recipientName}}\n{{recipientAddress}}', slot),
     placeAndDate: segmentsOf('{{place}}, le {{date}}', slot),
     subject: segmentsOf(letter.subject, slot),
+    references,
     body: segmentsOf(letter.body, slot),
     signature: segmentsOf('{{senderName}}', slot),
   };
@@ -103,7 +110,9 @@ export function flatten(document: LetterDocument): Segment[] {
     ...document.sender, text('\n\n'),
     ...document.recipient, text('\n\n'),
     ...document.placeAndDate, text('\n\nObjet : '),
-    ...document.subject, text('\n\n'),
+    ...document.subject,
+    ...(document.references.length ? [text('\n'), ...document.references] : []),
+    text('\n\n'),
     ...document.body, text('\n\n'),
     ...document.signature,
   ];
