@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import type { Services } from './context.js';
 import { routes } from './routes/index.js';
 import type { Route } from './routes/route.js';
-import { errorBody, notFoundFallback } from './middleware/errors.js';
+import { errorBody } from './middleware/errors.js';
 import { baseHeaders, requestLog } from './middleware/request-log.js';
 import { authenticate } from './middleware/authenticate.js';
 import { jsonBody } from './middleware/body.js';
@@ -41,7 +41,6 @@ export function createApp(services: Services): Koa {
   app.use(requestLog);
   app.use(errorBody);
   app.use(baseHeaders);
-  app.use(notFoundFallback);
   app.use(router.routes());
   return app;
 }

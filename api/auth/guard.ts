@@ -1,5 +1,4 @@
 import type { Db } from '../../db/knex.js';
-import { hashApiKey } from './keys.js';
 import { KeyStore, type KeyRecord } from './key-store.js';
 import { LeasedCounter, type CounterResult } from './leased-counter.js';
 
@@ -39,17 +38,16 @@ export class KeyGuard {
     return this.keys.stop();
   }
 
-  findKey(key: string): Promise<KeyRecord | null> {
-    return this.keys.find(hashApiKey(key));
+  findKey(keyHash: Buffer): KeyRecord | null | Promise<KeyRecord | null> {
+    return this.keys.find(keyHash);
   }
 
-  async countCall(keyId: string, limitPerMinute: number): Promise<CounterResult & { resetSeconds: number }> {
-    const now = Date.now();
-    const result = await this.minutes.take(keyId, Math.floor(now / 60_000), limitPerMinute);
-    return { ...result, resetSeconds: 60 - (Math.floor(now / 1000) % 60) };
+  /** The per-key minute window; synchronous in the common case (see LeasedCounter). */
+  countCall(keyId: string, limitPerMinute: number): CounterResult | Promise<CounterResult> {
+    return this.minutes.take(keyId, Math.floor(Date.now() / 60_000), limitPerMinute);
   }
 
-  countSandboxCall(accountId: string, dailyQuota: number): Promise<CounterResult> {
+  countSandboxCall(accountId: string, dailyQuota: number): CounterResult | Promise<CounterResult> {
     return this.sandboxDays.take(accountId, parisDate(), dailyQuota);
   }
 }

@@ -87,10 +87,15 @@ export class KeyStore {
     this.byAccount.delete(accountId);
   }
 
-  async find(keyHash: Buffer): Promise<KeyRecord | null> {
+  /** The cached record synchronously when there is one, else a promise of the database lookup. */
+  find(keyHash: Buffer): KeyRecord | null | Promise<KeyRecord | null> {
     const name = keyHash.toString('hex');
     const cached = this.entries.get(name);
     if (cached && cached.expiresAt > Date.now()) return cached.record;
+    return this.lookup(keyHash, name);
+  }
+
+  private async lookup(keyHash: Buffer, name: string): Promise<KeyRecord | null> {
     const generation = this.generation;
     let pending = this.loading.get(name);
     if (!pending) {

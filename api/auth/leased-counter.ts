@@ -37,32 +37,35 @@ export class LeasedCounter {
     private readonly windowColumn: 'window_start' | 'day',
   ) {}
 
-  async take(id: string, window: string | number, limit: number): Promise<CounterResult> {
+  /**
+   * Counts one call. Answers synchronously while this process holds reserved calls (the common
+   * case: no promise, no database), and with a promise when it must reserve more first.
+   */
+  take(id: string, window: string | number, limit: number): CounterResult | Promise<CounterResult> {
     const name = `${id}|${window}`;
-    for (;;) {
-      let lease = this.leases.get(name);
-      if (!lease) {
-        this.forgetOtherWindows(window);
-        lease = { left: 0, lastWanted: 0, sharedCount: 0 };
-        this.leases.set(name, lease);
-      }
-      if (lease.left > 0) {
-        lease.left -= 1;
-        // Large budgets are topped up ahead of time, so that calls never wait on the database;
-        // small ones (a strict 120/min) are reserved one batch at a time, exactly.
-        if (lease.lastWanted >= 8 && lease.left <= lease.lastWanted / 4 && !lease.pending && lease.sharedCount < limit) {
-          const current = lease;
-          current.pending = this.reserve(current, id, window, limit)
-            .catch(() => undefined)
-            .finally(() => (current.pending = undefined));
-        }
-        return { allowed: true, remaining: Math.max(0, limit - lease.sharedCount) + lease.left };
-      }
-      if (lease.sharedCount >= limit) return { allowed: false, remaining: 0 };
-      // One reservation at a time per counter; concurrent calls wait for it, then try again.
-      lease.pending ??= this.reserve(lease, id, window, limit).finally(() => (lease!.pending = undefined));
-      await lease.pending;
+    let lease = this.leases.get(name);
+    if (!lease) {
+      this.forgetOtherWindows(window);
+      lease = { left: 0, lastWanted: 0, sharedCount: 0 };
+      this.leases.set(name, lease);
     }
+    if (lease.left > 0) {
+      lease.left -= 1;
+      // Large budgets are topped up ahead of time, so that calls never wait on the database;
+      // small ones (a strict 120/min) are reserved one batch at a time, exactly.
+      if (lease.lastWanted >= 8 && lease.left <= lease.lastWanted / 4 && !lease.pending && lease.sharedCount < limit) {
+        const current = lease;
+        current.pending = this.reserve(current, id, window, limit)
+          .catch(() => undefined)
+          .finally(() => (current.pending = undefined));
+      }
+      return { allowed: true, remaining: Math.max(0, limit - lease.sharedCount) + lease.left };
+    }
+    if (lease.sharedCount >= limit) return { allowed: false, remaining: 0 };
+    const current = lease;
+    // One reservation at a time per counter; concurrent calls wait for it, then try again.
+    current.pending ??= this.reserve(current, id, window, limit).finally(() => (current.pending = undefined));
+    return current.pending.then(() => this.take(id, window, limit));
   }
 
   private async reserve(lease: Lease, id: string, window: string | number, limit: number): Promise<void> {

@@ -23,10 +23,14 @@ function toApiError(error: unknown): ApiError {
   return new ApiError(500, 'internal_error', 'An internal error occurred. It has been logged; please retry later.');
 }
 
-/** Every failure leaves the API in the SPEC.md error shape: { error: { code, message, details? } }. */
+/**
+ * Every failure leaves the API in the SPEC.md error shape: { error: { code, message, details? } };
+ * a route that does not exist is a 404 in the same shape.
+ */
 export async function errorBody(ctx: Context, next: Next): Promise<void> {
   try {
     await next();
+    if (ctx.status === 404 && ctx.body === undefined) throw new ApiError(404, 'not_found', `No route ${ctx.method} ${ctx.path}.`);
   } catch (error) {
     const apiError = toApiError(error);
     if (apiError.status >= 500) logger.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
@@ -34,13 +38,5 @@ export async function errorBody(ctx: Context, next: Next): Promise<void> {
     ctx.type = 'application/json';
     ctx.remove('Content-Disposition');
     ctx.body = { error: { code: apiError.code, message: apiError.message, ...(apiError.details === undefined ? {} : { details: apiError.details }) } };
-  }
-}
-
-/** Routes that do not exist answer 404 in the same shape. */
-export async function notFoundFallback(ctx: Context, next: Next): Promise<void> {
-  await next();
-  if (ctx.status === 404 && ctx.body === undefined) {
-    throw new ApiError(404, 'not_found', `No route ${ctx.method} ${ctx.path}.`);
   }
 }

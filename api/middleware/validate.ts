@@ -29,12 +29,12 @@ function check(schema: Joi.Schema | undefined, value: unknown, where: 'path' | '
 export function validate(route: Route) {
   // Preferences compiled into the schemas once, not merged again on every call.
   const [params, query, body] = [route.params, route.query, route.body].map((schema) => schema?.prefs(OPTIONS));
-  return async function validateInput(ctx: Context, next: Next): Promise<void> {
+  return function validateInput(ctx: Context, next: Next): Promise<void> {
     ctx.state.input = {
       params: check(params, ctx.params ?? {}, 'path'),
       query: check(query, { ...ctx.query }, 'query'),
       body: check(body, ctx.request.body, 'body'),
     };
-    await next();
+    return next();
   };
 }
