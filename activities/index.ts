@@ -3,12 +3,18 @@ import type { Db } from '../db/knex.js';
 import { maintenanceActivities } from './maintenance.js';
 import { pdfActivities } from './pdf.js';
 import { searchActivities } from './search.js';
+import { mailingActivities } from './mailings.js';
+import { webhookActivities } from './webhooks.js';
+import { SimulatedOperator } from './operator/simulator.js';
+import type { PostalOperator } from './operator/postal-operator.js';
 import type { BrowserPool } from './pdf/browser.js';
 
 export interface ActivityDeps {
   db: Db;
   config: Config;
   browsers: BrowserPool;
+  /** The postal operator; the bundled simulator unless another is given. */
+  operator?: PostalOperator;
 }
 
 /** Every activity of the worker, as plain async functions closed over their dependencies. */
@@ -17,6 +23,8 @@ export function createActivities(deps: ActivityDeps) {
     ...maintenanceActivities(deps.db),
     ...pdfActivities(deps.browsers),
     ...searchActivities(deps.config),
+    ...mailingActivities(deps.db, deps.operator ?? new SimulatedOperator(deps.db, { stepDelayMs: deps.config.operatorStepDelayMs, failFirstFilings: deps.config.operatorFailFirstFilings }), deps.browsers),
+    ...webhookActivities(deps.db, deps.config),
   };
 }
 

@@ -9,24 +9,27 @@ export function pdfPageCount(pdf: Uint8Array): number {
   return (Buffer.from(pdf).toString('latin1').match(/\/Type\s*\/Page(?![s\w])/g) ?? []).length;
 }
 
+/** Lays a letter out on A4 and prints it; letters longer than a page get page numbers. */
+export function printLetter(pool: BrowserPool, document: LetterDocument): Promise<Uint8Array> {
+  return pool.withPage(async (page) => {
+    await page.setContent(letterHtml(document), { waitUntil: 'load' });
+    const print = (numbered: boolean) =>
+      page.pdf({
+        format: 'A4',
+        printBackground: true,
+        preferCSSPageSize: true,
+        displayHeaderFooter: numbered,
+        headerTemplate: '<span></span>',
+        footerTemplate: numbered ? FOOTER : '<span></span>',
+      });
+    const single = await print(false);
+    return pdfPageCount(single) > 1 ? print(true) : single;
+  });
+}
+
 export function pdfActivities(pool: BrowserPool) {
   return {
-    /** Lays a letter out on A4 and prints it; letters longer than a page get page numbers. */
-    async renderLetterPdf(document: LetterDocument): Promise<Uint8Array> {
-      return pool.withPage(async (page) => {
-        await page.setContent(letterHtml(document), { waitUntil: 'load' });
-        const print = (numbered: boolean) =>
-          page.pdf({
-            format: 'A4',
-            printBackground: true,
-            preferCSSPageSize: true,
-            displayHeaderFooter: numbered,
-            headerTemplate: '<span></span>',
-            footerTemplate: numbered ? FOOTER : '<span></span>',
-          });
-        const single = await print(false);
-        return pdfPageCount(single) > 1 ? print(true) : single;
-      });
-    },
+    /** POST /v1/letters/{slug}/pdf. */
+    renderLetterPdf: (document: LetterDocument): Promise<Uint8Array> => printLetter(pool, document),
   };
 }

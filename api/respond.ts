@@ -8,3 +8,8 @@ export async function respondWithin(ctx: Context, trx: Tx, status: number, body:
   ctx.status = status;
   ctx.body = body;
 }
+
+/** The address this request reached the API at, e.g. https://api.example.fr (behind no proxy). */
+export function publicOrigin(ctx: Context): string {
+  return `${ctx.protocol}://${ctx.host}`;
+}

@@ -27,17 +27,20 @@ export function hmacSha256Hex(key: string | Buffer, data: string | Buffer): stri
 }
 
 /** AES-256-GCM; the output is self-describing ("v1.<iv>.<tag>.<ciphertext>", base64url parts). */
-export function encrypt(plain: string, key: Buffer): string {
+export function encrypt(plain: string, key: Buffer, context = ''): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
+  // Bound to its context: a value sealed for one purpose cannot be replayed for another.
+  if (context) cipher.setAAD(Buffer.from(context));
   const ciphertext = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
   return ['v1', iv, cipher.getAuthTag(), ciphertext].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
 }
 
-export function decrypt(sealed: string, key: Buffer): string {
+export function decrypt(sealed: string, key: Buffer, context = ''): string {
   const [version, iv, tag, ciphertext] = sealed.split('.');
   if (version !== 'v1' || !iv || !tag || ciphertext === undefined) throw new Error('unreadable sealed value');
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+  if (context) decipher.setAAD(Buffer.from(context));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
 }
@@ -46,13 +49,13 @@ export function decrypt(sealed: string, key: Buffer): string {
  * A token that carries `payload` readably only by us: encrypted and authenticated, so clients can
  * neither decode nor forge it (used for pagination cursors).
  */
-export function sealToken(payload: unknown, key: Buffer): string {
-  return encrypt(JSON.stringify(payload), key).slice(3);
+export function sealToken(payload: unknown, key: Buffer, context = ''): string {
+  return encrypt(JSON.stringify(payload), key, context).slice(3);
 }
 
-export function openToken<T>(token: string, key: Buffer): T | undefined {
+export function openToken<T>(token: string, key: Buffer, context = ''): T | undefined {
   try {
-    return JSON.parse(decrypt('v1.' + token, key)) as T;
+    return JSON.parse(decrypt('v1.' + token, key, context)) as T;
   } catch {
     return undefined;
   }

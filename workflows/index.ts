@@ -2,3 +2,5 @@
 export { healthCheck, purgeExpiredData } from './maintenance.js';
 export { letterPdf } from './letters.js';
 export { embedQuery, embedCatalogue } from './search.js';
+export { mailing } from './mailing.js';
+export { webhookDelivery } from './webhook-delivery.js';

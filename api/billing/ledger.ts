@@ -64,7 +64,7 @@ export async function debit(trx: Tx, accountId: string, unit: PriceUnit, referen
 }
 
 /** Gives back a debit whose work did not happen (failed partner call, canceled mailing). */
-export async function refund(db: Db, accountId: string, charge: Charge, unit: PriceUnit, reference: string | null = null): Promise<number> {
+export async function refund(db: Db | Tx, accountId: string, charge: Charge, unit: PriceUnit, reference: string | null = null): Promise<number> {
   return db.transaction(async (trx) => {
     if (charge.amountCents === 0) {
       if (inFreeQuota(unit)) {

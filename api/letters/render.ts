@@ -27,6 +27,11 @@ const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR
 const decimal = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 6 });
 const parisToday = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' });
 
+/** Today's date in Europe/Paris, as YYYY-MM-DD. */
+export function parisTodayIso(now = new Date()): string {
+  return parisToday.format(now);
+}
+
 /** "1er mars 2026", "12 mars 2026". */
 export function frenchDate(iso: string): string {
   const text = dateFormat.format(new Date(iso + 'T00:00:00Z'));
@@ -75,7 +80,7 @@ export function addressText(address: Provider['address']): string {
 export function layoutLetter(letter: LetterData, provider: Provider | undefined, values: Record<string, FieldValue>, now = new Date()): LetterDocument & { missingFields: string[] } {
   const fields = letterFields(letter, provider);
   const byName = new Map(fields.map((f) => [f.name, f]));
-  const given = { date: parisToday.format(now), ...values };
+  const given = { date: parisTodayIso(now), ...values };
   const missing = new Set<string>();
   const slot = (name: string): Segment => {
     if (name === 'provider.name') return provider ? { type: 'text', text: provider.name } : slot('recipientName');

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { buildOpenApi } from '../openapi.js';
 import { renderDocsPage } from '../docs-page.js';
 import { defineRoute, type Route } from './route.js';
+import { publicOrigin } from '../respond.js';
 
 const healthSchema = Joi.object({
   status: Joi.string().valid('ok', 'degraded').required(),
@@ -65,7 +66,7 @@ export function metaRoutes(all: () => Route[]): Route[] {
       success: { status: 200, description: 'OpenAPI document', schema: Joi.object().unknown(true).label('OpenApiDocument') },
       errors: [500],
       async handler(ctx) {
-        ctx.body = buildOpenApi(all(), ctx.request.origin);
+        ctx.body = buildOpenApi(all(), publicOrigin(ctx));
       },
     }),
     defineRoute({
@@ -79,7 +80,7 @@ export function metaRoutes(all: () => Route[]): Route[] {
       errors: [500],
       async handler(ctx) {
         ctx.type = 'text/html; charset=utf-8';
-        ctx.body = renderDocsPage(buildOpenApi(all(), ctx.request.origin));
+        ctx.body = renderDocsPage(buildOpenApi(all(), publicOrigin(ctx)));
       },
     }),
   ];

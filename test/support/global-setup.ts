@@ -6,6 +6,11 @@ process.env.APP_ENV = 'local';
 process.env.LOG_LEVEL ??= 'warn';
 process.env.SECRET_KEY = randomBytes(32).toString('hex');
 process.env.WEBHOOK_ALLOW_PRIVATE = '1';
+// Compressed schedules: webhook retries and the simulated postal operator's steps in milliseconds;
+// every live filing fails once first, so the retry-without-duplicate path always runs.
+process.env.WEBHOOK_RETRY_DELAYS = '300ms,300ms,300ms,300ms,300ms,300ms,300ms';
+process.env.OPERATOR_STEP_DELAY = '300ms';
+process.env.OPERATOR_FAIL_FIRST_FILINGS = '1';
 // Failing partners are part of the tests; the SDK would log each failed attempt.
 process.env.TEMPORAL_LOG_LEVEL ??= 'ERROR';
 // The suite always starts its own components; knobs come from each test that needs them.

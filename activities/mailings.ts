@@ -1,0 +1,94 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Db } from '../db/knex.js';
+import { refund } from '../api/billing/ledger.js';
+import { findShipment, type Shipment, type ShipmentRow } from '../api/mailings/shipment.js';
+import { PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, type ShipmentStatus } from '../api/mailings/states.js';
+import type { LetterDocument } from '../api/letters/render.js';
+import type { PostalOperator } from './operator/postal-operator.js';
+import type { BrowserPool } from './pdf/browser.js';
+import { printLetter } from './pdf.js';
+import { proofHtml } from './pdf/proof-html.js';
+
+export interface StepRecord {
+  shipmentId: string;
+  step: number;
+  status: ShipmentStatus;
+  /** ISO time of the move, fixed by the workflow so that a retried activity writes the same. */
+  at: string;
+}
+
+/** Where a mailing's state changes: the Postgres projection the API reads, written by the workflow. */
+export function mailingActivities(db: Db, operator: PostalOperator, browsers: BrowserPool) {
+  async function snapshot(shipmentId: string): Promise<Shipment> {
+    const found = await findShipment(db, shipmentId, false);
+    if (!found) throw ApplicationFailure.nonRetryable(`shipment ${shipmentId} does not exist`, 'shipment_missing');
+    return found.shipment;
+  }
+
+  return {
+    /** The shipment as webhooks carry it (no letter content). */
+    shipmentSnapshot: snapshot,
+
+    /** Records a step once (a retry changes nothing) and returns the shipment as of that step. */
+    async recordShipmentStep(record: StepRecord): Promise<Shipment> {
+      await db.transaction(async (trx) => {
+        await trx('shipment_events').insert({ shipment_id: record.shipmentId, step: record.step, status: record.status, at: record.at }).onConflict(['shipment_id', 'step']).ignore();
+        // `step` only ever grows.
+        await trx('shipments').where({ id: record.shipmentId }).andWhere('step', '<', record.step).update({ status: record.status, step: record.step, updated_at: record.at });
+      });
+      return snapshot(record.shipmentId);
+    },
+
+    /**
+     * Files the printed letter with the postal operator. The shipment row stays locked meanwhile,
+     * so a cancellation either comes first (nothing is sent) or finds the letter filed (409).
+     */
+    async fileWithOperator(shipmentId: string): Promise<'filed' | 'canceled'> {
+      return db.transaction(async (trx) => {
+        const row = (await trx('shipments').where({ id: shipmentId }).forUpdate().first()) as ShipmentRow & { layout: LetterDocument };
+        if (!row) throw ApplicationFailure.nonRetryable(`shipment ${shipmentId} does not exist`, 'shipment_missing');
+        if (row.status === 'canceled') return 'canceled';
+        const pdf = await printLetter(browsers, row.layout);
+        await operator.file({ shipmentId, mode: row.mode, trackingNumber: row.tracking_number, pdf });
+        return 'filed';
+      });
+    },
+
+    /** The operator's next status for a live shipment (heartbeats while it waits). */
+    async awaitOperatorStatus(shipmentId: string, mode: Mode, current: ShipmentStatus): Promise<ShipmentStatus> {
+      return operator.nextStatus(shipmentId, mode, current, () => Context.current().heartbeat());
+    },
+
+    /**
+     * Cancels a shipment that is still paid and not filed, and credits its amount back, in one
+     * transaction. Returns false when it is too late.
+     */
+    async cancelShipment(input: { shipmentId: string; step: number; at: string }): Promise<boolean> {
+      return db.transaction(async (trx) => {
+        const row = (await trx('shipments').where({ id: input.shipmentId }).forUpdate().first()) as ShipmentRow | undefined;
+        if (!row || row.status !== 'paid') return row?.status === 'canceled';
+        const filed = await trx('operator_filings').where({ shipment_id: input.shipmentId }).whereNotNull('filed_at').first();
+        if (filed) return false;
+        await trx('shipments').where({ id: input.shipmentId }).update({ status: 'canceled', step: input.step, updated_at: input.at });
+        await trx('shipment_events').insert({ shipment_id: input.shipmentId, step: input.step, status: 'canceled', at: input.at }).onConflict(['shipment_id', 'step']).ignore();
+        if (row.amount_cents > 0) {
+          await refund(trx, row.account_id, { amountCents: row.amount_cents, balanceCents: 0, ledgerEntryId: null }, `mailing.${row.mode}`, row.id);
+        }
+        return true;
+      });
+    },
+
+    /** Prints a proof (filing, delivery or return) and makes it available. */
+    async generateProof(shipmentId: string, kind: ProofKind): Promise<Shipment> {
+      const found = await findShipment(db, shipmentId, false);
+      if (!found) throw ApplicationFailure.nonRetryable(`shipment ${shipmentId} does not exist`, 'shipment_missing');
+      const html = proofHtml(found.shipment, kind, PROOF_LABELS[kind], STATUS_LABELS);
+      const pdf = await browsers.withPage(async (page) => {
+        await page.setContent(html, { waitUntil: 'load' });
+        return page.pdf({ format: 'A4', printBackground: true });
+      });
+      await db('shipment_proofs').insert({ shipment_id: shipmentId, kind, pdf: Buffer.from(pdf) }).onConflict(['shipment_id', 'kind']).ignore();
+      return snapshot(shipmentId);
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import type { Mode, ShipmentStatus } from '../../api/mailings/states.js';
+
+export interface Filing {
+  shipmentId: string;
+  mode: Mode;
+  trackingNumber: string;
+  /** The printed letter, A4 PDF. */
+  pdf: Uint8Array;
+}
+
+/**
+ * What the service needs from a postal operator. The bundled implementation is a simulator; a
+ * real operator plugs in behind the same interface.
+ */
+export interface PostalOperator {
+  /**
+   * Hands a letter over. Idempotent on the shipment id: a retried filing never sends twice.
+   * Throws while the operator does not confirm (the activity is retried).
+   */
+  file(filing: Filing): Promise<void>;
+  /** Waits until the operator reports the shipment's next status after `current`. */
+  nextStatus(shipmentId: string, mode: Mode, current: ShipmentStatus, heartbeat: () => void): Promise<ShipmentStatus>;
+}

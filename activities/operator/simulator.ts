@@ -1,0 +1,56 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Db } from '../../db/knex.js';
+import { PATHS, type MainStatus, type Mode, type ShipmentStatus } from '../../api/mailings/states.js';
+import type { Filing, PostalOperator } from './postal-operator.js';
+
+export interface SimulatorSettings {
+  /** Time between two automatic steps (OPERATOR_STEP_DELAY). */
+  stepDelayMs: number;
+  /** The first n filing attempts of each shipment fail (OPERATOR_FAIL_FIRST_FILINGS). */
+  failFirstFilings: number;
+}
+
+export class OperatorUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OperatorUnavailableError';
+  }
+}
+
+/**
+ * A postal operator that keeps its own records (operator_filings) and moves each letter along its
+ * mode's path, one step every stepDelayMs. Filing is idempotent: the row is created once and
+ * `filed_at` is set once, whatever the number of attempts.
+ */
+export class SimulatedOperator implements PostalOperator {
+  constructor(
+    private readonly db: Db,
+    private readonly settings: SimulatorSettings,
+  ) {}
+
+  async file(filing: Filing): Promise<void> {
+    const { rows } = await this.db.raw(
+      `INSERT INTO operator_filings AS f (shipment_id, attempts) VALUES (?, 1)
+       ON CONFLICT (shipment_id) DO UPDATE SET attempts = f.attempts + 1
+       RETURNING attempts, filed_at`,
+      [filing.shipmentId],
+    );
+    const { attempts, filed_at: filedAt } = rows[0] as { attempts: number; filed_at: Date | null };
+    if (filedAt) return; // already filed: a retry confirms, never sends again
+    if (attempts <= this.settings.failFirstFilings) throw new OperatorUnavailableError(`filing attempt ${attempts} of shipment ${filing.shipmentId} not confirmed by the operator`);
+    if (filing.pdf.byteLength < 100) throw new Error('the printed letter is empty');
+    const pages = (Buffer.from(filing.pdf).toString('latin1').match(/\/Type\s*\/Page(?![s\w])/g) ?? []).length;
+    await this.db('operator_filings').where({ shipment_id: filing.shipmentId }).whereNull('filed_at').update({ filed_at: this.db.fn.now(), pages });
+  }
+
+  async nextStatus(_shipmentId: string, mode: Mode, current: ShipmentStatus, heartbeat: () => void): Promise<ShipmentStatus> {
+    const path = PATHS[mode];
+    const next = path[path.indexOf(current as MainStatus) + 1];
+    if (!next) throw new Error(`no status after ${current} for mode ${mode}`);
+    for (let waited = 0; waited < this.settings.stepDelayMs; waited += 1000) {
+      await sleep(Math.min(1000, this.settings.stepDelayMs - waited));
+      heartbeat();
+    }
+    return next;
+  }
+}

@@ -1,0 +1,119 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Db } from '../db/knex.js';
+import type { Config } from '../lib/config.js';
+import { decrypt, hmacSha256Hex, sha256 } from '../lib/crypto.js';
+import { API_VERSION } from '../api/openapi.js';
+import type { Shipment } from '../api/mailings/shipment.js';
+import type { EventType } from '../api/webhooks/event-types.js';
+import { postWebhook } from './net/webhook-request.js';
+
+export const USER_AGENT = `Service-Webhooks/${API_VERSION}`;
+/** The delivery history is kept this long (SPEC.md: 30 days). */
+export const DELIVERY_RETENTION_DAYS = 30;
+
+export interface NewEvent {
+  /** Chosen by the workflow (deterministic), so a retried activity creates nothing twice. */
+  eventId: string;
+  type: EventType;
+  accountId: string;
+  livemode: boolean;
+  created: string;
+  mailing?: Shipment;
+  proof?: { kind: string };
+  /** Only endpoints declared at or before this time (mailing.created). */
+  endpointsCreatedBy?: string;
+  /** Only this endpoint (ping). */
+  endpointId?: string;
+}
+
+export interface AttemptResult {
+  delivered: boolean;
+  httpStatus: number | null;
+  error: string | null;
+}
+
+/** A UUID derived from text: the same event and endpoint always give the same delivery id. */
+function uuidFrom(text: string): string {
+  const h = sha256(text).toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** Signed webhook deliveries (SPEC.md "Events"). */
+export function webhookActivities(db: Db, config: Config) {
+  return {
+    /**
+     * Records the event (body per SPEC.md "Request received") and one pending delivery per matching
+     * endpoint of the right environment; returns the delivery ids.
+     */
+    async createWebhookEvent(event: NewEvent): Promise<string[]> {
+      const payload = {
+        id: event.eventId,
+        type: event.type,
+        created: event.created,
+        livemode: event.livemode,
+        data: event.type === 'ping' ? {} : { mailing: event.mailing, ...(event.proof ? { proof: event.proof } : {}) },
+      };
+      await db('webhook_events')
+        .insert({ id: event.eventId, account_id: event.accountId, shipment_id: event.mailing?.id ?? null, type: event.type, livemode: event.livemode, payload, created_at: event.created })
+        .onConflict('id')
+        .ignore();
+      let endpoints = db('webhook_endpoints').where({ account_id: event.accountId, env: event.livemode ? 'live' : 'test' });
+      if (event.endpointId) endpoints = endpoints.andWhere({ id: event.endpointId });
+      else endpoints = endpoints.andWhere((q) => q.whereRaw('cardinality(events) = 0').orWhereRaw('? = ANY(events)', [event.type]));
+      if (event.endpointsCreatedBy) endpoints = endpoints.andWhere('created_at', '<=', event.endpointsCreatedBy);
+      const ids = (await endpoints.select('id')).map((e) => e.id as string);
+      const deliveries = ids.map((endpointId) => ({ id: uuidFrom(`${event.eventId}/${endpointId}`), event_id: event.eventId, endpoint_id: endpointId, account_id: event.accountId, status: 'pending' }));
+      if (deliveries.length) await db('webhook_deliveries').insert(deliveries).onConflict('id').ignore();
+      return deliveries.map((d) => d.id);
+    },
+
+    /** One attempt: a fresh timestamp and signature, 10 s to answer 2xx, no redirects. */
+    async attemptWebhookDelivery(deliveryId: string): Promise<AttemptResult> {
+      const delivery = await db('webhook_deliveries as d')
+        .join('webhook_events as e', 'e.id', 'd.event_id')
+        .join('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
+        .where('d.id', deliveryId)
+        .first('d.status', 'e.type', 'e.payload', 'w.url', 'w.secret_sealed');
+      if (!delivery) throw ApplicationFailure.nonRetryable(`delivery ${deliveryId} does not exist`, 'delivery_missing');
+      if (delivery.status !== 'pending') return { delivered: delivery.status === 'delivered', httpStatus: null, error: null };
+      const body = JSON.stringify(delivery.payload);
+      const t = Math.floor(Date.now() / 1000);
+      const signature = hmacSha256Hex(decrypt(delivery.secret_sealed, config.secretKey), `${t}.${body}`);
+      const response = await postWebhook(
+        delivery.url,
+        {
+          'content-type': 'application/json',
+          'user-agent': USER_AGENT,
+          'service-event': delivery.type,
+          'service-delivery': deliveryId,
+          'service-signature': `t=${t},v1=${signature}`,
+        },
+        body,
+        config.webhookAllowPrivate,
+      );
+      await db('webhook_deliveries')
+        .where({ id: deliveryId })
+        .update({
+          attempts: db.raw('attempts + 1'),
+          last_http_status: response.status,
+          last_error: response.error,
+          status: response.ok ? 'delivered' : 'pending',
+          delivered_at: response.ok ? db.fn.now() : null,
+          updated_at: db.fn.now(),
+        });
+      return { delivered: response.ok, httpStatus: response.status, error: response.error };
+    },
+
+    async abandonWebhookDelivery(deliveryId: string): Promise<void> {
+      await db('webhook_deliveries').where({ id: deliveryId, status: 'pending' }).update({ status: 'abandoned', updated_at: db.fn.now() });
+    },
+
+    /** Deliveries (and their events) older than 30 days are purged by the "webhook-history-purge" schedule. */
+    async purgeWebhookHistory(): Promise<number> {
+      const cutoff = db.raw(`now() - interval '${DELIVERY_RETENTION_DAYS} days'`);
+      const deleted = await db('webhook_deliveries').where('created_at', '<', cutoff).delete();
+      await db('webhook_events').where('created_at', '<', cutoff).delete();
+      return deleted;
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import { catalogue, letterFields } from '../catalogue/catalogue.js';
+import { notFound, unprocessable } from '../errors.js';
+import { checkValues, type FieldValue } from '../letters/values.js';
+import { flatten, frenchDate, parisTodayIso, renderLetter, segmentsText, type LetterDocument } from '../letters/render.js';
+import type { MailingAddressInput, MailingRequest } from '../schemas/mailings.js';
+import type { PostalAddress, ShipmentDocument } from './shipment.js';
+
+export interface PreparedLetter {
+  title: string;
+  recipient: PostalAddress;
+  layout: LetterDocument;
+  document: ShipmentDocument;
+}
+
+function asAddress(input: MailingAddressInput): PostalAddress {
+  return { name: input.name.trim(), lines: input.lines.map((l) => l.trim()), postcode: input.postcode.trim(), city: input.city.trim(), country: 'FR' };
+}
+
+const blockText = (a: PostalAddress): string => [...a.lines, `${a.postcode} ${a.city}`].join('\n');
+
+/**
+ * Turns the letter of a MailingRequest into what is printed: a catalogue letter goes through the
+ * same checks and renderer as /v1/letters (sender and recipient blocks come from the request's
+ * addresses); a free-form letter is laid out the same way.
+ */
+export function prepareLetter(request: MailingRequest): PreparedLetter {
+  const sender = asAddress(request.sender);
+  if ('slug' in request.letter) {
+    const { slug, provider: providerSlug, fields } = request.letter;
+    const letter = catalogue().letters.get(slug);
+    if (!letter) throw notFound(`No letter "${slug}" in the catalogue.`);
+    const provider = providerSlug === undefined ? undefined : letter.providers.find((p) => p.slug === providerSlug);
+    if (providerSlug !== undefined && !provider) throw notFound(`Letter "${slug}" has no provider "${providerSlug}".`);
+    if (!provider && !request.recipient) throw unprocessable('A recipient address is required unless the letter has a provider.', { field: 'recipient' });
+    const recipient = provider ? provider.address : asAddress(request.recipient!);
+    const values: Record<string, FieldValue> = {
+      senderName: sender.name,
+      senderAddress: blockText(sender),
+      place: sender.city.replace(/\s+cedex.*$/i, ''),
+      ...(provider ? {} : { recipientName: recipient.name, recipientAddress: blockText(recipient) }),
+      ...fields,
+    };
+    const { values: clean, problems } = checkValues(letterFields(letter, provider), values);
+    if (problems.length) throw unprocessable(`${problems.length} field value${problems.length > 1 ? 's are' : ' is'} invalid: ${problems.map((p) => p.field).join(', ')}.`, problems);
+    const rendered = renderLetter(letter, provider, clean);
+    if (rendered.missingFields.length) throw unprocessable(`The letter needs ${rendered.missingFields.join(', ')}.`, { missingFields: rendered.missingFields });
+    return {
+      title: letter.title,
+      recipient,
+      layout: rendered.document,
+      document: { kind: 'catalogue', title: letter.title, text: rendered.text, letter: { slug, provider: provider?.slug ?? null } },
+    };
+  }
+  if (!request.recipient) throw unprocessable('A free-form letter needs a recipient address.', { field: 'recipient' });
+  const recipient = asAddress(request.recipient);
+  const text = (t: string) => [{ type: 'text' as const, text: t }];
+  const date = frenchDate(parisTodayIso());
+  const layout: LetterDocument = {
+    title: request.letter.title,
+    sender: text(`${sender.name}\n${blockText(sender)}`),
+    recipient: text(`${recipient.name}\n${blockText(recipient)}`),
+    placeAndDate: text(`${sender.city.replace(/\s+cedex.*$/i, '')}, le ${date}`),
+    subject: text(request.letter.title),
+    references: [],
+    body: text(request.letter.body.replace(/\r\n/g, '\n')),
+    signature: text(sender.name),
+  };
+  return { title: request.letter.title, recipient, layout, document: { kind: 'free', title: request.letter.title, text: segmentsText(flatten(layout)) } };
+}

@@ -1,0 +1,191 @@
+import type { Context } from 'koa';
+import Joi from 'joi';
+import { WorkflowUpdateFailedError, WorkflowNotFoundError } from '@temporalio/client';
+import { ApiError, notFound, serviceUnavailable } from '../errors.js';
+import { createMailing, mailingWorkflowId } from '../mailings/create.js';
+import { findShipment, shipmentsOf, type Shipment, type ShipmentRow } from '../mailings/shipment.js';
+import { isFinal, PROOF_LABELS, type ProofKind, type ShipmentStatus } from '../mailings/states.js';
+import { decodeCursor, page } from '../pagination.js';
+import { openToken, sealToken } from '../../lib/crypto.js';
+import {
+  mailingIdParams,
+  mailingListQuery,
+  mailingRequestSchema,
+  proofLinkSchema,
+  proofParams,
+  shipmentListSchema,
+  shipmentSchema,
+  testAdvanceSchema,
+  type MailingRequest,
+  type TestAdvance,
+} from '../schemas/mailings.js';
+import { defineRoute } from './route.js';
+import { publicOrigin } from '../respond.js';
+
+/** Proof links are valid this long (DESIGN.md §2: 5 minutes). */
+export const PROOF_LINK_SECONDS = 300;
+
+/** The account's shipment in the key's environment (test keys see test shipments only). */
+async function ownShipment(ctx: Context, id: string): Promise<{ row: ShipmentRow; shipment: Shipment }> {
+  const found = await findShipment(ctx.services.db, id, true);
+  const auth = ctx.state.auth!;
+  if (!found || found.row.account_id !== auth.accountId || found.row.test !== (auth.mode === 'test')) throw notFound(`No mailing ${id}.`);
+  return found;
+}
+
+/** Runs an update of the mailing workflow; its refusals become 409 (state) or 422 (request). */
+async function updateWorkflow(ctx: Context, id: string, name: 'advance' | 'cancel', arg: TestAdvance | null): Promise<Shipment> {
+  try {
+    return (await ctx.services.temporal.workflow.getHandle(mailingWorkflowId(id)).executeUpdate(name, { args: [arg] })) as Shipment;
+  } catch (error) {
+    if (error instanceof WorkflowUpdateFailedError) {
+      const cause = error.cause as { type?: string; message?: string } | undefined;
+      throw new ApiError(cause?.type === 'invalid' ? 422 : 409, cause?.type === 'invalid' ? 'unprocessable' : 'conflict', cause?.message ?? 'The mailing cannot make this move.');
+    }
+    if (error instanceof WorkflowNotFoundError || /already completed|not found/i.test(String((error as Error).message))) {
+      throw new ApiError(409, 'conflict', 'This mailing has reached its final state.');
+    }
+    throw serviceUnavailable('The mailing service is unreachable; please retry.');
+  }
+}
+
+export const mailingRoutes = [
+  defineRoute<Record<string, never>, Record<string, never>, MailingRequest>({
+    operationId: 'createMailing',
+    method: 'POST',
+    path: '/v1/mailings',
+    tag: 'Mailings',
+    summary: 'Post a catalogue or free-form letter (simple, registered, or registered with acknowledgment of receipt)',
+    description:
+      'Addresses are checked against the postal norm and the official commune list (422 address_invalid). Live keys are debited in the same transaction that records the shipment (402 otherwise, nothing created). ' +
+      'A test key simulates and does not bill; its shipment moves only with POST /v1/test/mailings/{id}/advance.',
+    scope: 'mailings:write',
+    body: mailingRequestSchema,
+    success: { status: 201, description: 'Shipment', schema: shipmentSchema },
+    errors: [400, 401, 402, 403, 404, 409, 413, 422, 429, 500, 502, 503],
+    async handler(ctx, { body }) {
+      const shipment = await createMailing(ctx, body);
+      ctx.status = 201;
+      ctx.set('Location', `/v1/mailings/${shipment.id}`);
+      ctx.body = shipment;
+    },
+  }),
+  defineRoute<Record<string, never>, { limit: number; cursor?: string; reference?: string; status?: ShipmentStatus }>({
+    operationId: 'listMailings',
+    method: 'GET',
+    path: '/v1/mailings',
+    tag: 'Mailings',
+    summary: 'List mailings, most recent first (test keys list test mailings, live keys live ones)',
+    scope: 'mailings:read',
+    query: mailingListQuery,
+    success: { status: 200, description: 'List envelope of Shipment', schema: shipmentListSchema },
+    errors: [400, 401, 403, 429, 500],
+    async handler(ctx, { query }) {
+      const { db, config } = ctx.services;
+      const auth = ctx.state.auth!;
+      const scope = `mailings:${auth.accountId}:${auth.mode}`;
+      let q = db('shipments').where({ account_id: auth.accountId, test: auth.mode === 'test' });
+      if (query.reference !== undefined) q = q.andWhere({ reference: query.reference });
+      if (query.status !== undefined) q = q.andWhere({ status: query.status });
+      if (query.cursor !== undefined) {
+        const after = decodeCursor(query.cursor, config.secretKey, scope);
+        q = q.andWhereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [after.createdAt, after.id]);
+      }
+      const rows = (await q.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(query.limit + 1)) as ShipmentRow[];
+      const result = page(rows, query.limit, config.secretKey, scope);
+      ctx.body = { data: await shipmentsOf(db, result.rows, true), nextCursor: result.nextCursor, hasMore: result.hasMore };
+    },
+  }),
+  defineRoute<{ id: string }>({
+    operationId: 'getMailing',
+    method: 'GET',
+    path: '/v1/mailings/{id}',
+    tag: 'Mailings',
+    summary: 'A mailing with its history, proofs and letter content',
+    scope: 'mailings:read',
+    params: mailingIdParams,
+    success: { status: 200, description: 'Shipment', schema: shipmentSchema },
+    errors: [400, 401, 403, 404, 429, 500],
+    async handler(ctx, { params }) {
+      ctx.body = (await ownShipment(ctx, params.id)).shipment;
+    },
+  }),
+  defineRoute<{ id: string; kind: ProofKind }>({
+    operationId: 'getMailingProof',
+    method: 'GET',
+    path: '/v1/mailings/{id}/proofs/{kind}',
+    tag: 'Mailings',
+    summary: 'A temporary download link (5 minutes) for a proof: filing, delivery or return',
+    description: '404 until the proof is available (mailing.proof_available announces it).',
+    scope: 'mailings:read',
+    params: proofParams,
+    success: { status: 200, description: 'ProofLink', schema: proofLinkSchema },
+    errors: [400, 401, 403, 404, 429, 500, 502],
+    async handler(ctx, { params }) {
+      const { shipment } = await ownShipment(ctx, params.id);
+      if (!shipment.proofs.some((p) => p.kind === params.kind)) throw notFound(`The ${PROOF_LABELS[params.kind].toLowerCase()} of mailing ${params.id} is not available yet.`);
+      const expiresAt = new Date(Date.now() + PROOF_LINK_SECONDS * 1000);
+      const token = sealToken({ id: params.id, kind: params.kind, exp: expiresAt.getTime() }, ctx.services.config.secretKey, 'proof-link');
+      ctx.body = { kind: params.kind, url: `${publicOrigin(ctx)}/v1/proof-files/${token}`, expiresAt: expiresAt.toISOString() };
+    },
+  }),
+  defineRoute<{ id: string }, Record<string, never>, undefined>({
+    operationId: 'cancelMailing',
+    method: 'POST',
+    path: '/v1/mailings/{id}/cancel',
+    tag: 'Mailings',
+    summary: 'Cancel a mailing that is still paid (not yet filed); the amount is credited back',
+    description: 'Beyond SPEC.md, non-breaking. 409 once the letter is filed with the postal operator.',
+    scope: 'mailings:write',
+    params: mailingIdParams,
+    success: { status: 200, description: 'Shipment', schema: shipmentSchema },
+    errors: [400, 401, 403, 404, 409, 429, 500, 503],
+    async handler(ctx, { params }) {
+      const { row } = await ownShipment(ctx, params.id);
+      if (row.status !== 'paid') throw new ApiError(409, 'conflict', `Only a paid mailing can be canceled; this one is ${row.status}.`);
+      await updateWorkflow(ctx, params.id, 'cancel', null);
+      ctx.body = (await ownShipment(ctx, params.id)).shipment;
+    },
+  }),
+  defineRoute<{ id: string }, Record<string, never>, TestAdvance | undefined>({
+    operationId: 'advanceTestMailing',
+    method: 'POST',
+    path: '/v1/test/mailings/{id}/advance',
+    tag: 'Mailings',
+    summary: 'Move a test mailing to its next step, a given step, or returned / error',
+    description: 'Test keys and test mailings only (403 test_only). The same webhook events as in production are sent. 409 when the mailing is final or the step is not ahead.',
+    scope: 'mailings:write',
+    params: mailingIdParams,
+    body: testAdvanceSchema.allow(null),
+    success: { status: 200, description: 'Shipment after the move', schema: shipmentSchema },
+    errors: [400, 401, 403, 404, 409, 413, 422, 429, 500],
+    async handler(ctx, { params, body }) {
+      if (ctx.state.auth!.mode !== 'test') throw new ApiError(403, 'test_only', 'Only test keys can advance mailings; live mailings move with the postal operator.');
+      const { row } = await ownShipment(ctx, params.id);
+      if (!row.test) throw new ApiError(403, 'test_only', 'Only test mailings can be advanced by hand.');
+      if (isFinal(row.mode, row.status)) throw new ApiError(409, 'conflict', `This mailing is final (${row.status}).`);
+      await updateWorkflow(ctx, params.id, 'advance', body ?? {});
+      ctx.body = (await ownShipment(ctx, params.id)).shipment;
+    },
+  }),
+  defineRoute<{ token: string }>({
+    operationId: 'downloadProof',
+    method: 'GET',
+    path: '/v1/proof-files/{token}',
+    tag: 'Mailings',
+    summary: 'Download a proof PDF through the link of GET /v1/mailings/{id}/proofs/{kind} (the link is the credential)',
+    scope: null,
+    params: Joi.object({ token: Joi.string().max(500).required() }),
+    success: { status: 200, description: 'application/pdf', contentType: 'application/pdf' },
+    errors: [404, 500],
+    async handler(ctx, { params }) {
+      const link = openToken<{ id: string; kind: ProofKind; exp: number }>(params.token, ctx.services.config.secretKey, 'proof-link');
+      if (!link || link.exp < Date.now()) throw notFound('This proof link is unknown or has expired; ask for a new one.');
+      const proof = await ctx.services.db('shipment_proofs').where({ shipment_id: link.id, kind: link.kind }).first('pdf');
+      if (!proof) throw notFound('No such proof.');
+      ctx.type = 'application/pdf';
+      ctx.set('Content-Disposition', `inline; filename="${link.kind}-${link.id}.pdf"`);
+      ctx.body = proof.pdf;
+    },
+  }),
+];

@@ -1,0 +1,152 @@
+import { expect } from 'chai';
+import { createHmac, randomUUID } from 'node:crypto';
+import { balanceOf, call, createAccount, type TestAccount } from './support/api.js';
+import { stack } from './support/stack.js';
+import { WebhookReceiver } from './support/webhook-receiver.js';
+import { createWebhookEndpoint } from '../api/webhooks/endpoints.js';
+
+const sender = { name: 'Marie Dupont', lines: ['12 rue des Lilas'], postcode: '69003', city: 'Lyon' };
+const recipient = { name: 'Mairie de Lyon', lines: ['1 place de la Comédie'], postcode: '69001', city: 'Lyon' };
+const freeLetter = { title: 'Demande de rendez-vous', body: 'Madame, Monsieur,\n\nJe souhaite un rendez-vous.\n\nCordialement.' };
+
+function verify(received: { headers: Record<string, string>; raw: string }, secret: string): boolean {
+  const [t, v1] = received.headers['service-signature']!.split(',').map((p) => p.split('=')[1]!);
+  const expected = createHmac('sha256', secret).update(`${t}.${received.raw}`).digest('hex');
+  return expected === v1 && Math.abs(Date.now() / 1000 - Number(t)) < 300;
+}
+
+describe('mailings', function () {
+  this.timeout(60_000);
+  let account: TestAccount;
+  let receiver: WebhookReceiver;
+  let secret: string;
+
+  before(async () => {
+    account = await createAccount({ balanceCents: 5000 });
+    receiver = await new WebhookReceiver().start();
+    secret = (await createWebhookEndpoint(stack().db, stack().config, { accountId: account.id, url: receiver.url, env: 'test', events: [] })).secret;
+  });
+  after(async () => {
+    await receiver.stop();
+  });
+
+  const post = (key: string, body: unknown, headers: Record<string, string> = {}) => call('POST', '/v1/mailings', { key, body, headers });
+
+  it('creates a test mailing: 201 Shipment, not billed, mailing.created signed and delivered', async () => {
+    const res = await post(account.testKey, { mode: 'ar', letter: freeLetter, sender, recipient, reference: 'REF-1' });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    const s = res.body;
+    expect(s).to.include({ mode: 'ar', modeLabel: 'Lettre recommandée avec accusé de réception', status: 'paid', step: 0, lastStep: 5, amountCents: 0, reference: 'REF-1', test: true, orderId: null });
+    expect(s.id).to.match(/^[0-9a-f-]{36}$/);
+    expect(s.createdAt).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(s.events).to.deep.equal([{ step: 0, status: 'paid', label: s.statusLabel, at: s.createdAt }]);
+    expect(s.recipient).to.deep.equal(['Mairie de Lyon', '1 place de la Comédie', '69001 Lyon']);
+    expect(s.proofs).to.deep.equal([]);
+    expect(s.document.text).to.include('Je souhaite un rendez-vous.');
+    expect(await balanceOf(account.id)).to.equal(5000);
+    const [created] = await receiver.until((r) => r.some((w) => w.body.type === 'mailing.created' && w.body.data.mailing.id === s.id));
+    const hook = receiver.received.find((w) => w.body.type === 'mailing.created' && w.body.data.mailing.id === s.id)!;
+    void created;
+    expect(verify(hook, secret)).to.equal(true);
+    expect(hook.headers['service-event']).to.equal('mailing.created');
+    expect(hook.headers['service-delivery']).to.match(/^[0-9a-f-]{36}$/);
+    expect(hook.headers['user-agent']).to.match(/^Service-Webhooks\/1\.2\.0/);
+    expect(hook.body).to.include({ type: 'mailing.created', livemode: false });
+    expect(hook.body.data.mailing).not.to.have.property('document');
+    expect(hook.body.data.mailing.status).to.equal('paid');
+  });
+
+  it('advances a test mailing step by step, to a given step, with the events and proofs of production', async () => {
+    const { body: s } = await post(account.testKey, { mode: 'registered', letter: freeLetter, sender, recipient });
+    const next = await call('POST', `/v1/test/mailings/${s.id}/advance`, { key: account.testKey, body: {} });
+    expect(next.status, JSON.stringify(next.body)).to.equal(200);
+    expect(next.body).to.include({ status: 'printed', step: 1 });
+    const jump = await call('POST', `/v1/test/mailings/${s.id}/advance`, { key: account.testKey, body: { step: 4 } });
+    expect(jump.body).to.include({ status: 'delivered', step: 4 });
+    expect(jump.body.events.map((e: { status: string }) => e.status)).to.deep.equal(['paid', 'printed', 'posted', 'in_transit', 'delivered']);
+    expect(jump.body.proofs.map((p: { kind: string }) => p.kind)).to.deep.equal(['filing', 'delivery']);
+    await receiver.until((r) => r.filter((w) => w.body.data?.mailing?.id === s.id).length >= 7);
+    const types = receiver.received.filter((w) => w.body.data?.mailing?.id === s.id).map((w) => w.body.type);
+    expect(types).to.include.members(['mailing.created', 'mailing.printed', 'mailing.posted', 'mailing.in_transit', 'mailing.delivered', 'mailing.proof_available']);
+    const proofs = receiver.received.filter((w) => w.body.data?.mailing?.id === s.id && w.body.type === 'mailing.proof_available').map((w) => w.body.data.proof.kind);
+    expect(proofs.sort()).to.deep.equal(['delivery', 'filing']);
+    const final = await call('POST', `/v1/test/mailings/${s.id}/advance`, { key: account.testKey, body: {} });
+    expect(final.status).to.equal(409);
+  });
+
+  it('serves proofs through a signed link valid 5 minutes; 404 before they exist', async () => {
+    const { body: s } = await post(account.testKey, { mode: 'simple', letter: freeLetter, sender, recipient });
+    expect((await call('GET', `/v1/mailings/${s.id}/proofs/filing`, { key: account.testKey })).status).to.equal(404);
+    await call('POST', `/v1/test/mailings/${s.id}/advance`, { key: account.testKey, body: { step: 2 } });
+    const link = await call('GET', `/v1/mailings/${s.id}/proofs/filing`, { key: account.testKey });
+    expect(link.status).to.equal(200);
+    expect(link.body.kind).to.equal('filing');
+    expect(Date.parse(link.body.expiresAt) - Date.now()).to.be.within(290_000, 300_000);
+    const pdf = await fetch(link.body.url);
+    expect(pdf.status).to.equal(200);
+    expect(pdf.headers.get('content-type')).to.equal('application/pdf');
+    const forged = await fetch(link.body.url.slice(0, -4) + 'AAAA');
+    expect(forged.status).to.equal(404);
+  });
+
+  it('cancels a paid test mailing, then refuses to cancel again (409)', async () => {
+    const { body: s } = await post(account.testKey, { mode: 'simple', letter: freeLetter, sender, recipient });
+    const res = await call('POST', `/v1/mailings/${s.id}/cancel`, { key: account.testKey });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body).to.include({ status: 'canceled', step: 2 });
+    expect((await call('POST', `/v1/mailings/${s.id}/cancel`, { key: account.testKey })).status).to.equal(409);
+    await receiver.until((r) => r.some((w) => w.body.type === 'mailing.canceled' && w.body.data.mailing.id === s.id));
+  });
+
+  it('live mailings are debited in the same transaction, filed once and moved by the operator', async () => {
+    const before = await balanceOf(account.id);
+    const res = await post(account.liveKey, { mode: 'simple', letter: freeLetter, sender, recipient }, { 'idempotency-key': randomUUID() });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    expect(res.body.amountCents).to.equal(189);
+    expect(await balanceOf(account.id)).to.equal(before - 189);
+    expect(res.headers.get('x-service-balance')).to.equal(String(before - 189));
+    const advance = await call('POST', `/v1/test/mailings/${res.body.id}/advance`, { key: account.testKey, body: {} });
+    expect(advance.status).to.equal(404); // not visible to test keys
+  });
+
+  it('refuses invalid addresses (422 address_invalid) and a missing recipientEmail (422 recipient_email_required)', async () => {
+    const wrongCity = await post(account.testKey, { mode: 'simple', letter: freeLetter, sender, recipient: { ...recipient, postcode: '13001' } });
+    expect(wrongCity.status).to.equal(422);
+    expect(wrongCity.body.error.code).to.equal('address_invalid');
+    const longLine = await post(account.testKey, { mode: 'simple', letter: freeLetter, sender: { ...sender, lines: ['x'.repeat(39)] }, recipient });
+    expect(longLine.body.error.code).to.equal('address_invalid');
+    const noEmail = await post(account.testKey, { mode: 'simple', letter: freeLetter, sender, recipient, options: { emailCopy: true } });
+    expect(noEmail.status).to.equal(422);
+    expect(noEmail.body.error.code).to.equal('recipient_email_required');
+  });
+
+  it('402 without money: nothing is created', async () => {
+    const poor = await createAccount({ balanceCents: 100 });
+    const res = await post(poor.liveKey, { mode: 'ar', letter: freeLetter, sender, recipient });
+    expect(res.status).to.equal(402);
+    expect(await stack().db('shipments').where({ account_id: poor.id }).count('* as n').first()).to.deep.equal({ n: '0' });
+  });
+
+  it('lists mailings most recent first with an opaque, stable cursor', async () => {
+    const lister = await createAccount();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await post(lister.testKey, { mode: 'simple', letter: freeLetter, sender, recipient, reference: `R${i % 2}` })).body.id);
+    const first = await call('GET', '/v1/mailings?limit=2', { key: lister.testKey });
+    expect(first.status, JSON.stringify(first.body)).to.equal(200);
+    expect(first.body.data.map((s: { id: string }) => s.id)).to.deep.equal([ids[4], ids[3]]);
+    expect(first.body.hasMore).to.equal(true);
+    // A mailing added mid-walk appears neither twice nor in place of another.
+    await post(lister.testKey, { mode: 'simple', letter: freeLetter, sender, recipient });
+    const second = await call('GET', `/v1/mailings?limit=2&cursor=${encodeURIComponent(first.body.nextCursor)}`, { key: lister.testKey });
+    expect(second.status, JSON.stringify(second.body)).to.equal(200);
+    expect(second.body.data.map((s: { id: string }) => s.id)).to.deep.equal([ids[2], ids[1]]);
+    const third = await call('GET', `/v1/mailings?limit=2&cursor=${encodeURIComponent(second.body.nextCursor)}`, { key: lister.testKey });
+    expect(third.body).to.deep.include({ hasMore: false, nextCursor: null });
+    expect(third.body.data.map((s: { id: string }) => s.id)).to.deep.equal([ids[0]]);
+    const filtered = await call('GET', '/v1/mailings?reference=R1', { key: lister.testKey });
+    expect(filtered.body.data.map((s: { id: string }) => s.id)).to.deep.equal([ids[3], ids[1]]);
+    const bad = await call('GET', '/v1/mailings?cursor=not-a-cursor', { key: lister.testKey });
+    expect(bad.status).to.equal(400);
+    expect(bad.body.error.code).to.equal('invalid_cursor');
+  });
+});
