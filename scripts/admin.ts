@@ -6,6 +6,34 @@ import { createApiKey, hashApiKey, KEY_PATTERN } from '../api/auth/keys.js';
 import { isScope, SCOPES, type Scope } from '../api/auth/scopes.js';
 import { topUp } from '../api/billing/ledger.js';
 import { createWebhookEndpoint, WebhookEndpointError } from '../api/webhooks/endpoints.js';
+import { webhookActivities } from '../activities/webhooks.js';
+import { connectTemporal } from '../lib/temporal.js';
+import { toolTemporalAddress } from '../lib/local/database.js';
+import type { Config } from '../lib/config.js';
+import { randomUUID } from 'node:crypto';
+
+/** "send a ping" of the developer space: a `ping` event to one endpoint, delivered like any other. */
+async function pingEndpoint(db: Db, config: Config, endpoint: { id: string; account_id: string; env: string }): Promise<unknown> {
+  const [deliveryId] = await webhookActivities(db, config).createWebhookEvent({
+    eventId: randomUUID(),
+    type: 'ping',
+    accountId: endpoint.account_id,
+    livemode: endpoint.env === 'live',
+    created: new Date().toISOString(),
+    endpointId: endpoint.id,
+  });
+  const temporal = await connectTemporal(toolTemporalAddress(config), config.temporalNamespace);
+  try {
+    await temporal.client.workflow.start('webhookDelivery', {
+      taskQueue: config.taskQueue,
+      workflowId: `delivery-${deliveryId}`,
+      args: [{ deliveryId, retryDelaysMs: config.webhookRetryDelaysMs }],
+    });
+  } finally {
+    await temporal.connection.close();
+  }
+  return { deliveryId, endpointId: endpoint.id };
+}
 
 /**
  * The "developer space" operations of DESIGN.md §3, for operators and scripts: JSON on stdout,
@@ -27,7 +55,9 @@ const usage = `usage:
   admin key create --account ID --mode test|live [--scopes a,b]
   admin key revoke --key KEY_OR_ID
   admin balance topup --account ID --cents N
-  admin webhook create --account ID --url URL --env test|live [--events a,b]`;
+  admin webhook create --account ID --url URL --env test|live [--events a,b]
+  admin webhook deliveries --account ID [--limit N]
+  admin webhook ping --id ENDPOINT_ID`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -95,6 +125,30 @@ async function run(db: Db, command: string, values: Record<string, string | bool
         throw error;
       }
     }
+    case 'webhook deliveries': {
+      const account = required(values, 'account');
+      await accountExists(db, account);
+      const limit = Math.min(500, Number(values.limit ?? 100) || 100);
+      const rows = await db('webhook_deliveries as d')
+        .join('webhook_events as e', 'e.id', 'd.event_id')
+        .join('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
+        .where('d.account_id', account)
+        .orderBy('d.created_at', 'desc')
+        .limit(limit)
+        .select('d.id', 'e.id as event_id', 'e.type', 'w.id as endpoint_id', 'w.url', 'd.status', 'd.attempts', 'd.last_http_status', 'd.last_error', 'd.created_at', 'd.updated_at', 'd.delivered_at');
+      return {
+        data: rows.map((r) => ({
+          id: r.id, eventId: r.event_id, type: r.type, endpointId: r.endpoint_id, url: r.url, status: r.status, attempts: r.attempts,
+          lastHttpStatus: r.last_http_status, lastError: r.last_error, createdAt: r.created_at, updatedAt: r.updated_at, deliveredAt: r.delivered_at,
+        })),
+      };
+    }
+    case 'webhook ping': {
+      const endpointId = required(values, 'id');
+      const endpoint = UUID.test(endpointId) ? await db('webhook_endpoints').where({ id: endpointId }).first() : undefined;
+      if (!endpoint) throw new CliError('not_found', `No webhook endpoint ${endpointId}.`);
+      return pingEndpoint(db, config, endpoint);
+    }
     default:
       throw new CliError('unknown_command', `Unknown command "${command}".\n${usage}`, 1);
   }
@@ -108,7 +162,7 @@ async function main(): Promise<number> {
       options: {
         name: { type: 'string' }, 'live-enabled': { type: 'boolean' }, account: { type: 'string' }, mode: { type: 'string' },
         scopes: { type: 'string' }, key: { type: 'string' }, cents: { type: 'string' }, url: { type: 'string' },
-        env: { type: 'string' }, events: { type: 'string' }, id: { type: 'string' }, status: { type: 'string' }, note: { type: 'string' },
+        env: { type: 'string' }, events: { type: 'string' }, id: { type: 'string' }, status: { type: 'string' }, note: { type: 'string' }, limit: { type: 'string' },
       },
     });
   } catch (error) {

@@ -104,6 +104,26 @@ describe('admin CLI (DESIGN.md §3)', function () {
     expect(production.json.error.code).to.equal('private_address');
   });
 
+  it('pings an endpoint and lists the delivery history', async () => {
+    const { WebhookReceiver } = await import('./support/webhook-receiver.js');
+    const receiver = await new WebhookReceiver().start();
+    try {
+      const account = (await admin(['account', 'create', '--name', 'Pinged'])).json.id;
+      const endpoint = (await admin(['webhook', 'create', '--account', account, '--url', receiver.url, '--env', 'live'])).json;
+      const ping = await admin(['webhook', 'ping', '--id', endpoint.id]);
+      expect(ping.code, JSON.stringify(ping.json)).to.equal(0);
+      const [received] = await receiver.until((r) => r.length >= 1);
+      expect(received!.body).to.deep.include({ type: 'ping', livemode: true, data: {} });
+      expect(received!.headers['service-delivery']).to.equal(ping.json.deliveryId);
+      await new Promise((r) => setTimeout(r, 300));
+      const history = await admin(['webhook', 'deliveries', '--account', account]);
+      expect(history.json.data).to.have.length(1);
+      expect(history.json.data[0]).to.deep.include({ id: ping.json.deliveryId, type: 'ping', status: 'delivered', attempts: 1, lastHttpStatus: 200, endpointId: endpoint.id });
+    } finally {
+      await receiver.stop();
+    }
+  });
+
   it('answers unknown commands and missing options with a JSON error and a non-zero exit', async () => {
     const unknown = await admin(['account', 'explode']);
     expect(unknown.code).to.equal(1);

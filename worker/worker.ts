@@ -56,15 +56,21 @@ export async function createWorker({ config, db, address }: WorkerDeps): Promise
 
 /** Schedules that the service relies on; creating them again is a no-op. */
 export async function ensureSchedules(client: Client, config: Config): Promise<void> {
-  try {
-    await client.schedule.create({
-      scheduleId: 'maintenance-purge',
-      spec: { intervals: [{ every: '10m' }] },
-      action: { type: 'startWorkflow', workflowType: 'purgeExpiredData', taskQueue: config.taskQueue, args: [] },
-      policies: { overlap: ScheduleOverlapPolicy.SKIP },
-    });
-    logger.info('created schedule maintenance-purge');
-  } catch (error) {
-    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+  const schedules = [
+    { scheduleId: 'maintenance-purge', every: '10m', workflowType: 'purgeExpiredData' },
+    { scheduleId: 'webhook-history-purge', every: '1h', workflowType: 'purgeWebhookDeliveries' },
+  ];
+  for (const { scheduleId, every, workflowType } of schedules) {
+    try {
+      await client.schedule.create({
+        scheduleId,
+        spec: { intervals: [{ every }] },
+        action: { type: 'startWorkflow', workflowType, taskQueue: config.taskQueue, args: [] },
+        policies: { overlap: ScheduleOverlapPolicy.SKIP },
+      });
+      logger.info({ scheduleId }, 'created schedule');
+    } catch (error) {
+      if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+    }
   }
 }

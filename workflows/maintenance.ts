@@ -6,7 +6,7 @@ const { reportWorkerAlive } = proxyActivities<Activities>({
   retry: { maximumAttempts: 1 },
 });
 
-const { purgeExpiredRecords } = proxyActivities<Activities>({
+const { purgeExpiredRecords, purgeWebhookHistory } = proxyActivities<Activities>({
   startToCloseTimeout: '1m',
   retry: { maximumAttempts: 3 },
 });
@@ -19,4 +19,9 @@ export async function healthCheck(): Promise<{ workerAt: string }> {
 /** Run by the "maintenance-purge" Temporal Schedule. */
 export async function purgeExpiredData(): Promise<{ idempotencyKeys: number }> {
   return purgeExpiredRecords();
+}
+
+/** Run by the "webhook-history-purge" Temporal Schedule: deliveries are kept 30 days. */
+export async function purgeWebhookDeliveries(): Promise<{ deliveries: number }> {
+  return { deliveries: await purgeWebhookHistory() };
 }

@@ -37,3 +37,11 @@ export async function openToolDatabase(config: Config): Promise<{ db: Db; close(
     },
   };
 }
+
+/** Temporal for command-line tools: TEMPORAL_ADDRESS, else the server a running `npm start` uses. */
+export function toolTemporalAddress(config: Config): string {
+  if (config.temporalAddress) return config.temporalAddress;
+  const stackFile = join(dataDir(), 'stack.json');
+  if (existsSync(stackFile)) return (JSON.parse(readFileSync(stackFile, 'utf8')) as { temporalAddress: string }).temporalAddress;
+  throw new Error('No Temporal server: set TEMPORAL_ADDRESS or run npm start.');
+}

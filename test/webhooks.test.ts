@@ -1,0 +1,135 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { balanceOf, call, createAccount, type TestAccount } from './support/api.js';
+import { stack } from './support/stack.js';
+import { WebhookReceiver } from './support/webhook-receiver.js';
+import { createWebhookEndpoint } from '../api/webhooks/endpoints.js';
+import { postWebhook } from '../activities/net/webhook-request.js';
+
+const sender = { name: 'Marie Dupont', lines: ['12 rue des Lilas'], postcode: '69003', city: 'Lyon' };
+const recipient = { name: 'Mairie de Lyon', lines: ['1 place de la Comédie'], postcode: '69001', city: 'Lyon' };
+const letter = { title: 'Demande', body: 'Madame, Monsieur,\n\nMerci.' };
+
+describe('webhook deliveries', function () {
+  this.timeout(60_000);
+  let account: TestAccount;
+  let receiver: WebhookReceiver;
+
+  beforeEach(async () => {
+    account = await createAccount({ balanceCents: 10_000 });
+    receiver = await new WebhookReceiver().start();
+  });
+  afterEach(async () => {
+    await receiver.stop();
+  });
+
+  const endpoint = (env: 'test' | 'live', events: string[] = []) => createWebhookEndpoint(stack().db, stack().config, { accountId: account.id, url: receiver.url, env, events });
+  const mail = (key: string) => call('POST', '/v1/mailings', { key, body: { mode: 'simple', letter, sender, recipient } });
+
+  it('retries a failing receiver with the same delivery id and a new timestamp, then counts the attempts', async () => {
+    await endpoint('test', ['mailing.created']);
+    let calls = 0;
+    receiver.respond = () => ({ status: ++calls < 3 ? 500 : 200 });
+    const { body: s } = await mail(account.testKey);
+    const received = await receiver.until((r) => r.length >= 3);
+    const ids = new Set(received.map((r) => r.headers['service-delivery']));
+    expect(ids.size).to.equal(1);
+    // Each attempt is signed anew: its own timestamp, a valid signature for it.
+    const stamps = received.map((r) => Number(/^t=(\d+),v1=[0-9a-f]{64}$/.exec(r.headers['service-signature']!)![1]));
+    expect(stamps).to.deep.equal([...stamps].sort((a, b) => a - b));
+    const secretRow = await stack().db('webhook_endpoints').where({ account_id: account.id }).first();
+    const { decrypt } = await import('../lib/crypto.js');
+    const { createHmac } = await import('node:crypto');
+    const secret = decrypt(secretRow.secret_sealed, stack().config.secretKey);
+    for (const [i, r] of received.entries()) {
+      expect(r.headers['service-signature']).to.equal(`t=${stamps[i]},v1=${createHmac('sha256', secret).update(`${stamps[i]}.${r.raw}`).digest('hex')}`);
+    }
+    expect(received.every((r) => r.body.id === received[0]!.body.id)).to.equal(true);
+    await new Promise((r) => setTimeout(r, 300));
+    const row = await stack().db('webhook_deliveries').where({ id: [...ids][0] }).first();
+    expect(row).to.include({ status: 'delivered', attempts: 3, last_http_status: 200 });
+    expect(s.id).to.be.a('string');
+  });
+
+  it('abandons after 8 attempts', async () => {
+    await endpoint('test', ['mailing.created']);
+    receiver.respond = () => ({ status: 503 });
+    await mail(account.testKey);
+    await receiver.until((r) => r.length >= 8);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(receiver.received).to.have.length(8);
+    const row = await stack().db('webhook_deliveries').where({ account_id: account.id }).first();
+    expect(row).to.include({ status: 'abandoned', attempts: 8, last_http_status: 503 });
+  });
+
+  it('does not follow redirects: a 3xx is a failed attempt', async () => {
+    await endpoint('test', ['mailing.created']);
+    receiver.respond = (r) => (receiver.received.indexOf(r) === 0 ? { status: 302, headers: { location: 'https://127.0.0.1:1/elsewhere' } } : { status: 204 });
+    await mail(account.testKey);
+    const received = await receiver.until((r) => r.length >= 2);
+    expect(received[1]!.headers['service-delivery']).to.equal(received[0]!.headers['service-delivery']);
+    await new Promise((r) => setTimeout(r, 300));
+    const row = await stack().db('webhook_deliveries').where({ account_id: account.id }).first();
+    expect(row).to.include({ status: 'delivered', attempts: 2, last_http_status: 204 });
+  });
+
+  it('sends test events to test endpoints only, and filters by event type', async () => {
+    await endpoint('live');
+    await endpoint('test', ['mailing.printed']);
+    const { body: s } = await mail(account.testKey);
+    await call('POST', `/v1/test/mailings/${s.id}/advance`, { key: account.testKey, body: {} });
+    await receiver.until((r) => r.length >= 1);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.received.map((r) => r.body.type)).to.deep.equal(['mailing.printed']);
+    expect(receiver.received[0]!.body.livemode).to.equal(false);
+  });
+
+  it('sends mailing.created only to endpoints declared before the mailing', async () => {
+    const { body: s } = await mail(account.testKey);
+    await endpoint('test');
+    await call('POST', `/v1/test/mailings/${s.id}/advance`, { key: account.testKey, body: {} });
+    await receiver.until((r) => r.some((w) => w.body.type === 'mailing.printed'));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.received.map((r) => r.body.type)).not.to.include('mailing.created');
+  });
+
+  it('refuses non-public targets at delivery time (SSRF), by address and by name', async () => {
+    for (const url of ['https://127.0.0.1/h', 'https://10.0.0.8/h', 'https://169.254.169.254/latest/meta-data', 'https://[::1]/h', 'https://localhost/h', 'https://[::ffff:127.0.0.1]/h']) {
+      const result = await postWebhook(url, {}, '{}', false);
+      expect(result.ok, url).to.equal(false);
+      expect(result.error, url).to.match(/^refused: /);
+    }
+  });
+
+  it('runs a live mailing to the end: filed once despite a failed first filing, every step and proof announced', async () => {
+    await endpoint('live');
+    const before = await balanceOf(account.id);
+    const res = await call('POST', '/v1/mailings', { key: account.liveKey, body: { mode: 'registered', letter, sender, recipient } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    const id = res.body.id;
+    await receiver.until((r) => r.some((w) => w.body.type === 'mailing.delivered' && w.body.data.mailing.id === id), 45_000);
+    const final = await call('GET', `/v1/mailings/${id}`, { key: account.liveKey });
+    expect(final.body).to.include({ status: 'delivered', step: 4, lastStep: 4, test: false, amountCents: 649 });
+    expect(final.body.events.map((e: { step: number }) => e.step)).to.deep.equal([0, 1, 2, 3, 4]);
+    const filing = await stack().db('operator_filings').where({ shipment_id: id }).first();
+    expect(filing.attempts).to.equal(2);
+    expect(filing.filed_at).to.be.instanceOf(Date);
+    expect(await balanceOf(account.id)).to.equal(before - 649);
+    await receiver.until((r) => r.filter((w) => w.body.type === 'mailing.proof_available').length >= 2);
+    const types = receiver.received.map((r) => r.body.type);
+    expect(types).to.include.members(['mailing.created', 'mailing.printed', 'mailing.posted', 'mailing.in_transit', 'mailing.delivered']);
+    expect(receiver.received.every((r) => r.body.livemode === true)).to.equal(true);
+  });
+
+  it('debits an idempotent live POST once under concurrency', async () => {
+    const before = await balanceOf(account.id);
+    const key = randomUUID();
+    const results = await Promise.all(Array.from({ length: 8 }, () => call('POST', '/v1/mailings', { key: account.liveKey, body: { mode: 'ar', letter, sender, recipient }, headers: { 'idempotency-key': key } })));
+    const created = results.filter((r) => r.status === 201);
+    expect(created.length).to.be.at.least(1);
+    expect(new Set(created.map((r) => r.body.id)).size).to.equal(1);
+    expect(results.every((r) => r.status === 201 || r.status === 409)).to.equal(true);
+    expect(await balanceOf(account.id)).to.equal(before - 799);
+    expect(await stack().db('shipments').where({ account_id: account.id }).count('* as n').first()).to.deep.equal({ n: '1' });
+  });
+});
