@@ -1,6 +1,6 @@
 import { config as loadConfig } from '../lib/config.js';
 import { createDb, migrateLatest } from '../db/knex.js';
-import { connectTemporal } from '../lib/temporal.js';
+import { lazyTemporal } from '../lib/temporal.js';
 import { logger } from '../lib/logger.js';
 import { startApiServer } from './server.js';
 
@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   const db = createDb(config.databaseUrl);
   // knex takes a lock, so several processes starting together migrate once.
   await migrateLatest(db);
-  const temporal = await connectTemporal(config.temporalAddress, config.temporalNamespace);
+  const temporal = lazyTemporal(config.temporalAddress, config.temporalNamespace);
   const api = await startApiServer({ config, db, databaseUrl: config.databaseUrl, temporal: temporal.client }, config.port);
   logger.info({ url: api.url }, 'API listening');
   const stop = async (): Promise<void> => {

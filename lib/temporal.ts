@@ -24,6 +24,15 @@ export async function connectTemporal(address: string, namespace: string): Promi
   return { connection, client: new Client({ connection, namespace }) };
 }
 
+/**
+ * A client that connects on first use: the API starts and serves what needs no workflow (reads
+ * come from Postgres) even while Temporal is down; calls that need it answer 503.
+ */
+export function lazyTemporal(address: string, namespace: string): TemporalHandle {
+  const connection = Connection.lazy({ address, connectTimeout: '5s' });
+  return { connection, client: new Client({ connection, namespace }) };
+}
+
 /** Waits until a freshly started server answers. */
 export async function waitForTemporal(address: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -23,6 +23,8 @@ export interface MailingWorkflowInput {
   webhookRetryDelaysMs: number[];
 }
 
+const START_DEADLINE_MS = 5000;
+
 /** A French registered-mail style number: two letters then 11 digits. */
 function trackingNumber(): string {
   return 'SV' + Array.from({ length: 11 }, () => randomInt(10)).join('');
@@ -83,7 +85,8 @@ export async function createMailing(ctx: Context, request: MailingRequest): Prom
 
   const input: MailingWorkflowInput = { shipmentId: id, accountId: auth.accountId, mode: request.mode, test, webhookRetryDelaysMs: config.webhookRetryDelaysMs };
   try {
-    await temporal.workflow.start('mailing', {
+    // A bounded wait: a client must not hang while Temporal is unreachable.
+    await temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () => temporal.workflow.start('mailing', {
       taskQueue: config.taskQueue,
       workflowId: mailingWorkflowId(id),
       args: [input],
@@ -94,7 +97,7 @@ export async function createMailing(ctx: Context, request: MailingRequest): Prom
         { key: MAILING_STATUS, value: 'paid' },
         { key: MAILING_TEST, value: test },
       ],
-    });
+    }));
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) {
       logger.error({ err: error, shipmentId: id }, 'mailing workflow could not start; shipment withdrawn and refunded');

@@ -1,0 +1,100 @@
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { call, createAccount, eventually, spawnApiProcess, type ApiProcess } from './support/api.js';
+import { stack } from './support/stack.js';
+import { distRoot } from '../lib/paths.js';
+
+const QUEUE = 'durability-test';
+const env = { TEMPORAL_TASK_QUEUE: QUEUE, OPERATOR_STEP_DELAY: '1500ms', OPERATOR_FAIL_FIRST_FILINGS: '0', LOG_LEVEL: 'warn' };
+
+function startWorker(): ChildProcess {
+  return spawn(process.execPath, [join(distRoot, 'worker', 'main.js')], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+describe('durability', function () {
+  this.timeout(120_000);
+  let api: ApiProcess;
+  let worker: ChildProcess | undefined;
+
+  before(async () => {
+    api = await spawnApiProcess(env);
+  });
+  after(async () => {
+    worker?.kill('SIGKILL');
+    await api.stop();
+  });
+
+  it('a worker killed with SIGKILL mid-mailing: a new worker completes it, each step once, filed once', async () => {
+    const account = await createAccount({ balanceCents: 10_000 });
+    worker = startWorker();
+    const res = await call('POST', '/v1/mailings', {
+      baseUrl: api.url,
+      key: account.liveKey,
+      body: {
+        mode: 'ar',
+        letter: { title: 'Mise en demeure', body: 'Madame, Monsieur,\n\nJe vous mets en demeure.' },
+        sender: { name: 'Marie Dupont', lines: ['12 rue des Lilas'], postcode: '69003', city: 'Lyon' },
+        recipient: { name: 'Société X', lines: ['5 avenue de la République'], postcode: '69002', city: 'Lyon' },
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    const id = res.body.id;
+    const midway = await eventually(
+      () => call('GET', `/v1/mailings/${id}`, { key: account.liveKey }),
+      (r) => r.body.step >= 2,
+      30_000,
+    );
+    expect(midway.body.step).to.be.at.least(2);
+    worker.kill('SIGKILL');
+    await once(worker, 'exit');
+    await sleep(2000);
+    worker = startWorker();
+    const done = await eventually(
+      () => call('GET', `/v1/mailings/${id}`, { key: account.liveKey }),
+      (r) => r.body.status === 'ar_signed',
+      90_000,
+    );
+    expect(done.body.events.map((e: { status: string }) => e.status)).to.deep.equal(['paid', 'printed', 'posted', 'in_transit', 'delivered', 'ar_signed']);
+    const filing = await stack().db('operator_filings').where({ shipment_id: id }).first();
+    expect(filing.filed_at).to.be.instanceOf(Date);
+    const events = await stack().db('webhook_events').where({ shipment_id: id }).select('type', 'payload');
+    const counts = events.reduce<Record<string, number>>((acc, e) => ({ ...acc, [e.type]: (acc[e.type] ?? 0) + 1 }), {});
+    expect(counts).to.deep.equal({
+      'mailing.created': 1, 'mailing.printed': 1, 'mailing.posted': 1, 'mailing.in_transit': 1, 'mailing.delivered': 1, 'mailing.ar_signed': 1, 'mailing.proof_available': 2,
+    });
+  });
+});
+
+describe('Temporal unreachable', function () {
+  this.timeout(60_000);
+  it('POST /v1/mailings answers 503 and keeps neither the debit nor the shipment', async () => {
+    const { freePort } = await import('../lib/local/ports.js');
+    const { balanceOf } = await import('./support/api.js');
+    const api = await spawnApiProcess({ TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` });
+    try {
+      const account = await createAccount({ balanceCents: 1000 });
+      const res = await call('POST', '/v1/mailings', {
+        baseUrl: api.url,
+        key: account.liveKey,
+        body: {
+          mode: 'simple',
+          letter: { title: 'Demande', body: 'Bonjour.' },
+          sender: { name: 'Marie Dupont', lines: ['12 rue des Lilas'], postcode: '69003', city: 'Lyon' },
+          recipient: { name: 'Mairie de Lyon', lines: ['1 place de la Comédie'], postcode: '69001', city: 'Lyon' },
+        },
+      });
+      expect(res.status).to.equal(503);
+      expect(res.body.error.code).to.equal('service_unavailable');
+      expect(await balanceOf(account.id)).to.equal(1000);
+      expect(res.headers.get('x-service-balance')).to.equal('1000');
+      expect(await stack().db('shipments').where({ account_id: account.id }).count('* as n').first()).to.deep.equal({ n: '0' });
+      const ledger = await stack().db('ledger_entries').where({ account_id: account.id }).orderBy('id').select('kind', 'amount_cents');
+      expect(ledger.map((l) => [l.kind, Number(l.amount_cents)])).to.deep.equal([['topup', 1000], ['debit', -189], ['refund', 189]]);
+    } finally {
+      await api.stop();
+    }
+  });
+});
