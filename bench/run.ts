@@ -12,18 +12,47 @@ import { SCOPES } from '../api/auth/scopes.js';
 import { load, median, startProcess, stopProcess, table, type LoadOptions, type LoadResult } from './support.js';
 import { benchLexicalSearch } from './search.js';
 import { benchPdf } from './pdf.js';
+import { benchMailings, type MailingBenchDeps } from './mailings.js';
+import { connectTemporal } from '../lib/temporal.js';
 
 /**
- * `npm run bench` (or `npm run bench -- front-door|search|pdf`): in one run, on this machine,
+ * `npm run bench` (or `npm run bench -- front-door|search|pdf|mailings`): in one run, on this machine,
  * - front door: a bare Koa hello-world and our authenticated API, with their ratio (target ≥ 0.5);
  * - search: lexical search latency over the whole catalogue (target p99 < 1 ms);
- * - pdf: letters per second and p50 with a warm browser.
+ * - pdf: letters per second and p50 with a warm browser;
+ * - mailings: intake vs bare workflow starts, webhook latency, history of one AR mailing.
  */
 async function main(): Promise<void> {
   const only = process.argv[2];
   if (!only || only === 'search') console.log(benchLexicalSearch());
   if (!only || only === 'pdf') console.log(await benchPdf());
   if (!only || only === 'front-door') await benchFrontDoor();
+  if (!only || only === 'mailings') await withStack(async (deps) => console.log((await benchMailings(deps)).join('\n')));
+}
+
+/** Its own Postgres and Temporal, an account with a sandbox key. */
+async function withStack(work: (deps: MailingBenchDeps) => Promise<void>): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  chmodSync(dataDir, 0o755);
+  process.env.DATA_DIR = dataDir;
+  process.env.SECRET_KEY ??= randomBytes(32).toString('hex');
+  delete process.env.DATABASE_URL;
+  delete process.env.TEMPORAL_ADDRESS;
+  const config = loadConfig();
+  const stack = await startLocalStack(config, { dataDir, persistent: false, uiPort: null, log: (l) => console.error(l) });
+  const db = createDb(stack.databaseUrl);
+  await migrateLatest(db);
+  const temporal = await connectTemporal(stack.temporalAddress, config.temporalNamespace);
+  try {
+    const [account] = await db('accounts').insert({ name: 'bench' }).returning('id');
+    const { key } = await createApiKey(db, account.id, 'test', SCOPES);
+    await work({ config, db, client: temporal.client, databaseUrl: stack.databaseUrl, temporalAddress: stack.temporalAddress, testKey: key, accountId: account.id });
+  } finally {
+    await temporal.connection.close();
+    await db.destroy();
+    await stack.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 const ROUNDS = 3;

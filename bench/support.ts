@@ -19,11 +19,13 @@ export interface LoadOptions {
   body?: string;
   connections?: number;
   durationSeconds?: number;
+  /** Requests per second for all connections together (a fixed load instead of the maximum). */
+  overallRate?: number;
 }
 
 /** One autocannon run; a short warm-up first so both sides are measured hot. */
 export async function load(name: string, options: LoadOptions): Promise<LoadResult> {
-  const base = { url: options.url, method: options.method ?? 'GET', headers: options.headers, body: options.body, connections: options.connections ?? 20 };
+  const base = { url: options.url, method: options.method ?? 'GET', headers: options.headers, body: options.body, connections: options.connections ?? 20, ...(options.overallRate ? { overallRate: options.overallRate } : {}) };
   await autocannon({ ...base, duration: 1 });
   const result = await autocannon({ ...base, duration: options.durationSeconds ?? 10 });
   return {

@@ -4,6 +4,7 @@ import {
   defineUpdate,
   ParentClosePolicy,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   startChild,
   upsertSearchAttributes,
@@ -19,7 +20,9 @@ import type { EventType } from '../api/webhooks/event-types.js';
 import { MAILING_STATUS } from '../lib/search-attributes.js';
 import { webhookDelivery } from './webhook-delivery.js';
 
-const projection = proxyActivities<Activities>({ startToCloseTimeout: '30s', retry: { initialInterval: '1s', maximumInterval: '1m' } });
+// Short database writes run as local activities: no task-queue round trip between the steps of a
+// move, which keeps webhook latency low; they are idempotent, like every activity here.
+const projection = proxyLocalActivities<Activities>({ startToCloseTimeout: '30s', retry: { initialInterval: '1s', maximumInterval: '1m' } });
 const printing = proxyActivities<Activities>({ startToCloseTimeout: '2m', retry: { initialInterval: '1s', maximumInterval: '1m' } });
 // Filing is retried for as long as the operator does not confirm: the shipment stays `paid`.
 const filing = proxyActivities<Activities>({ startToCloseTimeout: '2m', retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '10m' } });

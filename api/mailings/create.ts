@@ -9,7 +9,7 @@ import { ACCOUNT_ID, MAILING_MODE, MAILING_REFERENCE, MAILING_STATUS, MAILING_TE
 import type { MailingRequest } from '../schemas/mailings.js';
 import { addressProblems } from './addresses.js';
 import { prepareLetter } from './letter.js';
-import { findShipment, type Shipment } from './shipment.js';
+import { toShipment, type PostalAddress, type Shipment, type ShipmentRow } from './shipment.js';
 import { lastStep } from './states.js';
 import { priceOf } from '../billing/prices.js';
 
@@ -54,32 +54,32 @@ export async function createMailing(ctx: Context, request: MailingRequest): Prom
   const unit = `mailing.${request.mode}` as const;
   const now = new Date();
   let charge: Charge | undefined;
+  const row: ShipmentRow & { layout: unknown } = {
+    id,
+    account_id: auth.accountId,
+    test,
+    mode: request.mode,
+    status: 'paid',
+    step: 0,
+    last_step: lastStep(request.mode),
+    title: letter.title,
+    sender: request.sender as PostalAddress,
+    recipient: letter.recipient,
+    recipient_email: request.recipientEmail ?? null,
+    reference: request.reference ?? '',
+    options: request.options,
+    document: letter.document,
+    layout: letter.layout,
+    amount_cents: test ? 0 : priceOf(unit),
+    tracking_number: trackingNumber(),
+    created_at: now,
+  };
   await db.transaction(async (trx) => {
     if (!test) {
       charge = await debit(trx, auth.accountId, unit, id);
       setBalanceHeader(ctx, charge.balanceCents);
     }
-    await trx('shipments').insert({
-      id,
-      account_id: auth.accountId,
-      test,
-      mode: request.mode,
-      status: 'paid',
-      step: 0,
-      last_step: lastStep(request.mode),
-      title: letter.title,
-      sender: request.sender,
-      recipient: letter.recipient,
-      recipient_email: request.recipientEmail ?? null,
-      reference: request.reference ?? '',
-      options: request.options,
-      document: letter.document,
-      layout: letter.layout,
-      amount_cents: test ? 0 : priceOf(unit),
-      tracking_number: trackingNumber(),
-      created_at: now,
-      updated_at: now,
-    });
+    await trx('shipments').insert({ ...row, updated_at: now });
     await trx('shipment_events').insert({ shipment_id: id, step: 0, status: 'paid', at: now });
   });
 
@@ -108,5 +108,6 @@ export async function createMailing(ctx: Context, request: MailingRequest): Prom
       throw serviceUnavailable('The mailing could not be queued; nothing was charged. Please retry.');
     }
   }
-  return (await findShipment(db, id, true))!.shipment;
+  // The response is what was just written: no need to read it back.
+  return toShipment(row, [{ step: 0, status: 'paid', at: now }], [], true);
 }

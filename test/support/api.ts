@@ -135,11 +135,11 @@ export async function awayFromMinuteBoundary(seconds = 10): Promise<void> {
  * Repeats `probe` until `accept` holds, for changes made outside the API (admin CLI, SQL) that API
  * processes learn through the auth_changed notification: milliseconds, bounded here at 2 s.
  */
-export async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 2000): Promise<T> {
+export async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 2000, intervalMs = 20): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let value = await probe();
   while (!accept(value) && Date.now() < deadline) {
-    await sleep(20);
+    await sleep(intervalMs);
     value = await probe();
   }
   return value;

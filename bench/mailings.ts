@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { Client } from '@temporalio/client';
+import type { Db } from '../db/knex.js';
+import { distRoot, projectRoot } from '../lib/paths.js';
+import { freePort } from '../lib/local/ports.js';
+import { createWebhookEndpoint } from '../api/webhooks/endpoints.js';
+import type { Config } from '../lib/config.js';
+import { WebhookReceiver } from '../test/support/webhook-receiver.js';
+import { load, startProcess, stopProcess, table } from './support.js';
+import { summary } from './stats.js';
+
+const body = JSON.stringify({
+  mode: 'ar',
+  letter: { title: 'Mise en demeure', body: 'Madame, Monsieur,\n\nJe vous mets en demeure.' },
+  sender: { name: 'Marie Dupont', lines: ['12 rue des Lilas'], postcode: '69003', city: 'Lyon' },
+  recipient: { name: 'Société X', lines: ['5 avenue de la République'], postcode: '69002', city: 'Lyon' },
+});
+
+/** Bare workflow starts against the same server, with the same concurrency as the HTTP load. */
+async function bareStarts(client: Client, taskQueue: string, seconds: number, concurrency: number): Promise<number> {
+  const deadline = Date.now() + seconds * 1000;
+  let started = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < deadline) {
+        await client.workflow.start('healthCheck', { taskQueue, workflowId: `bench-${randomUUID()}`, args: [] });
+        started += 1;
+      }
+    }),
+  );
+  return Math.round(started / seconds);
+}
+
+export interface MailingBenchDeps {
+  config: Config;
+  db: Db;
+  client: Client;
+  databaseUrl: string;
+  temporalAddress: string;
+  testKey: string;
+  accountId: string;
+}
+
+/**
+ * Mailing intake (POST /v1/mailings, test key) against bare workflow starts; p99 at half load;
+ * webhook latency from advance to receipt; Temporal history of one AR mailing.
+ */
+export async function benchMailings(deps: MailingBenchDeps): Promise<string[]> {
+  const lines: string[] = [];
+  const apiPort = await freePort();
+  const intakePort = await freePort();
+  const env = {
+    DATABASE_URL: deps.databaseUrl,
+    TEMPORAL_ADDRESS: deps.temporalAddress,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    SANDBOX_DAILY_QUOTA: '100000000',
+    WEBHOOK_ALLOW_PRIVATE: '1',
+    NODE_EXTRA_CA_CERTS: join(projectRoot, 'test', 'fixtures', 'tls', 'cert.pem'),
+  };
+  // Intake goes to a queue no worker polls (both sides of the ratio only start workflows); the
+  // latency and history measures use the service's queue and a worker.
+  const intakeApi = await startProcess(join(distRoot, 'api', 'main.js'), { ...env, PORT: String(intakePort), TEMPORAL_TASK_QUEUE: 'bench-intake' }, `http://127.0.0.1:${intakePort}/v1/openapi.json`);
+  const api = await startProcess(join(distRoot, 'api', 'main.js'), { ...env, PORT: String(apiPort) }, `http://127.0.0.1:${apiPort}/v1/openapi.json`);
+  const receiver = await new WebhookReceiver().start();
+  let worker: Awaited<ReturnType<typeof startProcess>> | undefined;
+  try {
+    const url = `http://127.0.0.1:${apiPort}/v1/mailings`;
+    const intakeUrl = `http://127.0.0.1:${intakePort}/v1/mailings`;
+    const headers = { authorization: `Bearer ${deps.testKey}`, 'content-type': 'application/json' };
+    const bare = await bareStarts(deps.client, 'bench-intake', 8, 20);
+    const intake = await load('POST /v1/mailings (test key)', { url: intakeUrl, method: 'POST', headers, body, connections: 20, durationSeconds: 8 });
+    lines.push(`bare workflow.start loop (20 concurrent): ${bare} starts/s`);
+    lines.push(table([intake]));
+    lines.push(`ratio intake / bare start: ${(intake.requestsPerSecond / bare).toFixed(2)} (target ≥ 0.80)`);
+    const half = await load('POST /v1/mailings at half load', { url: intakeUrl, method: 'POST', headers, body, connections: 10, durationSeconds: 8, overallRate: Math.max(1, Math.round(intake.requestsPerSecond / 2)) });
+    lines.push(`at half load (${Math.round(intake.requestsPerSecond / 2)} req/s): p50 ${half.p50Ms} ms, p99 ${half.p99Ms} ms`);
+
+    worker = await startProcess(join(distRoot, 'worker', 'main.js'), env, `http://127.0.0.1:${apiPort}/v1/openapi.json`);
+    await new Promise((resolve) => setTimeout(resolve, 8000)); // bundling workflows
+
+    // Webhook latency: one endpoint; time from the advance request to the receipt of mailing.printed.
+    await createWebhookEndpoint(deps.db, { ...deps.config, webhookAllowPrivate: true }, { accountId: deps.accountId, url: receiver.url, env: 'test', events: ['mailing.printed', 'mailing.created', 'mailing.posted', 'mailing.in_transit', 'mailing.delivered', 'mailing.ar_signed', 'mailing.proof_available'] });
+    const samples: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const created = (await (await fetch(url, { method: 'POST', headers, body })).json()) as { id: string };
+      await receiver.until((r) => r.some((w) => w.body.type === 'mailing.created' && w.body.data.mailing.id === created.id));
+      const started = performance.now();
+      await fetch(`http://127.0.0.1:${apiPort}/v1/test/mailings/${created.id}/advance`, { method: 'POST', headers, body: '{}' });
+      await receiver.until((r) => r.some((w) => w.body.type === 'mailing.printed' && w.body.data.mailing.id === created.id));
+      samples.push(performance.now() - started);
+    }
+    const s = summary(samples);
+    lines.push(`webhook latency advance → receipt (30 mailings): p50 ${s.p50.toFixed(0)} ms, p99 ${s.p99.toFixed(0)} ms (targets 100 / 500 ms)`);
+
+    // History of one AR mailing taken to its end, with that one endpoint.
+    const ar = (await (await fetch(url, { method: 'POST', headers, body })).json()) as { id: string };
+    await fetch(`http://127.0.0.1:${apiPort}/v1/test/mailings/${ar.id}/advance`, { method: 'POST', headers, body: JSON.stringify({ step: 5 }) });
+    const handle = deps.client.workflow.getHandle(`mailing-${ar.id}`);
+    await handle.result();
+    const history = await handle.fetchHistory();
+    const events = (history.events ?? []) as Record<string, unknown>[];
+    // Each event carries exactly one "<kind>EventAttributes" field naming its type.
+    const count = (attributes: string): number => events.filter((e) => e[attributes]).length;
+    const parts = {
+      activities: count('activityTaskScheduledEventAttributes'),
+      localActivities: count('markerRecordedEventAttributes'),
+      childDeliveries: count('startChildWorkflowExecutionInitiatedEventAttributes'),
+      updates: count('workflowExecutionUpdateAcceptedEventAttributes'),
+      upserts: count('upsertWorkflowSearchAttributesEventAttributes'),
+      timers: count('timerStartedEventAttributes'),
+    };
+    const actions = 1 + Object.values(parts).reduce((a, b) => a + b, 0);
+    lines.push(
+      `AR mailing to ar_signed with one endpoint: ${events.length} history events; ${actions} actions (1 start, ${parts.activities} activities, ${parts.localActivities} local activities, ${parts.childDeliveries} child deliveries, ${parts.updates} updates, ${parts.upserts} search-attribute upserts, ${parts.timers} timers)`,
+    );
+  } finally {
+    await receiver.stop();
+    if (worker) await stopProcess(worker);
+    await stopProcess(api);
+    await stopProcess(intakeApi);
+  }
+  return lines;
+}
