@@ -61,6 +61,8 @@ describe('durability', function () {
       600,
     );
     expect(done.body.events.map((e: { status: string }) => e.status)).to.deep.equal(['paid', 'printed', 'posted', 'in_transit', 'delivered', 'ar_signed']);
+    // The workflow ends after the last proof is announced.
+    await stack().temporal.client.workflow.getHandle(`mailing-${id}`).result();
     const filing = await stack().db('operator_filings').where({ shipment_id: id }).first();
     expect(filing.filed_at).to.be.instanceOf(Date);
     const events = await stack().db('webhook_events').where({ shipment_id: id }).select('type', 'payload');

@@ -74,6 +74,31 @@ describe('mailings', function () {
     expect(final.status).to.equal(409);
   });
 
+  it('ends off the main path: returned (with a return proof) or error, at lastStep', async () => {
+    const { body: a } = await post(account.testKey, { mode: 'ar', letter: freeLetter, sender, recipient });
+    await call('POST', `/v1/test/mailings/${a.id}/advance`, { key: account.testKey, body: { step: 2 } });
+    const returned = await call('POST', `/v1/test/mailings/${a.id}/advance`, { key: account.testKey, body: { status: 'returned' } });
+    expect(returned.status, JSON.stringify(returned.body)).to.equal(200);
+    expect(returned.body).to.include({ status: 'returned', step: 5 });
+    expect(returned.body.proofs.map((p: { kind: string }) => p.kind)).to.deep.equal(['filing', 'return']);
+    const { body: b } = await post(account.testKey, { mode: 'simple', letter: freeLetter, sender, recipient });
+    const error = await call('POST', `/v1/test/mailings/${b.id}/advance`, { key: account.testKey, body: { status: 'error' } });
+    expect(error.body).to.include({ status: 'error', step: 2 });
+    expect((await call('POST', `/v1/test/mailings/${b.id}/advance`, { key: account.testKey, body: {} })).status).to.equal(409);
+  });
+
+  it('refuses to advance by hand with a live key (403 test_only), beyond lastStep (422) or backwards (409)', async () => {
+    const { body: s } = await post(account.testKey, { mode: 'simple', letter: freeLetter, sender, recipient });
+    const live = await call('POST', `/v1/test/mailings/${s.id}/advance`, { key: account.liveKey, body: {} });
+    expect(live.status).to.equal(403);
+    expect(live.body.error.code).to.equal('test_only');
+    expect((await call('POST', `/v1/test/mailings/${s.id}/advance`, { key: account.testKey, body: { step: 3 } })).status).to.equal(422);
+    await call('POST', `/v1/test/mailings/${s.id}/advance`, { key: account.testKey, body: {} });
+    expect((await call('POST', `/v1/test/mailings/${s.id}/advance`, { key: account.testKey, body: { step: 1 } })).status).to.equal(409);
+    expect((await call('POST', `/v1/test/mailings/${s.id}/advance`, { key: account.testKey, body: { step: 1, status: 'error' } })).status).to.equal(400);
+    expect((await call('POST', `/v1/test/mailings/${randomUUID()}/advance`, { key: account.testKey, body: {} })).status).to.equal(404);
+  });
+
   it('serves proofs through a signed link valid 5 minutes; 404 before they exist', async () => {
     const { body: s } = await post(account.testKey, { mode: 'simple', letter: freeLetter, sender, recipient });
     expect((await call('GET', `/v1/mailings/${s.id}/proofs/filing`, { key: account.testKey })).status).to.equal(404);
