@@ -15,7 +15,7 @@ function startWorker(): ChildProcess {
 }
 
 describe('durability', function () {
-  this.timeout(120_000);
+  this.timeout(180_000);
   let api: ApiProcess;
   let worker: ChildProcess | undefined;
 
@@ -57,7 +57,7 @@ describe('durability', function () {
     const done = await eventually(
       () => call('GET', `/v1/mailings/${id}`, { key: account.liveKey }),
       (r) => r.body.status === 'ar_signed',
-      90_000,
+      120_000,
       600,
     );
     expect(done.body.events.map((e: { status: string }) => e.status)).to.deep.equal(['paid', 'printed', 'posted', 'in_transit', 'delivered', 'ar_signed']);

@@ -23,9 +23,10 @@ import { webhookDelivery } from './webhook-delivery.js';
 // Short database writes run as local activities: no task-queue round trip between the steps of a
 // move, which keeps webhook latency low; they are idempotent, like every activity here.
 const projection = proxyLocalActivities<Activities>({ startToCloseTimeout: '30s', retry: { initialInterval: '1s', maximumInterval: '1m' } });
-const printing = proxyActivities<Activities>({ startToCloseTimeout: '2m', retry: { initialInterval: '1s', maximumInterval: '1m' } });
+// A proof prints in about a second: a short timeout, so a lost worker's attempt is retried soon.
+const printing = proxyActivities<Activities>({ startToCloseTimeout: '20s', retry: { initialInterval: '1s', maximumInterval: '1m' } });
 // Filing is retried for as long as the operator does not confirm: the shipment stays `paid`.
-const filing = proxyActivities<Activities>({ startToCloseTimeout: '2m', retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '10m' } });
+const filing = proxyActivities<Activities>({ startToCloseTimeout: '1m', retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '10m' } });
 const tracking = proxyActivities<Activities>({ startToCloseTimeout: '30d', heartbeatTimeout: '30s', retry: { initialInterval: '5s', maximumInterval: '10m' } });
 
 export const advanceUpdate = defineUpdate<Shipment, [TestAdvance]>('advance');
