@@ -29,6 +29,16 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
     /** The shipment as webhooks carry it (no letter content). */
     shipmentSnapshot: snapshot,
 
+    /**
+     * The workflow starts inside the creating transaction: until that commits, the shipment is
+     * not visible. Retryable; if it never appears, the transaction rolled back.
+     */
+    async committedShipment(shipmentId: string): Promise<Shipment> {
+      const found = await findShipment(db, shipmentId, false);
+      if (!found) throw ApplicationFailure.retryable(`shipment ${shipmentId} is not committed (yet)`, 'shipment_not_committed');
+      return found.shipment;
+    },
+
     /** Records a step once (a retry changes nothing) and returns the shipment as of that step. */
     async recordShipmentStep(record: StepRecord): Promise<Shipment> {
       await db.transaction(async (trx) => {

@@ -75,7 +75,7 @@ describe('durability', function () {
 
 describe('Temporal unreachable', function () {
   this.timeout(60_000);
-  it('POST /v1/mailings answers 503 and keeps neither the debit nor the shipment', async () => {
+  it('POST /v1/mailings answers 503 and records neither a debit nor a shipment', async () => {
     const { freePort } = await import('../lib/local/ports.js');
     const { balanceOf } = await import('./support/api.js');
     const api = await spawnApiProcess({ TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` });
@@ -97,9 +97,27 @@ describe('Temporal unreachable', function () {
       expect(res.headers.get('x-service-balance')).to.equal('1000');
       expect(await stack().db('shipments').where({ account_id: account.id }).count('* as n').first()).to.deep.equal({ n: '0' });
       const ledger = await stack().db('ledger_entries').where({ account_id: account.id }).orderBy('id').select('kind', 'amount_cents');
-      expect(ledger.map((l) => [l.kind, Number(l.amount_cents)])).to.deep.equal([['topup', 1000], ['debit', -189], ['refund', 189]]);
+      expect(ledger.map((l) => [l.kind, Number(l.amount_cents)])).to.deep.equal([['topup', 1000]]);
     } finally {
       await api.stop();
     }
+  });
+});
+
+describe('a mailing workflow whose creating transaction rolled back', function () {
+  this.timeout(60_000);
+  it('waits for the shipment, then ends without doing anything', async () => {
+    const shipmentId = (await import('node:crypto')).randomUUID();
+    const { client } = stack().temporal;
+    const started = Date.now();
+    const result = await client.workflow.execute('mailing', {
+      taskQueue: stack().config.taskQueue,
+      workflowId: `mailing-${shipmentId}`,
+      args: [{ shipmentId, accountId: shipmentId, mode: 'simple', test: false, webhookRetryDelaysMs: [1000] }],
+    });
+    expect(result).to.equal(null);
+    expect(Date.now() - started).to.be.above(5000);
+    expect(await stack().db('operator_filings').where({ shipment_id: shipmentId }).first()).to.equal(undefined);
+    expect(await stack().db('webhook_events').where({ shipment_id: shipmentId }).first()).to.equal(undefined);
   });
 });

@@ -24,6 +24,8 @@ import { webhookDelivery } from './webhook-delivery.js';
 // move, which keeps webhook latency low; they are idempotent, like every activity here.
 const projection = proxyLocalActivities<Activities>({ startToCloseTimeout: '30s', retry: { initialInterval: '1s', maximumInterval: '1m' } });
 // A proof prints in about a second: a short timeout, so a lost worker's attempt is retried soon.
+// The creating transaction commits right after the start; 20 s without it means it rolled back.
+const creation = proxyLocalActivities<Activities>({ startToCloseTimeout: '10s', retry: { initialInterval: '200ms', backoffCoefficient: 1.5, maximumInterval: '2s', maximumAttempts: 15 } });
 const printing = proxyActivities<Activities>({ startToCloseTimeout: '20s', retry: { initialInterval: '1s', maximumInterval: '1m' } });
 // Filing is retried for as long as the operator does not confirm: the shipment stays `paid`.
 const filing = proxyActivities<Activities>({ startToCloseTimeout: '1m', retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '10m' } });
@@ -38,7 +40,7 @@ export const cancelUpdate = defineUpdate<Shipment, [null]>('cancel');
  * any proof it makes available. Live shipments are filed with the postal operator and move as it
  * reports; test shipments move only through the `advance` update.
  */
-export async function mailing(input: MailingWorkflowInput): Promise<Shipment> {
+export async function mailing(input: MailingWorkflowInput): Promise<Shipment | null> {
   const path = PATHS[input.mode];
   const last = path.length - 1;
   let status: ShipmentStatus = 'paid';
@@ -131,7 +133,11 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment> {
     }),
   );
 
-  latest = await projection.shipmentSnapshot(input.shipmentId);
+  try {
+    latest = await creation.committedShipment(input.shipmentId);
+  } catch {
+    return null; // the mailing was never recorded (its transaction rolled back): nothing to do
+  }
   // Only the endpoints declared when the mailing was created hear of its creation.
   await emit('mailing.created', latest, { endpointsCreatedBy: latest.createdAt });
   busy = false;

@@ -1,8 +1,7 @@
 import type { Context } from 'koa';
 import { randomInt, randomUUID } from 'node:crypto';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { ApiError, serviceUnavailable } from '../errors.js';
-import { debit, refund, type Charge } from '../billing/ledger.js';
+import { debit, type Charge } from '../billing/ledger.js';
 import { setBalanceHeader } from '../middleware/authenticate.js';
 import { logger } from '../../lib/logger.js';
 import { ACCOUNT_ID, MAILING_MODE, MAILING_REFERENCE, MAILING_STATUS, MAILING_TEST } from '../../lib/search-attributes.js';
@@ -35,9 +34,8 @@ export function mailingWorkflowId(shipmentId: string): string {
 }
 
 /**
- * POST /v1/mailings: checks, then in one transaction the debit (live keys), the shipment and its
- * first event; then the mailing workflow starts. If Temporal cannot take it, the debit is credited
- * back and the shipment removed before answering 503: never paid-and-lost.
+ * POST /v1/mailings: checks, then one transaction holds the debit (live keys), the shipment, its
+ * first event and the start of its workflow: never paid-and-lost, never started-and-unpaid.
  */
 export async function createMailing(ctx: Context, request: MailingRequest): Promise<Shipment> {
   const { db, temporal, config } = ctx.services;
@@ -74,40 +72,35 @@ export async function createMailing(ctx: Context, request: MailingRequest): Prom
     tracking_number: trackingNumber(),
     created_at: now,
   };
-  await db.transaction(async (trx) => {
-    if (!test) {
-      charge = await debit(trx, auth.accountId, unit, id);
-      setBalanceHeader(ctx, charge.balanceCents);
-    }
-    await trx('shipments').insert({ ...row, updated_at: now });
-    await trx('shipment_events').insert({ shipment_id: id, step: 0, status: 'paid', at: now });
-  });
-
   const input: MailingWorkflowInput = { shipmentId: id, accountId: auth.accountId, mode: request.mode, test, webhookRetryDelaysMs: config.webhookRetryDelaysMs };
   try {
-    // A bounded wait: a client must not hang while Temporal is unreachable.
-    await temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () => temporal.workflow.start('mailing', {
-      taskQueue: config.taskQueue,
-      workflowId: mailingWorkflowId(id),
-      args: [input],
-      typedSearchAttributes: [
-        { key: ACCOUNT_ID, value: auth.accountId },
-        { key: MAILING_REFERENCE, value: request.reference ?? '' },
-        { key: MAILING_MODE, value: request.mode },
-        { key: MAILING_STATUS, value: 'paid' },
-        { key: MAILING_TEST, value: test },
-      ],
-    }));
+    await db.transaction(async (trx) => {
+      if (!test) charge = await debit(trx, auth.accountId, unit, id);
+      await trx('shipments').insert({ ...row, updated_at: now });
+      await trx('shipment_events').insert({ shipment_id: id, step: 0, status: 'paid', at: now });
+      // Started before the commit: if Temporal cannot take the mailing, the debit and the shipment
+      // roll back; if the commit fails after the start, the workflow finds no shipment and ends.
+      await temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+        temporal.workflow.start('mailing', {
+          taskQueue: config.taskQueue,
+          workflowId: mailingWorkflowId(id),
+          args: [input],
+          typedSearchAttributes: [
+            { key: ACCOUNT_ID, value: auth.accountId },
+            { key: MAILING_REFERENCE, value: request.reference ?? '' },
+            { key: MAILING_MODE, value: request.mode },
+            { key: MAILING_STATUS, value: 'paid' },
+            { key: MAILING_TEST, value: test },
+          ],
+        }),
+      );
+    });
   } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) {
-      logger.error({ err: error, shipmentId: id }, 'mailing workflow could not start; shipment withdrawn and refunded');
-      await db.transaction(async (trx) => {
-        await trx('shipments').where({ id }).delete();
-      });
-      if (charge) setBalanceHeader(ctx, await refund(db, auth.accountId, charge, unit, id));
-      throw serviceUnavailable('The mailing could not be queued; nothing was charged. Please retry.');
-    }
+    if (error instanceof ApiError) throw error;
+    logger.error({ err: error, shipmentId: id }, 'mailing workflow could not start; nothing was recorded or charged');
+    throw serviceUnavailable('The mailing could not be queued; nothing was charged. Please retry.');
   }
+  if (charge) setBalanceHeader(ctx, charge.balanceCents);
   // The response is what was just written: no need to read it back.
   return toShipment(row, [{ step: 0, status: 'paid', at: now }], [], true);
 }
