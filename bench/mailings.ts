@@ -9,13 +9,9 @@ import type { Config } from '../lib/config.js';
 import { WebhookReceiver } from '../test/support/webhook-receiver.js';
 import { load, startProcess, stopProcess, table } from './support.js';
 import { summary } from './stats.js';
+import { freeLetter, recipient, sender } from '../test/support/fixtures.js';
 
-const body = JSON.stringify({
-  mode: 'ar',
-  letter: { title: 'Mise en demeure', body: 'Madame, Monsieur,\n\nJe vous mets en demeure.' },
-  sender: { name: 'Marie Dupont', lines: ['12 rue des Lilas'], postcode: '69003', city: 'Lyon' },
-  recipient: { name: 'Société X', lines: ['5 avenue de la République'], postcode: '69002', city: 'Lyon' },
-});
+const body = JSON.stringify({ mode: 'ar', letter: freeLetter, sender, recipient });
 
 /** Bare workflow starts against the same server, with the same concurrency as the HTTP load. */
 async function bareStarts(client: Client, taskQueue: string, seconds: number, concurrency: number): Promise<number> {

@@ -3,18 +3,12 @@ import { renderLetter } from '../api/letters/render.js';
 import { BrowserPool } from '../activities/pdf/browser.js';
 import { pdfActivities } from '../activities/pdf.js';
 import { summary } from './stats.js';
+import { boxLetterValues } from '../test/support/fixtures.js';
 
 /** PDF throughput with a warm browser: the worker's activity, 4 pages at once. */
 export async function benchPdf(letters = 60, concurrency = 4): Promise<string> {
   const letter = catalogue().letters.get('resiliation-box-internet')!;
-  const { document } = renderLetter(letter, letter.providers[0], {
-    senderName: 'Marie Dupont',
-    senderAddress: '12 rue des Lilas\n69003 Lyon',
-    subscriberId: 'FB-0987654321',
-    installationAddress: '12 rue des Lilas, 69003 Lyon',
-    terminationContext: 'sans-engagement',
-    place: 'Lyon',
-  });
+  const { document } = renderLetter(letter, letter.providers[0], boxLetterValues);
   const pool = new BrowserPool(concurrency);
   const { renderLetterPdf } = pdfActivities(pool);
   try {

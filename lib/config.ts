@@ -35,8 +35,7 @@ export function parseDuration(text: string): number {
   return Math.round(Number(match[1]) * unit);
 }
 
-function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
+function positiveInt(raw: string | undefined, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
@@ -70,18 +69,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const knob = (name: string): string | undefined => (production ? undefined : env[name]);
   return {
     appEnv,
-    port: positiveInt(env, 'PORT', 3000),
+    port: positiveInt(env.PORT, 'PORT', 3000),
     databaseUrl: env.DATABASE_URL || undefined,
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
     taskQueue: env.TEMPORAL_TASK_QUEUE || 'postal-api',
     secretKey: loadSecretKey(env, appEnv),
-    rateLimitPerMinute: positiveInt(env, 'RATE_LIMIT_PER_MINUTE', 120),
-    sandboxDailyQuota: positiveInt(env, 'SANDBOX_DAILY_QUOTA', 1000),
+    rateLimitPerMinute: positiveInt(env.RATE_LIMIT_PER_MINUTE, 'RATE_LIMIT_PER_MINUTE', 120),
+    sandboxDailyQuota: positiveInt(env.SANDBOX_DAILY_QUOTA, 'SANDBOX_DAILY_QUOTA', 1000),
     webhookRetryDelaysMs: (knob('WEBHOOK_RETRY_DELAYS') || DEFAULT_RETRY_DELAYS).split(',').map(parseDuration),
     webhookAllowPrivate: knob('WEBHOOK_ALLOW_PRIVATE') === '1',
     operatorStepDelayMs: parseDuration(knob('OPERATOR_STEP_DELAY') || '30s'),
-    operatorFailFirstFilings: positiveInt({ v: knob('OPERATOR_FAIL_FIRST_FILINGS') }, 'v', 0),
+    operatorFailFirstFilings: positiveInt(knob('OPERATOR_FAIL_FIRST_FILINGS'), 'OPERATOR_FAIL_FIRST_FILINGS', 0),
     logLevel: env.LOG_LEVEL || 'info',
     embeddings: {
       baseUrl: env.EMBEDDINGS_BASE_URL || undefined,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { call, createAccount, eventually, spawnApiProcess, type ApiProcess } from './support/api.js';
 import { stack } from './support/stack.js';
+import { freeLetter, recipient, sender } from './support/fixtures.js';
 import { distRoot } from '../lib/paths.js';
 
 const QUEUE = 'durability-test';
@@ -35,9 +36,9 @@ describe('durability', function () {
       key: account.liveKey,
       body: {
         mode: 'ar',
-        letter: { title: 'Mise en demeure', body: 'Madame, Monsieur,\n\nJe vous mets en demeure.' },
-        sender: { name: 'Marie Dupont', lines: ['12 rue des Lilas'], postcode: '69003', city: 'Lyon' },
-        recipient: { name: 'Société X', lines: ['5 avenue de la République'], postcode: '69002', city: 'Lyon' },
+        letter: freeLetter,
+        sender,
+        recipient,
       },
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
@@ -86,9 +87,9 @@ describe('Temporal unreachable', function () {
         key: account.liveKey,
         body: {
           mode: 'simple',
-          letter: { title: 'Demande', body: 'Bonjour.' },
-          sender: { name: 'Marie Dupont', lines: ['12 rue des Lilas'], postcode: '69003', city: 'Lyon' },
-          recipient: { name: 'Mairie de Lyon', lines: ['1 place de la Comédie'], postcode: '69001', city: 'Lyon' },
+          letter: freeLetter,
+          sender,
+          recipient,
         },
       });
       expect(res.status).to.equal(503);

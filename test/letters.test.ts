@@ -5,17 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { balanceOf, call, createAccount, createKey, type TestAccount } from './support/api.js';
 import { stack } from './support/stack.js';
+import { boxLetterValues } from './support/fixtures.js';
 
 const BOX = 'resiliation-box-internet';
-const values = {
-  senderName: 'Marie Dupont',
-  senderAddress: '12 rue des Lilas\n69003 Lyon',
-  subscriberId: 'FB-0987654321',
-  installationAddress: '12 rue des Lilas, 69003 Lyon',
-  terminationContext: 'sans-engagement',
-  place: 'Lyon',
-  date: '2026-03-01',
-};
+const values = { ...boxLetterValues, date: '2026-03-01' };
 
 function pdfTool(tool: 'pdfinfo' | 'pdftotext', pdf: Buffer): string {
   const file = join(mkdtempSync(join(tmpdir(), 'pdf-')), 'letter.pdf');

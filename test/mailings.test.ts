@@ -2,12 +2,10 @@ import { expect } from 'chai';
 import { createHmac, randomUUID } from 'node:crypto';
 import { balanceOf, call, createAccount, type TestAccount } from './support/api.js';
 import { stack } from './support/stack.js';
+import { freeLetter, recipient, sender } from './support/fixtures.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 import { createWebhookEndpoint } from '../api/webhooks/endpoints.js';
 
-const sender = { name: 'Marie Dupont', lines: ['12 rue des Lilas'], postcode: '69003', city: 'Lyon' };
-const recipient = { name: 'Mairie de Lyon', lines: ['1 place de la Comédie'], postcode: '69001', city: 'Lyon' };
-const freeLetter = { title: 'Demande de rendez-vous', body: 'Madame, Monsieur,\n\nJe souhaite un rendez-vous.\n\nCordialement.' };
 
 function verify(received: { headers: Record<string, string>; raw: string }, secret: string): boolean {
   const [t, v1] = received.headers['service-signature']!.split(',').map((p) => p.split('=')[1]!);

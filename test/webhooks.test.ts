@@ -2,13 +2,11 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { balanceOf, call, createAccount, type TestAccount } from './support/api.js';
 import { stack } from './support/stack.js';
+import { freeLetter, recipient, sender } from './support/fixtures.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 import { createWebhookEndpoint } from '../api/webhooks/endpoints.js';
 import { postWebhook } from '../activities/net/webhook-request.js';
 
-const sender = { name: 'Marie Dupont', lines: ['12 rue des Lilas'], postcode: '69003', city: 'Lyon' };
-const recipient = { name: 'Mairie de Lyon', lines: ['1 place de la Comédie'], postcode: '69001', city: 'Lyon' };
-const letter = { title: 'Demande', body: 'Madame, Monsieur,\n\nMerci.' };
 
 describe('webhook deliveries', function () {
   this.timeout(60_000);
@@ -24,7 +22,7 @@ describe('webhook deliveries', function () {
   });
 
   const endpoint = (env: 'test' | 'live', events: string[] = []) => createWebhookEndpoint(stack().db, stack().config, { accountId: account.id, url: receiver.url, env, events });
-  const mail = (key: string) => call('POST', '/v1/mailings', { key, body: { mode: 'simple', letter, sender, recipient } });
+  const mail = (key: string) => call('POST', '/v1/mailings', { key, body: { mode: 'simple', letter: freeLetter, sender, recipient } });
 
   it('retries a failing receiver with the same delivery id and a new timestamp, then counts the attempts', async () => {
     await endpoint('test', ['mailing.created']);
@@ -104,7 +102,7 @@ describe('webhook deliveries', function () {
   it('runs a live mailing to the end: filed once despite a failed first filing, every step and proof announced', async () => {
     await endpoint('live');
     const before = await balanceOf(account.id);
-    const res = await call('POST', '/v1/mailings', { key: account.liveKey, body: { mode: 'registered', letter, sender, recipient } });
+    const res = await call('POST', '/v1/mailings', { key: account.liveKey, body: { mode: 'registered', letter: freeLetter, sender, recipient } });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     const id = res.body.id;
     await receiver.until((r) => r.some((w) => w.body.type === 'mailing.delivered' && w.body.data.mailing.id === id), 45_000);
@@ -124,7 +122,7 @@ describe('webhook deliveries', function () {
   it('debits an idempotent live POST once under concurrency', async () => {
     const before = await balanceOf(account.id);
     const key = randomUUID();
-    const results = await Promise.all(Array.from({ length: 8 }, () => call('POST', '/v1/mailings', { key: account.liveKey, body: { mode: 'ar', letter, sender, recipient }, headers: { 'idempotency-key': key } })));
+    const results = await Promise.all(Array.from({ length: 8 }, () => call('POST', '/v1/mailings', { key: account.liveKey, body: { mode: 'ar', letter: freeLetter, sender, recipient }, headers: { 'idempotency-key': key } })));
     const created = results.filter((r) => r.status === 201);
     expect(created.length).to.be.at.least(1);
     expect(new Set(created.map((r) => r.body.id)).size).to.equal(1);

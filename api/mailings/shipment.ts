@@ -1,13 +1,9 @@
 import type { Db, Tx } from '../../db/knex.js';
 import { MODE_LABELS, PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, type ShipmentStatus } from './states.js';
 
-export interface PostalAddress {
-  name: string;
-  lines: string[];
-  postcode: string;
-  city: string;
-  country: 'FR';
-}
+import type { PostalAddress } from '../catalogue/catalogue.js';
+
+export type { PostalAddress };
 
 /** The letter content of a shipment (present in GET responses, absent from webhooks). */
 export interface ShipmentDocument {
