@@ -7,6 +7,7 @@ interface CommuneRecord {
   type: string;
   departement: string;
   codesPostaux?: string[];
+  population?: number;
 }
 
 export interface Commune {
@@ -15,6 +16,16 @@ export interface Commune {
   name: string;
   department: string;
   postcodes: string[];
+  population: number;
+}
+
+/** One commune at one of its postcodes: what goes on an envelope ("69003 Lyon"). */
+export interface CityResult {
+  label: string;
+  postcode: string;
+  city: string;
+  insee: string;
+  department: string;
 }
 
 /** "St Denis", "SAINT-DENIS" and "Saint Denis" are the same name on an envelope. */
@@ -40,11 +51,15 @@ export class Communes {
   readonly all: Commune[];
   private readonly byPostcode = new Map<string, Commune[]>();
   private readonly byDepartment = new Map<string, Commune[]>();
+  private readonly keys: string[];
 
   constructor(records: CommuneRecord[]) {
     this.all = records
       .filter((r) => r.type === 'commune-actuelle' && r.codesPostaux?.length)
-      .map((r) => ({ code: r.code, name: r.nom, department: r.departement, postcodes: r.codesPostaux! }));
+      .map((r) => ({ code: r.code, name: r.nom, department: r.departement, postcodes: r.codesPostaux!, population: r.population ?? 0 }))
+      // Larger communes first: "Saint-Denis" means the one most people look for.
+      .sort((a, b) => b.population - a.population || a.name.localeCompare(b.name, 'fr'));
+    this.keys = this.all.map((c) => communeKey(c.name));
     for (const commune of this.all) {
       for (const postcode of commune.postcodes) this.byPostcode.set(postcode, [...(this.byPostcode.get(postcode) ?? []), commune]);
       this.byDepartment.set(commune.department, [...(this.byDepartment.get(commune.department) ?? []), commune]);
@@ -53,6 +68,30 @@ export class Communes {
 
   withPostcode(postcode: string): Commune[] {
     return this.byPostcode.get(postcode) ?? [];
+  }
+
+  /**
+   * GET /v1/geo/cities: a 5-digit postcode gives every commune sharing it; otherwise names that
+   * start with the query (accents, case, hyphens and "St" ignored), one result per postcode.
+   */
+  search(query: string, limit: number): CityResult[] {
+    const q = query.trim();
+    const at = (c: Commune, postcode: string): CityResult => ({ label: `${postcode} ${c.name}`, postcode, city: c.name, insee: c.code, department: c.department });
+    if (/^\d{5}$/.test(q)) return this.withPostcode(q).map((c) => at(c, q));
+    const key = communeKey(q);
+    if (!key) return [];
+    const results: CityResult[] = [];
+    const exact: number[] = [];
+    const prefix: number[] = [];
+    this.keys.forEach((k, i) => (k === key ? exact.push(i) : k.startsWith(key) ? prefix.push(i) : undefined));
+    for (const i of [...exact, ...prefix]) {
+      const commune = this.all[i]!;
+      for (const postcode of commune.postcodes) {
+        if (results.length === limit) return results;
+        results.push(at(commune, postcode));
+      }
+    }
+    return results;
   }
 
   /**
