@@ -5,6 +5,7 @@ import { pdfActivities } from './pdf.js';
 import { searchActivities } from './search.js';
 import { mailingActivities } from './mailings.js';
 import { webhookActivities } from './webhooks.js';
+import { lookupActivities } from './lookups.js';
 import { SimulatedOperator } from './operator/simulator.js';
 import type { PostalOperator } from './operator/postal-operator.js';
 import type { BrowserPool } from './pdf/browser.js';
@@ -25,6 +26,7 @@ export function createActivities(deps: ActivityDeps) {
     ...searchActivities(deps.config),
     ...mailingActivities(deps.db, deps.operator ?? new SimulatedOperator(deps.db, { stepDelayMs: deps.config.operatorStepDelayMs, failFirstFilings: deps.config.operatorFailFirstFilings }), deps.browsers),
     ...webhookActivities(deps.db, deps.config),
+    ...lookupActivities(deps.config),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Db } from '../db/knex.js';
 import { purgeExpiredCounters } from '../api/auth/keys.js';
 import { purgeExpiredIdempotencyKeys } from '../api/middleware/idempotency.js';
+import { purgeExpiredCache } from '../api/lookups/cache.js';
 
 export function maintenanceActivities(db: Db) {
   return {
@@ -10,9 +11,10 @@ export function maintenanceActivities(db: Db) {
       return new Date().toISOString();
     },
 
-    /** Drops rate-limit and quota windows that are over, and idempotency records older than 24 h. */
+    /** Drops rate-limit and quota windows that are over, expired partner answers, and idempotency records older than 24 h. */
     async purgeExpiredRecords(): Promise<{ idempotencyKeys: number }> {
       await purgeExpiredCounters(db);
+      await purgeExpiredCache(db);
       return { idempotencyKeys: await purgeExpiredIdempotencyKeys(db) };
     },
   };

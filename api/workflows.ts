@@ -7,7 +7,7 @@ import { ApiError, serviceUnavailable } from './errors.js';
  * Runs a short workflow to completion for a request (the API does no heavy work itself).
  * Temporal unreachable → 503; the workflow failing → 500 (the caller refunds what it debited).
  */
-export async function runWorkflow<T>(ctx: Context, type: string, args: unknown[], idPrefix: string, timeout = '60s'): Promise<T> {
+export async function runWorkflow<T>(ctx: Context, type: string, args: unknown[], idPrefix: string, timeout = '60s', onFailure?: (error: WorkflowFailedError) => ApiError): Promise<T> {
   const { temporal, config } = ctx.services;
   try {
     return (await temporal.workflow.execute(type, {
@@ -17,7 +17,7 @@ export async function runWorkflow<T>(ctx: Context, type: string, args: unknown[]
       args,
     })) as T;
   } catch (error) {
-    if (error instanceof WorkflowFailedError) throw new ApiError(500, 'internal_error', `The ${type} step failed; nothing was billed. Please retry.`);
+    if (error instanceof WorkflowFailedError) throw onFailure?.(error) ?? new ApiError(500, 'internal_error', `The ${type} step failed; nothing was billed. Please retry.`);
     throw serviceUnavailable('The workflow service is unreachable; nothing was billed. Please retry.');
   }
 }

@@ -23,6 +23,8 @@ export interface Config {
   logLevel: string;
   /** OpenAI-compatible embeddings endpoint of the semantic search; unset: search stays lexical. */
   embeddings: { baseUrl: string | undefined; apiKey: string | undefined; model: string };
+  /** Public-data partners: base URLs, one request's time limit, and requests per second. */
+  partners: { geocodingBaseUrl: string; timeoutMs: number; geocodingPerSecond: number };
 }
 
 const DEFAULT_RETRY_DELAYS = '1m,5m,30m,2h,6h,12h,24h';
@@ -82,6 +84,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operatorStepDelayMs: parseDuration(knob('OPERATOR_STEP_DELAY') || '30s'),
     operatorFailFirstFilings: positiveInt(knob('OPERATOR_FAIL_FIRST_FILINGS'), 'OPERATOR_FAIL_FIRST_FILINGS', 0),
     logLevel: env.LOG_LEVEL || 'info',
+    partners: {
+      geocodingBaseUrl: env.GEOCODING_BASE_URL || 'https://data.geopf.fr/geocodage',
+      timeoutMs: parseDuration(env.PARTNER_TIMEOUT || '5s'),
+      geocodingPerSecond: positiveInt(env.GEOCODING_RATE_PER_SECOND, 'GEOCODING_RATE_PER_SECOND', 40),
+    },
     embeddings: {
       baseUrl: env.EMBEDDINGS_BASE_URL || undefined,
       apiKey: env.EMBEDDINGS_API_KEY || undefined,

@@ -5,6 +5,7 @@ import type { Config } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
 import { createActivities } from '../activities/index.js';
 import { BrowserPool } from '../activities/pdf/browser.js';
+import { GEOCODING_QUEUE } from '../lib/task-queues.js';
 import { logger } from '../lib/logger.js';
 
 const workflowsPath = fileURLToPath(new URL('../workflows/index.js', import.meta.url));
@@ -37,19 +38,20 @@ export async function createWorker({ config, db, address }: WorkerDeps): Promise
   installRuntime();
   const connection = await NativeConnection.connect({ address });
   const browsers = new BrowserPool(Number(process.env.PDF_PAGES ?? 4));
-  const worker = await Worker.create({
-    connection,
-    namespace: config.temporalNamespace,
-    taskQueue: config.taskQueue,
-    workflowsPath,
-    activities: createActivities({ db, config, browsers }),
-  });
+  const activities = createActivities({ db, config, browsers });
+  const worker = await Worker.create({ connection, namespace: config.temporalNamespace, taskQueue: config.taskQueue, workflowsPath, activities });
+  // One activity-only worker per partner: the task queue's rate is enforced by the server, so all
+  // workers together never exceed what the partner allows.
+  const partners = [
+    await Worker.create({ connection, namespace: config.temporalNamespace, taskQueue: GEOCODING_QUEUE, activities, maxTaskQueueActivitiesPerSecond: config.partners.geocodingPerSecond }),
+  ];
+  const all = [worker, ...partners];
   return {
     worker,
     browsers,
-    run: () => worker.run().finally(() => Promise.all([browsers.close(), connection.close()])),
+    run: () => Promise.all(all.map((w) => w.run())).then(() => undefined).finally(() => Promise.all([browsers.close(), connection.close()])),
     shutdown: () => {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
+      for (const w of all) if (w.getState() === 'RUNNING') w.shutdown();
     },
   };
 }

@@ -33,7 +33,9 @@ export async function errorBody(ctx: Context, next: Next): Promise<void> {
     if (ctx.status === 404 && ctx.body === undefined) throw new ApiError(404, 'not_found', `No route ${ctx.method} ${ctx.path}.`);
   } catch (error) {
     const apiError = toApiError(error);
-    if (apiError.status >= 500) logger.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
+    // Our own failures are errors; a partner or Temporal being down (502, 503) is a warning.
+    if (apiError.status === 500) logger.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
+    else if (apiError.status > 500) logger.warn({ code: apiError.code, method: ctx.method, path: ctx.path }, apiError.message);
     ctx.status = apiError.status;
     ctx.type = 'application/json';
     ctx.remove('Content-Disposition');

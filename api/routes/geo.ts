@@ -1,7 +1,14 @@
-import { respondPaid } from '../billing/charge.js';
+import { payThen, respondPaid } from '../billing/charge.js';
 import { communes } from '../geo/communes.js';
-import { citiesQuery, cityResultsSchema } from '../schemas/geo.js';
+import { addressesQuery, addressResultsSchema, citiesQuery, cityResultsSchema } from '../schemas/geo.js';
+import { cached } from '../lookups/cache.js';
+import { runWorkflow } from '../workflows.js';
+import { upstreamError } from '../errors.js';
+import { normalize } from '../search/normalize.js';
 import { defineRoute } from './route.js';
+
+/** Addresses change rarely: geocoding answers are reused for 7 days. */
+const GEOCODING_TTL_SECONDS = 7 * 24 * 3600;
 
 export const geoRoutes = [
   defineRoute<Record<string, never>, { q: string; limit: number }>({
@@ -19,6 +26,29 @@ export const geoRoutes = [
     errors: [400, 401, 402, 403, 429, 500, 502],
     async handler(ctx, { query }) {
       await respondPaid(ctx, 'data.lookup', 200, { results: communes().search(query.q, query.limit) });
+    },
+  }),
+  defineRoute<Record<string, never>, { q: string; limit: number }>({
+    operationId: 'searchAddresses',
+    method: 'GET',
+    path: '/v1/geo/addresses',
+    tag: 'Data',
+    summary: 'Address autocomplete and geocoding (national address base)',
+    description:
+      'Runs the geocoder through a short workflow (timeout, retries, the partner\'s rate cap for all processes together); answers are cached 7 days. ' +
+      'A partner that keeps failing gives 502 upstream_error and nothing is billed. Billed as one "data.lookup" after the monthly free quota.',
+    scope: 'data:read',
+    query: addressesQuery,
+    success: { status: 200, description: '{ results: [...] }', schema: addressResultsSchema },
+    errors: [400, 401, 402, 403, 429, 500, 502],
+    async handler(ctx, { query }) {
+      const key = `geocoding:${query.limit}:${normalize(query.q)}`;
+      const { value } = await payThen(ctx, 'data.lookup', () =>
+        cached(ctx.services.db, key, GEOCODING_TTL_SECONDS, () =>
+          runWorkflow<unknown[]>(ctx, 'addressLookup', [query.q, query.limit], 'address-lookup', '60s', () => upstreamError('The address geocoder is failing; nothing was billed. Please retry.')),
+        ),
+      );
+      ctx.body = { results: value };
     },
   }),
 ];

@@ -18,3 +18,23 @@ export const cityResultsSchema = Joi.object({
     )
     .required(),
 }).label('CityResults');
+
+export const addressesQuery = Joi.object({
+  q: Joi.string().min(3).max(200).required().description('An address, or its beginning'),
+  limit: Joi.number().integer().min(1).max(10).default(5),
+});
+
+export const addressResultsSchema = Joi.object({
+  results: Joi.array()
+    .items(
+      Joi.object({
+        label: Joi.string().required(),
+        street: Joi.string().allow('').required(),
+        postcode: Joi.string().required(),
+        city: Joi.string().required(),
+        lat: Joi.number().required(),
+        lon: Joi.number().required(),
+      }).label('AddressResult'),
+    )
+    .required(),
+}).label('AddressResults');

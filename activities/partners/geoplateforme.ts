@@ -1,0 +1,48 @@
+import got from 'got';
+
+/** One result of GET /v1/geo/addresses (SPEC.md "Address result"). */
+export interface AddressResult {
+  label: string;
+  street: string;
+  postcode: string;
+  city: string;
+  lat: number;
+  lon: number;
+}
+
+interface Feature {
+  geometry?: { type?: string; coordinates?: unknown };
+  properties?: { label?: unknown; name?: unknown; street?: unknown; housenumber?: unknown; postcode?: unknown; city?: unknown; type?: unknown };
+}
+
+export class PartnerResponseError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PartnerResponseError';
+  }
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/**
+ * The national address base geocoder (Géoplateforme, BAN data): GET {base}/search?q=&limit=,
+ * a GeoJSON FeatureCollection. One attempt with a time limit; retries belong to the activity.
+ */
+export async function searchAddresses(baseUrl: string, q: string, limit: number, timeoutMs: number): Promise<AddressResult[]> {
+  const body = await got(`${baseUrl.replace(/\/$/, '')}/search`, {
+    searchParams: { q, limit, autocomplete: 1 },
+    timeout: { request: timeoutMs },
+    retry: { limit: 0 },
+  }).json<{ type?: string; features?: Feature[] }>();
+  if (body?.type !== 'FeatureCollection' || !Array.isArray(body.features)) throw new PartnerResponseError('geocoder answered something other than a FeatureCollection');
+  return body.features.map((feature) => {
+    const p = feature.properties ?? {};
+    const coordinates = feature.geometry?.coordinates;
+    if (!Array.isArray(coordinates) || typeof coordinates[0] !== 'number' || typeof coordinates[1] !== 'number' || !text(p.label) || !text(p.postcode)) {
+      throw new PartnerResponseError('geocoder feature without label, postcode or coordinates');
+    }
+    // Streets and house numbers have a street; a locality or a commune gives its own name.
+    const street = text(p.street) ? [text(p.housenumber), text(p.street)].filter(Boolean).join(' ') : text(p.name);
+    return { label: text(p.label), street, postcode: text(p.postcode), city: text(p.city), lat: coordinates[1], lon: coordinates[0] };
+  });
+}

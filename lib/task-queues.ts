@@ -1,0 +1,2 @@
+/** Task queue of the geocoding partner: its worker caps requests per second for all processes together. */
+export const GEOCODING_QUEUE = 'partner-geocoding';

@@ -1,0 +1,68 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from '../../lib/paths.js';
+import { normalize } from '../../api/search/normalize.js';
+
+/**
+ * A partner this machine cannot reach, replayed: GET requests are answered with the fixture file
+ * named after the normalized query (test/fixtures/partners/<partner>/<q>.json). Faults can be
+ * injected: `failNext` 5xx answers, `delayMs` before answering, `malformedNext` broken bodies.
+ */
+export class PartnerServer {
+  requests: string[] = [];
+  failNext = 0;
+  malformedNext = 0;
+  delayMs = 0;
+  private server: Server | undefined;
+
+  constructor(private readonly partner: string) {}
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+  }
+
+  reset(): void {
+    this.requests = [];
+    this.failNext = 0;
+    this.malformedNext = 0;
+    this.delayMs = 0;
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      this.requests.push(url.pathname + url.search);
+      const answer = (): void => {
+        if (this.failNext > 0) {
+          this.failNext -= 1;
+          res.writeHead(503, { 'content-type': 'application/json' }).end('{"code":503,"message":"Service Unavailable"}');
+          return;
+        }
+        if (this.malformedNext > 0) {
+          this.malformedNext -= 1;
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{"type":"Feature');
+          return;
+        }
+        const file = join(projectRoot, 'test', 'fixtures', 'partners', this.partner, `${normalize(url.searchParams.get('q') ?? '')}.json`);
+        if (!existsSync(file)) {
+          res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":404,"message":"no fixture"}');
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' }).end(readFileSync(file));
+      };
+      if (this.delayMs) setTimeout(answer, this.delayMs);
+      else answer();
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
+
+export const geocoder = new PartnerServer('geoplateforme');
