@@ -2,21 +2,29 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { HTTPError } from 'got';
 import type { Config } from '../lib/config.js';
 import { PartnerResponseError, searchAddresses, type AddressResult } from './partners/geoplateforme.js';
+import { companyProfile, searchCompanies, type CompanyProfile, type CompanySummary } from './partners/recherche-entreprises.js';
+
+/** Partner failures as Temporal sees them: a refused request (4xx) is not retried; the rest is. */
+async function partnerCall<T>(partner: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof HTTPError && error.response.statusCode >= 400 && error.response.statusCode < 500 && error.response.statusCode !== 429) {
+      throw ApplicationFailure.nonRetryable(`${partner} refused the request (${error.response.statusCode})`, 'PartnerRefused');
+    }
+    if (error instanceof PartnerResponseError) throw ApplicationFailure.retryable(`${partner}: ${error.message}`, 'PartnerMalformed');
+    throw error;
+  }
+}
 
 /** Public-data partner calls. They run on per-partner task queues, whose rate caps all workers together. */
 export function lookupActivities(config: Config) {
+  const { partners } = config;
   return {
-    async geocodeAddresses(q: string, limit: number): Promise<AddressResult[]> {
-      try {
-        return await searchAddresses(config.partners.geocodingBaseUrl, q, limit, config.partners.timeoutMs);
-      } catch (error) {
-        // A refusal of the request itself will not get better with a retry.
-        if (error instanceof HTTPError && error.response.statusCode >= 400 && error.response.statusCode < 500 && error.response.statusCode !== 429) {
-          throw ApplicationFailure.nonRetryable(`geocoder refused the request (${error.response.statusCode})`, 'PartnerRefused');
-        }
-        if (error instanceof PartnerResponseError) throw ApplicationFailure.retryable(error.message, 'PartnerMalformed');
-        throw error;
-      }
-    },
+    geocodeAddresses: (q: string, limit: number): Promise<AddressResult[]> =>
+      partnerCall('geocoder', () => searchAddresses(partners.geocodingBaseUrl, q, limit, partners.timeoutMs)),
+    searchCompanies: (q: string, limit: number, only: 'active' | 'all'): Promise<CompanySummary[]> =>
+      partnerCall('company directory', () => searchCompanies(partners.companiesBaseUrl, q, limit, only, partners.timeoutMs)),
+    companyProfile: (siret: string): Promise<CompanyProfile | null> => partnerCall('company directory', () => companyProfile(partners.companiesBaseUrl, siret, partners.timeoutMs)),
   };
 }

@@ -24,7 +24,7 @@ export interface Config {
   /** OpenAI-compatible embeddings endpoint of the semantic search; unset: search stays lexical. */
   embeddings: { baseUrl: string | undefined; apiKey: string | undefined; model: string };
   /** Public-data partners: base URLs, one request's time limit, and requests per second. */
-  partners: { geocodingBaseUrl: string; timeoutMs: number; geocodingPerSecond: number };
+  partners: { geocodingBaseUrl: string; companiesBaseUrl: string; timeoutMs: number; geocodingPerSecond: number; companiesPerSecond: number };
 }
 
 const DEFAULT_RETRY_DELAYS = '1m,5m,30m,2h,6h,12h,24h';
@@ -88,6 +88,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       geocodingBaseUrl: env.GEOCODING_BASE_URL || 'https://data.geopf.fr/geocodage',
       timeoutMs: parseDuration(env.PARTNER_TIMEOUT || '5s'),
       geocodingPerSecond: positiveInt(env.GEOCODING_RATE_PER_SECOND, 'GEOCODING_RATE_PER_SECOND', 40),
+      companiesBaseUrl: env.COMPANIES_BASE_URL || 'https://recherche-entreprises.api.gouv.fr',
+      // The company directory allows 7 requests per second.
+      companiesPerSecond: positiveInt(env.COMPANIES_RATE_PER_SECOND, 'COMPANIES_RATE_PER_SECOND', 7),
     },
     embeddings: {
       baseUrl: env.EMBEDDINGS_BASE_URL || undefined,

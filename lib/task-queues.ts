@@ -1,2 +1,5 @@
 /** Task queue of the geocoding partner: its worker caps requests per second for all processes together. */
 export const GEOCODING_QUEUE = 'partner-geocoding';
+
+/** Task queue of the company directory (recherche-entreprises). */
+export const COMPANIES_QUEUE = 'partner-companies';

@@ -5,7 +5,7 @@ import type { Config } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
 import { createActivities } from '../activities/index.js';
 import { BrowserPool } from '../activities/pdf/browser.js';
-import { GEOCODING_QUEUE } from '../lib/task-queues.js';
+import { COMPANIES_QUEUE, GEOCODING_QUEUE } from '../lib/task-queues.js';
 import { logger } from '../lib/logger.js';
 
 const workflowsPath = fileURLToPath(new URL('../workflows/index.js', import.meta.url));
@@ -42,9 +42,13 @@ export async function createWorker({ config, db, address }: WorkerDeps): Promise
   const worker = await Worker.create({ connection, namespace: config.temporalNamespace, taskQueue: config.taskQueue, workflowsPath, activities });
   // One activity-only worker per partner: the task queue's rate is enforced by the server, so all
   // workers together never exceed what the partner allows.
-  const partners = [
-    await Worker.create({ connection, namespace: config.temporalNamespace, taskQueue: GEOCODING_QUEUE, activities, maxTaskQueueActivitiesPerSecond: config.partners.geocodingPerSecond }),
+  const partnerQueues: [string, number][] = [
+    [GEOCODING_QUEUE, config.partners.geocodingPerSecond],
+    [COMPANIES_QUEUE, config.partners.companiesPerSecond],
   ];
+  const partners = await Promise.all(
+    partnerQueues.map(([taskQueue, perSecond]) => Worker.create({ connection, namespace: config.temporalNamespace, taskQueue, activities, maxTaskQueueActivitiesPerSecond: perSecond })),
+  );
   const all = [worker, ...partners];
   return {
     worker,

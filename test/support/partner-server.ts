@@ -66,3 +66,4 @@ export class PartnerServer {
 }
 
 export const geocoder = new PartnerServer('geoplateforme');
+export const companyDirectory = new PartnerServer('recherche-entreprises');

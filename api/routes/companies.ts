@@ -1,0 +1,55 @@
+import { payThen } from '../billing/charge.js';
+import { notFound, upstreamError } from '../errors.js';
+import { cached } from '../lookups/cache.js';
+import { normalize } from '../search/normalize.js';
+import { runWorkflow } from '../workflows.js';
+import { companyProfileSchema, companyResultsSchema, companySearchQuery, siretParams } from '../schemas/companies.js';
+import { defineRoute } from './route.js';
+
+/** The directory is refreshed daily; searches are reused for an hour, profiles for six. */
+const SEARCH_TTL_SECONDS = 3600;
+const PROFILE_TTL_SECONDS = 6 * 3600;
+const failing = () => upstreamError('The company directory is failing; nothing was billed. Please retry.');
+
+export const companyRoutes = [
+  defineRoute<Record<string, never>, { q: string; limit: number; status: 'active' | 'all' }>({
+    operationId: 'searchCompanies',
+    method: 'GET',
+    path: '/v1/companies',
+    tag: 'Data',
+    summary: 'Search companies by name, trade name, SIREN or SIRET (national business directory)',
+    description: 'status=active (default) keeps active companies; all includes closed ones. Billed as one "data.lookup" after the monthly free quota; 502 and nothing billed when the directory fails.',
+    scope: 'data:read',
+    query: companySearchQuery,
+    success: { status: 200, description: 'CompanyResults', schema: companyResultsSchema },
+    errors: [400, 401, 402, 403, 429, 500, 502],
+    async handler(ctx, { query }) {
+      const key = `companies:${query.status}:${query.limit}:${normalize(query.q)}`;
+      const { value } = await payThen(ctx, 'data.lookup', () =>
+        cached(ctx.services.db, key, SEARCH_TTL_SECONDS, () => runWorkflow<unknown[]>(ctx, 'companySearch', [query.q, query.limit, query.status], 'company-search', '60s', failing)),
+      );
+      ctx.body = { results: value };
+    },
+  }),
+  defineRoute<{ siret: string }>({
+    operationId: 'getCompany',
+    method: 'GET',
+    path: '/v1/companies/{siret}',
+    tag: 'Data',
+    summary: 'Company profile of an establishment: status, company, head office, activity, headcount, data freshness',
+    description: 'Billed as one "data.lookup.premium" after the monthly free quota; 404 (not billed) for an unknown SIRET.',
+    scope: 'data:read',
+    params: siretParams,
+    success: { status: 200, description: 'CompanyProfile', schema: companyProfileSchema },
+    errors: [400, 401, 402, 403, 404, 429, 500, 502],
+    async handler(ctx, { params }) {
+      ctx.body = await payThen(ctx, 'data.lookup.premium', async () => {
+        const { value } = await cached(ctx.services.db, `company:${params.siret}`, PROFILE_TTL_SECONDS, () =>
+          runWorkflow<unknown>(ctx, 'companyProfileLookup', [params.siret], 'company-profile', '60s', failing),
+        );
+        if (!value) throw notFound(`No establishment with SIRET ${params.siret}.`);
+        return value;
+      });
+    },
+  }),
+];
