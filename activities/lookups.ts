@@ -3,6 +3,7 @@ import { HTTPError } from 'got';
 import type { Config } from '../lib/config.js';
 import { PartnerResponseError, searchAddresses, type AddressResult } from './partners/geoplateforme.js';
 import { companyProfile, searchCompanies, type CompanyProfile, type CompanySummary } from './partners/recherche-entreprises.js';
+import { carRoute, type Point, type RouteResult } from './partners/osrm.js';
 
 /** Partner failures as Temporal sees them: a refused request (4xx) is not retried; the rest is. */
 async function partnerCall<T>(partner: string, call: () => Promise<T>): Promise<T> {
@@ -26,5 +27,7 @@ export function lookupActivities(config: Config) {
     searchCompanies: (q: string, limit: number, only: 'active' | 'all'): Promise<CompanySummary[]> =>
       partnerCall('company directory', () => searchCompanies(partners.companiesBaseUrl, q, limit, only, partners.timeoutMs)),
     companyProfile: (siret: string): Promise<CompanyProfile | null> => partnerCall('company directory', () => companyProfile(partners.companiesBaseUrl, siret, partners.timeoutMs)),
+    carRoute: (from: Point, to: Point, geometry: boolean): Promise<RouteResult | null> =>
+      partnerCall('routing service', () => carRoute(partners.routingBaseUrl, from, to, geometry, partners.timeoutMs)),
   };
 }

@@ -24,7 +24,7 @@ export interface Config {
   /** OpenAI-compatible embeddings endpoint of the semantic search; unset: search stays lexical. */
   embeddings: { baseUrl: string | undefined; apiKey: string | undefined; model: string };
   /** Public-data partners: base URLs, one request's time limit, and requests per second. */
-  partners: { geocodingBaseUrl: string; companiesBaseUrl: string; timeoutMs: number; geocodingPerSecond: number; companiesPerSecond: number };
+  partners: { geocodingBaseUrl: string; companiesBaseUrl: string; routingBaseUrl: string; timeoutMs: number; geocodingPerSecond: number; companiesPerSecond: number; routingPerSecond: number };
 }
 
 const DEFAULT_RETRY_DELAYS = '1m,5m,30m,2h,6h,12h,24h';
@@ -91,6 +91,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       companiesBaseUrl: env.COMPANIES_BASE_URL || 'https://recherche-entreprises.api.gouv.fr',
       // The company directory allows 7 requests per second.
       companiesPerSecond: positiveInt(env.COMPANIES_RATE_PER_SECOND, 'COMPANIES_RATE_PER_SECOND', 7),
+      routingBaseUrl: env.ROUTING_BASE_URL || 'https://router.project-osrm.org',
+      // The public OSRM server asks for at most one request per second.
+      routingPerSecond: positiveInt(env.ROUTING_RATE_PER_SECOND, 'ROUTING_RATE_PER_SECOND', 1),
     },
     embeddings: {
       baseUrl: env.EMBEDDINGS_BASE_URL || undefined,

@@ -3,3 +3,6 @@ export const GEOCODING_QUEUE = 'partner-geocoding';
 
 /** Task queue of the company directory (recherche-entreprises). */
 export const COMPANIES_QUEUE = 'partner-companies';
+
+/** Task queue of the OSRM-compatible routing service. */
+export const ROUTING_QUEUE = 'partner-routing';

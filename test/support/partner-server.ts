@@ -17,7 +17,11 @@ export class PartnerServer {
   delayMs = 0;
   private server: Server | undefined;
 
-  constructor(private readonly partner: string) {}
+  /** `fixture` names the file answering a request (default: the normalized `q` parameter). */
+  constructor(
+    private readonly partner: string,
+    private readonly fixture: (url: URL) => string = (url) => normalize(url.searchParams.get('q') ?? ''),
+  ) {}
 
   get baseUrl(): string {
     return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
@@ -45,12 +49,15 @@ export class PartnerServer {
           res.writeHead(200, { 'content-type': 'application/json' }).end('{"type":"Feature');
           return;
         }
-        const file = join(projectRoot, 'test', 'fixtures', 'partners', this.partner, `${normalize(url.searchParams.get('q') ?? '')}.json`);
+        const file = join(projectRoot, 'test', 'fixtures', 'partners', this.partner, `${this.fixture(url)}.json`);
         if (!existsSync(file)) {
           res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":404,"message":"no fixture"}');
           return;
         }
-        res.writeHead(200, { 'content-type': 'application/json' }).end(readFileSync(file));
+        const recorded = readFileSync(file);
+        // A recorded error keeps its status (OSRM answers "NoRoute" with 400).
+        const status = (JSON.parse(recorded.toString()) as { code?: unknown }).code === 'NoRoute' ? 400 : 200;
+        res.writeHead(status, { 'content-type': 'application/json' }).end(recorded);
       };
       if (this.delayMs) setTimeout(answer, this.delayMs);
       else answer();
@@ -67,3 +74,5 @@ export class PartnerServer {
 
 export const geocoder = new PartnerServer('geoplateforme');
 export const companyDirectory = new PartnerServer('recherche-entreprises');
+/** OSRM fixtures are named after the coordinates of the request: "2.308132,48.850671;4.835,45.758". */
+export const router = new PartnerServer('osrm', (url) => decodeURIComponent(url.pathname.split('/').pop() ?? ''));

@@ -1,0 +1,63 @@
+import { payThen } from '../billing/charge.js';
+import { notFound, upstreamError } from '../errors.js';
+import { cached } from '../lookups/cache.js';
+import { normalize } from '../search/normalize.js';
+import { runWorkflow } from '../workflows.js';
+import { routeQuery, routeResultSchema } from '../schemas/car-routes.js';
+import type { RouteLookup, RoutePlace } from '../../workflows/lookups.js';
+import { defineRoute } from './route.js';
+
+const ROUTE_TTL_SECONDS = 24 * 3600;
+const COORDINATES = /^\s*(-?\d{1,3}(?:\.\d+)?)\s*,\s*(-?\d{1,2}(?:\.\d+)?)\s*$/;
+
+/** "lon,lat" within range is a point; anything else is an address to geocode. */
+function place(text: string): RoutePlace {
+  const match = COORDINATES.exec(text);
+  if (match) {
+    const lon = Number(match[1]);
+    const lat = Number(match[2]);
+    if (Math.abs(lon) <= 180 && Math.abs(lat) <= 90) return { lon, lat };
+  }
+  return { address: text.trim() };
+}
+
+export const carRouteRoutes = [
+  defineRoute<Record<string, never>, { from: string; to: string; geometry: boolean }>({
+    operationId: 'getRoute',
+    method: 'GET',
+    path: '/v1/routes',
+    tag: 'Data',
+    summary: 'Car route distance and duration between two addresses or points',
+    description:
+      'Addresses are geocoded first. 404 when an address is not found or no road route exists. Billed as one "data.lookup.premium" after the monthly free quota; 502 and nothing billed when a partner fails.',
+    scope: 'data:read',
+    query: routeQuery,
+    success: { status: 200, description: 'RouteResult', schema: routeResultSchema },
+    errors: [400, 401, 402, 403, 404, 429, 500, 502],
+    async handler(ctx, { query }) {
+      const from = place(query.from);
+      const to = place(query.to);
+      const key = `route:${query.geometry}:${normalize(query.from)}|${normalize(query.to)}`;
+      ctx.body = await payThen(ctx, 'data.lookup.premium', async () => {
+        const { value } = await cached(ctx.services.db, key, ROUTE_TTL_SECONDS, () =>
+          runWorkflow<RouteLookup>(ctx, 'routeLookup', [from, to, query.geometry], 'route-lookup', '60s', () =>
+            upstreamError('The routing service is failing; nothing was billed. Please retry.'),
+          ),
+        );
+        if (!value.from) throw notFound(`Address not found: "${query.from}".`);
+        if (!value.to) throw notFound(`Address not found: "${query.to}".`);
+        if (!value.route) throw notFound('No road route between these places.');
+        const { distanceMeters, durationSeconds, geometry } = value.route;
+        return {
+          from: value.from,
+          to: value.to,
+          distanceMeters,
+          distanceKm: Math.round(distanceMeters / 100) / 10,
+          durationSeconds,
+          durationMinutes: Math.round(durationSeconds / 60),
+          ...(geometry ? { geometry } : {}),
+        };
+      });
+    },
+  }),
+];
