@@ -1,0 +1,127 @@
+import { catalogue } from '../catalogue/catalogue.js';
+
+/**
+ * The catalogue's calculators that need no partner, as pure functions of their (checked) inputs.
+ * Each cites its source in catalogue/calculators.json and is tested against the worked examples
+ * there. Dates are ISO YYYY-MM-DD, amounts integer cents.
+ */
+export type Inputs = Record<string, string | number>;
+export type Output = Record<string, string | number | boolean | null>;
+
+function parts(iso: string): [number, number, number] {
+  const [y, m, d] = iso.split('-').map(Number) as [number, number, number];
+  return [y, m, d];
+}
+
+const iso = (y: number, m: number, d: number): string => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+const daysInMonth = (y: number, m: number): number => new Date(Date.UTC(y, m, 0)).getUTCDate();
+
+/** Same day number `months` later; the last day of the month when it does not exist (30 nov. + 3 months = 28 feb.). */
+export function addMonths(date: string, months: number): string {
+  const [y, m, d] = parts(date);
+  const index = y * 12 + (m - 1) + months;
+  const year = Math.floor(index / 12);
+  const month = (index % 12) + 1;
+  return iso(year, month, Math.min(d, daysInMonth(year, month)));
+}
+
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(date + 'T00:00:00Z') + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Whole months from `from` to `to`, and the days left after them. */
+export function monthsBetween(from: string, to: string): { months: number; days: number } {
+  let months = 0;
+  while (addMonths(from, months + 1) <= to) months += 1;
+  const days = Math.round((Date.parse(to) - Date.parse(addMonths(from, months))) / 86_400_000);
+  return { months, days };
+}
+
+/** "12 ans", "5 ans et 6 mois", "7 mois et 14 jours". */
+function frenchDuration(years: number, months: number, days: number): string {
+  const words = [
+    years ? `${years} an${years > 1 ? 's' : ''}` : '',
+    months ? `${months} mois` : '',
+    days ? `${days} jour${days > 1 ? 's' : ''}` : '',
+  ].filter(Boolean);
+  if (words.length === 0) return '0 jour';
+  return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} et ${words[words.length - 1]}`;
+}
+
+const NOTICES: Record<string, { months?: number; days?: number }> = {
+  'bail-vide-3-mois': { months: 3 },
+  'bail-1-mois': { months: 1 },
+  'assurance-1-mois': { months: 1 },
+  'telecom-10-jours': { days: 10 },
+  'energie-30-jours': { days: 30 },
+};
+
+export const calculators: Record<string, (inputs: Inputs) => Output> = {
+  /** Notice period end date (loi n° 89-462 art. 15; Code de la consommation; Code des assurances). */
+  'date-fin-preavis'(inputs) {
+    const notice = inputs.noticeType === 'personnalise' ? { months: Number(inputs.customMonths ?? 0), days: Number(inputs.customDays ?? 0) } : NOTICES[String(inputs.noticeType)]!;
+    return { endDate: addDays(addMonths(String(inputs.receiptDate), notice.months ?? 0), notice.days ?? 0) };
+  },
+
+  /** Legal severance pay (Code du travail L1234-9, R1234-2, R1234-4): 1/4 month per year up to 10, 1/3 beyond. */
+  'indemnite-licenciement'(inputs) {
+    const { months, days } = monthsBetween(String(inputs.hireDate), String(inputs.noticeEndDate));
+    const reference = Math.max(Number(inputs.averageSalary12MonthsCents), Number(inputs.averageSalary3MonthsCents ?? 0));
+    const seniority = frenchDuration(Math.floor(months / 12), months % 12, days);
+    if (months < 8) return { seniority, seniorityMonths: months, eligible: false, referenceSalaryCents: reference, indemnityCents: 0 };
+    const years = months / 12; // incomplete years count in whole months (R1234-2)
+    const indemnity = reference * (Math.min(years, 10) / 4 + Math.max(years - 10, 0) / 3);
+    return { seniority, seniorityMonths: months, eligible: true, referenceSalaryCents: reference, indemnityCents: Math.round(indemnity) };
+  },
+
+  /** Kilometric allowance from the official scale (CGI annexe IV art. 6 B), +20 % for electric vehicles. */
+  'indemnites-kilometriques'(inputs) {
+    const scale = catalogue().calculators.get('indemnites-kilometriques')!.scale as {
+      year: number;
+      electricMajoration: number;
+      bands: { cv: number; upTo5000: { a: number }; upTo20000: { a: number; b: number }; above20000: { a: number } }[];
+    };
+    const band = scale.bands.find((b) => b.cv === Number(inputs.fiscalHorsepower))!;
+    const d = Number(inputs.distanceKm);
+    let amount = d <= 5000 ? d * band.upTo5000.a : d <= 20000 ? d * band.upTo20000.a + band.upTo20000.b : d * band.above20000.a;
+    if (inputs.electricVehicle === 'oui') amount *= 1 + scale.electricMajoration;
+    return { amountCents: Math.round(amount * 100), scaleYear: scale.year };
+  },
+
+  /** Late return of a security deposit (loi n° 89-462 art. 22): 10 % of the monthly rent per started month. */
+  'depot-garantie-restitution'(inputs) {
+    const dueDate = addMonths(String(inputs.keysReturnDate), inputs.exitInventory === 'non-conforme' ? 2 : 1);
+    const refundDate = String(inputs.refundDate);
+    let started = 0;
+    while (refundDate > addMonths(dueDate, started)) started += 1;
+    const penalty = Math.round(Number(inputs.monthlyRentCents) * 0.1) * started;
+    const total = Number(inputs.depositAmountCents) - Number(inputs.deductionsCents ?? 0) + penalty;
+    return { dueDate, startedLateMonths: started, penaltyCents: penalty, totalDueCents: total };
+  },
+
+  /** Paid leave earned (Code du travail L3141-3, L3141-5-1, L3141-7): 2.5 days a month worked, 2 a month of sick leave, rounded up. */
+  'conges-payes-acquis'(inputs) {
+    const raw = 2.5 * Number(inputs.monthsWorked) + 2 * Number(inputs.sickLeaveMonths ?? 0);
+    return { rawDays: raw, days: Math.min(30, Math.ceil(raw)), unit: 'jours ouvrables' };
+  },
+
+  /** Train delay compensation (règlement (UE) 2021/782 art. 19): 25 % from 60 min, 50 % from 120 min. */
+  'indemnite-retard-train'(inputs) {
+    const delay = Number(inputs.arrivalDelayMinutes);
+    const rate = delay >= 120 ? 0.5 : delay >= 60 ? 0.25 : 0;
+    const compensation = Math.round(Number(inputs.ticketPriceCents) * rate);
+    // The carrier may withhold compensation under 4 € (art. 19 §8).
+    return { rate, compensationCents: compensation, belowMinimumThreshold: compensation > 0 && compensation < 400 };
+  },
+
+  /** Flight delay compensation (règlement (CE) n° 261/2004 art. 7; CJUE Sturgeon): 250, 400 or 600 € from 3 h. */
+  'indemnite-retard-avion'(inputs) {
+    const delay = Number(inputs.arrivalDelayMinutes);
+    const distance = Number(inputs.distanceKm);
+    if (delay < 180) return { compensationCents: 0, reduced: false };
+    const full = distance <= 1500 ? 25000 : inputs.intraEu === 'oui' || distance <= 3500 ? 40000 : 60000;
+    // Long flights (> 3 500 km) delayed between 3 and 4 hours: halved (art. 7 §2 c).
+    const reduced = full === 60000 && delay < 240;
+    return { compensationCents: reduced ? full / 2 : full, reduced };
+  },
+};
