@@ -4,6 +4,7 @@ import type { Config } from '../lib/config.js';
 import { PartnerResponseError, searchAddresses, type AddressResult } from './partners/geoplateforme.js';
 import { companyProfile, searchCompanies, type CompanyProfile, type CompanySummary } from './partners/recherche-entreprises.js';
 import { carRoute, type Point, type RouteResult } from './partners/osrm.js';
+import { fuelAverages, type FuelAverages } from './partners/prix-carburants.js';
 
 /** Partner failures as Temporal sees them: a refused request (4xx) is not retried; the rest is. */
 async function partnerCall<T>(partner: string, call: () => Promise<T>): Promise<T> {
@@ -27,6 +28,8 @@ export function lookupActivities(config: Config) {
     searchCompanies: (q: string, limit: number, only: 'active' | 'all'): Promise<CompanySummary[]> =>
       partnerCall('company directory', () => searchCompanies(partners.companiesBaseUrl, q, limit, only, partners.timeoutMs)),
     companyProfile: (siret: string): Promise<CompanyProfile | null> => partnerCall('company directory', () => companyProfile(partners.companiesBaseUrl, siret, partners.timeoutMs)),
+    fuelAverages: (department: string | undefined): Promise<FuelAverages> =>
+      partnerCall('fuel prices', () => fuelAverages(partners.fuelBaseUrl, department, partners.timeoutMs)),
     carRoute: (from: Point, to: Point, geometry: boolean): Promise<RouteResult | null> =>
       partnerCall('routing service', () => carRoute(partners.routingBaseUrl, from, to, geometry, partners.timeoutMs)),
   };

@@ -24,7 +24,17 @@ export interface Config {
   /** OpenAI-compatible embeddings endpoint of the semantic search; unset: search stays lexical. */
   embeddings: { baseUrl: string | undefined; apiKey: string | undefined; model: string };
   /** Public-data partners: base URLs, one request's time limit, and requests per second. */
-  partners: { geocodingBaseUrl: string; companiesBaseUrl: string; routingBaseUrl: string; timeoutMs: number; geocodingPerSecond: number; companiesPerSecond: number; routingPerSecond: number };
+  partners: {
+    geocodingBaseUrl: string;
+    companiesBaseUrl: string;
+    routingBaseUrl: string;
+    fuelBaseUrl: string;
+    timeoutMs: number;
+    geocodingPerSecond: number;
+    companiesPerSecond: number;
+    routingPerSecond: number;
+    fuelPerSecond: number;
+  };
 }
 
 const DEFAULT_RETRY_DELAYS = '1m,5m,30m,2h,6h,12h,24h';
@@ -94,6 +104,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       routingBaseUrl: env.ROUTING_BASE_URL || 'https://router.project-osrm.org',
       // The public OSRM server asks for at most one request per second.
       routingPerSecond: positiveInt(env.ROUTING_RATE_PER_SECOND, 'ROUTING_RATE_PER_SECOND', 1),
+      fuelBaseUrl: env.FUEL_BASE_URL || 'https://data.economie.gouv.fr',
+      fuelPerSecond: positiveInt(env.FUEL_RATE_PER_SECOND, 'FUEL_RATE_PER_SECOND', 5),
     },
     embeddings: {
       baseUrl: env.EMBEDDINGS_BASE_URL || undefined,

@@ -6,3 +6,6 @@ export const COMPANIES_QUEUE = 'partner-companies';
 
 /** Task queue of the OSRM-compatible routing service. */
 export const ROUTING_QUEUE = 'partner-routing';
+
+/** Task queue of the official fuel-price open data. */
+export const FUEL_QUEUE = 'partner-fuel';

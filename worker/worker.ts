@@ -5,7 +5,7 @@ import type { Config } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
 import { createActivities } from '../activities/index.js';
 import { BrowserPool } from '../activities/pdf/browser.js';
-import { COMPANIES_QUEUE, GEOCODING_QUEUE, ROUTING_QUEUE } from '../lib/task-queues.js';
+import { COMPANIES_QUEUE, FUEL_QUEUE, GEOCODING_QUEUE, ROUTING_QUEUE } from '../lib/task-queues.js';
 import { logger } from '../lib/logger.js';
 
 const workflowsPath = fileURLToPath(new URL('../workflows/index.js', import.meta.url));
@@ -46,6 +46,7 @@ export async function createWorker({ config, db, address }: WorkerDeps): Promise
     [GEOCODING_QUEUE, config.partners.geocodingPerSecond],
     [COMPANIES_QUEUE, config.partners.companiesPerSecond],
     [ROUTING_QUEUE, config.partners.routingPerSecond],
+    [FUEL_QUEUE, config.partners.fuelPerSecond],
   ];
   const partners = await Promise.all(
     partnerQueues.map(([taskQueue, perSecond]) => Worker.create({ connection, namespace: config.temporalNamespace, taskQueue, activities, maxTaskQueueActivitiesPerSecond: perSecond })),

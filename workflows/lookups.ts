@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { COMPANIES_QUEUE, GEOCODING_QUEUE, ROUTING_QUEUE } from '../lib/task-queues.js';
+import { COMPANIES_QUEUE, FUEL_QUEUE, GEOCODING_QUEUE, ROUTING_QUEUE } from '../lib/task-queues.js';
 
 
 /** Every partner call: a time limit, 3 attempts, no retry of a refused request. */
@@ -14,6 +14,7 @@ const onQueue = (taskQueue: string) =>
 const geocoding = onQueue(GEOCODING_QUEUE);
 const companies = onQueue(COMPANIES_QUEUE);
 const routing = onQueue(ROUTING_QUEUE);
+const fuel = onQueue(FUEL_QUEUE);
 
 /** GET /v1/geo/addresses: a short workflow around one partner call (timeout, retries, rate cap). */
 export async function addressLookup(q: string, limit: number): Promise<Awaited<ReturnType<Activities['geocodeAddresses']>>> {
@@ -46,4 +47,15 @@ export async function routeLookup(from: RoutePlace, to: RoutePlace, geometry: bo
   const [start, end] = await Promise.all([locate(from), locate(to)]);
   if (!start || !end) return { from: start, to: end, route: null };
   return { from: start, to: end, route: await routing.carRoute(start, end, geometry) };
+}
+
+export interface FuelPriceLookup {
+  national: Awaited<ReturnType<Activities['fuelAverages']>>;
+  department: Awaited<ReturnType<Activities['fuelAverages']>> | null;
+}
+
+/** GET /v1/fuel/prices: national averages, and the department's when one is asked for (both at once). */
+export async function fuelPriceLookup(department: string | null): Promise<FuelPriceLookup> {
+  const [national, local] = await Promise.all([fuel.fuelAverages(undefined), department ? fuel.fuelAverages(department) : Promise.resolve(null)]);
+  return { national, department: local };
 }

@@ -14,7 +14,7 @@ process.env.OPERATOR_FAIL_FIRST_FILINGS = '1';
 // Failing partners are part of the tests; the SDK would log each failed attempt.
 process.env.TEMPORAL_LOG_LEVEL ??= 'ERROR';
 // The suite always starts its own components; knobs come from each test that needs them.
-for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'RATE_LIMIT_PER_MINUTE', 'SANDBOX_DAILY_QUOTA', 'PORT', 'EMBEDDINGS_BASE_URL', 'EMBEDDINGS_API_KEY', 'EMBEDDINGS_MODEL', 'GEOCODING_BASE_URL', 'COMPANIES_BASE_URL', 'ROUTING_BASE_URL', 'ROUTING_RATE_PER_SECOND', 'PARTNER_TIMEOUT']) delete process.env[name];
+for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'RATE_LIMIT_PER_MINUTE', 'SANDBOX_DAILY_QUOTA', 'PORT', 'EMBEDDINGS_BASE_URL', 'EMBEDDINGS_API_KEY', 'EMBEDDINGS_MODEL', 'GEOCODING_BASE_URL', 'COMPANIES_BASE_URL', 'ROUTING_BASE_URL', 'ROUTING_RATE_PER_SECOND', 'FUEL_BASE_URL', 'PARTNER_TIMEOUT']) delete process.env[name];
 
 /** Mocha global fixtures: the real stack, started once for the whole run. */
 export async function mochaGlobalSetup(): Promise<void> {
@@ -24,8 +24,9 @@ export async function mochaGlobalSetup(): Promise<void> {
   process.env.EMBEDDINGS_BASE_URL = embeddings.baseUrl;
   process.env.EMBEDDINGS_MODEL = 'test-trigrams';
   // Partners this machine cannot reach: local servers replaying their recorded responses.
-  const { geocoder, companyDirectory, router } = await import('./partner-server.js');
-  await Promise.all([geocoder.start(), companyDirectory.start(), router.start()]);
+  const { geocoder, companyDirectory, router, fuelData } = await import('./partner-server.js');
+  await Promise.all([geocoder.start(), companyDirectory.start(), router.start(), fuelData.start()]);
+  process.env.FUEL_BASE_URL = fuelData.baseUrl;
   process.env.GEOCODING_BASE_URL = geocoder.baseUrl;
   process.env.COMPANIES_BASE_URL = companyDirectory.baseUrl;
   process.env.ROUTING_BASE_URL = router.baseUrl;
@@ -40,6 +41,6 @@ export async function mochaGlobalTeardown(): Promise<void> {
   await stopTestStack();
   const { embeddings } = await import('./embeddings-server.js');
   await embeddings.stop();
-  const { geocoder, companyDirectory, router } = await import('./partner-server.js');
-  await Promise.all([geocoder.stop(), companyDirectory.stop(), router.stop()]);
+  const { geocoder, companyDirectory, router, fuelData } = await import('./partner-server.js');
+  await Promise.all([geocoder.stop(), companyDirectory.stop(), router.stop(), fuelData.stop()]);
 }

@@ -76,3 +76,5 @@ export const geocoder = new PartnerServer('geoplateforme');
 export const companyDirectory = new PartnerServer('recherche-entreprises');
 /** OSRM fixtures are named after the coordinates of the request: "2.308132,48.850671;4.835,45.758". */
 export const router = new PartnerServer('osrm', (url) => decodeURIComponent(url.pathname.split('/').pop() ?? ''));
+/** Fuel fixtures: "france", or the department code of the where clause. */
+export const fuelData = new PartnerServer('prix-carburants', (url) => /code_departement="([^"]+)"/.exec(url.searchParams.get('where') ?? '')?.[1] ?? 'france');
