@@ -44,3 +44,42 @@ describe('calculator formulas, against the catalogue\'s worked examples', () => 
     expect([...catalogue().calculators.keys()].filter((slug) => !(slug in calculators))).to.deep.equal(needPartner);
   });
 });
+
+describe('POST /v1/calculators/{slug}/compute', function () {
+  this.timeout(60_000);
+  let key: string;
+  before(async () => {
+    const { createAccount } = await import('./support/api.js');
+    key = (await createAccount()).testKey;
+  });
+  const computeCall = async (slug: string, inputs: Record<string, unknown>) => (await import('./support/api.js')).call('POST', `/v1/calculators/${slug}/compute`, { key, body: { inputs } });
+
+  it('computes, completes defaults and says which', async () => {
+    const res = await computeCall('indemnite-licenciement', { hireDate: '2014-01-01', noticeEndDate: '2026-01-01', averageSalary12MonthsCents: 200000 });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.result).to.include({ indemnityCents: 633333, eligible: true, seniority: '12 ans' });
+    expect(res.body.defaultsApplied).to.deep.equal([{ field: 'averageSalary3MonthsCents', value: 200000, reason: 'not given: the 12-month average is used' }]);
+    expect(res.body.source.join(' ')).to.include('R1234-2');
+  });
+
+  it('prices a car trip with the road distance and the day\'s average fuel price', async () => {
+    const { stack } = await import('./support/stack.js');
+    await stack().db('partner_cache').delete();
+    const res = await computeCall('cout-trajet-voiture', { from: '20 avenue de Ségur Paris', to: 'Lyon', fuel: 'gazole', consumption: 6.5 });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.result).to.deep.equal({ distanceKm: 465.3, fuelPriceEurPerLiter: 1.671, liters: 30.245, costCents: 5054 });
+    expect(res.body.defaultsApplied[0]).to.include({ field: 'distanceKm', value: 465.3 });
+    const given = await computeCall('cout-trajet-voiture', { from: 'A', to: 'B', fuel: 'gazole', consumption: 6.5, distanceKm: 465 });
+    expect(given.body.result).to.include({ distanceKm: 465, liters: 30.225 });
+  });
+
+  it('404 for an unknown calculator, 422 for missing or invalid inputs', async () => {
+    expect((await computeCall('calcul-inconnu', {})).status).to.equal(404);
+    const missing = await computeCall('indemnite-retard-train', { ticketPriceCents: 8000 });
+    expect(missing.status).to.equal(422);
+    expect(missing.body.error.details.missingFields).to.deep.equal(['arrivalDelayMinutes']);
+    const invalid = await computeCall('date-fin-preavis', { noticeType: 'bail-vide-3-mois', receiptDate: '2025-02-30' });
+    expect(invalid.status).to.equal(422);
+    expect(invalid.body.error.details[0].field).to.equal('receiptDate');
+  });
+});

@@ -18,9 +18,9 @@ describe('GET /v1/fuel/prices (official fuel-price data, replayed)', function ()
   it('gives national averages, and a department\'s with ?department=', async () => {
     const france = await call('GET', '/v1/fuel/prices', { key: account.testKey });
     expect(france.status, JSON.stringify(france.body)).to.equal(200);
-    expect(france.body).to.deep.equal({ unit: 'EUR/L', national: { stations: 9823, prices: { gazole: 1.671, 'sp95-e10': 1.725, sp98: 1.812, e85: 0.859, gplc: 0.993 } } });
+    expect(france.body).to.deep.equal({ unit: 'EUR/L', national: { stations: 9823, prices: { gazole: 1.671, sp95: 1.784, 'sp95-e10': 1.725, sp98: 1.812, e85: 0.859, gplc: 0.993 } } });
     const rhone = await call('GET', '/v1/fuel/prices?department=69', { key: account.testKey });
-    expect(rhone.body.department).to.deep.equal({ code: '69', stations: 212, prices: { gazole: 1.664, 'sp95-e10': 1.719, sp98: 1.806, e85: 0.85, gplc: null } });
+    expect(rhone.body.department).to.deep.equal({ code: '69', stations: 212, prices: { gazole: 1.664, sp95: 1.776, 'sp95-e10': 1.719, sp98: 1.806, e85: 0.85, gplc: null } });
     expect(fuelData.requests.some((r) => decodeURIComponent(r).includes('code_departement="69"'))).to.equal(true);
   });
 

@@ -4,6 +4,7 @@ import { geoRoutes } from './geo.js';
 import { companyRoutes } from './companies.js';
 import { carRouteRoutes } from './car-routes.js';
 import { fuelRoutes } from './fuel.js';
+import { calculatorRoutes } from './calculators.js';
 import { letterRoutes } from './letters.js';
 import { mailingRoutes } from './mailings.js';
 import { searchRoutes } from './search.js';
@@ -11,4 +12,4 @@ import { metaRoutes } from './meta.js';
 import type { Route } from './route.js';
 
 /** Every operation of the API, in the order of the OpenAPI document. */
-export const routes: Route[] = [...metaRoutes(() => routes), ...catalogueRoutes, ...searchRoutes, ...letterRoutes, ...mailingRoutes, ...geoRoutes, ...companyRoutes, ...carRouteRoutes, ...fuelRoutes, ...expenseRoutes];
+export const routes: Route[] = [...metaRoutes(() => routes), ...catalogueRoutes, ...searchRoutes, ...letterRoutes, ...mailingRoutes, ...geoRoutes, ...companyRoutes, ...carRouteRoutes, ...fuelRoutes, ...calculatorRoutes, ...expenseRoutes];

@@ -8,6 +8,7 @@ const averages = Joi.object({
   stations: Joi.number().integer().required().description('Stations in the average'),
   prices: Joi.object({
     gazole: Joi.number().allow(null).required(),
+    sp95: Joi.number().allow(null).required(),
     'sp95-e10': Joi.number().allow(null).required(),
     sp98: Joi.number().allow(null).required(),
     e85: Joi.number().allow(null).required(),

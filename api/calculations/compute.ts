@@ -1,0 +1,87 @@
+import type { Context } from 'koa';
+import { catalogue } from '../catalogue/catalogue.js';
+import { notFound, unprocessable, upstreamError } from '../errors.js';
+import { checkValues, type FieldValue } from '../letters/values.js';
+import { parisTodayIso } from '../letters/render.js';
+import { cached } from '../lookups/cache.js';
+import { runWorkflow } from '../workflows.js';
+import { secondsUntilNextParisDay } from '../routes/fuel.js';
+import type { FuelPriceLookup, RouteLookup } from '../../workflows/lookups.js';
+import { calculators, type Inputs } from './calculators.js';
+
+export interface DefaultApplied {
+  field: string;
+  value: string | number;
+  reason: string;
+}
+
+/** Documented defaults for inputs left out, applied before the formula (and reported). */
+function localDefaults(slug: string, inputs: Inputs): DefaultApplied[] {
+  const out: DefaultApplied[] = [];
+  const set = (field: string, value: string | number, reason: string): void => {
+    if (inputs[field] === undefined) out.push({ field, value, reason });
+  };
+  if (slug === 'indemnite-licenciement' && inputs.averageSalary12MonthsCents !== undefined) {
+    set('averageSalary3MonthsCents', inputs.averageSalary12MonthsCents, 'not given: the 12-month average is used');
+  }
+  if (slug === 'depot-garantie-restitution') {
+    set('deductionsCents', 0, 'no deduction given');
+    set('refundDate', parisTodayIso(), 'not refunded yet: the penalty is computed as of today (Europe/Paris)');
+  }
+  if (slug === 'conges-payes-acquis') set('sickLeaveMonths', 0, 'no sick leave given');
+  if (slug === 'date-fin-preavis' && inputs.noticeType === 'personnalise') {
+    set('customMonths', 0, 'no months given');
+    set('customDays', 0, 'no days given');
+  }
+  return out;
+}
+
+const failing = (what: string) => () => upstreamError(`The ${what} service is failing; nothing was billed. Please retry.`);
+
+/** Trip cost: distance (given, or by road) × consumption × the day's national average price. */
+async function tripCost(ctx: Context, inputs: Inputs, defaults: DefaultApplied[]): Promise<Record<string, number | string>> {
+  let distanceKm = inputs.distanceKm === undefined ? undefined : Number(inputs.distanceKm);
+  if (distanceKm === undefined) {
+    const route = await runWorkflow<RouteLookup>(ctx, 'routeLookup', [{ address: inputs.from }, { address: inputs.to }, false], 'route-lookup', '60s', failing('routing'));
+    if (!route.from || !route.to || !route.route) throw unprocessable('No road route was found between from and to; give distanceKm.', { field: 'distanceKm' });
+    distanceKm = Math.round(route.route.distanceMeters / 100) / 10;
+    defaults.push({ field: 'distanceKm', value: distanceKm, reason: `road distance from ${route.from.label} to ${route.to.label}` });
+  }
+  const { value: fuel } = await cached(ctx.services.db, 'fuel-prices:FR', secondsUntilNextParisDay(), () =>
+    runWorkflow<FuelPriceLookup>(ctx, 'fuelPriceLookup', [null], 'fuel-prices', '60s', failing('fuel-price')),
+  );
+  const price = fuel.national.prices[String(inputs.fuel) as keyof typeof fuel.national.prices];
+  if (price === null || price === undefined) throw upstreamError(`No average price is published today for ${inputs.fuel}.`);
+  const liters = (distanceKm * Number(inputs.consumption)) / 100;
+  return { distanceKm, fuelPriceEurPerLiter: price, liters: Math.round(liters * 1000) / 1000, costCents: Math.round(liters * price * 100) };
+}
+
+export interface PreparedComputation {
+  slug: string;
+  title: string;
+  source: string[];
+  inputs: Inputs;
+  defaultsApplied: DefaultApplied[];
+}
+
+/** Checks and completes the inputs: every refusal (404, 422) comes before anything is billed. */
+export function prepareComputation(slug: string, given: Record<string, FieldValue>): PreparedComputation {
+  const calculator = catalogue().calculators.get(slug);
+  if (!calculator) throw notFound(`No calculator "${slug}" in the catalogue.`);
+  const { values, problems } = checkValues(calculator.inputs, given);
+  if (problems.length) throw unprocessable(`${problems.length} input${problems.length > 1 ? 's are' : ' is'} invalid: ${problems.map((p) => p.field).join(', ')}.`, problems);
+  const inputs: Inputs = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'boolean' ? String(v) : v]));
+  const defaultsApplied = localDefaults(slug, inputs);
+  for (const d of defaultsApplied) inputs[d.field] = d.value;
+  const missing = calculator.inputs.filter((f) => f.required && inputs[f.name] === undefined).map((f) => f.name);
+  if (missing.length) throw unprocessable(`Missing inputs: ${missing.join(', ')}.`, { missingFields: missing });
+  return { slug, title: calculator.title, source: calculator.source, inputs, defaultsApplied };
+}
+
+/** Runs the formula (with the partners it needs): the result of POST /v1/calculators/{slug}/compute. */
+export async function runComputation(ctx: Context, prepared: PreparedComputation) {
+  const { slug, inputs, defaultsApplied } = prepared;
+  const result = slug === 'cout-trajet-voiture' ? await tripCost(ctx, inputs, defaultsApplied) : calculators[slug]!(inputs);
+  for (const d of defaultsApplied) inputs[d.field] = d.value;
+  return { slug, title: prepared.title, inputs, defaultsApplied, result, source: prepared.source };
+}

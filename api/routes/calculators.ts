@@ -1,0 +1,26 @@
+import { payThen } from '../billing/charge.js';
+import { prepareComputation, runComputation } from '../calculations/compute.js';
+import { calculatorParams, calculatorResultSchema, computeRequestSchema } from '../schemas/calculators.js';
+import { defineRoute } from './route.js';
+
+export const calculatorRoutes = [
+  defineRoute<{ slug: string }, Record<string, never>, { inputs: Record<string, string | number> }>({
+    operationId: 'computeCalculator',
+    method: 'POST',
+    path: '/v1/calculators/{slug}/compute',
+    tag: 'Calculations',
+    summary: 'Run a catalogue calculator; missing inputs are completed with documented defaults',
+    description:
+      'Inputs are checked against the calculator\'s fields (422 per problem, or missingFields). Defaults are reported in defaultsApplied: the road distance is computed when the calculator needs it, and the day\'s average fuel price is used. ' +
+      'Billed as one "calculation" after the monthly free quota; nothing billed when a partner fails (502).',
+    scope: 'catalogue:read',
+    params: calculatorParams,
+    body: computeRequestSchema,
+    success: { status: 200, description: 'CalculatorResult', schema: calculatorResultSchema },
+    errors: [400, 401, 402, 403, 404, 409, 413, 422, 429, 500, 502],
+    async handler(ctx, { params, body }) {
+      const prepared = prepareComputation(params.slug, body.inputs);
+      ctx.body = await payThen(ctx, 'calculation', () => runComputation(ctx, prepared));
+    },
+  }),
+];
