@@ -123,8 +123,14 @@ describe('mailings', function () {
 
   it('live mailings are debited in the same transaction, filed once and moved by the operator', async () => {
     const before = await balanceOf(account.id);
-    const res = await post(account.liveKey, { mode: 'simple', letter: freeLetter, sender, recipient }, { 'idempotency-key': randomUUID() });
+    const idempotencyKey = randomUUID();
+    const res = await post(account.liveKey, { mode: 'simple', letter: freeLetter, sender, recipient }, { 'idempotency-key': idempotencyKey });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    // The stored answer committed with the mailing: a retry replays it, no second mailing or debit.
+    const replay = await post(account.liveKey, { mode: 'simple', letter: freeLetter, sender, recipient }, { 'idempotency-key': idempotencyKey });
+    expect(replay.status).to.equal(201);
+    expect(replay.headers.get('idempotent-replayed')).to.equal('true');
+    expect(replay.text).to.equal(res.text);
     expect(res.body.amountCents).to.equal(189);
     expect(await balanceOf(account.id)).to.equal(before - 189);
     expect(res.headers.get('x-service-balance')).to.equal(String(before - 189));

@@ -11,6 +11,7 @@ import { prepareLetter } from './letter.js';
 import { toShipment, type PostalAddress, type Shipment, type ShipmentRow } from './shipment.js';
 import { lastStep } from './states.js';
 import { priceOf } from '../billing/prices.js';
+import { saveResponseWithin } from '../middleware/idempotency.js';
 
 /** What the mailing workflow is started with (workflows/mailing.ts). */
 export interface MailingWorkflowInput {
@@ -73,11 +74,16 @@ export async function createMailing(ctx: Context, request: MailingRequest): Prom
     created_at: now,
   };
   const input: MailingWorkflowInput = { shipmentId: id, accountId: auth.accountId, mode: request.mode, test, webhookRetryDelaysMs: config.webhookRetryDelaysMs };
+  // The response is what is being written: no need to read it back.
+  const shipment = toShipment(row, [{ step: 0, status: 'paid', at: now }], [], true);
   try {
     await db.transaction(async (trx) => {
       if (!test) charge = await debit(trx, auth.accountId, unit, id);
       await trx('shipments').insert({ ...row, updated_at: now });
       await trx('shipment_events').insert({ shipment_id: id, step: 0, status: 'paid', at: now });
+      // Under an Idempotency-Key, the answer commits with the mailing: a retry after a crash
+      // replays it and can never post the letter twice.
+      await saveResponseWithin(ctx, trx, 201, shipment);
       // Started before the commit: if Temporal cannot take the mailing, the debit and the shipment
       // roll back; if the commit fails after the start, the workflow finds no shipment and ends.
       await temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
@@ -101,6 +107,5 @@ export async function createMailing(ctx: Context, request: MailingRequest): Prom
     throw serviceUnavailable('The mailing could not be queued; nothing was charged. Please retry.');
   }
   if (charge) setBalanceHeader(ctx, charge.balanceCents);
-  // The response is what was just written: no need to read it back.
-  return toShipment(row, [{ step: 0, status: 'paid', at: now }], [], true);
+  return shipment;
 }
