@@ -1,7 +1,6 @@
 type Json = Record<string, unknown>;
 
-const escape = (text: unknown): string =>
-  String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml as escape } from '../lib/html.js';
 
 /** A self-contained, human-readable page rendered from the OpenAPI document (no external assets). */
 export function renderDocsPage(doc: Json): string {

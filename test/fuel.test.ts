@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { call, createAccount, type TestAccount } from './support/api.js';
 import { fuelData } from './support/partner-server.js';
 import { stack } from './support/stack.js';
-import { secondsUntilNextParisDay } from '../api/routes/fuel.js';
+import { secondsUntilNextParisDay } from '../api/lookups/lookup.js';
 
 describe('GET /v1/fuel/prices (official fuel-price data, replayed)', function () {
   this.timeout(60_000);

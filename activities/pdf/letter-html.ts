@@ -1,6 +1,6 @@
 import type { LetterDocument, Segment } from '../../api/letters/render.js';
 
-const escape = (text: string): string => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml as escape } from '../../lib/html.js';
 
 function html(segments: Segment[]): string {
   return segments.map((s) => (s.type === 'text' ? escape(s.text) : s.value === null ? `<span class="missing">[${escape(s.label)}]</span>` : escape(s.value))).join('');

@@ -1,7 +1,7 @@
 import type { Shipment } from '../../api/mailings/shipment.js';
 import type { ProofKind, ShipmentStatus } from '../../api/mailings/states.js';
 
-const escape = (text: string): string => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml as escape } from '../../lib/html.js';
 const when = (iso: string): string => new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' }).format(new Date(iso));
 
 /** A one-page proof: the shipment, its tracking number and the dated history up to this proof. */

@@ -1,18 +1,8 @@
+import { parisDate } from '../../lib/paris-time.js';
 import type { Db } from '../../db/knex.js';
 import { KeyStore, type KeyRecord } from './key-store.js';
 import { LeasedCounter, type CounterResult } from './leased-counter.js';
 
-const parisDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' });
-
-let dayCache = { second: -1, day: '' };
-
-/** The calendar day in Europe/Paris (YYYY-MM-DD): the sandbox quota resets at Paris midnight. */
-export function parisDate(nowMs = Date.now()): string {
-  const second = Math.floor(nowMs / 1000);
-  // Formatting with a time zone is costly; once a second is enough.
-  if (second !== dayCache.second) dayCache = { second, day: parisDay.format(nowMs) };
-  return dayCache.day;
-}
 
 /**
  * What authentication needs per request, with no database round trip in the steady state: the

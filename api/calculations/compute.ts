@@ -3,10 +3,9 @@ import { catalogue } from '../catalogue/catalogue.js';
 import { notFound, unprocessable, upstreamError } from '../errors.js';
 import { checkValues, type FieldValue } from '../letters/values.js';
 import { parisTodayIso } from '../letters/render.js';
-import { cached } from '../lookups/cache.js';
+import { fuelPrices } from '../lookups/lookup.js';
 import { runWorkflow } from '../workflows.js';
-import { secondsUntilNextParisDay } from '../routes/fuel.js';
-import type { FuelPriceLookup, RouteLookup } from '../../workflows/lookups.js';
+import type { RouteLookup } from '../../workflows/lookups.js';
 import { calculators, type Inputs } from './calculators.js';
 
 export interface DefaultApplied {
@@ -36,20 +35,19 @@ function localDefaults(slug: string, inputs: Inputs): DefaultApplied[] {
   return out;
 }
 
-const failing = (what: string) => () => upstreamError(`The ${what} service is failing; nothing was billed. Please retry.`);
 
 /** Trip cost: distance (given, or by road) × consumption × the day's national average price. */
 async function tripCost(ctx: Context, inputs: Inputs, defaults: DefaultApplied[]): Promise<Record<string, number | string>> {
   let distanceKm = inputs.distanceKm === undefined ? undefined : Number(inputs.distanceKm);
   if (distanceKm === undefined) {
-    const route = await runWorkflow<RouteLookup>(ctx, 'routeLookup', [{ address: inputs.from }, { address: inputs.to }, false], 'route-lookup', '60s', failing('routing'));
+    const route = await runWorkflow<RouteLookup>(ctx, 'routeLookup', [{ address: inputs.from }, { address: inputs.to }, false], 'route-lookup', '60s', () =>
+      upstreamError('The routing service is failing; nothing was billed. Please retry.'),
+    );
     if (!route.from || !route.to || !route.route) throw unprocessable('No road route was found between from and to; give distanceKm.', { field: 'distanceKm' });
     distanceKm = Math.round(route.route.distanceMeters / 100) / 10;
     defaults.push({ field: 'distanceKm', value: distanceKm, reason: `road distance from ${route.from.label} to ${route.to.label}` });
   }
-  const { value: fuel } = await cached(ctx.services.db, 'fuel-prices:FR', secondsUntilNextParisDay(), () =>
-    runWorkflow<FuelPriceLookup>(ctx, 'fuelPriceLookup', [null], 'fuel-prices', '60s', failing('fuel-price')),
-  );
+  const fuel = await fuelPrices(ctx, null);
   const price = fuel.national.prices[String(inputs.fuel) as keyof typeof fuel.national.prices];
   if (price === null || price === undefined) throw upstreamError(`No average price is published today for ${inputs.fuel}.`);
   const liters = (distanceKm * Number(inputs.consumption)) / 100;

@@ -1,3 +1,4 @@
+import { parisDate } from '../../lib/paris-time.js';
 import { letterFields, type Field, type LetterData, type Provider } from '../catalogue/catalogue.js';
 import type { FieldValue } from './values.js';
 
@@ -25,11 +26,10 @@ export interface LetterRender {
 const dateFormat = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
 const decimal = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 6 });
-const parisToday = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' });
 
 /** Today's date in Europe/Paris, as YYYY-MM-DD. */
 export function parisTodayIso(now = new Date()): string {
-  return parisToday.format(now);
+  return parisDate(now.getTime());
 }
 
 /** "1er mars 2026", "12 mars 2026". */

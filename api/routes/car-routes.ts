@@ -1,8 +1,7 @@
 import { payThen } from '../billing/charge.js';
-import { notFound, upstreamError } from '../errors.js';
-import { cached } from '../lookups/cache.js';
+import { notFound } from '../errors.js';
+import { partnerLookup } from '../lookups/lookup.js';
 import { normalize } from '../search/normalize.js';
-import { runWorkflow } from '../workflows.js';
 import { routeQuery, routeResultSchema } from '../schemas/car-routes.js';
 import type { RouteLookup, RoutePlace } from '../../workflows/lookups.js';
 import { defineRoute } from './route.js';
@@ -39,11 +38,14 @@ export const carRouteRoutes = [
       const to = place(query.to);
       const key = `route:${query.geometry}:${normalize(query.from)}|${normalize(query.to)}`;
       ctx.body = await payThen(ctx, 'data.lookup.premium', async () => {
-        const { value } = await cached(ctx.services.db, key, ROUTE_TTL_SECONDS, () =>
-          runWorkflow<RouteLookup>(ctx, 'routeLookup', [from, to, query.geometry], 'route-lookup', '60s', () =>
-            upstreamError('The routing service is failing; nothing was billed. Please retry.'),
-          ),
-        );
+        const value = await partnerLookup<RouteLookup>(ctx, {
+          key,
+          ttlSeconds: ROUTE_TTL_SECONDS,
+          workflow: 'routeLookup',
+          args: [from, to, query.geometry],
+          idPrefix: 'route-lookup',
+          partner: 'routing service',
+        });
         if (!value.from) throw notFound(`Address not found: "${query.from}".`);
         if (!value.to) throw notFound(`Address not found: "${query.to}".`);
         if (!value.route) throw notFound('No road route between these places.');

@@ -1,15 +1,14 @@
 import { payThen } from '../billing/charge.js';
-import { notFound, upstreamError } from '../errors.js';
-import { cached } from '../lookups/cache.js';
+import { notFound } from '../errors.js';
+import { partnerLookup } from '../lookups/lookup.js';
 import { normalize } from '../search/normalize.js';
-import { runWorkflow } from '../workflows.js';
 import { companyProfileSchema, companyResultsSchema, companySearchQuery, siretParams } from '../schemas/companies.js';
 import { defineRoute } from './route.js';
 
 /** The directory is refreshed daily; searches are reused for an hour, profiles for six. */
 const SEARCH_TTL_SECONDS = 3600;
 const PROFILE_TTL_SECONDS = 6 * 3600;
-const failing = () => upstreamError('The company directory is failing; nothing was billed. Please retry.');
+const DIRECTORY = 'company directory';
 
 export const companyRoutes = [
   defineRoute<Record<string, never>, { q: string; limit: number; status: 'active' | 'all' }>({
@@ -25,10 +24,10 @@ export const companyRoutes = [
     errors: [400, 401, 402, 403, 429, 500, 502],
     async handler(ctx, { query }) {
       const key = `companies:${query.status}:${query.limit}:${normalize(query.q)}`;
-      const { value } = await payThen(ctx, 'data.lookup', () =>
-        cached(ctx.services.db, key, SEARCH_TTL_SECONDS, () => runWorkflow<unknown[]>(ctx, 'companySearch', [query.q, query.limit, query.status], 'company-search', '60s', failing)),
+      const results = await payThen(ctx, 'data.lookup', () =>
+        partnerLookup<unknown[]>(ctx, { key, ttlSeconds: SEARCH_TTL_SECONDS, workflow: 'companySearch', args: [query.q, query.limit, query.status], idPrefix: 'company-search', partner: DIRECTORY }),
       );
-      ctx.body = { results: value };
+      ctx.body = { results };
     },
   }),
   defineRoute<{ siret: string }>({
@@ -44,9 +43,14 @@ export const companyRoutes = [
     errors: [400, 401, 402, 403, 404, 429, 500, 502],
     async handler(ctx, { params }) {
       ctx.body = await payThen(ctx, 'data.lookup.premium', async () => {
-        const { value } = await cached(ctx.services.db, `company:${params.siret}`, PROFILE_TTL_SECONDS, () =>
-          runWorkflow<unknown>(ctx, 'companyProfileLookup', [params.siret], 'company-profile', '60s', failing),
-        );
+        const value = await partnerLookup<unknown>(ctx, {
+          key: `company:${params.siret}`,
+          ttlSeconds: PROFILE_TTL_SECONDS,
+          workflow: 'companyProfileLookup',
+          args: [params.siret],
+          idPrefix: 'company-profile',
+          partner: DIRECTORY,
+        });
         if (!value) throw notFound(`No establishment with SIRET ${params.siret}.`);
         return value;
       });

@@ -1,9 +1,7 @@
 import { payThen, respondPaid } from '../billing/charge.js';
 import { communes } from '../geo/communes.js';
 import { addressesQuery, addressResultsSchema, citiesQuery, cityResultsSchema } from '../schemas/geo.js';
-import { cached } from '../lookups/cache.js';
-import { runWorkflow } from '../workflows.js';
-import { upstreamError } from '../errors.js';
+import { partnerLookup } from '../lookups/lookup.js';
 import { normalize } from '../search/normalize.js';
 import { defineRoute } from './route.js';
 
@@ -43,12 +41,10 @@ export const geoRoutes = [
     errors: [400, 401, 402, 403, 429, 500, 502],
     async handler(ctx, { query }) {
       const key = `geocoding:${query.limit}:${normalize(query.q)}`;
-      const { value } = await payThen(ctx, 'data.lookup', () =>
-        cached(ctx.services.db, key, GEOCODING_TTL_SECONDS, () =>
-          runWorkflow<unknown[]>(ctx, 'addressLookup', [query.q, query.limit], 'address-lookup', '60s', () => upstreamError('The address geocoder is failing; nothing was billed. Please retry.')),
-        ),
+      const results = await payThen(ctx, 'data.lookup', () =>
+        partnerLookup<unknown[]>(ctx, { key, ttlSeconds: GEOCODING_TTL_SECONDS, workflow: 'addressLookup', args: [query.q, query.limit], idPrefix: 'address-lookup', partner: 'address geocoder' }),
       );
-      ctx.body = { results: value };
+      ctx.body = { results };
     },
   }),
 ];

@@ -1,0 +1,45 @@
+import type { Context } from 'koa';
+import { upstreamError } from '../errors.js';
+import { runWorkflow } from '../workflows.js';
+import type { FuelPriceLookup } from '../../workflows/lookups.js';
+import { cached } from './cache.js';
+
+export interface PartnerLookup {
+  /** Cache key, shared by every API process. */
+  key: string;
+  ttlSeconds: number;
+  workflow: string;
+  args: unknown[];
+  /** Prefix of the workflow id, e.g. "company-search". */
+  idPrefix: string;
+  /** Named in the 502 when the partner keeps failing, e.g. "company directory". */
+  partner: string;
+}
+
+/** A partner answer: from the Postgres cache, or from a short lookup workflow (502 when it fails). */
+export async function partnerLookup<T>(ctx: Context, lookup: PartnerLookup): Promise<T> {
+  const { value } = await cached(ctx.services.db, lookup.key, lookup.ttlSeconds, () =>
+    runWorkflow<T>(ctx, lookup.workflow, lookup.args, lookup.idPrefix, '60s', () => upstreamError(`The ${lookup.partner} is failing; nothing was billed. Please retry.`)),
+  );
+  return value;
+}
+
+/** Fuel prices are kept until the next daily publication: Paris midnight, plus a margin. */
+export function secondsUntilNextParisDay(now = new Date()): number {
+  const paris = new Date(now.toLocaleString('en-US', { timeZone: 'Europe/Paris' }));
+  const midnight = new Date(paris);
+  midnight.setHours(24, 5, 0, 0);
+  return Math.max(60, Math.round((midnight.getTime() - paris.getTime()) / 1000));
+}
+
+/** The day's average fuel prices for France, and for a department when one is given. */
+export function fuelPrices(ctx: Context, department: string | null): Promise<FuelPriceLookup> {
+  return partnerLookup<FuelPriceLookup>(ctx, {
+    key: `fuel-prices:${department ?? 'FR'}`,
+    ttlSeconds: secondsUntilNextParisDay(),
+    workflow: 'fuelPriceLookup',
+    args: [department],
+    idPrefix: 'fuel-prices',
+    partner: 'fuel-price source',
+  });
+}
