@@ -4,7 +4,8 @@ import type { Config } from '../lib/config.js';
 import { PartnerResponseError, searchAddresses, type AddressResult } from './partners/geoplateforme.js';
 import { companyProfile, searchCompanies, type CompanyProfile, type CompanySummary } from './partners/recherche-entreprises.js';
 import { carRoute, type Point, type RouteResult } from './partners/osrm.js';
-import { fuelAverages, type FuelAverages } from './partners/prix-carburants.js';
+import { fuelAverages, fuelStations, type FuelAverages, type Fuel, type StationArea, type StationRecord } from './partners/prix-carburants.js';
+import { communeKey } from '../lib/text.js';
 
 /** Partner failures as Temporal sees them: a refused request (4xx) is not retried; the rest is. */
 async function partnerCall<T>(partner: string, call: () => Promise<T>): Promise<T> {
@@ -30,6 +31,21 @@ export function lookupActivities(config: Config) {
     companyProfile: (siret: string): Promise<CompanyProfile | null> => partnerCall('company directory', () => companyProfile(partners.companiesBaseUrl, siret, partners.timeoutMs)),
     fuelAverages: (department: string | undefined): Promise<FuelAverages> =>
       partnerCall('fuel prices', () => fuelAverages(partners.fuelBaseUrl, department, partners.timeoutMs)),
+    /** A commune's centre (its town hall area) from the geocoder; null when it does not know the code. */
+    communeCentre: async (insee: string, name: string): Promise<AddressResult | null> => {
+      const [best] = await partnerCall('geocoder', () => searchAddresses(partners.geocodingBaseUrl, name, 1, partners.timeoutMs, { type: 'municipality', citycode: insee }));
+      return best ?? null;
+    },
+    /**
+     * Stations of an area selling `fuel`. For a commune, its postcodes are asked for and, where a
+     * postcode is shared with other communes, only stations whose city is this commune are kept.
+     */
+    fuelStations: async (fuel: Fuel, area: StationArea, commune?: { name: string; sharedPostcodes: string[] }): Promise<StationRecord[]> => {
+      const stations = await partnerCall('fuel prices', () => fuelStations(partners.fuelBaseUrl, fuel, area, partners.timeoutMs));
+      if (!commune) return stations;
+      const key = communeKey(commune.name);
+      return stations.filter((s) => !commune.sharedPostcodes.includes(s.postcode) || communeKey(s.city).startsWith(key));
+    },
     carRoute: (from: Point, to: Point, geometry: boolean): Promise<RouteResult | null> =>
       partnerCall('routing service', () => carRoute(partners.routingBaseUrl, from, to, geometry, partners.timeoutMs)),
   };

@@ -4,4 +4,4 @@ export { letterPdf } from './letters.js';
 export { embedQuery, embedCatalogue } from './search.js';
 export { mailing } from './mailing.js';
 export { webhookDelivery } from './webhook-delivery.js';
-export { addressLookup, companySearch, companyProfileLookup, routeLookup, fuelPriceLookup } from './lookups.js';
+export { addressLookup, companySearch, companyProfileLookup, routeLookup, fuelPriceLookup, fuelStationSearch } from './lookups.js';

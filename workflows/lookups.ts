@@ -59,3 +59,39 @@ export async function fuelPriceLookup(department: string | null): Promise<FuelPr
   const [national, local] = await Promise.all([fuel.fuelAverages(undefined), department ? fuel.fuelAverages(department) : Promise.resolve(null)]);
   return { national, department: local };
 }
+
+export interface StationSearch {
+  fuel: Parameters<Activities['fuelStations']>[0];
+  centre: { lat: number; lon: number } | null;
+  commune: { insee: string; name: string; postcodes: string[]; sharedPostcodes: string[] } | null;
+  radiusKm: number;
+}
+
+/** Fewer stations than this in the commune, and the search widens around the centre. */
+export const COMMUNE_MIN_STATIONS = 3;
+
+export interface StationSearchResult {
+  centre: { lat: number; lon: number; label: string } | null;
+  /** True when the commune had too few stations and the radius around the centre was added. */
+  widened: boolean;
+  stations: Awaited<ReturnType<Activities['fuelStations']>>;
+}
+
+/**
+ * GET /v1/fuel/stations: around a point, or in a commune (its centre from the geocoder when no
+ * point is given), widening to the radius when the commune has fewer than 3 stations.
+ */
+export async function fuelStationSearch(search: StationSearch): Promise<StationSearchResult> {
+  const { fuel: kind, commune, radiusKm } = search;
+  const given = search.centre ? { ...search.centre, label: `${search.centre.lat},${search.centre.lon}` } : null;
+  if (!commune) return { centre: given, widened: false, stations: await fuel.fuelStations(kind, { near: { ...given!, radiusKm } }) };
+  const [located, own] = await Promise.all([
+    given ? Promise.resolve(null) : geocoding.communeCentre(commune.insee, commune.name),
+    fuel.fuelStations(kind, { postcodes: commune.postcodes }, { name: commune.name, sharedPostcodes: commune.sharedPostcodes }),
+  ]);
+  const centre = given ?? (located ? { lat: located.lat, lon: located.lon, label: located.label } : null);
+  if (own.length >= COMMUNE_MIN_STATIONS || !centre) return { centre, widened: false, stations: own };
+  const around = await fuel.fuelStations(kind, { near: { lat: centre.lat, lon: centre.lon, radiusKm } });
+  const seen = new Set(own.map((s) => s.id));
+  return { centre, widened: true, stations: [...own, ...around.filter((s) => !seen.has(s.id))] };
+}

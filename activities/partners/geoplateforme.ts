@@ -22,15 +22,21 @@ export class PartnerResponseError extends Error {
   }
 }
 
+/** The geocoder's own filters: `type=municipality&citycode=69123` finds a commune's centre. */
+export interface GeocoderFilters {
+  type?: 'municipality';
+  citycode?: string;
+}
+
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /**
  * The national address base geocoder (Géoplateforme, BAN data): GET {base}/search?q=&limit=,
  * a GeoJSON FeatureCollection. One attempt with a time limit; retries belong to the activity.
  */
-export async function searchAddresses(baseUrl: string, q: string, limit: number, timeoutMs: number): Promise<AddressResult[]> {
+export async function searchAddresses(baseUrl: string, q: string, limit: number, timeoutMs: number, filters: GeocoderFilters = {}): Promise<AddressResult[]> {
   const body = await got(`${baseUrl.replace(/\/$/, '')}/search`, {
-    searchParams: { q, limit, autocomplete: 1 },
+    searchParams: { q, limit, autocomplete: 1, ...filters },
     timeout: { request: timeoutMs },
     retry: { limit: 0 },
   }).json<{ type?: string; features?: Feature[] }>();

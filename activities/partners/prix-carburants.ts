@@ -32,3 +32,68 @@ export async function fuelAverages(baseUrl: string, department: string | undefin
     stations: row.stations,
   };
 }
+
+/** One station selling the asked fuel, as the open data describes it. */
+export interface StationRecord {
+  id: string;
+  address: string;
+  postcode: string;
+  city: string;
+  lat: number;
+  lon: number;
+  /** Euros per liter. */
+  price: number;
+  /** When the station last declared this price (ISO 8601). */
+  priceUpdatedAt: string | null;
+}
+
+/** Where to look: around a point, or at the stations of some postcodes. */
+export type StationArea = { near: { lat: number; lon: number; radiusKm: number } } | { postcodes: string[] };
+
+const STATIONS_PAGE = 100;
+/** Opendatasoft stops paging at offset 10,000; a 30 km radius holds far fewer stations. */
+const STATIONS_MAX = 2000;
+
+function whereClause(fuel: Fuel, area: StationArea): string {
+  const sells = `${FUELS[fuel]} is not null`;
+  if ('near' in area) {
+    const { lon, lat, radiusKm } = area.near;
+    return `within_distance(geom, geom'POINT(${lon} ${lat})', ${radiusKm}km) and ${sells}`;
+  }
+  return `cp in (${area.postcodes.map((p) => `"${p}"`).join(', ')}) and ${sells}`;
+}
+
+/**
+ * Every station of an area that sells `fuel`, cheapest first (records API, paged). Sorting by
+ * distance and the final cut happen in the service, which knows the centre.
+ */
+export async function fuelStations(baseUrl: string, fuel: Fuel, area: StationArea, timeoutMs: number, pageSize = STATIONS_PAGE): Promise<StationRecord[]> {
+  const column = FUELS[fuel];
+  const updated = column.replace(/_prix$/, '_maj');
+  const stations: StationRecord[] = [];
+  for (let offset = 0; offset < STATIONS_MAX; offset += pageSize) {
+    const body = await got(`${baseUrl.replace(/\/$/, '')}/api/explore/v2.1/catalog/datasets/${DATASET}/records`, {
+      searchParams: { select: `id,adresse,cp,ville,geom,${column},${updated}`, where: whereClause(fuel, area), order_by: `${column} asc`, limit: pageSize, offset },
+      timeout: { request: timeoutMs },
+      retry: { limit: 0 },
+    }).json<{ total_count?: unknown; results?: Record<string, unknown>[] }>();
+    if (typeof body?.total_count !== 'number' || !Array.isArray(body.results)) throw new PartnerResponseError('fuel stations answered without total_count and results');
+    for (const row of body.results) {
+      const geom = row.geom as { lat?: unknown; lon?: unknown } | null;
+      const price = row[column];
+      if (typeof geom?.lat !== 'number' || typeof geom.lon !== 'number' || typeof price !== 'number') continue; // a station without position or price cannot be ranked
+      stations.push({
+        id: String(row.id),
+        address: typeof row.adresse === 'string' ? row.adresse : '',
+        postcode: typeof row.cp === 'string' ? row.cp : '',
+        city: typeof row.ville === 'string' ? row.ville : '',
+        lat: geom.lat,
+        lon: geom.lon,
+        price,
+        priceUpdatedAt: typeof row[updated] === 'string' ? new Date(row[updated] as string).toISOString() : null,
+      });
+    }
+    if (offset + pageSize >= body.total_count || body.results.length < pageSize) break;
+  }
+  return stations;
+}

@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
-import { normalize } from '../search/normalize.js';
+import { communeKey } from '../../lib/text.js';
+
+export { communeKey };
 
 interface CommuneRecord {
   code: string;
@@ -28,14 +30,6 @@ export interface CityResult {
   department: string;
 }
 
-/** "St Denis", "SAINT-DENIS" and "Saint Denis" are the same name on an envelope. */
-export function communeKey(name: string): string {
-  return normalize(name)
-    .replace(/\bste\b/g, 'sainte')
-    .replace(/\bst\b/g, 'saint')
-    .replace(/\s+/g, ' ');
-}
-
 /** The department of a postcode: 20xxx is Corsica (2A or 2B), 97xxx and 98xxx have three digits. */
 function departmentsOfPostcode(postcode: string): string[] {
   if (postcode.startsWith('20')) return ['2A', '2B'];
@@ -51,6 +45,7 @@ export class Communes {
   readonly all: Commune[];
   private readonly byPostcode = new Map<string, Commune[]>();
   private readonly byDepartment = new Map<string, Commune[]>();
+  private readonly byCode = new Map<string, Commune>();
   private readonly keys: string[];
 
   constructor(records: CommuneRecord[]) {
@@ -61,9 +56,14 @@ export class Communes {
       .sort((a, b) => b.population - a.population || a.name.localeCompare(b.name, 'fr'));
     this.keys = this.all.map((c) => communeKey(c.name));
     for (const commune of this.all) {
+      this.byCode.set(commune.code, commune);
       for (const postcode of commune.postcodes) this.byPostcode.set(postcode, [...(this.byPostcode.get(postcode) ?? []), commune]);
       this.byDepartment.set(commune.department, [...(this.byDepartment.get(commune.department) ?? []), commune]);
     }
+  }
+
+  withCode(insee: string): Commune | undefined {
+    return this.byCode.get(insee);
   }
 
   withPostcode(postcode: string): Commune[] {

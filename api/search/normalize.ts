@@ -1,12 +1,6 @@
-/** Lowercase, accents removed, punctuation as spaces: "Résiliation d'un abonnement" → "resiliation d un abonnement". */
-export function normalize(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
-}
+import { normalize } from '../../lib/text.js';
+
+export { normalize };
 
 /** Words that say nothing about what a user looks for. */
 const STOPWORDS = new Set(

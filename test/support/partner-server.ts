@@ -21,6 +21,8 @@ export class PartnerServer {
   constructor(
     private readonly partner: string,
     private readonly fixture: (url: URL) => string = (url) => normalize(url.searchParams.get('q') ?? ''),
+    /** Opendatasoft-style paging: `limit` and `offset` cut the recorded `results`, as the partner does. */
+    private readonly paged = false,
   ) {}
 
   get baseUrl(): string {
@@ -54,7 +56,13 @@ export class PartnerServer {
           res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":404,"message":"no fixture"}');
           return;
         }
-        const recorded = readFileSync(file);
+        let recorded = readFileSync(file);
+        if (this.paged && url.searchParams.has('limit')) {
+          const page = JSON.parse(recorded.toString()) as { results: unknown[] };
+          const offset = Number(url.searchParams.get('offset') ?? 0);
+          page.results = page.results.slice(offset, offset + Number(url.searchParams.get('limit')));
+          recorded = Buffer.from(JSON.stringify(page));
+        }
         // A recorded error keeps its status (OSRM answers "NoRoute" with 400).
         const status = (JSON.parse(recorded.toString()) as { code?: unknown }).code === 'NoRoute' ? 400 : 200;
         res.writeHead(status, { 'content-type': 'application/json' }).end(recorded);
@@ -76,5 +84,16 @@ export const geocoder = new PartnerServer('geoplateforme');
 export const companyDirectory = new PartnerServer('recherche-entreprises');
 /** OSRM fixtures are named after the coordinates of the request: "2.308132,48.850671;4.835,45.758". */
 export const router = new PartnerServer('osrm', (url) => decodeURIComponent(url.pathname.split('/').pop() ?? ''));
-/** Fuel fixtures: "france", or the department code of the where clause. */
-export const fuelData = new PartnerServer('prix-carburants', (url) => /code_departement="([^"]+)"/.exec(url.searchParams.get('where') ?? '')?.[1] ?? 'france');
+/**
+ * Fuel fixtures, named after the where clause: "france" (no clause), a department code,
+ * "near-<lon>,<lat>-<radius>km" for a radius, "cp-<postcodes>" for postcodes.
+ */
+function fuelFixture(url: URL): string {
+  const where = url.searchParams.get('where') ?? '';
+  const near = /POINT\(([-\d.]+) ([-\d.]+)\)', ([\d.]+)km/.exec(where);
+  if (near) return `near-${near[1]},${near[2]}-${near[3]}km`;
+  const postcodes = /cp in \(([^)]*)\)/.exec(where);
+  if (postcodes) return `cp-${postcodes[1]!.replace(/[" ]/g, '')}`;
+  return /code_departement="([^"]+)"/.exec(where)?.[1] ?? 'france';
+}
+export const fuelData = new PartnerServer('prix-carburants', fuelFixture, true);
