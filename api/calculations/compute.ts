@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
-import { catalogue } from '../catalogue/catalogue.js';
-import { notFound, unprocessable, upstreamError } from '../errors.js';
+import { catalogue, type ToolData } from '../catalogue/catalogue.js';
+import { notFound, unprocessable, upstreamError, type ApiError } from '../errors.js';
 import { checkValues, type FieldValue } from '../letters/values.js';
 import { parisTodayIso } from '../letters/render.js';
 import { fuelPrices } from '../lookups/lookup.js';
@@ -36,16 +36,21 @@ function localDefaults(slug: string, inputs: Inputs): DefaultApplied[] {
 }
 
 
+/** Road distance in km (1 decimal) between two addresses, through the route lookup workflow. */
+export async function roadDistance(ctx: Context, from: string, to: string, onFailure: () => ApiError): Promise<{ distanceKm: number; durationMinutes: number; from: string; to: string } | null> {
+  const route = await runWorkflow<RouteLookup>(ctx, 'routeLookup', [{ address: from }, { address: to }, false], 'route-lookup', '60s', onFailure);
+  if (!route.from || !route.to || !route.route) return null;
+  return { distanceKm: Math.round(route.route.distanceMeters / 100) / 10, durationMinutes: Math.round(route.route.durationSeconds / 60), from: route.from.label, to: route.to.label };
+}
+
 /** Trip cost: distance (given, or by road) × consumption × the day's national average price. */
 async function tripCost(ctx: Context, inputs: Inputs, defaults: DefaultApplied[]): Promise<Record<string, number | string>> {
   let distanceKm = inputs.distanceKm === undefined ? undefined : Number(inputs.distanceKm);
   if (distanceKm === undefined) {
-    const route = await runWorkflow<RouteLookup>(ctx, 'routeLookup', [{ address: inputs.from }, { address: inputs.to }, false], 'route-lookup', '60s', () =>
-      upstreamError('The routing service is failing; nothing was billed. Please retry.'),
-    );
-    if (!route.from || !route.to || !route.route) throw unprocessable('No road route was found between from and to; give distanceKm.', { field: 'distanceKm' });
-    distanceKm = Math.round(route.route.distanceMeters / 100) / 10;
-    defaults.push({ field: 'distanceKm', value: distanceKm, reason: `road distance from ${route.from.label} to ${route.to.label}` });
+    const route = await roadDistance(ctx, String(inputs.from), String(inputs.to), () => upstreamError('The routing service is failing; nothing was billed. Please retry.'));
+    if (!route) throw unprocessable('No road route was found between from and to; give distanceKm.', { field: 'distanceKm' });
+    distanceKm = route.distanceKm;
+    defaults.push({ field: 'distanceKm', value: distanceKm, reason: `road distance from ${route.from} to ${route.to}` });
   }
   const fuel = await fuelPrices(ctx, null);
   const price = fuel.national.prices[String(inputs.fuel) as keyof typeof fuel.national.prices];
@@ -62,17 +67,30 @@ export interface PreparedComputation {
   defaultsApplied: DefaultApplied[];
 }
 
+/**
+ * A tool's inputs checked against its fields (422 with one problem per field), as the formulas
+ * take them. Every refusal comes before anything is billed.
+ */
+export function checkInputs(tool: ToolData, given: Record<string, FieldValue>): Inputs {
+  const { values, problems } = checkValues(tool.inputs, given);
+  if (problems.length) throw unprocessable(`${problems.length} input${problems.length > 1 ? 's are' : ' is'} invalid: ${problems.map((p) => p.field).join(', ')}.`, problems);
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'boolean' ? String(v) : v]));
+}
+
+/** 422 listing the required inputs still missing (those in `notNeeded` excepted). */
+export function requireInputs(tool: ToolData, inputs: Inputs, notNeeded: string[] = []): void {
+  const missing = tool.inputs.filter((f) => f.required && inputs[f.name] === undefined && !notNeeded.includes(f.name)).map((f) => f.name);
+  if (missing.length) throw unprocessable(`Missing inputs: ${missing.join(', ')}.`, { missingFields: missing });
+}
+
 /** Checks and completes the inputs: every refusal (404, 422) comes before anything is billed. */
 export function prepareComputation(slug: string, given: Record<string, FieldValue>): PreparedComputation {
   const calculator = catalogue().calculators.get(slug);
   if (!calculator) throw notFound(`No calculator "${slug}" in the catalogue.`);
-  const { values, problems } = checkValues(calculator.inputs, given);
-  if (problems.length) throw unprocessable(`${problems.length} input${problems.length > 1 ? 's are' : ' is'} invalid: ${problems.map((p) => p.field).join(', ')}.`, problems);
-  const inputs: Inputs = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'boolean' ? String(v) : v]));
+  const inputs = checkInputs(calculator, given);
   const defaultsApplied = localDefaults(slug, inputs);
   for (const d of defaultsApplied) inputs[d.field] = d.value;
-  const missing = calculator.inputs.filter((f) => f.required && inputs[f.name] === undefined).map((f) => f.name);
-  if (missing.length) throw unprocessable(`Missing inputs: ${missing.join(', ')}.`, { missingFields: missing });
+  requireInputs(calculator, inputs);
   return { slug, title: calculator.title, source: calculator.source, inputs, defaultsApplied };
 }
 

@@ -5,6 +5,7 @@ import { companyRoutes } from './companies.js';
 import { carRouteRoutes } from './car-routes.js';
 import { fuelRoutes } from './fuel.js';
 import { calculatorRoutes } from './calculators.js';
+import { quoteRoutes } from './quotes.js';
 import { letterRoutes } from './letters.js';
 import { mailingRoutes } from './mailings.js';
 import { searchRoutes } from './search.js';
@@ -12,4 +13,4 @@ import { metaRoutes } from './meta.js';
 import type { Route } from './route.js';
 
 /** Every operation of the API, in the order of the OpenAPI document. */
-export const routes: Route[] = [...metaRoutes(() => routes), ...catalogueRoutes, ...searchRoutes, ...letterRoutes, ...mailingRoutes, ...geoRoutes, ...companyRoutes, ...carRouteRoutes, ...fuelRoutes, ...calculatorRoutes, ...expenseRoutes];
+export const routes: Route[] = [...metaRoutes(() => routes), ...catalogueRoutes, ...searchRoutes, ...letterRoutes, ...mailingRoutes, ...geoRoutes, ...companyRoutes, ...carRouteRoutes, ...fuelRoutes, ...calculatorRoutes, ...quoteRoutes, ...expenseRoutes];
