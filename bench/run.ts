@@ -14,15 +14,17 @@ import { benchLexicalSearch } from './search.js';
 import { benchPdf } from './pdf.js';
 import { benchSettle } from './settle.js';
 import { benchMailings, type MailingBenchDeps } from './mailings.js';
+import { benchLookups } from './lookups.js';
 import { connectTemporal } from '../lib/temporal.js';
 
 /**
- * `npm run bench` (or `npm run bench -- front-door|search|pdf|settle|mailings`): in one run, on this machine,
+ * `npm run bench` (or `npm run bench -- front-door|search|pdf|settle|mailings|lookups`): in one run, on this machine,
  * - front door: a bare Koa hello-world and our authenticated API, with their ratio (target ≥ 0.5);
  * - search: lexical search latency over the whole catalogue (target p99 < 1 ms);
  * - pdf: letters per second and p50 with a warm browser;
  * - settle: exact minimum transfers at 10, 15 and 20 balances, against the greedy heuristic;
- * - mailings: intake vs bare workflow starts, webhook latency, history of one AR mailing.
+ * - mailings: intake vs bare workflow starts, webhook latency, history of one AR mailing;
+ * - lookups: a partner lookup through the API and Temporal against a direct call to the fixture.
  */
 async function main(): Promise<void> {
   const only = process.argv[2];
@@ -31,6 +33,7 @@ async function main(): Promise<void> {
   if (!only || only === 'settle') console.log(benchSettle().join('\n'));
   if (!only || only === 'front-door') await withStack(benchFrontDoor);
   if (!only || only === 'mailings') await withStack(async (deps) => console.log((await benchMailings(deps)).join('\n')));
+  if (!only || only === 'lookups') await withStack(async (deps) => console.log((await benchLookups(deps)).join('\n')));
 }
 
 /** Its own Postgres and Temporal, an account with a sandbox key. */
