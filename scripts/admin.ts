@@ -11,6 +11,7 @@ import { connectTemporal } from '../lib/temporal.js';
 import { toolTemporalAddress } from '../lib/local/database.js';
 import type { Config } from '../lib/config.js';
 import { randomUUID } from 'node:crypto';
+import { REQUEST_STATUSES, serviceRequest, setServiceRequestStatus, type RequestStatus, type ServiceRequestRow } from '../api/requests/service-requests.js';
 
 /** "send a ping" of the developer space: a `ping` event to one endpoint, delivered like any other. */
 async function pingEndpoint(db: Db, config: Config, endpoint: { id: string; account_id: string; env: string }): Promise<unknown> {
@@ -57,7 +58,9 @@ const usage = `usage:
   admin balance topup --account ID --cents N
   admin webhook create --account ID --url URL --env test|live [--events a,b]
   admin webhook deliveries --account ID [--limit N]
-  admin webhook ping --id ENDPOINT_ID`;
+  admin webhook ping --id ENDPOINT_ID
+  admin request list [--status S] [--account ID] [--limit N]
+  admin request set-status --id ID --status received|in_review|planned|published|declined [--note TEXT]`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -65,6 +68,11 @@ function required(values: Record<string, unknown>, name: string): string {
   const value = values[name];
   if (typeof value !== 'string' || value === '') throw new CliError('invalid_arguments', `--${name} is required\n${usage}`, 1);
   return value;
+}
+
+function requestStatus(value: string): RequestStatus {
+  if (!(REQUEST_STATUSES as readonly string[]).includes(value)) throw new CliError('invalid_arguments', `--status is one of ${REQUEST_STATUSES.join(', ')}`, 1);
+  return value as RequestStatus;
 }
 
 async function accountExists(db: Db, id: string): Promise<void> {
@@ -148,6 +156,20 @@ async function run(db: Db, command: string, values: Record<string, string | bool
       const endpoint = UUID.test(endpointId) ? await db('webhook_endpoints').where({ id: endpointId }).first() : undefined;
       if (!endpoint) throw new CliError('not_found', `No webhook endpoint ${endpointId}.`);
       return pingEndpoint(db, config, endpoint);
+    }
+    case 'request list': {
+      let q = db('service_requests').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(Math.min(500, Number(values.limit ?? 100) || 100));
+      if (typeof values.status === 'string') q = q.where({ status: requestStatus(values.status) });
+      if (typeof values.account === 'string') q = q.where({ account_id: values.account });
+      const rows = (await q) as ServiceRequestRow[];
+      return { data: rows.map((row) => ({ ...serviceRequest(row), accountId: row.account_id })) };
+    }
+    case 'request set-status': {
+      const id = required(values, 'id');
+      const status = requestStatus(required(values, 'status'));
+      const row = UUID.test(id) ? await setServiceRequestStatus(db, id, status, typeof values.note === 'string' ? values.note : undefined) : undefined;
+      if (!row) throw new CliError('not_found', `No service request ${id}.`);
+      return { ...serviceRequest(row), accountId: row.account_id };
     }
     default:
       throw new CliError('unknown_command', `Unknown command "${command}".\n${usage}`, 1);

@@ -9,8 +9,9 @@ import { quoteRoutes } from './quotes.js';
 import { letterRoutes } from './letters.js';
 import { mailingRoutes } from './mailings.js';
 import { searchRoutes } from './search.js';
+import { requestRoutes } from './requests.js';
 import { metaRoutes } from './meta.js';
 import type { Route } from './route.js';
 
 /** Every operation of the API, in the order of the OpenAPI document. */
-export const routes: Route[] = [...metaRoutes(() => routes), ...catalogueRoutes, ...searchRoutes, ...letterRoutes, ...mailingRoutes, ...geoRoutes, ...companyRoutes, ...carRouteRoutes, ...fuelRoutes, ...calculatorRoutes, ...quoteRoutes, ...expenseRoutes];
+export const routes: Route[] = [...metaRoutes(() => routes), ...catalogueRoutes, ...searchRoutes, ...letterRoutes, ...mailingRoutes, ...geoRoutes, ...companyRoutes, ...carRouteRoutes, ...fuelRoutes, ...calculatorRoutes, ...quoteRoutes, ...expenseRoutes, ...requestRoutes];

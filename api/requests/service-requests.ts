@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import type { Db, Tx } from '../../db/knex.js';
+
+export const REQUEST_KINDS = ['letter', 'calculator', 'ai_tool'] as const;
+export const REQUEST_STATUSES = ['received', 'in_review', 'planned', 'published', 'declined'] as const;
+export type RequestKind = (typeof REQUEST_KINDS)[number];
+export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+
+export interface ServiceRequestInput {
+  kind: RequestKind;
+  title: string;
+  description: string;
+  example?: string;
+  useCase?: string;
+  contactEmail?: string;
+}
+
+export interface ServiceRequestRow {
+  id: string;
+  account_id: string;
+  kind: RequestKind;
+  title: string;
+  description: string;
+  example: string | null;
+  use_case: string | null;
+  contact_email: string | null;
+  status: RequestStatus;
+  status_note: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The ServiceRequest resource: one shape for POST, GET lists and the admin CLI. */
+export function serviceRequest(row: ServiceRequestRow) {
+  return {
+    id: row.id,
+    kind: row.kind,
+    title: row.title,
+    description: row.description,
+    example: row.example,
+    useCase: row.use_case,
+    contactEmail: row.contact_email,
+    status: row.status,
+    statusNote: row.status_note,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export async function insertServiceRequest(trx: Tx, accountId: string, input: ServiceRequestInput): Promise<ServiceRequestRow> {
+  const [row] = await trx('service_requests')
+    .insert({
+      id: randomUUID(),
+      account_id: accountId,
+      kind: input.kind,
+      title: input.title,
+      description: input.description,
+      example: input.example ?? null,
+      use_case: input.useCase ?? null,
+      contact_email: input.contactEmail ?? null,
+    })
+    .returning('*');
+  return row as ServiceRequestRow;
+}
+
+/** Moves a request along its review (operators, through the admin CLI). */
+export async function setServiceRequestStatus(db: Db, id: string, status: RequestStatus, note: string | undefined): Promise<ServiceRequestRow | undefined> {
+  const [row] = await db('service_requests')
+    .where({ id })
+    .update({ status, ...(note !== undefined ? { status_note: note } : {}), updated_at: db.fn.now() })
+    .returning('*');
+  return row as ServiceRequestRow | undefined;
+}

@@ -1,0 +1,52 @@
+import { decodeCursor, page } from '../pagination.js';
+import { respondWithin } from '../respond.js';
+import { insertServiceRequest, serviceRequest, type ServiceRequestInput, type ServiceRequestRow } from '../requests/service-requests.js';
+import { serviceRequestInputSchema, serviceRequestListQuery, serviceRequestListSchema, serviceRequestSchema } from '../schemas/requests.js';
+import { defineRoute } from './route.js';
+
+export const requestRoutes = [
+  defineRoute<Record<string, never>, Record<string, never>, ServiceRequestInput>({
+    operationId: 'createServiceRequest',
+    method: 'POST',
+    path: '/v1/requests',
+    tag: 'Service requests',
+    summary: 'Ask for a letter, calculator or AI tool missing from the catalogue (free)',
+    description: 'Never billed; rate-limited like every call. The request starts as received; its status is listed by GET /v1/requests.',
+    scope: 'requests:write',
+    body: serviceRequestInputSchema,
+    success: { status: 201, description: 'ServiceRequest', schema: serviceRequestSchema },
+    errors: [400, 401, 403, 409, 413, 422, 429, 500],
+    async handler(ctx, { body }) {
+      // The idempotent answer commits with the request it describes.
+      await ctx.services.db.transaction(async (trx) => {
+        const row = await insertServiceRequest(trx, ctx.state.auth!.accountId, body);
+        await respondWithin(ctx, trx, 201, serviceRequest(row));
+      });
+    },
+  }),
+  defineRoute<Record<string, never>, { limit: number; cursor?: string }>({
+    operationId: 'listServiceRequests',
+    method: 'GET',
+    path: '/v1/requests',
+    tag: 'Service requests',
+    summary: "The account's service requests with their status, most recent first (free)",
+    description: 'Cursor pagination as for mailings: pass nextCursor as cursor; an unreadable cursor is 400 invalid_cursor.',
+    scope: 'requests:read',
+    query: serviceRequestListQuery,
+    success: { status: 200, description: 'List of ServiceRequest', schema: serviceRequestListSchema },
+    errors: [400, 401, 403, 429, 500],
+    async handler(ctx, { query }) {
+      const { db, config } = ctx.services;
+      const accountId = ctx.state.auth!.accountId;
+      const scope = `requests:${accountId}`;
+      let q = db('service_requests').where({ account_id: accountId });
+      if (query.cursor !== undefined) {
+        const after = decodeCursor(query.cursor, config.secretKey, scope);
+        q = q.andWhereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [after.createdAt, after.id]);
+      }
+      const rows = (await q.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(query.limit + 1)) as ServiceRequestRow[];
+      const result = page(rows, query.limit, config.secretKey, scope);
+      ctx.body = { data: result.rows.map(serviceRequest), nextCursor: result.nextCursor, hasMore: result.hasMore };
+    },
+  }),
+];
