@@ -25,6 +25,8 @@ WORKDIR /app
 ENV NODE_ENV=production APP_ENV=production
 COPY package.json ./
 COPY catalogue catalogue
+# Prompt files are read at run time by the worker (activities/ai/prompts.ts).
+COPY activities/ai/prompts activities/ai/prompts
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
 USER node

@@ -6,6 +6,8 @@ import { searchActivities } from './search.js';
 import { mailingActivities } from './mailings.js';
 import { webhookActivities } from './webhooks.js';
 import { lookupActivities } from './lookups.js';
+import { aiActivities } from './ai.js';
+import type { LlmProvider } from './partners/llm.js';
 import { SimulatedOperator } from './operator/simulator.js';
 import type { PostalOperator } from './operator/postal-operator.js';
 import type { BrowserPool } from './pdf/browser.js';
@@ -16,6 +18,8 @@ export interface ActivityDeps {
   browsers: BrowserPool;
   /** The postal operator; the bundled simulator unless another is given. */
   operator?: PostalOperator;
+  /** The LLM of the AI operations; the configured OpenAI-compatible API unless another is given. */
+  llm?: LlmProvider;
 }
 
 /** Every activity of the worker, as plain async functions closed over their dependencies. */
@@ -27,6 +31,7 @@ export function createActivities(deps: ActivityDeps) {
     ...mailingActivities(deps.db, deps.operator ?? new SimulatedOperator(deps.db, { stepDelayMs: deps.config.operatorStepDelayMs, failFirstFilings: deps.config.operatorFailFirstFilings }), deps.browsers),
     ...webhookActivities(deps.db, deps.config),
     ...lookupActivities(deps.config),
+    ...aiActivities(deps.config, deps.llm),
   };
 }
 

@@ -1,24 +1,10 @@
-import { ApplicationFailure } from '@temporalio/activity';
-import { HTTPError } from 'got';
 import type { Config } from '../lib/config.js';
-import { PartnerResponseError, searchAddresses, type AddressResult } from './partners/geoplateforme.js';
+import { searchAddresses, type AddressResult } from './partners/geoplateforme.js';
+import { partnerCall } from './partners/failures.js';
 import { companyProfile, searchCompanies, type CompanyProfile, type CompanySummary } from './partners/recherche-entreprises.js';
 import { carRoute, type Point, type RouteResult } from './partners/osrm.js';
 import { fuelAverages, fuelStations, type FuelAverages, type Fuel, type StationArea, type StationRecord } from './partners/prix-carburants.js';
 import { communeKey } from '../lib/text.js';
-
-/** Partner failures as Temporal sees them: a refused request (4xx) is not retried; the rest is. */
-async function partnerCall<T>(partner: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof HTTPError && error.response.statusCode >= 400 && error.response.statusCode < 500 && error.response.statusCode !== 429) {
-      throw ApplicationFailure.nonRetryable(`${partner} refused the request (${error.response.statusCode})`, 'PartnerRefused');
-    }
-    if (error instanceof PartnerResponseError) throw ApplicationFailure.retryable(`${partner}: ${error.message}`, 'PartnerMalformed');
-    throw error;
-  }
-}
 
 /** Public-data partner calls. They run on per-partner task queues, whose rate caps all workers together. */
 export function lookupActivities(config: Config) {

@@ -1,12 +1,10 @@
 import type Joi from 'joi';
-import joiToJson, { type parse as Parse } from 'joi-to-json';
+import { joiToJsonSchema as parse } from './schemas/json-schema.js';
 import { errorObject } from './schemas/common.js';
 import type { Route } from './routes/route.js';
 import { IDEMPOTENCY_KEY_PATTERN } from './middleware/idempotency.js';
 
 type JsonSchema = Record<string, unknown>;
-// The package is CommonJS whose export is the function itself.
-const parse = joiToJson as unknown as typeof Parse;
 
 export const API_VERSION = '1.2.0';
 

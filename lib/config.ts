@@ -23,6 +23,8 @@ export interface Config {
   logLevel: string;
   /** OpenAI-compatible embeddings endpoint of the semantic search; unset: search stays lexical. */
   embeddings: { baseUrl: string | undefined; apiKey: string | undefined; model: string };
+  /** The LLM of the AI operations: an OpenAI-compatible chat-completions API. */
+  llm: { baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number; perSecond: number };
   /** Public-data partners: base URLs, one request's time limit, and requests per second. */
   partners: {
     geocodingBaseUrl: string;
@@ -106,6 +108,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       routingPerSecond: positiveInt(env.ROUTING_RATE_PER_SECOND, 'ROUTING_RATE_PER_SECOND', 1),
       fuelBaseUrl: env.FUEL_BASE_URL || 'https://data.economie.gouv.fr',
       fuelPerSecond: positiveInt(env.FUEL_RATE_PER_SECOND, 'FUEL_RATE_PER_SECOND', 5),
+    },
+    llm: {
+      baseUrl: env.LLM_BASE_URL || 'https://api.openai.com/v1',
+      apiKey: env.LLM_API_KEY || undefined,
+      model: env.LLM_MODEL || 'gpt-4o-mini',
+      timeoutMs: parseDuration(env.LLM_TIMEOUT || '30s'),
+      perSecond: positiveInt(env.LLM_RATE_PER_SECOND, 'LLM_RATE_PER_SECOND', 5),
     },
     embeddings: {
       baseUrl: env.EMBEDDINGS_BASE_URL || undefined,

@@ -9,3 +9,6 @@ export const ROUTING_QUEUE = 'partner-routing';
 
 /** Task queue of the official fuel-price open data. */
 export const FUEL_QUEUE = 'partner-fuel';
+
+/** Task queue of the LLM (OpenAI-compatible chat completions) of the AI operations. */
+export const LLM_QUEUE = 'partner-llm';

@@ -73,6 +73,28 @@ describe('POST /v1/calculators/{slug}/compute', function () {
     expect(given.body.result).to.include({ distanceKm: 465, liters: 30.225 });
   });
 
+  it("a partner outage is a 422 that names it (SPEC.md lists no 502 here), and bills nothing", async () => {
+    const { stack } = await import('./support/stack.js');
+    const { router, fuelData } = await import('./support/partner-server.js');
+    const { createAccount, exhaustFreeQuota, balanceOf, call } = await import('./support/api.js');
+    await stack().db('partner_cache').delete();
+    const account = await createAccount({ balanceCents: 100 });
+    await exhaustFreeQuota(account.id);
+    const trip = (inputs: Record<string, unknown>) => call('POST', '/v1/calculators/cout-trajet-voiture/compute', { key: account.liveKey, body: { inputs } });
+    router.failNext = 10;
+    const noRoute = await trip({ from: '20 avenue de Ségur Paris', to: 'Lyon', fuel: 'gazole', consumption: 6.5 });
+    router.reset();
+    expect(noRoute.status, JSON.stringify(noRoute.body)).to.equal(422);
+    expect(noRoute.body.error.details[0]).to.include({ field: 'distanceKm' });
+    expect(noRoute.body.error.details[0].message).to.match(/^route_unavailable: /);
+    fuelData.failNext = 10;
+    const noPrice = await trip({ from: 'A', to: 'B', fuel: 'gazole', consumption: 6.5, distanceKm: 100 });
+    fuelData.reset();
+    expect(noPrice.status).to.equal(422);
+    expect(noPrice.body.error.details[0].message).to.match(/^fuel_price_unavailable: /);
+    expect(await balanceOf(account.id)).to.equal(100);
+  });
+
   it('404 for an unknown calculator, 422 for missing or invalid inputs', async () => {
     expect((await computeCall('calcul-inconnu', {})).status).to.equal(404);
     const missing = await computeCall('indemnite-retard-train', { ticketPriceCents: 8000 });

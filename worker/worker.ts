@@ -5,7 +5,7 @@ import type { Config } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
 import { createActivities } from '../activities/index.js';
 import { BrowserPool } from '../activities/pdf/browser.js';
-import { COMPANIES_QUEUE, FUEL_QUEUE, GEOCODING_QUEUE, ROUTING_QUEUE } from '../lib/task-queues.js';
+import { COMPANIES_QUEUE, FUEL_QUEUE, GEOCODING_QUEUE, LLM_QUEUE, ROUTING_QUEUE } from '../lib/task-queues.js';
 import { logger } from '../lib/logger.js';
 
 const workflowsPath = fileURLToPath(new URL('../workflows/index.js', import.meta.url));
@@ -47,6 +47,7 @@ export async function createWorker({ config, db, address }: WorkerDeps): Promise
     [COMPANIES_QUEUE, config.partners.companiesPerSecond],
     [ROUTING_QUEUE, config.partners.routingPerSecond],
     [FUEL_QUEUE, config.partners.fuelPerSecond],
+    [LLM_QUEUE, config.llm.perSecond],
   ];
   const partners = await Promise.all(
     partnerQueues.map(([taskQueue, perSecond]) => Worker.create({ connection, namespace: config.temporalNamespace, taskQueue, activities, maxTaskQueueActivitiesPerSecond: perSecond })),

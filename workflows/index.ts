@@ -5,3 +5,4 @@ export { embedQuery, embedCatalogue } from './search.js';
 export { mailing } from './mailing.js';
 export { webhookDelivery } from './webhook-delivery.js';
 export { addressLookup, companySearch, companyProfileLookup, routeLookup, fuelPriceLookup, fuelStationSearch } from './lookups.js';
+export { aiGeneration } from './ai.js';

@@ -1,4 +1,5 @@
 import got from 'got';
+import { PartnerResponseError } from './failures.js';
 
 /** One result of GET /v1/geo/addresses (SPEC.md "Address result"). */
 export interface AddressResult {
@@ -13,13 +14,6 @@ export interface AddressResult {
 interface Feature {
   geometry?: { type?: string; coordinates?: unknown };
   properties?: { label?: unknown; name?: unknown; street?: unknown; housenumber?: unknown; postcode?: unknown; city?: unknown; type?: unknown };
-}
-
-export class PartnerResponseError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'PartnerResponseError';
-  }
 }
 
 /** The geocoder's own filters: `type=municipality&citycode=69123` finds a commune's centre. */

@@ -1,5 +1,5 @@
 import got, { HTTPError } from 'got';
-import { PartnerResponseError } from './geoplateforme.js';
+import { PartnerResponseError } from './failures.js';
 
 export interface Point {
   lon: number;

@@ -1,5 +1,5 @@
 import got from 'got';
-import { PartnerResponseError } from './geoplateforme.js';
+import { PartnerResponseError } from './failures.js';
 
 /** The fuels of SPEC.md and their columns in the official instantaneous fuel-price data. */
 export const FUELS = { gazole: 'gazole_prix', sp95: 'sp95_prix', 'sp95-e10': 'e10_prix', sp98: 'sp98_prix', e85: 'e85_prix', gplc: 'gplc_prix' } as const;

@@ -1,5 +1,5 @@
 import got from 'got';
-import { PartnerResponseError } from './geoplateforme.js';
+import { PartnerResponseError } from './failures.js';
 
 /** The fields of the French government's company search API (recherche-entreprises) that we use. */
 interface Establishment {

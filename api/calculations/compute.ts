@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { catalogue, type ToolData } from '../catalogue/catalogue.js';
-import { notFound, unprocessable, upstreamError, type ApiError } from '../errors.js';
+import { ApiError, notFound, unprocessable } from '../errors.js';
 import { checkValues, type FieldValue } from '../letters/values.js';
 import { parisTodayIso } from '../letters/render.js';
 import { fuelPrices } from '../lookups/lookup.js';
@@ -43,18 +43,32 @@ export async function roadDistance(ctx: Context, from: string, to: string, onFai
   return { distanceKm: Math.round(route.route.distanceMeters / 100) / 10, durationMinutes: Math.round(route.route.durationSeconds / 60), from: route.from.label, to: route.to.label };
 }
 
+/**
+ * SPEC.md lists no 502 for calculators: a partner outage is a 422 whose detail starts with
+ * `route_unavailable` or `fuel_price_unavailable` (retry later, or give the value), nothing billed.
+ */
+export const partnerUnavailable = (field: string, reason: string, message: string): ApiError => unprocessable(message, [{ field, message: `${reason}: ${message}` }]);
+
 /** Trip cost: distance (given, or by road) × consumption × the day's national average price. */
 async function tripCost(ctx: Context, inputs: Inputs, defaults: DefaultApplied[]): Promise<Record<string, number | string>> {
   let distanceKm = inputs.distanceKm === undefined ? undefined : Number(inputs.distanceKm);
   if (distanceKm === undefined) {
-    const route = await roadDistance(ctx, String(inputs.from), String(inputs.to), () => upstreamError('The routing service is failing; nothing was billed. Please retry.'));
-    if (!route) throw unprocessable('No road route was found between from and to; give distanceKm.', { field: 'distanceKm' });
+    const route = await roadDistance(ctx, String(inputs.from), String(inputs.to), () =>
+      partnerUnavailable('distanceKm', 'route_unavailable', 'The road distance could not be computed right now (routing service unavailable); retry, or give distanceKm.'),
+    );
+    if (!route) throw unprocessable('No road route was found between from and to; give distanceKm.', [{ field: 'distanceKm', message: 'no road route between from and to' }]);
     distanceKm = route.distanceKm;
     defaults.push({ field: 'distanceKm', value: distanceKm, reason: `road distance from ${route.from} to ${route.to}` });
   }
-  const fuel = await fuelPrices(ctx, null);
+  let fuel;
+  try {
+    fuel = await fuelPrices(ctx, null);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 502) throw partnerUnavailable('fuel', 'fuel_price_unavailable', "The day's average fuel price could not be read right now; retry later.");
+    throw error;
+  }
   const price = fuel.national.prices[String(inputs.fuel) as keyof typeof fuel.national.prices];
-  if (price === null || price === undefined) throw upstreamError(`No average price is published today for ${inputs.fuel}.`);
+  if (price === null || price === undefined) throw partnerUnavailable('fuel', 'fuel_price_unavailable', `No average price is published today for ${inputs.fuel}.`);
   const liters = (distanceKm * Number(inputs.consumption)) / 100;
   return { distanceKm, fuelPriceEurPerLiter: price, liters: Math.round(liters * 1000) / 1000, costCents: Math.round(liters * price * 100) };
 }

@@ -5,7 +5,7 @@ import type { FieldValue } from '../letters/values.js';
 import { priceOf, type PriceUnit } from '../billing/prices.js';
 import { parisDate } from '../../lib/paris-time.js';
 import { addDays, type Inputs } from './calculators.js';
-import { checkInputs, requireInputs, roadDistance, type DefaultApplied } from './compute.js';
+import { checkInputs, partnerUnavailable, requireInputs, roadDistance, type DefaultApplied } from './compute.js';
 
 /** One line of an estimate: quantity × unit amount, in cents excluding VAT. */
 export interface LineItem {
@@ -179,7 +179,7 @@ export async function estimateQuote(ctx: Context, prepared: PreparedQuote, today
   if (prepared.needsRoute) {
     // SPEC.md lists no 502 for quotes: a routing outage is a 422 the caller can retry.
     route = await roadDistance(ctx, String(inputs.from), String(inputs.to), () =>
-      unprocessable('The road route could not be computed right now (routing service unavailable); nothing was billed. Please retry.', [{ field: 'from', message: 'route_unavailable: the routing service did not answer' }]),
+      partnerUnavailable('from', 'route_unavailable', 'The road route could not be computed right now (routing service unavailable); nothing was billed. Please retry.'),
     );
     if (!route) throw unprocessable('No road route was found between from and to.', [{ field: 'to', message: 'no road route from the departure address' }]);
   }

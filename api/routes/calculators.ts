@@ -12,12 +12,12 @@ export const calculatorRoutes = [
     summary: 'Run a catalogue calculator; missing inputs are completed with documented defaults',
     description:
       'Inputs are checked against the calculator\'s fields (422 per problem, or missingFields). Defaults are reported in defaultsApplied: the road distance is computed when the calculator needs it, and the day\'s average fuel price is used. ' +
-      'Billed as one "calculation" after the monthly free quota; nothing billed when a partner fails (502).',
+      'Billed as one "calculation" after the monthly free quota. SPEC.md lists no 502 here: when a partner is unavailable the answer is 422 with a detail starting route_unavailable or fuel_price_unavailable (retry, or give the value), and nothing is billed.',
     scope: 'catalogue:read',
     params: calculatorParams,
     body: computeRequestSchema,
     success: { status: 200, description: 'CalculatorResult', schema: calculatorResultSchema },
-    errors: [400, 401, 402, 403, 404, 409, 413, 422, 429, 500, 502],
+    errors: [400, 401, 402, 403, 404, 409, 413, 422, 429, 500],
     async handler(ctx, { params, body }) {
       const prepared = prepareComputation(params.slug, body.inputs);
       ctx.body = await payThen(ctx, 'calculation', () => runComputation(ctx, prepared));

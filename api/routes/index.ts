@@ -10,8 +10,9 @@ import { letterRoutes } from './letters.js';
 import { mailingRoutes } from './mailings.js';
 import { searchRoutes } from './search.js';
 import { requestRoutes } from './requests.js';
+import { aiRoutes } from './ai.js';
 import { metaRoutes } from './meta.js';
 import type { Route } from './route.js';
 
 /** Every operation of the API, in the order of the OpenAPI document. */
-export const routes: Route[] = [...metaRoutes(() => routes), ...catalogueRoutes, ...searchRoutes, ...letterRoutes, ...mailingRoutes, ...geoRoutes, ...companyRoutes, ...carRouteRoutes, ...fuelRoutes, ...calculatorRoutes, ...quoteRoutes, ...expenseRoutes, ...requestRoutes];
+export const routes: Route[] = [...metaRoutes(() => routes), ...catalogueRoutes, ...searchRoutes, ...letterRoutes, ...aiRoutes, ...mailingRoutes, ...geoRoutes, ...companyRoutes, ...carRouteRoutes, ...fuelRoutes, ...calculatorRoutes, ...quoteRoutes, ...expenseRoutes, ...requestRoutes];

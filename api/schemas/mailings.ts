@@ -20,7 +20,7 @@ const catalogueLetter = Joi.object({
   fields: Joi.object().pattern(Joi.string().max(64), Joi.alternatives(Joi.string().max(5000), Joi.number())).max(200).default({}),
 }).label('CatalogueLetterContent');
 
-const freeLetter = Joi.object({
+export const freeLetter = Joi.object({
   title: Joi.string().min(1).max(200).required(),
   body: Joi.string().min(1).max(50_000).required().description('Plain text, a blank line between paragraphs'),
 }).label('FreeLetterContent');

@@ -14,7 +14,7 @@ process.env.OPERATOR_FAIL_FIRST_FILINGS = '1';
 // Failing partners are part of the tests; the SDK would log each failed attempt.
 process.env.TEMPORAL_LOG_LEVEL ??= 'ERROR';
 // The suite always starts its own components; knobs come from each test that needs them.
-for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'RATE_LIMIT_PER_MINUTE', 'SANDBOX_DAILY_QUOTA', 'PORT', 'EMBEDDINGS_BASE_URL', 'EMBEDDINGS_API_KEY', 'EMBEDDINGS_MODEL', 'GEOCODING_BASE_URL', 'COMPANIES_BASE_URL', 'ROUTING_BASE_URL', 'ROUTING_RATE_PER_SECOND', 'FUEL_BASE_URL', 'PARTNER_TIMEOUT']) delete process.env[name];
+for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'RATE_LIMIT_PER_MINUTE', 'SANDBOX_DAILY_QUOTA', 'PORT', 'EMBEDDINGS_BASE_URL', 'EMBEDDINGS_API_KEY', 'EMBEDDINGS_MODEL', 'GEOCODING_BASE_URL', 'COMPANIES_BASE_URL', 'ROUTING_BASE_URL', 'ROUTING_RATE_PER_SECOND', 'FUEL_BASE_URL', 'PARTNER_TIMEOUT', 'LLM_BASE_URL', 'LLM_API_KEY', 'LLM_MODEL', 'LLM_TIMEOUT', 'LLM_RATE_PER_SECOND']) delete process.env[name];
 
 /** Mocha global fixtures: the real stack, started once for the whole run. */
 export async function mochaGlobalSetup(): Promise<void> {
@@ -32,6 +32,13 @@ export async function mochaGlobalSetup(): Promise<void> {
   process.env.ROUTING_BASE_URL = router.baseUrl;
   process.env.ROUTING_RATE_PER_SECOND = '20';
   process.env.PARTNER_TIMEOUT = '1s';
+  // The LLM of the AI operations: a local OpenAI-compatible server with recorded-style answers.
+  const { llm } = await import('./llm-server.js');
+  await llm.start();
+  process.env.LLM_BASE_URL = llm.baseUrl;
+  process.env.LLM_API_KEY = 'test-llm-key';
+  process.env.LLM_MODEL = 'gpt-4o-mini';
+  process.env.LLM_TIMEOUT = '1s';
   const { startTestStack } = await import('./stack.js');
   await startTestStack();
 }
@@ -41,6 +48,8 @@ export async function mochaGlobalTeardown(): Promise<void> {
   await stopTestStack();
   const { embeddings } = await import('./embeddings-server.js');
   await embeddings.stop();
+  const { llm } = await import('./llm-server.js');
+  await llm.stop();
   const { geocoder, companyDirectory, router, fuelData } = await import('./partner-server.js');
   await Promise.all([geocoder.stop(), companyDirectory.stop(), router.stop(), fuelData.stop()]);
 }
