@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { ApiError } from './errors.js';
 import { openToken, sealToken } from '../lib/crypto.js';
 
@@ -30,4 +31,22 @@ export function page<T extends { created_at: Date; id: string }>(rows: T[], limi
   const shown = rows.slice(0, limit);
   const last = shown[shown.length - 1];
   return { rows: shown, hasMore, nextCursor: hasMore && last ? encodeCursor({ createdAt: last.created_at.toISOString(), id: last.id }, key, scope) : null };
+}
+
+/**
+ * One page of a list query, most recent first: after the cursor (400 invalid_cursor when it is
+ * not one of this list's), ordered by (created_at, id), one row more than shown to know hasMore.
+ */
+export async function keysetPage<T extends { created_at: Date; id: string }>(
+  query: Knex.QueryBuilder,
+  options: { limit: number; cursor?: string },
+  key: Buffer,
+  scope: string,
+): Promise<{ rows: T[]; nextCursor: string | null; hasMore: boolean }> {
+  if (options.cursor !== undefined) {
+    const after = decodeCursor(options.cursor, key, scope);
+    query.andWhereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [after.createdAt, after.id]);
+  }
+  const rows = (await query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(options.limit + 1)) as T[];
+  return page(rows, options.limit, key, scope);
 }

@@ -5,7 +5,7 @@ import { ApiError, notFound, serviceUnavailable } from '../errors.js';
 import { createMailing, mailingWorkflowId } from '../mailings/create.js';
 import { findShipment, shipmentsOf, type Shipment, type ShipmentRow } from '../mailings/shipment.js';
 import { isFinal, PROOF_LABELS, type ProofKind, type ShipmentStatus } from '../mailings/states.js';
-import { decodeCursor, page } from '../pagination.js';
+import { keysetPage } from '../pagination.js';
 import { openToken, sealToken } from '../../lib/crypto.js';
 import {
   mailingIdParams,
@@ -87,12 +87,7 @@ export const mailingRoutes = [
       let q = db('shipments').where({ account_id: auth.accountId, test: auth.mode === 'test' });
       if (query.reference !== undefined) q = q.andWhere({ reference: query.reference });
       if (query.status !== undefined) q = q.andWhere({ status: query.status });
-      if (query.cursor !== undefined) {
-        const after = decodeCursor(query.cursor, config.secretKey, scope);
-        q = q.andWhereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [after.createdAt, after.id]);
-      }
-      const rows = (await q.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(query.limit + 1)) as ShipmentRow[];
-      const result = page(rows, query.limit, config.secretKey, scope);
+      const result = await keysetPage<ShipmentRow>(q, query, config.secretKey, scope);
       ctx.body = { data: await shipmentsOf(db, result.rows, true), nextCursor: result.nextCursor, hasMore: result.hasMore };
     },
   }),

@@ -1,4 +1,4 @@
-import { decodeCursor, page } from '../pagination.js';
+import { keysetPage } from '../pagination.js';
 import { respondWithin } from '../respond.js';
 import { insertServiceRequest, serviceRequest, type ServiceRequestInput, type ServiceRequestRow } from '../requests/service-requests.js';
 import { serviceRequestInputSchema, serviceRequestListQuery, serviceRequestListSchema, serviceRequestSchema } from '../schemas/requests.js';
@@ -39,13 +39,7 @@ export const requestRoutes = [
       const { db, config } = ctx.services;
       const accountId = ctx.state.auth!.accountId;
       const scope = `requests:${accountId}`;
-      let q = db('service_requests').where({ account_id: accountId });
-      if (query.cursor !== undefined) {
-        const after = decodeCursor(query.cursor, config.secretKey, scope);
-        q = q.andWhereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [after.createdAt, after.id]);
-      }
-      const rows = (await q.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(query.limit + 1)) as ServiceRequestRow[];
-      const result = page(rows, query.limit, config.secretKey, scope);
+      const result = await keysetPage<ServiceRequestRow>(db('service_requests').where({ account_id: accountId }), query, config.secretKey, scope);
       ctx.body = { data: result.rows.map(serviceRequest), nextCursor: result.nextCursor, hasMore: result.hasMore };
     },
   }),

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { slug } from './common.js';
-import { computeRequestSchema } from './calculators.js';
+import { computedHead, computeRequestSchema } from './calculators.js';
 
 export const quoteParams = Joi.object({ slug: slug.required() });
 
@@ -18,12 +18,7 @@ const lineItem = Joi.object({
 }).label('QuoteLineItem');
 
 export const quoteEstimateSchema = Joi.object({
-  slug: Joi.string().required(),
-  title: Joi.string().required(),
-  inputs: Joi.object().unknown(true).required().description('The inputs used, defaults included'),
-  defaultsApplied: Joi.array()
-    .items(Joi.object({ field: Joi.string().required(), value: Joi.alternatives(Joi.string(), Joi.number()).required(), reason: Joi.string().required() }))
-    .required(),
+  ...computedHead,
   route: Joi.object({ from: Joi.string().required(), to: Joi.string().required(), distanceKm: Joi.number().required(), durationMinutes: Joi.number().integer().required() })
     .allow(null)
     .required()
