@@ -7,7 +7,7 @@ const pad = (n: number | string): string => String(n).padStart(2, '0');
 
 /** Dates in the order they appear: 2026-03-31, 31/03/2026, "31 mars 2026", "1er avril 2026". */
 export function datesIn(sentence: string): string[] {
-  const text = normalize(sentence.replace(/(\d)\/(\d)/g, '$1 / $2'));
+  const text = normalize(sentence);
   const found: { at: number; iso: string }[] = [];
   for (const m of sentence.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) found.push({ at: m.index!, iso: `${m[1]}-${m[2]}-${m[3]}` });
   for (const m of sentence.matchAll(/\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/g)) found.push({ at: m.index!, iso: `${m[3]}-${pad(m[2]!)}-${pad(m[1]!)}` });

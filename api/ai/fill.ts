@@ -18,7 +18,6 @@ export function fillTarget(slug: string, providerSlug: string | undefined): Fill
   if (!letter) throw notFound(`No letter "${slug}" in the catalogue.`);
   const provider = providerSlug === undefined ? undefined : letter.providers.find((p) => p.slug === providerSlug);
   if (providerSlug !== undefined && !provider) throw notFound(`Letter "${slug}" has no provider "${providerSlug}" (known: ${letter.providers.map((p) => p.slug).join(', ') || 'none'}).`);
-  // The date is today's unless the sentence says otherwise; place follows the sender.
   return { letter, provider, fields: letterFields(letter, provider) };
 }
 

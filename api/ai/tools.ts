@@ -52,10 +52,7 @@ function tidy(text: string): string {
 export function simulateTool({ tool, inputs }: PreparedTool): { text: string } {
   const source = String(inputs.text ?? inputs.receivedText ?? '');
   const sentences = sentencesOf(tidy(source));
-  const facts = (): string[] => [
-    ...datesIn(source).map((d) => `date : ${d}`),
-    ...amountsIn(source).map((c) => `montant : ${euros(c)}`),
-  ];
+  const facts = [...datesIn(source).map((d) => `date : ${d}`), ...amountsIn(source).map((c) => `montant : ${euros(c)}`)];
   switch (tool.slug) {
     case 'reformuler-ton-formel': {
       const body = inputs.length === 'concise' ? sentences.slice(0, 2) : sentences;
@@ -63,12 +60,12 @@ export function simulateTool({ tool, inputs }: PreparedTool): { text: string } {
       return { text: ['Madame, Monsieur,', [...body, ...extra].join(' '), "Je vous prie d'agréer, Madame, Monsieur, l'expression de mes salutations distinguées."].join('\n\n') };
     }
     case 'resumer-courrier-recu':
-      return { text: [`Résumé (${optionLabel(tool, 'focus', inputs.focus)}) : ${sentences.slice(0, 2).join(' ')}`, ...(facts().length ? [`Relevé dans le courrier : ${facts().join(' ; ')}.`] : [])].join('\n\n') };
+      return { text: [`Résumé (${optionLabel(tool, 'focus', inputs.focus)}) : ${sentences.slice(0, 2).join(' ')}`, ...(facts.length ? [`Relevé dans le courrier : ${facts.join(' ; ')}.`] : [])].join('\n\n') };
     case 'corriger-orthographe':
       return { text: tidy(source) };
     case 'expliquer-courrier-administratif':
       return {
-        text: [`Ce courrier vient de : ${optionLabel(tool, 'senderType', inputs.senderType)}.`, `En bref : ${sentences[0] ?? source}`, ...(facts().length ? [`À noter : ${facts().join(' ; ')}.`] : []), "En cas de doute, contactez l'expéditeur avec les références du courrier."].join('\n\n'),
+        text: [`Ce courrier vient de : ${optionLabel(tool, 'senderType', inputs.senderType)}.`, `En bref : ${sentences[0] ?? source}`, ...(facts.length ? [`À noter : ${facts.join(' ; ')}.`] : []), "En cas de doute, contactez l'expéditeur avec les références du courrier."].join('\n\n'),
       };
     default:
       return {

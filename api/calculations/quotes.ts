@@ -37,6 +37,13 @@ function line(code: string, label: string, quantity: number, unit: string, unitA
   return { code, label, quantity, unit, unitAmountCents, amountCents: Math.round(quantity * unitAmountCents) };
 }
 
+const subtotalOf = (items: LineItem[]): number => items.reduce((sum, item) => sum + item.amountCents, 0);
+
+/** A flat line worth `rate` of the lines so far: a surcharge, or a discount with `sign` -1. */
+function onSubtotal(items: LineItem[], code: string, label: string, rate: number, sign: 1 | -1 = 1): LineItem {
+  return line(code, label, 1, 'flat', sign * Math.round(subtotalOf(items) * rate));
+}
+
 function inRange(inputs: Inputs, field: string, min: number, max: number): number {
   const value = Number(inputs[field]);
   if (value < min || value > max) throw unprocessable(`${field} must be between ${min} and ${max}.`, [{ field, message: `must be between ${min} and ${max}` }]);
@@ -84,8 +91,7 @@ function movingQuote(inputs: Inputs, route: QuoteRoute): Priced {
   }
   const month = Number(String(inputs.movingDate).slice(5, 7));
   if (rates.highSeasonMonths.includes(month)) {
-    const subtotal = items.reduce((sum, item) => sum + item.amountCents, 0);
-    items.push(line('highSeason', 'Haute saison (juin à septembre)', 1, 'flat', Math.round(subtotal * rates.highSeasonRate)));
+    items.push(onSubtotal(items, 'highSeason', 'Haute saison (juin à septembre)', rates.highSeasonRate));
   }
   return { lineItems: items, notes: ["Estimation indicative : le prix définitif figure sur le devis écrit et la lettre de voiture du déménageur (arrêté du 27 avril 2010).", 'Assurance ad valorem (valeur déclarée des biens) non comprise.'] };
 }
@@ -115,8 +121,7 @@ function bulkMailingQuote(inputs: Inputs): Priced {
   if (inputs.printColor === 'couleur') items.push(line('colour', 'Impression couleur', letters * pages, 'page', BULK_RATES.colourPerPageCents));
   const discount = BULK_RATES.discounts.find((d) => letters >= d.from);
   if (discount) {
-    const subtotal = items.reduce((sum, item) => sum + item.amountCents, 0);
-    items.push(line('volumeDiscount', `Remise volume (${discount.rate * 100} % dès ${discount.from} courriers)`, 1, 'flat', -Math.round(subtotal * discount.rate)));
+    items.push(onSubtotal(items, 'volumeDiscount', `Remise volume (${discount.rate * 100} % dès ${discount.from} courriers)`, discount.rate, -1));
   }
   return { lineItems: items, notes: ['Tarif de ce service (GET /v1/catalogue, prices) : chaque courrier posté par POST /v1/mailings est débité à ce prix, hors remise de volume négociée.'] };
 }
@@ -142,8 +147,7 @@ function legalReviewQuote(inputs: Inputs, today: string): Priced {
   const days = daysUntil(String(inputs.deadline), today);
   const urgency = LEGAL_REVIEW_RATES.urgency.find((u) => days <= u.withinDays);
   if (urgency) {
-    const subtotal = items.reduce((sum, item) => sum + item.amountCents, 0);
-    items.push(line('urgency', `Urgence (délai de ${days} jour${days > 1 ? 's' : ''})`, 1, 'flat', Math.round(subtotal * urgency.rate)));
+    items.push(onSubtotal(items, 'urgency', `Urgence (délai de ${days} jour${days > 1 ? 's' : ''})`, urgency.rate));
   }
   return { lineItems: items, notes: ["Honoraires libres : le montant définitif est fixé par l'avocat dans une convention d'honoraires (loi n° 71-1130 du 31 décembre 1971, article 10)."] };
 }
@@ -184,7 +188,7 @@ export async function estimateQuote(ctx: Context, prepared: PreparedQuote, today
     if (!route) throw unprocessable('No road route was found between from and to.', [{ field: 'to', message: 'no road route from the departure address' }]);
   }
   const priced = slug === 'devis-demenagement' ? movingQuote(inputs, route!) : slug === 'devis-envoi-courriers-en-nombre' ? bulkMailingQuote(inputs) : legalReviewQuote(inputs, today);
-  const totalCents = priced.lineItems.reduce((sum, item) => sum + item.amountCents, 0);
+  const totalCents = subtotalOf(priced.lineItems);
   const vatCents = Math.round(totalCents * VAT_RATE);
   return {
     slug,
