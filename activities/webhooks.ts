@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../db/knex.js';
 import type { Config } from '../lib/config.js';
-import { decrypt, hmacSha256Hex, sha256 } from '../lib/crypto.js';
+import { decrypt, hmacSha256Hex, sha256Hex } from '../lib/crypto.js';
 import { API_VERSION } from '../api/openapi.js';
 import type { Shipment } from '../api/mailings/shipment.js';
 import type { EventType } from '../api/webhooks/event-types.js';
@@ -34,7 +34,7 @@ export interface AttemptResult {
 
 /** A UUID derived from text: the same event and endpoint always give the same delivery id. */
 function uuidFrom(text: string): string {
-  const h = sha256(text).toString('hex');
+  const h = sha256Hex(text);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 

@@ -4,11 +4,11 @@ import type { Services } from './context.js';
 import { routes } from './routes/index.js';
 import type { Route } from './routes/route.js';
 import { errorBody } from './middleware/errors.js';
-import { baseHeaders, requestLog } from './middleware/request-log.js';
+import { requestLog } from './middleware/request-log.js';
 import { authenticate } from './middleware/authenticate.js';
 import { jsonBody } from './middleware/body.js';
 import { idempotency } from './middleware/idempotency.js';
-import { validate } from './middleware/validate.js';
+import { validateThenHandle } from './middleware/validate.js';
 import { catalogue } from './catalogue/catalogue.js';
 
 const koaPath = (openApiPath: string): string => openApiPath.replace(/\{(\w+)\}/g, ':$1');
@@ -21,7 +21,7 @@ function chain(route: Route): Koa.Middleware[] {
   const steps: Koa.Middleware[] = [];
   if (route.scope) steps.push(authenticate(route.scope));
   if (route.method === 'POST') steps.push(jsonBody, idempotency);
-  steps.push(validate(route), (ctx) => route.handler(ctx, ctx.state.input!));
+  steps.push(validateThenHandle(route));
   return steps;
 }
 
@@ -40,7 +40,6 @@ export function createApp(services: Services): Koa {
 
   app.use(requestLog);
   app.use(errorBody);
-  app.use(baseHeaders);
   app.use(router.routes());
   return app;
 }

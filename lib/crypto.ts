@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hash, randomBytes } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -13,13 +13,17 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export function sha256(data: string | Buffer): Buffer {
-  return createHash('sha256').update(data).digest();
+/** SHA-256 as lowercase hex, in one call (no Hash object, no intermediate Buffer). */
+export function sha256Hex(data: string | Buffer): string {
+  return hash('sha256', data, 'hex');
 }
 
-/** Constant-time equality of two byte strings of possibly different lengths. */
-export function safeEqual(a: Buffer, b: Buffer): boolean {
-  return a.length === b.length && timingSafeEqual(a, b);
+/** Constant-time equality of two strings: the same work whatever their first difference. */
+export function safeEqualText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
 }
 
 export function hmacSha256Hex(key: string | Buffer, data: string | Buffer): string {

@@ -1,5 +1,8 @@
 import { expect } from 'chai';
 import { awayFromMinuteBoundary, call, createAccount, expenseGroup, spawnApiProcess, type ApiProcess } from './support/api.js';
+import { stack } from './support/stack.js';
+import { LeasedCounter } from '../api/auth/leased-counter.js';
+import { safeEqualText } from '../lib/crypto.js';
 
 const settle = (key: string, baseUrl?: string) => call('POST', '/v1/expenses/settle', { key, body: expenseGroup(), baseUrl });
 
@@ -72,5 +75,40 @@ describe('rate limit and sandbox quota', () => {
       // Live keys are not in the sandbox quota.
       expect((await settle(account.liveKey, a.url)).status).to.equal(200);
     });
+  });
+});
+
+describe('leased counter windows', () => {
+  const counted = async (keyId: string, window: number): Promise<number> =>
+    Number((await stack().db('rate_limit_windows').where({ key_id: keyId, window_start: window }).first('count'))?.count ?? 0);
+
+  it('starts a new window with a fresh budget, and counts a late call of the previous window in that window', async () => {
+    const account = await createAccount();
+    const { id: keyId } = await stack().db('api_keys').where({ account_id: account.id, mode: 'test' }).first('id');
+    const counter = new LeasedCounter(stack().db, 'rate_limit_windows', 'key_id', 'window_start');
+    const limit = 3;
+    const results = [];
+    for (let i = 0; i < 4; i++) results.push(await counter.take(keyId, 1000, limit));
+    expect(results.map((r) => r.allowed)).to.deep.equal([true, true, true, false]);
+    // The next minute has its whole budget again.
+    expect((await counter.take(keyId, 1001, limit)).allowed).to.equal(true);
+    // A call that began in the previous minute is still refused there, and spends nothing of the new one.
+    expect((await counter.take(keyId, 1000, limit)).allowed).to.equal(false);
+    expect((await counter.take(keyId, 1001, limit)).allowed).to.equal(true);
+    expect((await counter.take(keyId, 1001, limit)).allowed).to.equal(true);
+    expect((await counter.take(keyId, 1001, limit)).allowed).to.equal(false);
+    expect(await counted(keyId, 1000)).to.be.at.least(3);
+    expect(await counted(keyId, 1001)).to.equal(3);
+  });
+});
+
+describe('safeEqualText', () => {
+  it('is true only for identical strings', () => {
+    const digest = 'a'.repeat(63) + 'b';
+    expect(safeEqualText(digest, 'a'.repeat(63) + 'b')).to.equal(true);
+    expect(safeEqualText(digest, 'a'.repeat(64))).to.equal(false);
+    expect(safeEqualText(digest, 'b' + 'a'.repeat(63))).to.equal(false);
+    expect(safeEqualText(digest, digest.slice(1))).to.equal(false);
+    expect(safeEqualText('', '')).to.equal(true);
   });
 });

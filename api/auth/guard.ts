@@ -28,8 +28,8 @@ export class KeyGuard {
     return this.keys.stop();
   }
 
-  findKey(keyHash: Buffer): KeyRecord | null | Promise<KeyRecord | null> {
-    return this.keys.find(keyHash);
+  findKey(keyDigest: string): KeyRecord | null | Promise<KeyRecord | null> {
+    return this.keys.find(keyDigest);
   }
 
   /** The per-key minute window; synchronous in the common case (see LeasedCounter). */

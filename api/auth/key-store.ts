@@ -2,10 +2,12 @@ import pg from 'pg';
 import type { Db } from '../../db/knex.js';
 import { logger } from '../../lib/logger.js';
 import type { KeyMode, Scope } from './scopes.js';
+import { digestBytes } from './keys.js';
 
 export interface KeyRecord {
   keyId: string;
-  keyHash: Buffer;
+  /** SHA-256 of the key, hex. */
+  keyDigest: string;
   accountId: string;
   mode: KeyMode;
   scopes: Scope[];
@@ -88,18 +90,17 @@ export class KeyStore {
   }
 
   /** The cached record synchronously when there is one, else a promise of the database lookup. */
-  find(keyHash: Buffer): KeyRecord | null | Promise<KeyRecord | null> {
-    const name = keyHash.toString('hex');
-    const cached = this.entries.get(name);
+  find(keyDigest: string): KeyRecord | null | Promise<KeyRecord | null> {
+    const cached = this.entries.get(keyDigest);
     if (cached && cached.expiresAt > Date.now()) return cached.record;
-    return this.lookup(keyHash, name);
+    return this.lookup(keyDigest);
   }
 
-  private async lookup(keyHash: Buffer, name: string): Promise<KeyRecord | null> {
+  private async lookup(name: string): Promise<KeyRecord | null> {
     const generation = this.generation;
     let pending = this.loading.get(name);
     if (!pending) {
-      pending = this.load(keyHash).finally(() => this.loading.delete(name));
+      pending = this.load(name).finally(() => this.loading.delete(name));
       this.loading.set(name, pending);
     }
     const record = await pending;
@@ -115,15 +116,15 @@ export class KeyStore {
     return record;
   }
 
-  private async load(keyHash: Buffer): Promise<KeyRecord | null> {
+  private async load(keyDigest: string): Promise<KeyRecord | null> {
     const row = await this.db('api_keys as k')
       .join('accounts as a', 'a.id', 'k.account_id')
-      .where('k.key_hash', keyHash)
+      .where('k.key_hash', digestBytes(keyDigest))
       .first('k.id', 'k.key_hash', 'k.account_id', 'k.mode', 'k.scopes', 'k.revoked_at', 'a.status', 'a.live_enabled', 'a.balance_cents');
     if (!row) return null;
     return {
       keyId: row.id,
-      keyHash: row.key_hash,
+      keyDigest: (row.key_hash as Buffer).toString('hex'),
       accountId: row.account_id,
       mode: row.mode,
       scopes: row.scopes,

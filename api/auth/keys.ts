@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.js';
-import { randomBase62, sha256 } from '../../lib/crypto.js';
+import { randomBase62, sha256Hex } from '../../lib/crypto.js';
 import type { KeyMode, Scope } from './scopes.js';
 
 export const KEY_PATTERN = /^svc_(test|live)_[0-9A-Za-z]{32}$/;
@@ -9,9 +9,16 @@ export function generateApiKey(mode: KeyMode): string {
   return `svc_${mode}_${randomBase62(32)}`;
 }
 
-export function hashApiKey(key: string): Buffer {
-  return sha256(key);
+/** The key's SHA-256 (hex): what the key cache and the checks compare. */
+export function apiKeyDigest(key: string): string {
+  return sha256Hex(key);
 }
+
+/** The stored form (bytea) of a key digest. */
+export const digestBytes = (digest: string): Buffer => Buffer.from(digest, 'hex');
+
+/** What api_keys.key_hash holds for a key. */
+export const hashApiKey = (key: string): Buffer => digestBytes(apiKeyDigest(key));
 
 export async function createApiKey(db: Db, accountId: string, mode: KeyMode, scopes: readonly Scope[]): Promise<{ id: string; key: string }> {
   const key = generateApiKey(mode);

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Joi from 'joi';
 import { catalogueDir } from '../../lib/paths.js';
-import { sha256 } from '../../lib/crypto.js';
+import { sha256Hex } from '../../lib/crypto.js';
 import { priceTable } from '../billing/prices.js';
 import { categorySchema, letterDataSchema, toolDataSchema, type FieldType } from '../schemas/catalogue.js';
 
@@ -198,7 +198,7 @@ export class Catalogue {
       quotes: data.quotes.map(publicTool),
       prices: priceTable,
     };
-    const digest = sha256(JSON.stringify(content)).toString('hex');
+    const digest = sha256Hex(JSON.stringify(content));
     this.version = digest.slice(0, 12);
     this.body = Buffer.from(JSON.stringify({ version: this.version, ...content }));
     this.etag = `"${digest.slice(0, 32)}"`;

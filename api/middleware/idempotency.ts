@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { Db, Tx } from '../../db/knex.js';
 import { ApiError, invalidRequest } from '../errors.js';
-import { sha256 } from '../../lib/crypto.js';
+import { sha256Hex } from '../../lib/crypto.js';
 
 /** SPEC.md: 1 to 255 printable ASCII characters. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
@@ -32,7 +32,7 @@ function canonical(value: unknown): string {
 }
 
 function fingerprint(ctx: Context): string {
-  return sha256(`${ctx.method} ${ctx.path}?${ctx.querystring}\n${canonical(ctx.request.body ?? null)}`).toString('hex');
+  return sha256Hex(`${ctx.method} ${ctx.path}?${ctx.querystring}\n${canonical(ctx.request.body ?? null)}`);
 }
 
 type Outcome =

@@ -3,14 +3,17 @@ import { randomUUID } from 'node:crypto';
 import { logger } from '../../lib/logger.js';
 
 /**
- * Gives each request an id (Request-Id header) and logs one line when the response is sent;
- * keys are never logged.
+ * Gives each request an id (Request-Id header) and the headers every response carries, and logs
+ * one line when the response is sent; keys are never logged.
  */
 export function requestLog(ctx: Context, next: Next): Promise<void> {
-  const started = performance.now();
   const id = randomUUID();
   ctx.set('Request-Id', id);
+  // API responses are private and never cached by intermediaries unless a route says otherwise.
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('X-Content-Type-Options', 'nosniff');
   if (logger.isLevelEnabled('info')) {
+    const started = performance.now();
     ctx.res.once('close', () =>
       logger.info(
         { requestId: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10, account: ctx.state.auth?.accountId },
@@ -18,12 +21,5 @@ export function requestLog(ctx: Context, next: Next): Promise<void> {
       ),
     );
   }
-  return next();
-}
-
-/** API responses are private and never cached by intermediaries unless a route says otherwise. */
-export function baseHeaders(ctx: Context, next: Next): Promise<void> {
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('X-Content-Type-Options', 'nosniff');
   return next();
 }

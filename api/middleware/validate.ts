@@ -1,13 +1,7 @@
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 import type Joi from 'joi';
 import { invalidRequest } from '../errors.js';
-import type { Route, RouteInput } from '../routes/route.js';
-
-declare module 'koa' {
-  interface DefaultState {
-    input?: RouteInput<unknown, unknown, unknown>;
-  }
-}
+import type { Route } from '../routes/route.js';
 
 const OPTIONS: Joi.ValidationOptions = { abortEarly: false, convert: true, allowUnknown: false, errors: { wrap: { label: false } } };
 
@@ -25,16 +19,32 @@ function check(schema: Joi.Schema | undefined, value: unknown, where: 'path' | '
   return clean;
 }
 
-/** Validates path, query and body against the route's Joi schemas (SPEC.md limits live there). */
-export function validate(route: Route) {
+/**
+ * What a schema makes of an empty query string, worked out once: most calls send none, and the
+ * answer (defaults included) is the same every time. Null when it must be validated per call
+ * (an error to report, or a default that is not a plain value).
+ */
+function emptyQueryResult(schema: Joi.Schema | undefined): Record<string, unknown> | null {
+  if (!schema) return null;
+  const { error, value } = schema.validate({});
+  const plain = (v: unknown): boolean => v === null || (typeof v !== 'object' && typeof v !== 'function');
+  return !error && Object.values(value as object).every(plain) ? (value as Record<string, unknown>) : null;
+}
+
+/**
+ * The last step of every route: validates path, query and body against the route's Joi schemas
+ * (SPEC.md limits live there), then runs the handler with the clean input.
+ */
+export function validateThenHandle(route: Route) {
   // Preferences compiled into the schemas once, not merged again on every call.
   const [params, query, body] = [route.params, route.query, route.body].map((schema) => schema?.prefs(OPTIONS));
-  return function validateInput(ctx: Context, next: Next): Promise<void> {
-    ctx.state.input = {
+  const emptyQuery = emptyQueryResult(query);
+  return function validatedHandler(ctx: Context): Promise<void> {
+    return route.handler(ctx, {
       params: check(params, ctx.params ?? {}, 'path'),
-      query: check(query, { ...ctx.query }, 'query'),
+      // A copy, so that a handler changing its input cannot change the next call's.
+      query: emptyQuery && ctx.querystring === '' ? { ...emptyQuery } : check(query, { ...ctx.query }, 'query'),
       body: check(body, ctx.request.body, 'body'),
-    };
-    return next();
+    });
   };
 }

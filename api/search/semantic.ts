@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sha256 } from '../../lib/crypto.js';
+import { sha256Hex } from '../../lib/crypto.js';
 import { logger } from '../../lib/logger.js';
 import { runWorkflow } from '../workflows.js';
 import type { SearchDocument } from './lexical.js';
@@ -36,7 +36,7 @@ export class SemanticIndex {
     this.vectors ??= (async () => {
       const { db, config } = ctx.services;
       const model = config.embeddings.model;
-      const hashes = this.documents.map((d) => sha256(`${model}\n${d.text}`).toString('hex'));
+      const hashes = this.documents.map((d) => sha256Hex(`${model}\n${d.text}`));
       const rows: { text_hash: string; embedding: number[] }[] = await db('catalogue_embeddings').where({ model }).whereIn('text_hash', hashes).select('text_hash', 'embedding');
       const known = new Map(rows.map((r) => [r.text_hash, r.embedding]));
       const missing = this.documents.map((d, i) => ({ text: d.text, hash: hashes[i]! })).filter((d) => !known.has(d.hash));
