@@ -30,8 +30,8 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
     shipmentSnapshot: snapshot,
 
     /**
-     * The workflow starts inside the creating transaction: until that commits, the shipment is
-     * not visible. Retryable; if it never appears, the transaction rolled back.
+     * The workflow starts before the API records the shipment: until that commits, it is not
+     * visible. Retryable; if it never appears, the recording failed.
      */
     async committedShipment(shipmentId: string): Promise<Shipment> {
       const found = await findShipment(db, shipmentId, false);

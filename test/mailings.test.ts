@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { createHmac, randomUUID } from 'node:crypto';
-import { balanceOf, call, createAccount, type TestAccount } from './support/api.js';
+import { balanceOf, call, createAccount, eventually, type TestAccount } from './support/api.js';
 import { stack } from './support/stack.js';
 import { freeLetter, recipient, sender } from './support/fixtures.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 import { createWebhookEndpoint } from '../api/webhooks/endpoints.js';
+import { priceOf } from '../api/billing/prices.js';
 
 
 function verify(received: { headers: Record<string, string>; raw: string }, secret: string): boolean {
@@ -154,6 +155,28 @@ describe('mailings', function () {
     const res = await post(poor.liveKey, { mode: 'ar', letter: freeLetter, sender, recipient });
     expect(res.status).to.equal(402);
     expect(await stack().db('shipments').where({ account_id: poor.id }).count('* as n').first()).to.deep.equal({ n: '0' });
+    // Refused before anything started: no workflow for this account.
+    const started = await stack().temporal.client.workflow.count(`AccountId = '${poor.id}'`);
+    expect(started.count).to.equal(0);
+  });
+
+  it('parallel live mailings with money for two: two are recorded and paid, the others 402 with nothing recorded', async () => {
+    const price = priceOf('mailing.ar');
+    const pair = await createAccount({ balanceCents: 2 * price + 10 });
+    // Every request sees enough money in the known balance; the debits decide.
+    const results = await Promise.all(Array.from({ length: 5 }, () => post(pair.liveKey, { mode: 'ar', letter: freeLetter, sender, recipient })));
+    expect(results.map((r) => r.status).sort()).to.deep.equal([201, 201, 402, 402, 402]);
+    expect(results.filter((r) => r.status === 402).map((r) => r.body.error.code)).to.deep.equal(['insufficient_balance', 'insufficient_balance', 'insufficient_balance']);
+    const shipments = await stack().db('shipments').where({ account_id: pair.id }).pluck('id');
+    expect(shipments.sort()).to.deep.equal(results.filter((r) => r.status === 201).map((r) => r.body.id).sort());
+    expect(await balanceOf(pair.id)).to.equal(10);
+    const debits = await stack().db('ledger_entries').where({ account_id: pair.id, kind: 'debit' }).pluck('reference');
+    expect(debits.sort()).to.deep.equal([...shipments].sort());
+    // The workflows of the refused three were started, then ended at once; the two others run.
+    const { client } = stack().temporal;
+    const terminated = await eventually(() => client.workflow.count(`AccountId = '${pair.id}' AND ExecutionStatus = 'Terminated'`), (c) => c.count === 3, 5000);
+    expect(terminated.count).to.equal(3);
+    expect((await client.workflow.count(`AccountId = '${pair.id}' AND ExecutionStatus = 'Running'`)).count).to.equal(2);
   });
 
   it('lists mailings most recent first with an opaque, stable cursor', async () => {

@@ -24,8 +24,10 @@ import { webhookDelivery } from './webhook-delivery.js';
 // move, which keeps webhook latency low; they are idempotent, like every activity here.
 const projection = proxyLocalActivities<Activities>({ startToCloseTimeout: '30s', retry: { initialInterval: '1s', maximumInterval: '1m' } });
 // A proof prints in about a second: a short timeout, so a lost worker's attempt is retried soon.
-// The creating transaction commits right after the start; 20 s without it means it rolled back.
-const creation = proxyLocalActivities<Activities>({ startToCloseTimeout: '10s', retry: { initialInterval: '200ms', backoffCoefficient: 1.5, maximumInterval: '2s', maximumAttempts: 15 } });
+// The API records the mailing right after the start (usually within milliseconds, so the first
+// retries come quickly), in at most four statements of at most 5 s (api/mailings/create.ts):
+// about 35 s without the record (25 attempts) means it never will be.
+const creation = proxyLocalActivities<Activities>({ startToCloseTimeout: '10s', retry: { initialInterval: '50ms', backoffCoefficient: 1.5, maximumInterval: '2s', maximumAttempts: 25 } });
 const printing = proxyActivities<Activities>({ startToCloseTimeout: '20s', retry: { initialInterval: '1s', maximumInterval: '1m' } });
 // Filing is retried for as long as the operator does not confirm: the shipment stays `paid`.
 const filing = proxyActivities<Activities>({ startToCloseTimeout: '1m', retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '10m' } });
@@ -136,7 +138,7 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
   try {
     latest = await creation.committedShipment(input.shipmentId);
   } catch {
-    return null; // the mailing was never recorded (its transaction rolled back): nothing to do
+    return null; // the mailing was never recorded (its recording failed or rolled back): nothing to do
   }
   // Only the endpoints declared when the mailing was created hear of its creation.
   await emit('mailing.created', latest, { endpointsCreatedBy: latest.createdAt });

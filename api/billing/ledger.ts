@@ -24,6 +24,14 @@ async function appendEntry(db: Runner, accountId: string, kind: 'topup' | 'debit
   return Number(row.id);
 }
 
+/** 402 insufficient_balance: nothing was executed. */
+export function insufficientBalance(requiredCents: number, balanceCents: number): ApiError {
+  return new ApiError(402, 'insufficient_balance', `This call costs ${requiredCents} cents excl. VAT and the balance is ${balanceCents} cents. Top up your balance.`, {
+    requiredCents,
+    balanceCents,
+  });
+}
+
 /** Month of the free quota, in Europe/Paris like every calendar rule of the service. */
 const PARIS_MONTH = "to_char(now() AT TIME ZONE 'Europe/Paris', 'YYYY-MM')";
 
@@ -53,10 +61,7 @@ export async function debit(trx: Tx, accountId: string, unit: PriceUnit, referen
     .returning('balance_cents');
   if (updated.length === 0) {
     const account = await trx('accounts').where({ id: accountId }).first('balance_cents');
-    throw new ApiError(402, 'insufficient_balance', `This call costs ${amount} cents excl. VAT and the balance is ${account?.balance_cents ?? 0} cents. Top up your balance.`, {
-      requiredCents: amount,
-      balanceCents: Number(account?.balance_cents ?? 0),
-    });
+    throw insufficientBalance(amount, Number(account?.balance_cents ?? 0));
   }
   const balance = Number(updated[0].balance_cents);
   const entryId = await appendEntry(trx, accountId, 'debit', -amount, balance, unit, reference);

@@ -1,7 +1,9 @@
 import type { Context } from 'koa';
+import type { WorkflowStartOptions } from '@temporalio/client';
 import { randomInt, randomUUID } from 'node:crypto';
 import { ApiError, serviceUnavailable } from '../errors.js';
-import { debit, type Charge } from '../billing/ledger.js';
+import { debit, insufficientBalance, type Charge } from '../billing/ledger.js';
+import type { Db, Tx } from '../../db/knex.js';
 import { setBalanceHeader } from '../middleware/authenticate.js';
 import { logger } from '../../lib/logger.js';
 import { ACCOUNT_ID, MAILING_MODE, MAILING_REFERENCE, MAILING_STATUS, MAILING_TEST } from '../../lib/search-attributes.js';
@@ -24,6 +26,8 @@ export interface MailingWorkflowInput {
 }
 
 const START_DEADLINE_MS = 5000;
+/** Bound on each recording statement; the workflow waits far longer for the record (workflows/mailing.ts). */
+const RECORD_TIMEOUT_MS = 5000;
 
 /** A French registered-mail style number: two letters then 11 digits. */
 function trackingNumber(): string {
@@ -34,12 +38,63 @@ export function mailingWorkflowId(shipmentId: string): string {
   return `mailing-${shipmentId}`;
 }
 
+/** How a mailing workflow starts: its id, input and the search attributes operators look it up by. */
+export function mailingWorkflowOptions(input: MailingWorkflowInput, reference: string, taskQueue: string): WorkflowStartOptions {
+  return {
+    taskQueue,
+    workflowId: mailingWorkflowId(input.shipmentId),
+    args: [input],
+    typedSearchAttributes: [
+      { key: ACCOUNT_ID, value: input.accountId },
+      { key: MAILING_REFERENCE, value: reference },
+      { key: MAILING_MODE, value: input.mode },
+      { key: MAILING_STATUS, value: 'paid' },
+      { key: MAILING_TEST, value: input.test },
+    ],
+  };
+}
+
 /**
- * POST /v1/mailings: checks, then one transaction holds the debit (live keys), the shipment, its
- * first event and the start of its workflow: never paid-and-lost, never started-and-unpaid.
+ * The shipment and its first event, in one statement. The mailing workflow is already running and
+ * waits for this row: a statement that overruns its timeout rolls back, long before it gives up.
+ */
+async function insertShipment(runner: Db | Tx, row: ShipmentRow & { layout: unknown }): Promise<void> {
+  const shipment = runner('shipments').insert({ ...row, updated_at: row.created_at }).returning('id');
+  await runner
+    .raw(`WITH s AS (?) INSERT INTO shipment_events (shipment_id, step, status, at) SELECT id, 0, 'paid', ? FROM s`, [shipment, row.created_at])
+    .timeout(RECORD_TIMEOUT_MS, { cancel: true });
+}
+
+/**
+ * Records the mailing: the debit (live keys), the shipment with its first event and, under an
+ * Idempotency-Key, the answer, all committed together. A test mailing without a key is a single
+ * statement, with no transaction round trips.
+ */
+async function recordMailing(ctx: Context, row: ShipmentRow & { layout: unknown }, answer: Shipment): Promise<Charge | undefined> {
+  const { db } = ctx.services;
+  if (row.test && !ctx.state.idempotency) {
+    await insertShipment(db, row);
+    return undefined;
+  }
+  return db.transaction(async (trx) => {
+    await trx.raw(`SET LOCAL statement_timeout = ${RECORD_TIMEOUT_MS}`);
+    const charge = row.test ? undefined : await debit(trx, row.account_id, `mailing.${row.mode}`, row.id);
+    await insertShipment(trx, row);
+    // Under an Idempotency-Key, the answer commits with the mailing: a retry after a crash
+    // replays it and can never post the letter twice.
+    await saveResponseWithin(ctx, trx, 201, answer);
+    return charge;
+  });
+}
+
+/**
+ * POST /v1/mailings: checks, then the workflow starts, then the mailing is recorded (and paid for).
+ * The workflow waits for the record and ends if it never comes, so no order of failures leaves a
+ * paid mailing without its workflow. Starting first also keeps the database transaction (and the
+ * account row it locks) as short as a few statements, rather than a network call to Temporal.
  */
 export async function createMailing(ctx: Context, request: MailingRequest): Promise<Shipment> {
-  const { db, temporal, config } = ctx.services;
+  const { temporal, config } = ctx.services;
   const auth = ctx.state.auth!;
   const problems = [...addressProblems(request.sender, 'sender'), ...(request.recipient ? addressProblems(request.recipient, 'recipient') : [])];
   if (problems.length) throw new ApiError(422, 'address_invalid', `Invalid postal address: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}.`, problems);
@@ -50,9 +105,11 @@ export async function createMailing(ctx: Context, request: MailingRequest): Prom
 
   const id = randomUUID();
   const test = auth.mode === 'test';
-  const unit = `mailing.${request.mode}` as const;
+  const price = test ? 0 : priceOf(`mailing.${request.mode}`);
+  // The balance known to authentication is current (every change is announced), so a short balance
+  // is refused before anything starts; the debit when recording stays the authority.
+  if (auth.balanceCents < price) throw insufficientBalance(price, auth.balanceCents);
   const now = new Date();
-  let charge: Charge | undefined;
   const row: ShipmentRow & { layout: unknown } = {
     id,
     account_id: auth.accountId,
@@ -69,7 +126,7 @@ export async function createMailing(ctx: Context, request: MailingRequest): Prom
     options: request.options,
     document: letter.document,
     layout: letter.layout,
-    amount_cents: test ? 0 : priceOf(unit),
+    amount_cents: price,
     tracking_number: trackingNumber(),
     created_at: now,
   };
@@ -77,34 +134,26 @@ export async function createMailing(ctx: Context, request: MailingRequest): Prom
   // The response is what is being written: no need to read it back.
   const shipment = toShipment(row, [{ step: 0, status: 'paid', at: now }], [], true);
   try {
-    await db.transaction(async (trx) => {
-      if (!test) charge = await debit(trx, auth.accountId, unit, id);
-      await trx('shipments').insert({ ...row, updated_at: now });
-      await trx('shipment_events').insert({ shipment_id: id, step: 0, status: 'paid', at: now });
-      // Under an Idempotency-Key, the answer commits with the mailing: a retry after a crash
-      // replays it and can never post the letter twice.
-      await saveResponseWithin(ctx, trx, 201, shipment);
-      // Started before the commit: if Temporal cannot take the mailing, the debit and the shipment
-      // roll back; if the commit fails after the start, the workflow finds no shipment and ends.
-      await temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-        temporal.workflow.start('mailing', {
-          taskQueue: config.taskQueue,
-          workflowId: mailingWorkflowId(id),
-          args: [input],
-          typedSearchAttributes: [
-            { key: ACCOUNT_ID, value: auth.accountId },
-            { key: MAILING_REFERENCE, value: request.reference ?? '' },
-            { key: MAILING_MODE, value: request.mode },
-            { key: MAILING_STATUS, value: 'paid' },
-            { key: MAILING_TEST, value: test },
-          ],
-        }),
-      );
-    });
+    await temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+      temporal.workflow.start('mailing', mailingWorkflowOptions(input, request.reference ?? '', config.taskQueue)),
+    );
   } catch (error) {
-    if (error instanceof ApiError) throw error;
     logger.error({ err: error, shipmentId: id }, 'mailing workflow could not start; nothing was recorded or charged');
     throw serviceUnavailable('The mailing could not be queued; nothing was charged. Please retry.');
+  }
+  let charge: Charge | undefined;
+  try {
+    charge = await recordMailing(ctx, row, shipment);
+  } catch (error) {
+    // Nothing was recorded or charged; the workflow, finding no record, ends by itself. When the
+    // refusal is certain (a 402 from the debit rolls the transaction back), it is ended now.
+    if (error instanceof ApiError) {
+      await temporal.workflow
+        .getHandle(mailingWorkflowId(id))
+        .terminate(`not recorded: ${error.code}; nothing was charged`)
+        .catch((failure: unknown) => logger.warn({ err: failure, shipmentId: id }, 'could not end the workflow of a refused mailing; it ends by itself'));
+    }
+    throw error;
   }
   if (charge) setBalanceHeader(ctx, charge.balanceCents);
   return shipment;
