@@ -52,10 +52,12 @@ function checkRate(ctx: Context, next: Next, scope: Scope, record: KeyRecord, ra
   const { guard, config } = ctx.services;
   const limit = config.rateLimitPerMinute;
   const resetSeconds = 60 - (Math.floor(Date.now() / 1000) % 60);
-  ctx.set('RateLimit-Limit', String(limit));
-  ctx.set('RateLimit-Remaining', String(rate.remaining));
-  ctx.set('RateLimit-Reset', String(resetSeconds));
-  setBalanceHeader(ctx, record.balanceCents);
+  // Headers of every authenticated call, set on the Node response directly: nothing has been sent
+  // yet, and Koa's wrapper around setHeader costs about a fifth of a header on this hot path.
+  ctx.res.setHeader('RateLimit-Limit', String(limit));
+  ctx.res.setHeader('RateLimit-Remaining', String(rate.remaining));
+  ctx.res.setHeader('RateLimit-Reset', String(resetSeconds));
+  ctx.res.setHeader('X-Service-Balance', String(record.balanceCents));
   if (!rate.allowed) {
     ctx.set('Retry-After', String(resetSeconds));
     throw new ApiError(429, 'rate_limited', `More than ${limit} requests per minute for this key. Retry after ${resetSeconds} s.`);

@@ -8,10 +8,11 @@ import { logger } from '../../lib/logger.js';
  */
 export function requestLog(ctx: Context, next: Next): Promise<void> {
   const id = randomUUID();
-  ctx.set('Request-Id', id);
+  // Set on the Node response directly: nothing has been sent yet (see authenticate.ts).
+  ctx.res.setHeader('Request-Id', id);
   // API responses are private and never cached by intermediaries unless a route says otherwise.
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.res.setHeader('Cache-Control', 'no-store');
+  ctx.res.setHeader('X-Content-Type-Options', 'nosniff');
   if (logger.isLevelEnabled('info')) {
     const started = performance.now();
     ctx.res.once('close', () =>
