@@ -3,6 +3,7 @@ import type { WorkflowStartOptions } from '@temporalio/client';
 import { randomInt, randomUUID } from 'node:crypto';
 import { ApiError, serviceUnavailable } from '../errors.js';
 import { debit, insufficientBalance, type Charge } from '../billing/ledger.js';
+import type { Knex } from 'knex';
 import type { Db, Tx } from '../../db/knex.js';
 import { setBalanceHeader } from '../middleware/authenticate.js';
 import { logger } from '../../lib/logger.js';
@@ -56,13 +57,11 @@ export function mailingWorkflowOptions(input: MailingWorkflowInput, reference: s
 
 /**
  * The shipment and its first event, in one statement. The mailing workflow is already running and
- * waits for this row: a statement that overruns its timeout rolls back, long before it gives up.
+ * waits for this row: the caller bounds the statement (RECORD_TIMEOUT_MS), long before it gives up.
  */
-async function insertShipment(runner: Db | Tx, row: ShipmentRow & { layout: unknown }): Promise<void> {
+function insertShipment(runner: Db | Tx, row: ShipmentRow & { layout: unknown }): Knex.Raw {
   const shipment = runner('shipments').insert({ ...row, updated_at: row.created_at }).returning('id');
-  await runner
-    .raw(`WITH s AS (?) INSERT INTO shipment_events (shipment_id, step, status, at) SELECT id, 0, 'paid', ? FROM s`, [shipment, row.created_at])
-    .timeout(RECORD_TIMEOUT_MS, { cancel: true });
+  return runner.raw(`WITH s AS (?) INSERT INTO shipment_events (shipment_id, step, status, at) SELECT id, 0, 'paid', ? FROM s`, [shipment, row.created_at]);
 }
 
 /**
@@ -73,7 +72,7 @@ async function insertShipment(runner: Db | Tx, row: ShipmentRow & { layout: unkn
 async function recordMailing(ctx: Context, row: ShipmentRow & { layout: unknown }, answer: Shipment): Promise<Charge | undefined> {
   const { db } = ctx.services;
   if (row.test && !ctx.state.idempotency) {
-    await insertShipment(db, row);
+    await insertShipment(db, row).timeout(RECORD_TIMEOUT_MS, { cancel: true });
     return undefined;
   }
   return db.transaction(async (trx) => {
