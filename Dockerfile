@@ -17,9 +17,10 @@ COPY test test
 RUN npx tsc -p tsconfig.json && npm prune --omit=dev --ignore-scripts
 
 FROM node:20-bookworm-slim
-# The worker prints letters and proofs with Debian's chromium and the Liberation fonts.
+# The worker prints letters and proofs with Debian's chromium (a system Chromium comes before the
+# packaged one, which would need Debian's NSS libraries anyway); the fonts ship in node_modules.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends chromium fonts-liberation2 ca-certificates \
+ && apt-get install -y --no-install-recommends chromium ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV NODE_ENV=production APP_ENV=production

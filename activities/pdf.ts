@@ -1,8 +1,9 @@
 import type { LetterDocument } from '../api/letters/render.js';
 import { BrowserPool } from './pdf/browser.js';
 import { letterHtml } from './pdf/letter-html.js';
+import { FONT_STACKS } from './pdf/fonts.js';
 
-const FOOTER = `<div style="width:100%;font-size:8pt;font-family:serif;text-align:center;color:#444"><span class="pageNumber"></span> / <span class="totalPages"></span></div>`;
+const FOOTER = `<div style="width:100%;font-size:8pt;font-family:${FONT_STACKS.serif};text-align:center;color:#444"><span class="pageNumber"></span> / <span class="totalPages"></span></div>`;
 
 /** Pages of a PDF made by Chromium (each page object says /Type /Page). */
 export function pdfPageCount(pdf: Uint8Array): number {

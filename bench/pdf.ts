@@ -9,7 +9,7 @@ import { boxLetterValues } from '../test/support/fixtures.js';
 export async function benchPdf(letters = 60, concurrency = 4): Promise<string> {
   const letter = catalogue().letters.get('resiliation-box-internet')!;
   const { document } = renderLetter(letter, letter.providers[0], boxLetterValues);
-  const pool = new BrowserPool(concurrency);
+  const pool = new BrowserPool({ pages: concurrency });
   const { renderLetterPdf } = pdfActivities(pool);
   try {
     for (let i = 0; i < concurrency * 2; i++) await renderLetterPdf(document); // warm browser and pages

@@ -21,6 +21,8 @@ export interface Config {
   operatorStepDelayMs: number;
   operatorFailFirstFilings: number;
   logLevel: string;
+  /** PDF printing: the browser chosen by PUPPETEER_EXECUTABLE_PATH (else found), pages at once. */
+  pdf: { executablePath: string | undefined; pages: number };
   /** OpenAI-compatible embeddings endpoint of the semantic search; unset: search stays lexical. */
   embeddings: { baseUrl: string | undefined; apiKey: string | undefined; model: string };
   /** The LLM of the AI operations: an OpenAI-compatible chat-completions API. */
@@ -96,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operatorStepDelayMs: parseDuration(knob('OPERATOR_STEP_DELAY') || '30s'),
     operatorFailFirstFilings: positiveInt(knob('OPERATOR_FAIL_FIRST_FILINGS'), 'OPERATOR_FAIL_FIRST_FILINGS', 0),
     logLevel: env.LOG_LEVEL || 'info',
+    pdf: { executablePath: env.PUPPETEER_EXECUTABLE_PATH || undefined, pages: positiveInt(env.PDF_PAGES, 'PDF_PAGES', 4) || 4 },
     partners: {
       geocodingBaseUrl: env.GEOCODING_BASE_URL || 'https://data.geopf.fr/geocodage',
       timeoutMs: parseDuration(env.PARTNER_TIMEOUT || '5s'),

@@ -37,7 +37,7 @@ export interface RunnableWorker {
 export async function createWorker({ config, db, address }: WorkerDeps): Promise<RunnableWorker> {
   installRuntime();
   const connection = await NativeConnection.connect({ address });
-  const browsers = new BrowserPool(Number(process.env.PDF_PAGES ?? 4));
+  const browsers = new BrowserPool({ pages: config.pdf.pages, executablePath: config.pdf.executablePath });
   const activities = createActivities({ db, config, browsers });
   const worker = await Worker.create({ connection, namespace: config.temporalNamespace, taskQueue: config.taskQueue, workflowsPath, activities });
   // One activity-only worker per partner: the task queue's rate is enforced by the server, so all

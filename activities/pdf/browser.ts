@@ -1,41 +1,86 @@
-import { existsSync } from 'node:fs';
-import puppeteer, { type Browser, type Page } from 'puppeteer';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { logger } from '../../lib/logger.js';
-
-/** Debian's chromium where it exists (machines without internet); otherwise puppeteer's own browser. */
-export function browserExecutable(): string | undefined {
-  if (process.env.PUPPETEER_EXECUTABLE_PATH) return process.env.PUPPETEER_EXECUTABLE_PATH;
-  return existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
-}
-
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-dev-shm-usage', '--disable-sync', '--no-first-run', '--font-render-hinting=none'];
+import { chooseBrowser, type BrowserChoice } from './chromium.js';
+import { fontconfigFile } from './fonts.js';
 
 /**
- * One headless browser shared by every rendering, with at most `size` pages at once (callers beyond
- * that wait their turn). A crashed or closed browser is replaced on the next rendering.
+ * Flags for a headless browser that only prints static documents. `--no-sandbox`: the worker may
+ * run as root (containers), where Chromium's sandbox refuses to start.
+ */
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-dev-shm-usage',
+  '--disable-sync',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--font-render-hinting=none',
+];
+
+export interface BrowserPoolOptions {
+  /** Pages printing at once; callers beyond that wait their turn. */
+  pages?: number;
+  /** PUPPETEER_EXECUTABLE_PATH; unset: a system Chromium, else the packaged one. */
+  executablePath?: string;
+  /** For tests: choose the browser another way (e.g. always the packaged one). */
+  choose?: () => Promise<BrowserChoice>;
+}
+
+/**
+ * One headless browser shared by every rendering, with at most `pages` pages at once. A crashed or
+ * closed browser is replaced on the next rendering.
+ *
+ * The browser talks to us over a pipe (`pipe: true`) rather than a WebSocket: when this process dies,
+ * even by SIGKILL, the pipe closes and Chromium exits with it, so no browser outlives its worker.
  */
 export class BrowserPool {
   private browser: Promise<Browser> | undefined;
   private idle: Page[] = [];
   private active = 0;
   private queue: (() => void)[] = [];
-  launches = 0;
   private closing = false;
+  private readonly size: number;
+  launches = 0;
+  /** The browser in use, once one has started. */
+  choice: BrowserChoice | undefined;
 
-  constructor(private readonly size = 4) {}
+  constructor(private readonly options: BrowserPoolOptions = {}) {
+    this.size = options.pages ?? 4;
+  }
+
+  private async launch(): Promise<Browser> {
+    const choice = await (this.options.choose ?? (() => chooseBrowser({ executablePath: this.options.executablePath })))();
+    let browser: Browser;
+    try {
+      browser = await puppeteer.launch({
+        executablePath: choice.executablePath,
+        headless: 'shell',
+        pipe: true,
+        args: ARGS,
+        env: { ...process.env, FONTCONFIG_FILE: fontconfigFile() },
+      });
+    } catch (error) {
+      const reason = String((error as Error).message).split('\n').find((line) => line.trim()) ?? String(error);
+      throw new Error(
+        `PDF browser (${choice.source}: ${choice.executablePath}) failed to start: ${reason}. Set PUPPETEER_EXECUTABLE_PATH to a working Chromium, or install the system libraries it names.`,
+      );
+    }
+    this.choice = choice;
+    this.launches += 1;
+    logger.info({ browser: choice.source, executablePath: choice.executablePath, pid: browser.process()?.pid }, 'PDF browser started');
+    browser.once('disconnected', () => {
+      if (this.closing) return;
+      logger.warn('PDF browser disconnected; a new one starts with the next rendering');
+      this.browser = undefined;
+      this.idle = [];
+    });
+    return browser;
+  }
 
   private getBrowser(): Promise<Browser> {
-    this.browser ??= (async () => {
-      const browser = await puppeteer.launch({ executablePath: browserExecutable(), headless: true, args: ARGS });
-      this.launches += 1;
-      browser.once('disconnected', () => {
-        if (this.closing) return;
-        logger.warn('PDF browser disconnected; a new one starts with the next rendering');
-        this.browser = undefined;
-        this.idle = [];
-      });
-      return browser;
-    })().catch((error) => {
+    this.browser ??= this.launch().catch((error: unknown) => {
       this.browser = undefined;
       throw error;
     });

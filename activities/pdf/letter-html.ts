@@ -1,6 +1,7 @@
 import type { LetterDocument, Segment } from '../../api/letters/render.js';
 
 import { escapeHtml as escape } from '../../lib/html.js';
+import { FONT_STACKS } from './fonts.js';
 
 function html(segments: Segment[]): string {
   return segments.map((s) => (s.type === 'text' ? escape(s.text) : s.value === null ? `<span class="missing">[${escape(s.label)}]</span>` : escape(s.value))).join('');
@@ -25,7 +26,7 @@ export function letterHtml(document: LetterDocument): string {
 <style>
   @page { size: A4; margin: 20mm 20mm 22mm 20mm; }
   html, body { margin: 0; padding: 0; }
-  body { font-family: 'Liberation Serif', 'DejaVu Serif', serif; font-size: 11pt; line-height: 1.45; color: #000; }
+  body { font-family: ${FONT_STACKS.serif}; font-size: 11pt; line-height: 1.45; color: #000; }
   .head { position: relative; height: 82mm; }
   .sender { position: absolute; top: 0; left: 0; width: 85mm; white-space: pre-line; }
   .recipient { position: absolute; top: 30mm; left: 90mm; width: 80mm; height: 38mm; white-space: pre-line; overflow: hidden; }

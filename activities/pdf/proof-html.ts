@@ -2,13 +2,14 @@ import type { Shipment } from '../../api/mailings/shipment.js';
 import type { ProofKind, ShipmentStatus } from '../../api/mailings/states.js';
 
 import { escapeHtml as escape } from '../../lib/html.js';
+import { FONT_STACKS } from './fonts.js';
 const when = (iso: string): string => new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' }).format(new Date(iso));
 
 /** A one-page proof: the shipment, its tracking number and the dated history up to this proof. */
 export function proofHtml(shipment: Shipment, kind: ProofKind, title: string, labels: Record<ShipmentStatus, string>): string {
   const rows = shipment.events.map((e) => `<tr><td>${escape(when(e.at))}</td><td>${escape(labels[e.status])}</td></tr>`).join('');
   return `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>${escape(title)}</title>
-<style>@page { size: A4; margin: 20mm; } body { font-family: 'Liberation Sans', 'DejaVu Sans', sans-serif; font-size: 10.5pt; }
+<style>@page { size: A4; margin: 20mm; } body { font-family: ${FONT_STACKS.sans}; font-size: 10.5pt; }
 h1 { font-size: 16pt; } table { border-collapse: collapse; width: 100%; } td, th { border: 1px solid #999; padding: 2mm 3mm; text-align: left; }</style></head>
 <body><h1>${escape(title)}</h1>
 <p>Envoi <b>${escape(shipment.id)}</b> — ${escape(shipment.modeLabel)}<br>Numéro de suivi : <b>${escape(shipment.trackingNumber)}</b><br>Objet : ${escape(shipment.title)}</p>

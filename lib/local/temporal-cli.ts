@@ -1,31 +1,15 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { findOnPath, isExecutable } from '../executables.js';
+import { toolsCacheDir } from '../paths.js';
 
 export const TEMPORAL_CLI_VERSION = '1.5.1';
 const MODULE = `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION}`;
 
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (dir && executable(join(dir, name))) return join(dir, name);
-  }
-  return undefined;
-}
-
 /** Outside the clone, keyed by version, so every clone and CI run on this machine shares one build. */
 export function temporalCacheDir(): string {
-  const cacheRoot = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
-  return join(cacheRoot, 'svc-postal', 'tools', `temporal-${TEMPORAL_CLI_VERSION}`);
+  return join(toolsCacheDir(), `temporal-${TEMPORAL_CLI_VERSION}`);
 }
 
 function goInstall(env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<number> {
@@ -53,16 +37,16 @@ function goInstall(env: NodeJS.ProcessEnv, log: (line: string) => void): Promise
  * TEMPORAL_CLI_PATH, then the version-keyed cache; otherwise builds it into the cache with Go.
  */
 export async function resolveTemporalCli(log: (line: string) => void = (l) => process.stderr.write(l + '\n')): Promise<string> {
-  const fromPath = onPath('temporal');
+  const fromPath = findOnPath('temporal');
   if (fromPath) return fromPath;
   const fromEnv = process.env.TEMPORAL_CLI_PATH;
   if (fromEnv) {
-    if (!executable(fromEnv)) throw new Error(`TEMPORAL_CLI_PATH=${fromEnv} is not an executable file`);
+    if (!isExecutable(fromEnv)) throw new Error(`TEMPORAL_CLI_PATH=${fromEnv} is not an executable file`);
     return fromEnv;
   }
   const cacheDir = temporalCacheDir();
   const cached = join(cacheDir, 'temporal');
-  if (executable(cached)) return cached;
+  if (isExecutable(cached)) return cached;
 
   if (spawnSync('go', ['version']).status !== 0) {
     throw new Error(`The temporal CLI is not on PATH, TEMPORAL_CLI_PATH is unset, and Go is missing to build ${MODULE}. Install Go or the temporal CLI.`);
