@@ -8,6 +8,7 @@ import { connectTemporal, ensureSearchAttributes } from '../lib/temporal.js';
 import { createWorker, ensureSchedules } from '../worker/worker.js';
 import { startApiServer } from '../api/server.js';
 import { ensureDevAccount } from '../lib/local/dev-account.js';
+import { StartupError, firstLine } from '../lib/local/startup-error.js';
 
 /**
  * `npm start`: Postgres, migrations, Temporal dev server (UI on 8233), the worker and the API in
@@ -31,6 +32,10 @@ async function main(): Promise<void> {
   say('Bundling workflows and starting the worker…');
   const worker = await createWorker({ config, db, address: stack.temporalAddress });
   const workerDone = worker.run();
+  const browser = await worker.browsers.prepare().then(
+    (choice) => `${choice.source === 'packaged' ? 'packaged Chromium' : choice.source === 'system' ? 'system Chromium' : 'PUPPETEER_EXECUTABLE_PATH'} (${choice.executablePath})`,
+    (error: unknown) => `none: ${firstLine(error)}. Letters and proofs cannot print until this is fixed`,
+  );
   await ensureSchedules(temporal.client, config);
 
   const api = await startApiServer({ config, db, databaseUrl: stack.databaseUrl, temporal: temporal.client }, config.port);
@@ -39,6 +44,7 @@ async function main(): Promise<void> {
   console.log(`
   API base URL   ${api.url}/v1      (docs: ${api.url}/docs, health: ${api.url}/health)
   Temporal UI    ${stack.temporalUiUrl ?? '(external Temporal at ' + stack.temporalAddress + ')'}
+  PDF browser    ${browser}
   Sandbox key    ${account?.testKey ?? '(create one: npm run --silent admin -- key create …)'}
 
   Try: curl -s -H "Authorization: Bearer ${account?.testKey ?? 'svc_test_…'}" -H 'Content-Type: application/json' \\
@@ -63,7 +69,19 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown());
 }
 
-main().catch((error) => {
-  console.error(error);
+/**
+ * One line per failure, naming the component and the fix (StartupError); anything else also says
+ * where its stack is. Exit handlers registered by the stack stop what had started.
+ */
+function fail(error: unknown): never {
+  if (error instanceof StartupError) console.error(`npm start: ${error.message}`);
+  else {
+    console.error(`npm start: ${firstLine(error)} (LOG_LEVEL=debug prints the stack)`);
+    if (process.env.LOG_LEVEL === 'debug') console.error(error);
+  }
   process.exit(1);
-});
+}
+
+// A child process's unhandled 'error' event, or any other stray failure, ends here, not in a trace.
+process.on('uncaughtException', fail);
+main().catch(fail);

@@ -50,8 +50,20 @@ export class BrowserPool {
     this.size = options.pages ?? 4;
   }
 
+  private chosen: Promise<BrowserChoice> | undefined;
+
+  /**
+   * Finds the browser (unpacking the packaged one if it comes to that) without starting it, so that
+   * a start script can say early which browser prints, or why none can.
+   */
+  prepare(): Promise<BrowserChoice> {
+    this.chosen ??= (this.options.choose ?? (() => chooseBrowser({ executablePath: this.options.executablePath })))();
+    this.chosen.catch(() => (this.chosen = undefined));
+    return this.chosen;
+  }
+
   private async launch(): Promise<Browser> {
-    const choice = await (this.options.choose ?? (() => chooseBrowser({ executablePath: this.options.executablePath })))();
+    const choice = await this.prepare();
     let browser: Browser;
     try {
       browser = await puppeteer.launch({

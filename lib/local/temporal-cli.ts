@@ -3,6 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { findOnPath, isExecutable } from '../executables.js';
 import { toolsCacheDir } from '../paths.js';
+import { StartupError, firstLine } from './startup-error.js';
 
 export const TEMPORAL_CLI_VERSION = '1.5.1';
 const MODULE = `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION}`;
@@ -23,7 +24,7 @@ function goInstall(env: NodeJS.ProcessEnv, log: (line: string) => void): Promise
     child.stderr.on('data', relay);
     child.on('error', (error) => {
       clearInterval(ticker);
-      reject(error);
+      reject(new StartupError('Temporal', `go could not run (${firstLine(error)})`, 'Install Go, or set TEMPORAL_CLI_PATH or TEMPORAL_ADDRESS'));
     });
     child.on('close', (code) => {
       clearInterval(ticker);
@@ -41,7 +42,7 @@ export async function resolveTemporalCli(log: (line: string) => void = (l) => pr
   if (fromPath) return fromPath;
   const fromEnv = process.env.TEMPORAL_CLI_PATH;
   if (fromEnv) {
-    if (!isExecutable(fromEnv)) throw new Error(`TEMPORAL_CLI_PATH=${fromEnv} is not an executable file`);
+    if (!isExecutable(fromEnv)) throw new StartupError('Temporal', `TEMPORAL_CLI_PATH=${fromEnv} is not an executable file`, 'Point it at the temporal binary, or unset it');
     return fromEnv;
   }
   const cacheDir = temporalCacheDir();
@@ -49,7 +50,7 @@ export async function resolveTemporalCli(log: (line: string) => void = (l) => pr
   if (isExecutable(cached)) return cached;
 
   if (spawnSync('go', ['version']).status !== 0) {
-    throw new Error(`The temporal CLI is not on PATH, TEMPORAL_CLI_PATH is unset, and Go is missing to build ${MODULE}. Install Go or the temporal CLI.`);
+    throw new StartupError('Temporal', `the temporal CLI is not on PATH, TEMPORAL_CLI_PATH is unset, and Go is missing to build ${MODULE}`, 'Install Go or the temporal CLI, or set TEMPORAL_ADDRESS to a Temporal server you run');
   }
   mkdirSync(cacheDir, { recursive: true });
   log(`Building the temporal CLI v${TEMPORAL_CLI_VERSION} into ${cacheDir} (first run only, a few minutes)…`);
@@ -60,7 +61,9 @@ export async function resolveTemporalCli(log: (line: string) => void = (l) => pr
     log('go install failed; retrying with GOSUMDB=off (dependencies still verified by the CLI go.sum)…');
     code = await goInstall({ ...env, GOSUMDB: 'off' }, log);
   }
-  if (code !== 0 || !existsSync(cached)) throw new Error(`go install ${MODULE} failed (exit ${code})`);
+  if (code !== 0 || !existsSync(cached)) {
+    throw new StartupError('Temporal', `go install ${MODULE} failed (exit ${code})`, 'Check that the Go module proxy is reachable (the output above says why), or set TEMPORAL_CLI_PATH or TEMPORAL_ADDRESS');
+  }
   log('temporal CLI ready: ' + cached);
   return cached;
 }

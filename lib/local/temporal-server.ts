@@ -3,6 +3,7 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { once } from 'node:events';
 import { SEARCH_ATTRIBUTES, waitForTemporal } from '../temporal.js';
+import { StartupError, firstLine } from './startup-error.js';
 
 export interface LocalTemporal {
   address: string;
@@ -59,9 +60,14 @@ export async function startTemporalDevServer(options: TemporalServerOptions): Pr
   process.once('exit', killOnExit);
 
   const address = `127.0.0.1:${options.port}`;
-  const early = once(child, 'exit').then(([code]) => {
-    throw new Error(`temporal server exited early (code ${code}); see ${options.logFile}`);
-  });
+  const early = Promise.race([
+    once(child, 'exit').then(([code]) => {
+      throw new StartupError('Temporal', `the dev server exited at start (code ${code})`, `See ${options.logFile}, or set TEMPORAL_ADDRESS to a Temporal server you run`);
+    }),
+    once(child, 'error').then(([error]) => {
+      throw new StartupError('Temporal', `${options.cli} could not run (${firstLine(error)})`, 'Set TEMPORAL_CLI_PATH to a working temporal CLI, or TEMPORAL_ADDRESS to a Temporal server you run');
+    }),
+  ]);
   await Promise.race([waitForTemporal(address), early]);
   early.catch(() => undefined);
   return {
