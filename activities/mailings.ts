@@ -93,10 +93,7 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
       const found = await findShipment(db, shipmentId, false);
       if (!found) throw ApplicationFailure.nonRetryable(`shipment ${shipmentId} does not exist`, 'shipment_missing');
       const html = proofHtml(found.shipment, kind, PROOF_LABELS[kind], STATUS_LABELS);
-      const pdf = await browsers.withPage(async (page) => {
-        await page.setContent(html, { waitUntil: 'load' });
-        return page.pdf({ format: 'A4', printBackground: true });
-      });
+      const pdf = await browsers.print(html);
       await db('shipment_proofs').insert({ shipment_id: shipmentId, kind, pdf: Buffer.from(pdf) }).onConflict(['shipment_id', 'kind']).ignore();
       return snapshot(shipmentId);
     },

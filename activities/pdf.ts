@@ -11,21 +11,10 @@ export function pdfPageCount(pdf: Uint8Array): number {
 }
 
 /** Lays a letter out on A4 and prints it; letters longer than a page get page numbers. */
-export function printLetter(pool: BrowserPool, document: LetterDocument): Promise<Uint8Array> {
-  return pool.withPage(async (page) => {
-    await page.setContent(letterHtml(document), { waitUntil: 'load' });
-    const print = (numbered: boolean) =>
-      page.pdf({
-        format: 'A4',
-        printBackground: true,
-        preferCSSPageSize: true,
-        displayHeaderFooter: numbered,
-        headerTemplate: '<span></span>',
-        footerTemplate: numbered ? FOOTER : '<span></span>',
-      });
-    const single = await print(false);
-    return pdfPageCount(single) > 1 ? print(true) : single;
-  });
+export async function printLetter(pool: BrowserPool, document: LetterDocument): Promise<Uint8Array> {
+  const html = letterHtml(document);
+  const single = await pool.print(html);
+  return pdfPageCount(single) > 1 ? pool.print(html, { footerTemplate: FOOTER }) : single;
 }
 
 export function pdfActivities(pool: BrowserPool) {

@@ -1,4 +1,4 @@
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type CDPSession, type Page } from 'puppeteer-core';
 import { logger } from '../../lib/logger.js';
 import { chooseBrowser, type BrowserChoice } from './chromium.js';
 import { fontconfigFile } from './fonts.js';
@@ -19,6 +19,18 @@ const ARGS = [
   '--font-render-hinting=none',
 ];
 
+/** A page kept open between printings, with its protocol session and main frame. */
+interface Tab {
+  page: Page;
+  session: CDPSession;
+  frameId: string;
+}
+
+export interface PrintOptions {
+  /** Printed in the bottom margin of every page (page numbers); none when unset. */
+  footerTemplate?: string;
+}
+
 export interface BrowserPoolOptions {
   /** Pages printing at once; callers beyond that wait their turn. */
   pages?: number;
@@ -37,7 +49,7 @@ export interface BrowserPoolOptions {
  */
 export class BrowserPool {
   private browser: Promise<Browser> | undefined;
-  private idle: Page[] = [];
+  private idle: Tab[] = [];
   private active = 0;
   private queue: (() => void)[] = [];
   private closing = false;
@@ -71,6 +83,8 @@ export class BrowserPool {
         headless: 'shell',
         pipe: true,
         args: ARGS,
+        // A hung renderer fails the printing (the activity retries) instead of holding a slot.
+        protocolTimeout: 20_000,
         env: { ...process.env, FONTCONFIG_FILE: fontconfigFile() },
       });
     } catch (error) {
@@ -113,26 +127,51 @@ export class BrowserPool {
     else this.active -= 1;
   }
 
-  private async newPage(): Promise<Page> {
+  private async newTab(): Promise<Tab> {
     const page = await (await this.getBrowser()).newPage();
-    // Letters are static documents: no script runs and nothing is fetched.
+    // Documents are static: no script runs and nothing is fetched.
     await page.setJavaScriptEnabled(false);
     await page.setRequestInterception(true);
     page.on('request', (request) => (request.url().startsWith('data:') ? request.continue() : request.abort()));
-    return page;
+    const session = await page.createCDPSession();
+    const { frameTree } = await session.send('Page.getFrameTree');
+    return { page, session, frameId: frameTree.frame.id };
   }
 
-  async withPage<T>(work: (page: Page) => Promise<T>): Promise<T> {
+  /**
+   * Prints an HTML document to PDF on a reused page. Straight over the DevTools protocol: the
+   * document is swapped in place (Page.setDocumentContent, no navigation to wait for) and the PDF
+   * comes back in the reply. puppeteer's setContent + pdf add a script evaluation, a lifecycle
+   * wait, a fonts-ready evaluation and stream reads: more than the printing itself for a letter,
+   * whose fonts are local and which loads nothing (docs/performance.md).
+   */
+  async print(html: string, options: PrintOptions = {}): Promise<Uint8Array> {
     await this.acquire();
-    let page: Page | undefined;
+    let tab: Tab | undefined;
     try {
-      page = this.idle.pop();
-      if (!page || page.isClosed()) page = await this.newPage();
-      const result = await work(page);
-      this.idle.push(page);
-      return result;
+      tab = this.idle.pop();
+      if (!tab || tab.page.isClosed()) tab = await this.newTab();
+      await tab.session.send('Page.setDocumentContent', { frameId: tab.frameId, html });
+      const { data } = await tab.session.send('Page.printToPDF', {
+        transferMode: 'ReturnAsBase64',
+        // A4 in inches; the documents' own @page rules (size and margins) take precedence.
+        paperWidth: 8.27,
+        paperHeight: 11.7,
+        marginTop: 0,
+        marginBottom: 0,
+        marginLeft: 0,
+        marginRight: 0,
+        preferCSSPageSize: true,
+        printBackground: true,
+        generateTaggedPDF: true,
+        displayHeaderFooter: options.footerTemplate !== undefined,
+        headerTemplate: '<span></span>',
+        footerTemplate: options.footerTemplate ?? '<span></span>',
+      });
+      this.idle.push(tab);
+      return Buffer.from(data, 'base64');
     } catch (error) {
-      await page?.close().catch(() => undefined);
+      await tab?.page.close().catch(() => undefined);
       throw error;
     } finally {
       this.release();
