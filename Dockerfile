@@ -6,6 +6,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json ./
 COPY api api
+COPY domain domain
 COPY activities activities
 COPY workflows workflows
 COPY worker worker

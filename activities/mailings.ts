@@ -1,9 +1,9 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Db } from '../db/knex.js';
-import { refund } from '../api/billing/ledger.js';
-import { findShipment, type Shipment, type ShipmentRow } from '../api/mailings/shipment.js';
-import { PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, type ShipmentStatus } from '../api/mailings/states.js';
-import type { LetterDocument } from '../api/letters/render.js';
+import { refund } from '../domain/billing/ledger.js';
+import { findShipment, type Shipment, type ShipmentRow } from '../domain/mailings/shipment.js';
+import { PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, type ShipmentStatus } from '../domain/mailings/states.js';
+import type { LetterDocument } from '../domain/letters/render.js';
 import type { PostalOperator } from './operator/postal-operator.js';
 import type { BrowserPool } from './pdf/browser.js';
 import { printLetter } from './pdf.js';

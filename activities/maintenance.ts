@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex.js';
-import { purgeExpiredCounters } from '../api/auth/keys.js';
+import { purgeExpiredCounters } from '../domain/access/keys.js';
 import { purgeExpiredIdempotencyKeys } from '../api/middleware/idempotency.js';
-import { purgeExpiredCache } from '../api/lookups/cache.js';
+import { purgeExpiredCache } from '../domain/lookups/cache.js';
 
 export function maintenanceActivities(db: Db) {
   return {

@@ -1,4 +1,4 @@
-import type { LetterDocument } from '../api/letters/render.js';
+import type { LetterDocument } from '../domain/letters/render.js';
 import { BrowserPool } from './pdf/browser.js';
 import { letterHtml } from './pdf/letter-html.js';
 import { FONT_STACKS } from './pdf/fonts.js';

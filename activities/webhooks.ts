@@ -3,8 +3,8 @@ import type { Db } from '../db/knex.js';
 import type { Config } from '../lib/config.js';
 import { decrypt, hmacSha256Hex, sha256Hex } from '../lib/crypto.js';
 import { API_VERSION } from '../api/openapi.js';
-import type { Shipment } from '../api/mailings/shipment.js';
-import type { EventType } from '../api/webhooks/event-types.js';
+import type { Shipment } from '../domain/mailings/shipment.js';
+import type { EventType } from '../domain/webhooks/event-types.js';
 import { postWebhook } from './net/webhook-request.js';
 
 export const USER_AGENT = `Service-Webhooks/${API_VERSION}`;

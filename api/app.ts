@@ -9,7 +9,7 @@ import { authenticate } from './middleware/authenticate.js';
 import { jsonBody } from './middleware/body.js';
 import { idempotency } from './middleware/idempotency.js';
 import { validateThenHandle } from './middleware/validate.js';
-import { catalogue } from './catalogue/catalogue.js';
+import { catalogue } from '../domain/catalogue/catalogue.js';
 
 const koaPath = (openApiPath: string): string => openApiPath.replace(/\{(\w+)\}/g, ':$1');
 

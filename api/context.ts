@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
 import type { Config } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
-import type { KeyMode, Scope } from './auth/scopes.js';
-import type { KeyGuard } from './auth/guard.js';
+import type { KeyMode, Scope } from '../domain/access/scopes.js';
+import type { KeyGuard } from '../domain/access/guard.js';
 
 /** What every request handler can reach: no globals, so tests can run several apps side by side. */
 export interface Services {

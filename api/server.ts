@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import type { Services } from './context.js';
-import { KeyGuard } from './auth/guard.js';
+import { KeyGuard } from '../domain/access/guard.js';
 
 export interface RunningApi {
   server: Server;

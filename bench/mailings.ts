@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/knex.js';
 import { distRoot, projectRoot } from '../lib/paths.js';
-import { freePort } from '../lib/local/ports.js';
-import { createWebhookEndpoint } from '../api/webhooks/endpoints.js';
+import { freePort } from '../scripts/local/ports.js';
+import { createWebhookEndpoint } from '../domain/webhooks/endpoints.js';
 import type { Config } from '../lib/config.js';
 import { WebhookReceiver } from '../test/support/webhook-receiver.js';
 import { load, startProcess, stopProcess, table } from './support.js';
-import { mailingWorkflowOptions, type MailingWorkflowInput } from '../api/mailings/create.js';
+import { mailingWorkflowOptions, type MailingWorkflowInput } from '../domain/mailings/create.js';
 import { summary } from './stats.js';
 import { freeLetter, recipient, sender } from '../test/support/fixtures.js';
 

@@ -1,6 +1,6 @@
 import type { Page } from 'puppeteer-core';
-import { catalogue } from '../api/catalogue/catalogue.js';
-import { renderLetter } from '../api/letters/render.js';
+import { catalogue } from '../domain/catalogue/catalogue.js';
+import { renderLetter } from '../domain/letters/render.js';
 import { BrowserPool } from '../activities/pdf/browser.js';
 import { pdfActivities } from '../activities/pdf.js';
 import { summary } from './stats.js';

@@ -1,4 +1,4 @@
-import { lexicalIndex } from '../api/search/search.js';
+import { lexicalIndex } from '../domain/search/search.js';
 import { summary } from './stats.js';
 
 const QUERIES = ['démission', 'résilier box internet', 'préavis logement', 'depot de garantie', 'amende', 'retard de train', 'kilométrique', 'mise en demeure', 'résiliation FREE', 'zzz introuvable'];

@@ -1,4 +1,4 @@
-import { settle } from '../api/calculations/expenses.js';
+import { settle } from '../domain/calculations/expenses.js';
 import type { ExpenseGroup } from '../api/schemas/expenses.js';
 import { summary } from './stats.js';
 

@@ -1,17 +1,17 @@
 import { parseArgs } from 'node:util';
 import { config as loadConfig } from '../lib/config.js';
-import { openToolDatabase } from '../lib/local/database.js';
+import { openToolDatabase } from './local/database.js';
 import type { Db } from '../db/knex.js';
-import { createApiKey, hashApiKey, KEY_PATTERN } from '../api/auth/keys.js';
-import { isScope, SCOPES, type Scope } from '../api/auth/scopes.js';
-import { topUp } from '../api/billing/ledger.js';
-import { createWebhookEndpoint, WebhookEndpointError } from '../api/webhooks/endpoints.js';
+import { createApiKey, hashApiKey, KEY_PATTERN } from '../domain/access/keys.js';
+import { isScope, SCOPES, type Scope } from '../domain/access/scopes.js';
+import { topUp } from '../domain/billing/ledger.js';
+import { createWebhookEndpoint, WebhookEndpointError } from '../domain/webhooks/endpoints.js';
 import { webhookActivities } from '../activities/webhooks.js';
 import { connectTemporal } from '../lib/temporal.js';
-import { toolTemporalAddress } from '../lib/local/database.js';
+import { toolTemporalAddress } from './local/database.js';
 import type { Config } from '../lib/config.js';
 import { randomUUID } from 'node:crypto';
-import { REQUEST_STATUSES, serviceRequest, setServiceRequestStatus, type RequestStatus, type ServiceRequestRow } from '../api/requests/service-requests.js';
+import { REQUEST_STATUSES, serviceRequest, setServiceRequestStatus, type RequestStatus, type ServiceRequestRow } from '../domain/requests/service-requests.js';
 
 /** "send a ping" of the developer space: a `ping` event to one endpoint, delivered like any other. */
 async function pingEndpoint(db: Db, config: Config, endpoint: { id: string; account_id: string; env: string }): Promise<unknown> {

@@ -1,5 +1,5 @@
 import { config as loadConfig } from '../lib/config.js';
-import { openToolDatabase } from '../lib/local/database.js';
+import { openToolDatabase } from './local/database.js';
 import { migrateLatest } from '../db/knex.js';
 
 const { db, close } = await openToolDatabase(loadConfig());

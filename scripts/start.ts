@@ -2,13 +2,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { config as loadConfig } from '../lib/config.js';
 import { dataDir } from '../lib/paths.js';
-import { startLocalStack, LOCAL_PORTS } from '../lib/local/stack.js';
+import { startLocalStack, LOCAL_PORTS } from './local/stack.js';
 import { createDb, migrateLatest } from '../db/knex.js';
 import { connectTemporal, ensureSearchAttributes } from '../lib/temporal.js';
 import { createWorker, ensureSchedules } from '../worker/worker.js';
 import { startApiServer } from '../api/server.js';
-import { ensureDevAccount } from '../lib/local/dev-account.js';
-import { StartupError, firstLine } from '../lib/local/startup-error.js';
+import { ensureDevAccount } from './local/dev-account.js';
+import { StartupError, firstLine } from './local/startup-error.js';
 
 /**
  * `npm start`: Postgres, migrations, Temporal dev server (UI on 8233), the worker and the API in

@@ -6,7 +6,7 @@ import { call, eventually, expenseGroup } from './support/api.js';
 import { stack } from './support/stack.js';
 import { distRoot } from '../lib/paths.js';
 import { decrypt } from '../lib/crypto.js';
-import { SCOPES } from '../api/auth/scopes.js';
+import { SCOPES } from '../domain/access/scopes.js';
 
 const run = promisify(execFile);
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { addMonths, calculators, monthsBetween } from '../api/calculations/calculators.js';
-import { catalogue } from '../api/catalogue/catalogue.js';
+import { addMonths, calculators, monthsBetween } from '../domain/calculations/calculators.js';
+import { catalogue } from '../domain/catalogue/catalogue.js';
 
 /** The worked examples of catalogue/calculators.json, with their expected figures. */
 describe('calculator formulas, against the catalogue\'s worked examples', () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { call, createAccount, type TestAccount } from './support/api.js';
-import { catalogue, catalogueProblems, loadCatalogueData, placeholders } from '../api/catalogue/catalogue.js';
-import { communes } from '../api/geo/communes.js';
+import { catalogue, catalogueProblems, loadCatalogueData, placeholders } from '../domain/catalogue/catalogue.js';
+import { communes } from '../domain/geo/communes.js';
 
 describe('catalogue', () => {
   let account: TestAccount;

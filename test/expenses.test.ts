@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { settle, splitCents, computeBalances } from '../api/calculations/expenses.js';
+import { settle, splitCents, computeBalances } from '../domain/calculations/expenses.js';
 import type { ExpenseGroup } from '../api/schemas/expenses.js';
 import { call, createAccount } from './support/api.js';
 

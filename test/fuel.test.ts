@@ -3,7 +3,7 @@ import { balanceOf, call, createAccount, exhaustFreeQuota, type TestAccount } fr
 import { fuelData, geocoder } from './support/partner-server.js';
 import { fuelStations } from '../activities/partners/prix-carburants.js';
 import { stack } from './support/stack.js';
-import { secondsUntilNextParisDay } from '../api/lookups/lookup.js';
+import { secondsUntilNextParisDay } from '../domain/lookups/lookup.js';
 
 describe('GET /v1/fuel/prices (official fuel-price data, replayed)', function () {
   this.timeout(60_000);

@@ -121,7 +121,7 @@ describe('idempotency', () => {
     await exhaustFreeQuota(poor.id);
     const key = randomUUID();
     expect((await settle(poor.liveKey, key)).status).to.equal(402);
-    const { topUp } = await import('../api/billing/ledger.js');
+    const { topUp } = await import('../domain/billing/ledger.js');
     await topUp(stack().db, poor.id, 10);
     const retry = await settle(poor.liveKey, key);
     expect(retry.status).to.equal(200);

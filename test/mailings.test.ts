@@ -4,8 +4,8 @@ import { balanceOf, call, createAccount, eventually, type TestAccount } from './
 import { stack } from './support/stack.js';
 import { freeLetter, recipient, sender } from './support/fixtures.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
-import { createWebhookEndpoint } from '../api/webhooks/endpoints.js';
-import { priceOf } from '../api/billing/prices.js';
+import { createWebhookEndpoint } from '../domain/webhooks/endpoints.js';
+import { priceOf } from '../domain/billing/prices.js';
 
 
 function verify(received: { headers: Record<string, string>; raw: string }, secret: string): boolean {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { balanceOf, call, createAccount, exhaustFreeQuota, type TestAccount } from './support/api.js';
 import { router } from './support/partner-server.js';
 import { stack } from './support/stack.js';
-import { addDays } from '../api/calculations/calculators.js';
+import { addDays } from '../domain/calculations/calculators.js';
 import { parisDate } from '../lib/paris-time.js';
 
 describe('POST /v1/quotes/{slug}/estimate', function () {

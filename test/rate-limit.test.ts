@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { awayFromMinuteBoundary, call, createAccount, expenseGroup, spawnApiProcess, type ApiProcess } from './support/api.js';
 import { stack } from './support/stack.js';
-import { LeasedCounter } from '../api/auth/leased-counter.js';
+import { LeasedCounter } from '../domain/access/leased-counter.js';
 import { safeEqualText } from '../lib/crypto.js';
 
 const settle = (key: string, baseUrl?: string) => call('POST', '/v1/expenses/settle', { key, body: expenseGroup(), baseUrl });

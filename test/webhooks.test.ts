@@ -4,7 +4,7 @@ import { balanceOf, call, createAccount, type TestAccount } from './support/api.
 import { stack } from './support/stack.js';
 import { freeLetter, recipient, sender } from './support/fixtures.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
-import { createWebhookEndpoint } from '../api/webhooks/endpoints.js';
+import { createWebhookEndpoint } from '../domain/webhooks/endpoints.js';
 import { postWebhook } from '../activities/net/webhook-request.js';
 
 

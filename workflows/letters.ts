@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { LetterDocument } from '../api/letters/render.js';
+import type { LetterDocument } from '../domain/letters/render.js';
 
 const { renderLetterPdf } = proxyActivities<Activities>({
   startToCloseTimeout: '30s',

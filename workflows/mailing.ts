@@ -12,11 +12,11 @@ import {
   allHandlersFinished,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { MailingWorkflowInput } from '../api/mailings/create.js';
-import type { Shipment } from '../api/mailings/shipment.js';
-import { isFinal, PATHS, proofAt, type ShipmentStatus } from '../api/mailings/states.js';
+import type { MailingWorkflowInput } from '../domain/mailings/create.js';
+import type { Shipment } from '../domain/mailings/shipment.js';
+import { isFinal, PATHS, proofAt, type ShipmentStatus } from '../domain/mailings/states.js';
 import type { TestAdvance } from '../api/schemas/mailings.js';
-import type { EventType } from '../api/webhooks/event-types.js';
+import type { EventType } from '../domain/webhooks/event-types.js';
 import { MAILING_STATUS } from '../lib/search-attributes.js';
 import { webhookDelivery } from './webhook-delivery.js';
 

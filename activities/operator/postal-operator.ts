@@ -1,4 +1,4 @@
-import type { Mode, ShipmentStatus } from '../../api/mailings/states.js';
+import type { Mode, ShipmentStatus } from '../../domain/mailings/states.js';
 
 export interface Filing {
   shipmentId: string;

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../../db/knex.js';
-import { PATHS, type MainStatus, type Mode, type ShipmentStatus } from '../../api/mailings/states.js';
+import { PATHS, type MainStatus, type Mode, type ShipmentStatus } from '../../domain/mailings/states.js';
 import type { Filing, PostalOperator } from './postal-operator.js';
 
 export interface SimulatorSettings {

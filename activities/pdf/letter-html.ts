@@ -1,4 +1,4 @@
-import type { LetterDocument, Segment } from '../../api/letters/render.js';
+import type { LetterDocument, Segment } from '../../domain/letters/render.js';
 
 import { escapeHtml as escape } from '../../lib/html.js';
 import { FONT_STACKS } from './fonts.js';

@@ -1,5 +1,5 @@
-import type { Shipment } from '../../api/mailings/shipment.js';
-import type { ProofKind, ShipmentStatus } from '../../api/mailings/states.js';
+import type { Shipment } from '../../domain/mailings/shipment.js';
+import type { ProofKind, ShipmentStatus } from '../../domain/mailings/states.js';
 
 import { escapeHtml as escape } from '../../lib/html.js';
 import { FONT_STACKS } from './fonts.js';

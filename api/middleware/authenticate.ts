@@ -1,9 +1,9 @@
 import type { Context, Next } from 'koa';
 import { ApiError } from '../errors.js';
-import { apiKeyDigest, KEY_PATTERN } from '../auth/keys.js';
-import type { Scope } from '../auth/scopes.js';
-import type { KeyRecord } from '../auth/key-store.js';
-import type { CounterResult } from '../auth/leased-counter.js';
+import { apiKeyDigest, KEY_PATTERN } from '../../domain/access/keys.js';
+import type { Scope } from '../../domain/access/scopes.js';
+import type { KeyRecord } from '../../domain/access/key-store.js';
+import type { CounterResult } from '../../domain/access/leased-counter.js';
 import { safeEqualText } from '../../lib/crypto.js';
 
 const invalidKey = (): ApiError =>

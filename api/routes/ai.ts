@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
-import { acceptFilled, fillTarget, fillTask, simulateFill } from '../ai/fill.js';
-import { letterResult, simulateDraft, draftTask, type AiLetterRequest, type DraftedLetter } from '../ai/draft.js';
-import { prepareTool, simulateTool, toolTask } from '../ai/tools.js';
-import { generatePaid, SIMULATOR, validOutput } from '../ai/generate.js';
+import { acceptFilled, fillTarget, fillTask, simulateFill } from '../../domain/ai/fill.js';
+import { letterResult, simulateDraft, draftTask, type AiLetterRequest, type DraftedLetter } from '../../domain/ai/draft.js';
+import { prepareTool, simulateTool, toolTask } from '../../domain/ai/tools.js';
+import { generatePaid, SIMULATOR, validOutput } from '../../domain/ai/generate.js';
 import {
   aiFillRequestSchema,
   aiFillResultSchema,

@@ -1,5 +1,5 @@
-import { payThen } from '../billing/charge.js';
-import { prepareComputation, runComputation } from '../calculations/compute.js';
+import { payThen } from '../../domain/billing/charge.js';
+import { prepareComputation, runComputation } from '../../domain/calculations/compute.js';
 import { calculatorParams, calculatorResultSchema, computeRequestSchema } from '../schemas/calculators.js';
 import { defineRoute } from './route.js';
 

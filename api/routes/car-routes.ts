@@ -1,7 +1,7 @@
-import { payThen } from '../billing/charge.js';
+import { payThen } from '../../domain/billing/charge.js';
 import { notFound } from '../errors.js';
-import { partnerLookup } from '../lookups/lookup.js';
-import { normalize } from '../search/normalize.js';
+import { partnerLookup } from '../../domain/lookups/lookup.js';
+import { normalize } from '../../domain/search/normalize.js';
 import { routeQuery, routeResultSchema } from '../schemas/car-routes.js';
 import type { RouteLookup, RoutePlace } from '../../workflows/lookups.js';
 import { defineRoute } from './route.js';

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { catalogue } from '../catalogue/catalogue.js';
+import { catalogue } from '../../domain/catalogue/catalogue.js';
 import { catalogueSchema } from '../schemas/catalogue.js';
 import { defineRoute } from './route.js';
 

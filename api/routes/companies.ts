@@ -1,7 +1,7 @@
-import { payThen } from '../billing/charge.js';
+import { payThen } from '../../domain/billing/charge.js';
 import { notFound } from '../errors.js';
-import { partnerLookup } from '../lookups/lookup.js';
-import { normalize } from '../search/normalize.js';
+import { partnerLookup } from '../../domain/lookups/lookup.js';
+import { normalize } from '../../domain/search/normalize.js';
 import { companyProfileSchema, companyResultsSchema, companySearchQuery, siretParams } from '../schemas/companies.js';
 import { defineRoute } from './route.js';
 

@@ -1,5 +1,5 @@
-import { respondPaid } from '../billing/charge.js';
-import { settle } from '../calculations/expenses.js';
+import { respondPaid } from '../../domain/billing/charge.js';
+import { settle } from '../../domain/calculations/expenses.js';
 import { expenseGroupSchema, settlementSchema, type ExpenseGroup } from '../schemas/expenses.js';
 import { defineRoute } from './route.js';
 

@@ -1,8 +1,8 @@
-import { payThen } from '../billing/charge.js';
+import { payThen } from '../../domain/billing/charge.js';
 import { invalidRequest } from '../errors.js';
-import { communes } from '../geo/communes.js';
-import { crowFliesKm } from '../geo/distance.js';
-import { fuelPrices, partnerLookup } from '../lookups/lookup.js';
+import { communes } from '../../domain/geo/communes.js';
+import { crowFliesKm } from '../../domain/geo/distance.js';
+import { fuelPrices, partnerLookup } from '../../domain/lookups/lookup.js';
 import { fuelPricesQuery, fuelPricesSchema, fuelStationsQuery, fuelStationsSchema } from '../schemas/fuel.js';
 import type { StationSearch, StationSearchResult } from '../../workflows/lookups.js';
 import { defineRoute } from './route.js';

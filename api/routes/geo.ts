@@ -1,8 +1,8 @@
-import { payThen, respondPaid } from '../billing/charge.js';
-import { communes } from '../geo/communes.js';
+import { payThen, respondPaid } from '../../domain/billing/charge.js';
+import { communes } from '../../domain/geo/communes.js';
 import { addressesQuery, addressResultsSchema, citiesQuery, cityResultsSchema } from '../schemas/geo.js';
-import { partnerLookup } from '../lookups/lookup.js';
-import { normalize } from '../search/normalize.js';
+import { partnerLookup } from '../../domain/lookups/lookup.js';
+import { normalize } from '../../domain/search/normalize.js';
 import { defineRoute } from './route.js';
 
 /** Addresses change rarely: geocoding answers are reused for 7 days. */

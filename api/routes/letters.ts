@@ -1,9 +1,9 @@
 import type { Context } from 'koa';
-import { catalogue, letterFields, publicLetter, type LetterData, type Provider } from '../catalogue/catalogue.js';
+import { catalogue, letterFields, publicLetter, type LetterData, type Provider } from '../../domain/catalogue/catalogue.js';
 import { notFound, unprocessable } from '../errors.js';
-import { payThen } from '../billing/charge.js';
-import { checkValues } from '../letters/values.js';
-import { renderLetter } from '../letters/render.js';
+import { payThen } from '../../domain/billing/charge.js';
+import { checkValues } from '../../domain/letters/values.js';
+import { renderLetter } from '../../domain/letters/render.js';
 import { runWorkflow } from '../workflows.js';
 import {
   letterDetailQuery,

@@ -2,10 +2,10 @@ import type { Context } from 'koa';
 import Joi from 'joi';
 import { WorkflowUpdateFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { ApiError, notFound, serviceUnavailable } from '../errors.js';
-import { createMailing, mailingWorkflowId } from '../mailings/create.js';
-import { findShipment, shipmentsOf, type Shipment, type ShipmentRow } from '../mailings/shipment.js';
-import { isFinal, PROOF_LABELS, type ProofKind, type ShipmentStatus } from '../mailings/states.js';
-import { keysetPage } from '../pagination.js';
+import { createMailing, mailingWorkflowId } from '../../domain/mailings/create.js';
+import { findShipment, shipmentsOf, type Shipment, type ShipmentRow } from '../../domain/mailings/shipment.js';
+import { isFinal, PROOF_LABELS, type ProofKind, type ShipmentStatus } from '../../domain/mailings/states.js';
+import { keysetPage } from '../../domain/pagination.js';
 import { openToken, sealToken } from '../../lib/crypto.js';
 import {
   mailingIdParams,

@@ -1,5 +1,5 @@
-import { payThen } from '../billing/charge.js';
-import { estimateQuote, prepareQuote } from '../calculations/quotes.js';
+import { payThen } from '../../domain/billing/charge.js';
+import { estimateQuote, prepareQuote } from '../../domain/calculations/quotes.js';
 import { quoteEstimateRequestSchema, quoteEstimateSchema, quoteParams } from '../schemas/quotes.js';
 import { defineRoute } from './route.js';
 

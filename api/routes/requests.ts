@@ -1,6 +1,6 @@
-import { keysetPage } from '../pagination.js';
+import { keysetPage } from '../../domain/pagination.js';
 import { respondWithin } from '../respond.js';
-import { insertServiceRequest, serviceRequest, type ServiceRequestInput, type ServiceRequestRow } from '../requests/service-requests.js';
+import { insertServiceRequest, serviceRequest, type ServiceRequestInput, type ServiceRequestRow } from '../../domain/requests/service-requests.js';
 import { serviceRequestInputSchema, serviceRequestListQuery, serviceRequestListSchema, serviceRequestSchema } from '../schemas/requests.js';
 import { defineRoute } from './route.js';
 

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type Joi from 'joi';
-import type { Scope } from '../auth/scopes.js';
+import type { Scope } from '../../domain/access/scopes.js';
 
 export interface RouteInput<P, Q, B> {
   params: P;

@@ -1,4 +1,4 @@
-import { searchCatalogue } from '../search/search.js';
+import { searchCatalogue } from '../../domain/search/search.js';
 import { searchQuerySchema, searchResultsSchema } from '../schemas/search.js';
 import { defineRoute } from './route.js';
 

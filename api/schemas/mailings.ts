@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { MODES, PROOF_KINDS, STATUSES } from '../mailings/states.js';
+import { MODES, PROOF_KINDS, STATUSES } from '../../domain/mailings/states.js';
 import { listEnvelope, pageQuery, slug, uuid } from './common.js';
 
 /**

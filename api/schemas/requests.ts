@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { REQUEST_KINDS, REQUEST_STATUSES } from '../requests/service-requests.js';
+import { REQUEST_KINDS, REQUEST_STATUSES } from '../../domain/requests/service-requests.js';
 import { listEnvelope, pageQuery } from './common.js';
 
 export const serviceRequestInputSchema = Joi.object({

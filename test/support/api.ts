@@ -3,10 +3,10 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { stack } from './stack.js';
-import { createApiKey } from '../../api/auth/keys.js';
-import { SCOPES, type KeyMode, type Scope } from '../../api/auth/scopes.js';
-import { topUp } from '../../api/billing/ledger.js';
-import { freePort } from '../../lib/local/ports.js';
+import { createApiKey } from '../../domain/access/keys.js';
+import { SCOPES, type KeyMode, type Scope } from '../../domain/access/scopes.js';
+import { topUp } from '../../domain/billing/ledger.js';
+import { freePort } from '../../scripts/local/ports.js';
 import { distRoot } from '../../lib/paths.js';
 
 export interface ApiResponse<T = any> {

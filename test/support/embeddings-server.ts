@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
-import { normalize } from '../../api/search/normalize.js';
+import { normalize } from '../../domain/search/normalize.js';
 
 const DIMENSIONS = 256;
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../lib/paths.js';
-import { normalize } from '../../api/search/normalize.js';
+import { normalize } from '../../domain/search/normalize.js';
 
 /**
  * A partner this machine cannot reach, replayed: GET requests are answered with the fixture file

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunnableWorker } from '../../worker/worker.js';
 import { loadConfig, type Config } from '../../lib/config.js';
-import { startLocalStack, type LocalStack } from '../../lib/local/stack.js';
+import { startLocalStack, type LocalStack } from '../../scripts/local/stack.js';
 import { createDb, migrateLatest, type Db } from '../../db/knex.js';
 import { connectTemporal, type TemporalHandle } from '../../lib/temporal.js';
 import { createWorker, ensureSchedules } from '../../worker/worker.js';

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { once } from 'node:events';
-import { SEARCH_ATTRIBUTES, waitForTemporal } from '../temporal.js';
+import { SEARCH_ATTRIBUTES, waitForTemporal } from '../../lib/temporal.js';
 import { StartupError, firstLine } from './startup-error.js';
 
 export interface LocalTemporal {

@@ -1,8 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { findOnPath, isExecutable } from '../executables.js';
-import { toolsCacheDir } from '../paths.js';
+import { findOnPath, isExecutable } from '../../lib/executables.js';
+import { toolsCacheDir } from '../../lib/paths.js';
 import { StartupError, firstLine } from './startup-error.js';
 
 export const TEMPORAL_CLI_VERSION = '1.5.1';

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sha256Hex } from '../../lib/crypto.js';
 import { logger } from '../../lib/logger.js';
-import { runWorkflow } from '../workflows.js';
+import { runWorkflow } from '../../api/workflows.js';
 import type { SearchDocument } from './lexical.js';
 
 /** Below this cosine similarity an entry is not considered related to the query. */

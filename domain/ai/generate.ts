@@ -1,10 +1,10 @@
 import type { Context } from 'koa';
 import type Joi from 'joi';
-import { joiToJsonSchema } from '../schemas/json-schema.js';
+import { joiToJsonSchema } from '../../api/schemas/json-schema.js';
 import { payThen } from '../billing/charge.js';
 import type { PriceUnit } from '../billing/prices.js';
-import { upstreamError } from '../errors.js';
-import { runWorkflow } from '../workflows.js';
+import { upstreamError } from '../../api/errors.js';
+import { runWorkflow } from '../../api/workflows.js';
 import type { Generation, GenerationTask } from '../../activities/ai.js';
 import type { OutputSchema } from '../../activities/partners/llm.js';
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ApiError } from './errors.js';
+import { ApiError } from '../api/errors.js';
 import { openToken, sealToken } from '../lib/crypto.js';
 
 /** Position after the last item of a page: (createdAt, id), the order of every list. */

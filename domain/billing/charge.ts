@@ -1,9 +1,9 @@
 import type { Context } from 'koa';
 import type { Tx } from '../../db/knex.js';
-import { setBalanceHeader } from '../middleware/authenticate.js';
+import { setBalanceHeader } from '../../api/middleware/authenticate.js';
 import { debit, refund, type Charge } from './ledger.js';
 import type { PriceUnit } from './prices.js';
-import { respondWithin } from '../respond.js';
+import { respondWithin } from '../../api/respond.js';
 
 function isLive(ctx: Context): boolean {
   return ctx.state.auth!.mode === 'live';

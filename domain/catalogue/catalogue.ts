@@ -4,7 +4,7 @@ import Joi from 'joi';
 import { catalogueDir } from '../../lib/paths.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { priceTable } from '../billing/prices.js';
-import { categorySchema, letterDataSchema, toolDataSchema, type FieldType } from '../schemas/catalogue.js';
+import { categorySchema, letterDataSchema, toolDataSchema, type FieldType } from '../../api/schemas/catalogue.js';
 
 export interface Field {
   name: string;

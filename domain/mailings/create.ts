@@ -1,20 +1,20 @@
 import type { Context } from 'koa';
 import type { WorkflowStartOptions } from '@temporalio/client';
 import { randomInt, randomUUID } from 'node:crypto';
-import { ApiError, serviceUnavailable } from '../errors.js';
+import { ApiError, serviceUnavailable } from '../../api/errors.js';
 import { debit, insufficientBalance, type Charge } from '../billing/ledger.js';
 import type { Knex } from 'knex';
 import type { Db, Tx } from '../../db/knex.js';
-import { setBalanceHeader } from '../middleware/authenticate.js';
+import { setBalanceHeader } from '../../api/middleware/authenticate.js';
 import { logger } from '../../lib/logger.js';
 import { ACCOUNT_ID, MAILING_MODE, MAILING_REFERENCE, MAILING_STATUS, MAILING_TEST } from '../../lib/search-attributes.js';
-import type { MailingRequest } from '../schemas/mailings.js';
+import type { MailingRequest } from '../../api/schemas/mailings.js';
 import { addressProblems } from './addresses.js';
 import { prepareLetter } from './letter.js';
 import { toShipment, type PostalAddress, type Shipment, type ShipmentRow } from './shipment.js';
 import { lastStep } from './states.js';
 import { priceOf } from '../billing/prices.js';
-import { saveResponseWithin } from '../middleware/idempotency.js';
+import { saveResponseWithin } from '../../api/middleware/idempotency.js';
 
 /** What the mailing workflow is started with (workflows/mailing.ts). */
 export interface MailingWorkflowInput {

@@ -1,10 +1,10 @@
 import type { Context } from 'koa';
 import { catalogue, type ToolData } from '../catalogue/catalogue.js';
-import { ApiError, notFound, unprocessable } from '../errors.js';
+import { ApiError, notFound, unprocessable } from '../../api/errors.js';
 import { checkValues, type FieldValue } from '../letters/values.js';
 import { parisTodayIso } from '../letters/render.js';
 import { fuelPrices } from '../lookups/lookup.js';
-import { runWorkflow } from '../workflows.js';
+import { runWorkflow } from '../../api/workflows.js';
 import type { RouteLookup } from '../../workflows/lookups.js';
 import { calculators, type Inputs } from './calculators.js';
 

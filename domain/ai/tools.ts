@@ -1,9 +1,9 @@
 import { catalogue, type ToolData } from '../catalogue/catalogue.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../../api/errors.js';
 import type { FieldValue } from '../letters/values.js';
 import { checkInputs, requireInputs } from '../calculations/compute.js';
 import type { Inputs } from '../calculations/calculators.js';
-import { toolOutputSchema } from '../schemas/ai.js';
+import { toolOutputSchema } from '../../api/schemas/ai.js';
 import type { GenerationTask } from '../../activities/ai.js';
 import { outputSchema } from './generate.js';
 import { amountsIn, datesIn, sentencesOf } from './extract.js';

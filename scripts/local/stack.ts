@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import type { Config } from '../config.js';
+import type { Config } from '../../lib/config.js';
 import { freePort, preferredOrFreePort } from './ports.js';
 import { startLocalPostgres } from './postgres.js';
 import { resolveTemporalCli } from './temporal-cli.js';

@@ -1,5 +1,5 @@
-import { unprocessable } from '../errors.js';
-import type { ExpenseGroup } from '../schemas/expenses.js';
+import { unprocessable } from '../../api/errors.js';
+import type { ExpenseGroup } from '../../api/schemas/expenses.js';
 
 export interface Transfer {
   from: string;

@@ -1,6 +1,6 @@
 import { communes } from '../geo/communes.js';
 import { ADDRESS_MAX_CHARS } from '../letters/values.js';
-import type { MailingAddressInput } from '../schemas/mailings.js';
+import type { MailingAddressInput } from '../../api/schemas/mailings.js';
 
 export interface AddressProblem {
   field: string;

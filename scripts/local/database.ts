@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '../config.js';
+import type { Config } from '../../lib/config.js';
 import { createDb, migrateLatest, type Db } from '../../db/knex.js';
-import { dataDir } from '../paths.js';
+import { dataDir } from '../../lib/paths.js';
 import { startLocalPostgres } from './postgres.js';
 import { freePort } from './ports.js';
 

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { catalogue } from '../catalogue/catalogue.js';
-import { notFound, unprocessable } from '../errors.js';
+import { notFound, unprocessable } from '../../api/errors.js';
 import type { FieldValue } from '../letters/values.js';
 import { priceOf, type PriceUnit } from '../billing/prices.js';
 import { parisDate } from '../../lib/paris-time.js';

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
-import { upstreamError } from '../errors.js';
-import { runWorkflow } from '../workflows.js';
+import { upstreamError } from '../../api/errors.js';
+import { runWorkflow } from '../../api/workflows.js';
 import type { FuelPriceLookup } from '../../workflows/lookups.js';
 import { cached } from './cache.js';
 

@@ -1,5 +1,5 @@
 import type { Db, Tx } from '../../db/knex.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../api/errors.js';
 import { inFreeQuota, priceOf, priceTable, type PriceUnit } from './prices.js';
 
 /**

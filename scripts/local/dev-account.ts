@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '../../db/knex.js';
-import { createApiKey } from '../../api/auth/keys.js';
-import { SCOPES } from '../../api/auth/scopes.js';
+import { createApiKey } from '../../domain/access/keys.js';
+import { SCOPES } from '../../domain/access/scopes.js';
 
 interface DevAccount {
   accountId: string;
