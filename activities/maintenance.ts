@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex.js';
 import { purgeExpiredCounters } from '../domain/access/keys.js';
-import { purgeExpiredIdempotencyKeys } from '../api/middleware/idempotency.js';
+import { purgeExpiredIdempotencyKeys } from '../domain/access/idempotency.js';
 import { purgeExpiredCache } from '../domain/lookups/cache.js';
 
 export function maintenanceActivities(db: Db) {

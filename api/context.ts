@@ -1,15 +1,16 @@
-import type { Client } from '@temporalio/client';
 import type { Config } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
 import type { KeyMode, Scope } from '../domain/access/scopes.js';
 import type { KeyGuard } from '../domain/access/guard.js';
+import type { Deps } from '../domain/deps.js';
 
 /** What every request handler can reach: no globals, so tests can run several apps side by side. */
 export interface Services {
   config: Config;
   db: Db;
-  temporal: Client;
   guard: KeyGuard;
+  /** What the domain's operations are called with (the same object for every request). */
+  domain: Deps;
 }
 
 export interface AuthState {

@@ -1,4 +1,6 @@
-/** The single error type of the API; the error middleware turns it into the SPEC.md error body. */
+import { Conflict, DomainError, InsufficientBalance, InvalidRequest, NotAllowed, NotFound, PartnerFailure, Unavailable, Unprocessable } from '../domain/errors.js';
+
+/** An error answered over HTTP; the error middleware turns it into the SPEC.md error body. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -11,8 +13,24 @@ export class ApiError extends Error {
   }
 }
 
-export const invalidRequest = (message: string, details?: unknown): ApiError => new ApiError(400, 'invalid_request', message, details);
-export const notFound = (message: string): ApiError => new ApiError(404, 'not_found', message);
-export const unprocessable = (message: string, details?: unknown, code = 'unprocessable'): ApiError => new ApiError(422, code, message, details);
-export const upstreamError = (message: string): ApiError => new ApiError(502, 'upstream_error', message);
-export const serviceUnavailable = (message: string): ApiError => new ApiError(503, 'service_unavailable', message);
+/** 400 invalid_request for what the HTTP layer itself refuses (headers, body, schema). */
+export const badRequest = (message: string, details?: unknown): ApiError => new ApiError(400, 'invalid_request', message, details);
+
+/** The one mapping from the domain's errors to SPEC.md statuses and default codes. */
+const HTTP_OF: [new (...args: never[]) => DomainError, number, string][] = [
+  [InvalidRequest, 400, 'invalid_request'],
+  [InsufficientBalance, 402, 'insufficient_balance'],
+  [NotAllowed, 403, 'forbidden'],
+  [NotFound, 404, 'not_found'],
+  [Conflict, 409, 'conflict'],
+  [Unprocessable, 422, 'unprocessable'],
+  [PartnerFailure, 502, 'upstream_error'],
+  [Unavailable, 503, 'service_unavailable'],
+];
+
+/** A domain error as the API answers it; undefined for anything else. */
+export function fromDomainError(error: unknown): ApiError | undefined {
+  if (!(error instanceof DomainError)) return undefined;
+  const [, status, code] = HTTP_OF.find(([type]) => error instanceof type) ?? [DomainError, 500, 'internal_error'];
+  return new ApiError(status, error.code ?? code, error.message, error.details);
+}

@@ -6,7 +6,7 @@ import { IDEMPOTENCY_KEY_PATTERN } from './middleware/idempotency.js';
 
 type JsonSchema = Record<string, unknown>;
 
-export const API_VERSION = '1.2.0';
+import { API_VERSION } from '../domain/version.js';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid parameters or body (invalid_request, invalid_cursor)',

@@ -1,10 +1,38 @@
 import type { Context } from 'koa';
 import type { Tx } from '../db/knex.js';
-import { saveResponseWithin } from './middleware/idempotency.js';
+import type { Caller, Deps } from '../domain/deps.js';
+import { payForAnswer } from '../domain/billing/charge.js';
+import type { PriceUnit } from '../domain/billing/prices.js';
+import { saveAnswerWithin } from '../domain/access/idempotency.js';
+import { setBalanceHeader } from './middleware/authenticate.js';
+
+/** What a route hands the domain: its dependencies. */
+export function deps(ctx: Context): Deps {
+  return ctx.services.domain;
+}
+
+/** Who the request is for: the authenticated key's account and mode; new balances go to X-Service-Balance. */
+export function caller(ctx: Context): Caller {
+  const auth = ctx.state.auth!;
+  return {
+    accountId: auth.accountId,
+    mode: auth.mode,
+    balanceCents: auth.balanceCents,
+    idempotency: ctx.state.idempotency,
+    onBalance: (balanceCents) => setBalanceHeader(ctx, balanceCents),
+  };
+}
+
+/** A JSON answer computed in memory, paid by `unit`: under an Idempotency-Key it is stored with the debit. */
+export async function respondPaid(ctx: Context, unit: PriceUnit, status: number, body: unknown): Promise<void> {
+  await payForAnswer(deps(ctx), caller(ctx), unit, status, body);
+  ctx.status = status;
+  ctx.body = body;
+}
 
 /** Sets a JSON response and, under an Idempotency-Key, stores it in the same transaction as its effects. */
 export async function respondWithin(ctx: Context, trx: Tx, status: number, body: unknown): Promise<void> {
-  await saveResponseWithin(ctx, trx, status, body);
+  await saveAnswerWithin(trx, ctx.state.idempotency, status, body);
   ctx.status = status;
   ctx.body = body;
 }

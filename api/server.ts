@@ -3,6 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import type { Services } from './context.js';
 import { KeyGuard } from '../domain/access/guard.js';
+import type { Config } from '../lib/config.js';
+import type { Db } from '../db/knex.js';
+import type { Client } from '@temporalio/client';
+import { domainDeps } from '../workflows/client.js';
 
 export interface RunningApi {
   server: Server;
@@ -10,13 +14,18 @@ export interface RunningApi {
   close(): Promise<void>;
 }
 
-export type ApiDeps = Omit<Services, 'guard'> & { databaseUrl: string };
+export interface ApiDeps {
+  config: Config;
+  db: Db;
+  databaseUrl: string;
+  temporal: Client;
+}
 
 /** Serves the API on `port` (0 picks a free one). */
 export async function startApiServer(deps: ApiDeps, port: number, host = '0.0.0.0'): Promise<RunningApi> {
   const guard = new KeyGuard(deps.db, deps.databaseUrl);
   await guard.start();
-  const app = createApp({ config: deps.config, db: deps.db, temporal: deps.temporal, guard });
+  const app = createApp({ config: deps.config, db: deps.db, guard, domain: domainDeps(deps.db, deps.config, deps.temporal) } satisfies Services);
   const server = createServer(app.callback());
   // Slightly above common load-balancer idle timeouts, so they close first.
   server.keepAliveTimeout = 65_000;

@@ -8,7 +8,8 @@ import { createWebhookEndpoint } from '../domain/webhooks/endpoints.js';
 import type { Config } from '../lib/config.js';
 import { WebhookReceiver } from '../test/support/webhook-receiver.js';
 import { load, startProcess, stopProcess, table } from './support.js';
-import { mailingWorkflowOptions, type MailingWorkflowInput } from '../domain/mailings/create.js';
+import type { MailingWorkflowInput } from '../workflows/contract.js';
+import { temporalWorkflows } from '../workflows/client.js';
 import { summary } from './stats.js';
 import { freeLetter, recipient, sender } from '../test/support/fixtures.js';
 
@@ -22,8 +23,11 @@ type BareStart = 'mailing' | 'trivial';
  * run gets a task queue of its own: no worker polls these queues, and a queue's growing backlog
  * slows the server's starts down (measured: -25 % over 30 s on one queue, flat on fresh ones).
  */
-async function bareStarts(client: Client, kind: BareStart, seconds: number, concurrency: number, webhookRetryDelaysMs: number[]): Promise<number> {
+async function bareStarts(client: Client, config: Config, kind: BareStart, seconds: number, concurrency: number): Promise<number> {
   const taskQueue = `bench-bare-${randomUUID()}`;
+  // The same start as the API's (id, input, search attributes), on a queue no worker polls.
+  const workflows = temporalWorkflows(client, { ...config, taskQueue });
+  const { webhookRetryDelaysMs } = config;
   const deadline = Date.now() + seconds * 1000;
   let started = 0;
   await Promise.all(
@@ -33,7 +37,7 @@ async function bareStarts(client: Client, kind: BareStart, seconds: number, conc
           await client.workflow.start('healthCheck', { taskQueue, workflowId: `bench-${randomUUID()}`, args: [] });
         } else {
           const input: MailingWorkflowInput = { shipmentId: randomUUID(), accountId: randomUUID(), mode: 'ar', test: true, webhookRetryDelaysMs };
-          await client.workflow.start('mailing', mailingWorkflowOptions(input, '', taskQueue));
+          await workflows.startMailing(input, '');
         }
         started += 1;
       }
@@ -82,10 +86,10 @@ export async function benchMailings(deps: MailingBenchDeps): Promise<string[]> {
     // The baseline starts the mailing workflow exactly as the API does (same input, same search
     // attributes), so the ratio is what the API adds. The intake is bracketed by two baseline runs
     // and compared with their mean (A-B-A), which cancels what drift remains.
-    const bareBefore = await bareStarts(deps.client, 'mailing', 8, 20, deps.config.webhookRetryDelaysMs);
+    const bareBefore = await bareStarts(deps.client, deps.config, 'mailing', 8, 20);
     const intake = await load('POST /v1/mailings (test key)', { url: intakeUrl, method: 'POST', headers, body, connections: 20, durationSeconds: 8 });
-    const bareAfter = await bareStarts(deps.client, 'mailing', 8, 20, deps.config.webhookRetryDelaysMs);
-    const trivial = await bareStarts(deps.client, 'trivial', 8, 20, deps.config.webhookRetryDelaysMs);
+    const bareAfter = await bareStarts(deps.client, deps.config, 'mailing', 8, 20);
+    const trivial = await bareStarts(deps.client, deps.config, 'trivial', 8, 20);
     const bare = Math.round((bareBefore + bareAfter) / 2);
     lines.push(`bare workflow.start of the mailing workflow (20 concurrent): ${bareBefore} starts/s before, ${bareAfter} after, mean ${bare}`);
     lines.push(`(for reference, bare starts of a trivial workflow without input or search attributes: ${trivial} starts/s)`);

@@ -15,7 +15,7 @@ import { benchPdf } from './pdf.js';
 import { benchSettle } from './settle.js';
 import { benchMailings, type MailingBenchDeps } from './mailings.js';
 import { benchLookups } from './lookups.js';
-import { connectTemporal } from '../lib/temporal.js';
+import { connectTemporal } from '../workflows/client.js';
 
 /**
  * `npm run bench` (or `npm run bench -- front-door|search|pdf|settle|mailings|lookups`): in one run, on this machine,

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../api/errors.js';
+import { InvalidRequest } from './errors.js';
 import { openToken, sealToken } from '../lib/crypto.js';
 
 /** Position after the last item of a page: (createdAt, id), the order of every list. */
@@ -8,7 +8,7 @@ export interface Position {
   id: string;
 }
 
-const invalidCursor = (): ApiError => new ApiError(400, 'invalid_cursor', 'The cursor is not one this API gave; pass nextCursor exactly as received.');
+const invalidCursor = (): InvalidRequest => new InvalidRequest('The cursor is not one this API gave; pass nextCursor exactly as received.', undefined, 'invalid_cursor');
 
 /** Opaque to clients: encrypted and authenticated, so it can be neither read nor forged. */
 /** `scope` (the list and its owner) is authenticated with the cursor, so it works for that list only. */

@@ -6,34 +6,20 @@ import { createApiKey, hashApiKey, KEY_PATTERN } from '../domain/access/keys.js'
 import { isScope, SCOPES, type Scope } from '../domain/access/scopes.js';
 import { topUp } from '../domain/billing/ledger.js';
 import { createWebhookEndpoint, WebhookEndpointError } from '../domain/webhooks/endpoints.js';
-import { webhookActivities } from '../activities/webhooks.js';
-import { connectTemporal } from '../lib/temporal.js';
+import { pingEndpoint } from '../domain/webhooks/events.js';
+import { connectTemporal, domainDeps } from '../workflows/client.js';
 import { toolTemporalAddress } from './local/database.js';
 import type { Config } from '../lib/config.js';
-import { randomUUID } from 'node:crypto';
 import { REQUEST_STATUSES, serviceRequest, setServiceRequestStatus, type RequestStatus, type ServiceRequestRow } from '../domain/requests/service-requests.js';
 
-/** "send a ping" of the developer space: a `ping` event to one endpoint, delivered like any other. */
-async function pingEndpoint(db: Db, config: Config, endpoint: { id: string; account_id: string; env: string }): Promise<unknown> {
-  const [deliveryId] = await webhookActivities(db, config).createWebhookEvent({
-    eventId: randomUUID(),
-    type: 'ping',
-    accountId: endpoint.account_id,
-    livemode: endpoint.env === 'live',
-    created: new Date().toISOString(),
-    endpointId: endpoint.id,
-  });
+/** The domain's ping, with a Temporal client for this one command. */
+async function ping(db: Db, config: Config, endpoint: { id: string; account_id: string; env: string }): Promise<unknown> {
   const temporal = await connectTemporal(toolTemporalAddress(config), config.temporalNamespace);
   try {
-    await temporal.client.workflow.start('webhookDelivery', {
-      taskQueue: config.taskQueue,
-      workflowId: `delivery-${deliveryId}`,
-      args: [{ deliveryId, retryDelaysMs: config.webhookRetryDelaysMs }],
-    });
+    return await pingEndpoint(domainDeps(db, config, temporal.client), endpoint);
   } finally {
     await temporal.connection.close();
   }
-  return { deliveryId, endpointId: endpoint.id };
 }
 
 /**
@@ -155,7 +141,7 @@ async function run(db: Db, command: string, values: Record<string, string | bool
       const endpointId = required(values, 'id');
       const endpoint = UUID.test(endpointId) ? await db('webhook_endpoints').where({ id: endpointId }).first() : undefined;
       if (!endpoint) throw new CliError('not_found', `No webhook endpoint ${endpointId}.`);
-      return pingEndpoint(db, config, endpoint);
+      return ping(db, config, endpoint);
     }
     case 'request list': {
       let q = db('service_requests').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(Math.min(500, Number(values.limit ?? 100) || 100));

@@ -4,7 +4,7 @@ import { config as loadConfig } from '../lib/config.js';
 import { dataDir } from '../lib/paths.js';
 import { startLocalStack, LOCAL_PORTS } from './local/stack.js';
 import { createDb, migrateLatest } from '../db/knex.js';
-import { connectTemporal, ensureSearchAttributes } from '../lib/temporal.js';
+import { connectTemporal, ensureSearchAttributes } from '../workflows/client.js';
 import { createWorker, ensureSchedules } from '../worker/worker.js';
 import { startApiServer } from '../api/server.js';
 import { ensureDevAccount } from './local/dev-account.js';

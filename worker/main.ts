@@ -1,6 +1,6 @@
 import { config as loadConfig } from '../lib/config.js';
 import { createDb, migrateLatest } from '../db/knex.js';
-import { connectTemporal, ensureSearchAttributes } from '../lib/temporal.js';
+import { connectTemporal, ensureSearchAttributes } from '../workflows/client.js';
 import { logger } from '../lib/logger.js';
 import { createWorker, ensureSchedules } from './worker.js';
 

@@ -5,7 +5,7 @@ import type { Config } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
 import { createActivities } from '../activities/index.js';
 import { BrowserPool } from '../activities/pdf/browser.js';
-import { COMPANIES_QUEUE, FUEL_QUEUE, GEOCODING_QUEUE, LLM_QUEUE, ROUTING_QUEUE } from '../lib/task-queues.js';
+import { COMPANIES_QUEUE, FUEL_QUEUE, GEOCODING_QUEUE, LLM_QUEUE, ROUTING_QUEUE } from '../workflows/contract.js';
 import { logger } from '../lib/logger.js';
 
 const workflowsPath = fileURLToPath(new URL('../workflows/index.js', import.meta.url));

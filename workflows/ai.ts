@@ -1,7 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { Generation, GenerationTask } from '../activities/ai.js';
-import { LLM_QUEUE } from '../lib/task-queues.js';
+import { LLM_QUEUE } from './contract.js';
 
 /** A slow model answer is normal; 3 attempts; a refused request (4xx) is not retried. */
 const { generateWithLlm } = proxyActivities<Activities>({

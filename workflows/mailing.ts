@@ -1,7 +1,6 @@
 import {
   ApplicationFailure,
   condition,
-  defineUpdate,
   ParentClosePolicy,
   proxyActivities,
   proxyLocalActivities,
@@ -12,12 +11,10 @@ import {
   allHandlersFinished,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { MailingWorkflowInput } from '../domain/mailings/create.js';
 import type { Shipment } from '../domain/mailings/shipment.js';
 import { isFinal, PATHS, proofAt, type ShipmentStatus } from '../domain/mailings/states.js';
-import type { TestAdvance } from '../api/schemas/mailings.js';
 import type { EventType } from '../domain/webhooks/event-types.js';
-import { MAILING_STATUS } from '../lib/search-attributes.js';
+import { advanceUpdate, cancelUpdate, deliveryWorkflowId, MAILING_STATUS, REFUSED_CONFLICT, REFUSED_INVALID, type MailingWorkflowInput, type TestAdvance } from './contract.js';
 import { webhookDelivery } from './webhook-delivery.js';
 
 // Short database writes run as local activities: no task-queue round trip between the steps of a
@@ -32,9 +29,6 @@ const printing = proxyActivities<Activities>({ startToCloseTimeout: '20s', retry
 // Filing is retried for as long as the operator does not confirm: the shipment stays `paid`.
 const filing = proxyActivities<Activities>({ startToCloseTimeout: '1m', retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '10m' } });
 const tracking = proxyActivities<Activities>({ startToCloseTimeout: '30d', heartbeatTimeout: '30s', retry: { initialInterval: '5s', maximumInterval: '10m' } });
-
-export const advanceUpdate = defineUpdate<Shipment, [TestAdvance]>('advance');
-export const cancelUpdate = defineUpdate<Shipment, [null]>('cancel');
 
 /**
  * One mailing, from payment to its final state. Each move: the Postgres projection first (so the
@@ -65,7 +59,7 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
     });
     for (const deliveryId of deliveryIds) {
       await startChild(webhookDelivery, {
-        workflowId: `delivery-${deliveryId}`,
+        workflowId: deliveryWorkflowId(deliveryId),
         args: [{ deliveryId, retryDelaysMs: input.webhookRetryDelaysMs }],
         // Retries go on for a day after the mailing itself has finished.
         parentClosePolicy: ParentClosePolicy.ABANDON,
@@ -101,30 +95,30 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
     advanceUpdate,
     (request) =>
       exclusively(async () => {
-        if (isFinal(input.mode, status)) throw ApplicationFailure.create({ type: 'conflict', message: `This mailing is final (${status}).`, nonRetryable: true });
+        if (isFinal(input.mode, status)) throw ApplicationFailure.create({ type: REFUSED_CONFLICT, message: `This mailing is final (${status}).`, nonRetryable: true });
         if (request.status) {
           await moveTo(request.status, last);
         } else {
           const target = request.step ?? step + 1;
-          if (target > last) throw ApplicationFailure.create({ type: 'invalid', message: `A ${input.mode} mailing has steps 0 to ${last}.`, nonRetryable: true });
-          if (target <= step) throw ApplicationFailure.create({ type: 'conflict', message: `Step ${target} is not ahead of the current step ${step}.`, nonRetryable: true });
+          if (target > last) throw ApplicationFailure.create({ type: REFUSED_INVALID, message: `A ${input.mode} mailing has steps 0 to ${last}.`, nonRetryable: true });
+          if (target <= step) throw ApplicationFailure.create({ type: REFUSED_CONFLICT, message: `Step ${target} is not ahead of the current step ${step}.`, nonRetryable: true });
           for (let s = step + 1; s <= target; s++) await moveTo(path[s]!, s);
         }
         return latest;
       }),
     {
       validator: (_request: TestAdvance) => {
-        if (!input.test) throw ApplicationFailure.create({ type: 'conflict', message: 'Only test mailings can be advanced by hand.', nonRetryable: true });
+        if (!input.test) throw ApplicationFailure.create({ type: REFUSED_CONFLICT, message: 'Only test mailings can be advanced by hand.', nonRetryable: true });
       },
     },
   );
 
   setHandler(cancelUpdate, () =>
     exclusively(async () => {
-      if (status !== 'paid' || filed) throw ApplicationFailure.create({ type: 'conflict', message: `Only a paid mailing can be canceled; this one is ${filed ? 'filed' : status}.`, nonRetryable: true });
+      if (status !== 'paid' || filed) throw ApplicationFailure.create({ type: REFUSED_CONFLICT, message: `Only a paid mailing can be canceled; this one is ${filed ? 'filed' : status}.`, nonRetryable: true });
       const at = new Date().toISOString();
       if (!(await projection.cancelShipment({ shipmentId: input.shipmentId, step: last, at }))) {
-        throw ApplicationFailure.create({ type: 'conflict', message: 'The letter has already been filed with the postal operator.', nonRetryable: true });
+        throw ApplicationFailure.create({ type: REFUSED_CONFLICT, message: 'The letter has already been filed with the postal operator.', nonRetryable: true });
       }
       status = 'canceled';
       step = last;

@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import getRawBody from 'raw-body';
-import { ApiError, invalidRequest } from '../errors.js';
+import { ApiError, badRequest } from '../errors.js';
 
 export const MAX_BODY_BYTES = 1_000_000;
 
@@ -18,15 +18,15 @@ export async function jsonBody(ctx: Context, next: Next): Promise<void> {
     raw = await getRawBody(ctx.req, { limit: MAX_BODY_BYTES });
   } catch (error) {
     if ((error as { type?: string }).type === 'entity.too.large') throw tooLarge();
-    throw invalidRequest('The request body could not be read.');
+    throw badRequest('The request body could not be read.');
   }
   ctx.state.rawBody = raw;
   if (raw.length > 0) {
-    if (!ctx.is('application/json')) throw invalidRequest('Request bodies must be JSON, sent with Content-Type: application/json.');
+    if (!ctx.is('application/json')) throw badRequest('Request bodies must be JSON, sent with Content-Type: application/json.');
     try {
       ctx.request.body = JSON.parse(raw.toString('utf8'));
     } catch {
-      throw invalidRequest('The request body is not valid JSON.');
+      throw badRequest('The request body is not valid JSON.');
     }
   }
   await next();

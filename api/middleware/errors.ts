@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import Joi from 'joi';
-import { ApiError } from '../errors.js';
+import { ApiError, fromDomainError } from '../errors.js';
 import { logger } from '../../lib/logger.js';
 
 interface HttpLikeError {
@@ -12,6 +12,8 @@ interface HttpLikeError {
 
 function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  const fromDomain = fromDomainError(error);
+  if (fromDomain) return fromDomain;
   if (error instanceof Joi.ValidationError) {
     return new ApiError(400, 'invalid_request', error.details[0]?.message ?? error.message, error.details.map((d) => ({ path: d.path.join('.'), message: d.message, type: d.type })));
   }

@@ -1,20 +1,20 @@
 import type { Context } from 'koa';
 import type Joi from 'joi';
-import { invalidRequest } from '../errors.js';
+import { badRequest } from '../errors.js';
 import type { Route } from '../routes/route.js';
 
 const OPTIONS: Joi.ValidationOptions = { abortEarly: false, convert: true, allowUnknown: false, errors: { wrap: { label: false } } };
 
 function check(schema: Joi.Schema | undefined, value: unknown, where: 'path' | 'query' | 'body'): unknown {
   if (!schema) {
-    if (where === 'body' && value !== undefined) throw invalidRequest('This operation takes no request body.');
+    if (where === 'body' && value !== undefined) throw badRequest('This operation takes no request body.');
     return undefined;
   }
   const { error, value: clean } = schema.validate(value);
   if (error) {
     const details = error.details.map((d) => ({ in: where, field: d.path.join('.'), message: d.message, type: d.type }));
     const first = details[0]!;
-    throw invalidRequest(`Invalid ${where === 'body' ? 'body field' : where + ' parameter'} ${first.field ? `"${first.field}"` : ''}: ${first.message}.`.replace('  ', ' '), details);
+    throw badRequest(`Invalid ${where === 'body' ? 'body field' : where + ' parameter'} ${first.field ? `"${first.field}"` : ''}: ${first.message}.`.replace('  ', ' '), details);
   }
   return clean;
 }

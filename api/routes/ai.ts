@@ -15,6 +15,7 @@ import {
   toolOutputSchema,
 } from '../schemas/ai.js';
 import { defineRoute } from './route.js';
+import { caller, deps } from '../respond.js';
 
 const isTest = (ctx: Context): boolean => ctx.state.auth!.mode === 'test';
 const simulated = { simulated: true, model: SIMULATOR, promptVersion: null };
@@ -40,7 +41,7 @@ export const aiRoutes = [
         ctx.body = { ...acceptFilled(target, simulateFill(target.fields, body.sentence)), ...simulated };
         return;
       }
-      ctx.body = await generatePaid(ctx, 'ai.fill', fillTask(target, body.sentence), (g) => ({ ...acceptFilled(target, g.output), simulated: false, model: g.model, promptVersion: g.promptVersion }), target.letter.slug);
+      ctx.body = await generatePaid(deps(ctx), caller(ctx), 'ai.fill', fillTask(target, body.sentence), (g) => ({ ...acceptFilled(target, g.output), simulated: false, model: g.model, promptVersion: g.promptVersion }), target.letter.slug);
     },
   }),
   defineRoute<Record<string, never>, Record<string, never>, AiLetterRequest>({
@@ -59,7 +60,7 @@ export const aiRoutes = [
         ctx.body = { ...letterResult(simulateDraft(body)), ...simulated };
         return;
       }
-      ctx.body = await generatePaid(ctx, 'ai.letter', draftTask(body), (g) => ({
+      ctx.body = await generatePaid(deps(ctx), caller(ctx), 'ai.letter', draftTask(body), (g) => ({
         ...letterResult(validOutput<DraftedLetter>(draftedLetterSchema, g.output)),
         simulated: false,
         model: g.model,
@@ -87,7 +88,8 @@ export const aiRoutes = [
         return;
       }
       ctx.body = await generatePaid(
-        ctx,
+        deps(ctx),
+        caller(ctx),
         'ai.tool',
         toolTask(prepared),
         (g) => ({ ...head, text: validOutput<{ text: string }>(toolOutputSchema, g.output).text, simulated: false, model: g.model, promptVersion: g.promptVersion }),

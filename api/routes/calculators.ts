@@ -2,6 +2,7 @@ import { payThen } from '../../domain/billing/charge.js';
 import { prepareComputation, runComputation } from '../../domain/calculations/compute.js';
 import { calculatorParams, calculatorResultSchema, computeRequestSchema } from '../schemas/calculators.js';
 import { defineRoute } from './route.js';
+import { caller, deps } from '../respond.js';
 
 export const calculatorRoutes = [
   defineRoute<{ slug: string }, Record<string, never>, { inputs: Record<string, string | number> }>({
@@ -20,7 +21,7 @@ export const calculatorRoutes = [
     errors: [400, 401, 402, 403, 404, 409, 413, 422, 429, 500],
     async handler(ctx, { params, body }) {
       const prepared = prepareComputation(params.slug, body.inputs);
-      ctx.body = await payThen(ctx, 'calculation', () => runComputation(ctx, prepared));
+      ctx.body = await payThen(deps(ctx), caller(ctx), 'calculation', () => runComputation(deps(ctx), prepared));
     },
   }),
 ];

@@ -1,10 +1,11 @@
 import { payThen } from '../../domain/billing/charge.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../../domain/errors.js';
 import { partnerLookup } from '../../domain/lookups/lookup.js';
 import { normalize } from '../../domain/search/normalize.js';
 import { routeQuery, routeResultSchema } from '../schemas/car-routes.js';
-import type { RouteLookup, RoutePlace } from '../../workflows/lookups.js';
+import type { RoutePlace } from '../../workflows/lookups.js';
 import { defineRoute } from './route.js';
+import { caller, deps } from '../respond.js';
 
 const ROUTE_TTL_SECONDS = 24 * 3600;
 const COORDINATES = /^\s*(-?\d{1,3}(?:\.\d+)?)\s*,\s*(-?\d{1,2}(?:\.\d+)?)\s*$/;
@@ -37,8 +38,8 @@ export const carRouteRoutes = [
       const from = place(query.from);
       const to = place(query.to);
       const key = `route:${query.geometry}:${normalize(query.from)}|${normalize(query.to)}`;
-      ctx.body = await payThen(ctx, 'data.lookup.premium', async () => {
-        const value = await partnerLookup<RouteLookup>(ctx, {
+      ctx.body = await payThen(deps(ctx), caller(ctx), 'data.lookup.premium', async () => {
+        const value = await partnerLookup(deps(ctx), {
           key,
           ttlSeconds: ROUTE_TTL_SECONDS,
           workflow: 'routeLookup',

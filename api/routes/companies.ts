@@ -1,9 +1,10 @@
 import { payThen } from '../../domain/billing/charge.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../../domain/errors.js';
 import { partnerLookup } from '../../domain/lookups/lookup.js';
 import { normalize } from '../../domain/search/normalize.js';
 import { companyProfileSchema, companyResultsSchema, companySearchQuery, siretParams } from '../schemas/companies.js';
 import { defineRoute } from './route.js';
+import { caller, deps } from '../respond.js';
 
 /** The directory is refreshed daily; searches are reused for an hour, profiles for six. */
 const SEARCH_TTL_SECONDS = 3600;
@@ -24,8 +25,8 @@ export const companyRoutes = [
     errors: [400, 401, 402, 403, 429, 500, 502],
     async handler(ctx, { query }) {
       const key = `companies:${query.status}:${query.limit}:${normalize(query.q)}`;
-      const results = await payThen(ctx, 'data.lookup', () =>
-        partnerLookup<unknown[]>(ctx, { key, ttlSeconds: SEARCH_TTL_SECONDS, workflow: 'companySearch', args: [query.q, query.limit, query.status], idPrefix: 'company-search', partner: DIRECTORY }),
+      const results = await payThen(deps(ctx), caller(ctx), 'data.lookup', () =>
+        partnerLookup(deps(ctx), { key, ttlSeconds: SEARCH_TTL_SECONDS, workflow: 'companySearch', args: [query.q, query.limit, query.status], idPrefix: 'company-search', partner: DIRECTORY }),
       );
       ctx.body = { results };
     },
@@ -42,8 +43,8 @@ export const companyRoutes = [
     success: { status: 200, description: 'CompanyProfile', schema: companyProfileSchema },
     errors: [400, 401, 402, 403, 404, 429, 500, 502],
     async handler(ctx, { params }) {
-      ctx.body = await payThen(ctx, 'data.lookup.premium', async () => {
-        const value = await partnerLookup<unknown>(ctx, {
+      ctx.body = await payThen(deps(ctx), caller(ctx), 'data.lookup.premium', async () => {
+        const value = await partnerLookup(deps(ctx), {
           key: `company:${params.siret}`,
           ttlSeconds: PROFILE_TTL_SECONDS,
           workflow: 'companyProfileLookup',

@@ -1,7 +1,7 @@
-import { respondPaid } from '../../domain/billing/charge.js';
 import { settle } from '../../domain/calculations/expenses.js';
 import { expenseGroupSchema, settlementSchema, type ExpenseGroup } from '../schemas/expenses.js';
 import { defineRoute } from './route.js';
+import { respondPaid } from '../respond.js';
 
 export const expenseRoutes = [
   defineRoute<Record<string, never>, Record<string, never>, ExpenseGroup>({

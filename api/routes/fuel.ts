@@ -1,11 +1,12 @@
 import { payThen } from '../../domain/billing/charge.js';
-import { invalidRequest } from '../errors.js';
+import { invalidRequest } from '../../domain/errors.js';
 import { communes } from '../../domain/geo/communes.js';
 import { crowFliesKm } from '../../domain/geo/distance.js';
 import { fuelPrices, partnerLookup } from '../../domain/lookups/lookup.js';
 import { fuelPricesQuery, fuelPricesSchema, fuelStationsQuery, fuelStationsSchema } from '../schemas/fuel.js';
-import type { StationSearch, StationSearchResult } from '../../workflows/lookups.js';
+import type { StationSearch } from '../../workflows/lookups.js';
 import { defineRoute } from './route.js';
+import { caller, deps } from '../respond.js';
 
 /** Stations update their prices through the day; the open data is refreshed every 10 minutes. */
 const STATIONS_TTL_SECONDS = 10 * 60;
@@ -42,7 +43,7 @@ export const fuelRoutes = [
     errors: [400, 401, 402, 403, 429, 500, 502],
     async handler(ctx, { query }) {
       const department = query.department ?? null;
-      const value = await payThen(ctx, 'data.lookup', () => fuelPrices(ctx, department));
+      const value = await payThen(deps(ctx), caller(ctx), 'data.lookup', () => fuelPrices(deps(ctx), department));
       ctx.body = { unit: 'EUR/L', national: value.national, ...(value.department && department ? { department: { code: department, ...value.department } } : {}) };
     },
   }),
@@ -63,8 +64,8 @@ export const fuelRoutes = [
       const commune = query.insee ? communeOf(query.insee) : null;
       const centre = typeof query.lat === 'number' && typeof query.lon === 'number' ? { lat: query.lat, lon: query.lon } : null;
       const search: StationSearch = { fuel: query.fuel, centre, commune, radiusKm: query.radiusKm };
-      const found = await payThen(ctx, 'data.lookup', () =>
-        partnerLookup<StationSearchResult>(ctx, {
+      const found = await payThen(deps(ctx), caller(ctx), 'data.lookup', () =>
+        partnerLookup(deps(ctx), {
           key: `fuel-stations:${JSON.stringify(search)}`,
           ttlSeconds: STATIONS_TTL_SECONDS,
           workflow: 'fuelStationSearch',

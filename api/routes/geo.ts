@@ -1,9 +1,10 @@
-import { payThen, respondPaid } from '../../domain/billing/charge.js';
+import { payThen } from '../../domain/billing/charge.js';
 import { communes } from '../../domain/geo/communes.js';
 import { addressesQuery, addressResultsSchema, citiesQuery, cityResultsSchema } from '../schemas/geo.js';
 import { partnerLookup } from '../../domain/lookups/lookup.js';
 import { normalize } from '../../domain/search/normalize.js';
 import { defineRoute } from './route.js';
+import { caller, deps, respondPaid } from '../respond.js';
 
 /** Addresses change rarely: geocoding answers are reused for 7 days. */
 const GEOCODING_TTL_SECONDS = 7 * 24 * 3600;
@@ -41,8 +42,8 @@ export const geoRoutes = [
     errors: [400, 401, 402, 403, 429, 500, 502],
     async handler(ctx, { query }) {
       const key = `geocoding:${query.limit}:${normalize(query.q)}`;
-      const results = await payThen(ctx, 'data.lookup', () =>
-        partnerLookup<unknown[]>(ctx, { key, ttlSeconds: GEOCODING_TTL_SECONDS, workflow: 'addressLookup', args: [query.q, query.limit], idPrefix: 'address-lookup', partner: 'address geocoder' }),
+      const results = await payThen(deps(ctx), caller(ctx), 'data.lookup', () =>
+        partnerLookup(deps(ctx), { key, ttlSeconds: GEOCODING_TTL_SECONDS, workflow: 'addressLookup', args: [query.q, query.limit], idPrefix: 'address-lookup', partner: 'address geocoder' }),
       );
       ctx.body = { results };
     },

@@ -1,10 +1,9 @@
 import type { Context } from 'koa';
 import { catalogue, letterFields, publicLetter, type LetterData, type Provider } from '../../domain/catalogue/catalogue.js';
-import { notFound, unprocessable } from '../errors.js';
+import { notFound, unprocessable } from '../../domain/errors.js';
 import { payThen } from '../../domain/billing/charge.js';
 import { checkValues } from '../../domain/letters/values.js';
 import { renderLetter } from '../../domain/letters/render.js';
-import { runWorkflow } from '../workflows.js';
 import {
   letterDetailQuery,
   letterDetailSchema,
@@ -14,6 +13,7 @@ import {
   type LetterRenderRequest,
 } from '../schemas/letters.js';
 import { defineRoute } from './route.js';
+import { caller, deps } from '../respond.js';
 
 type SlugParams = { slug: string };
 
@@ -92,7 +92,7 @@ export const letterRoutes = [
     async handler(ctx: Context, { params, body }) {
       const { letter, document, missingFields } = renderRequest(params.slug, body);
       if (missingFields.length) throw unprocessable(`A complete letter needs ${missingFields.join(', ')}.`, { missingFields });
-      const pdf = await payThen(ctx, 'letter.pdf', () => runWorkflow<Uint8Array>(ctx, 'letterPdf', [document], 'letter-pdf'), letter.slug);
+      const pdf = await payThen(deps(ctx), caller(ctx), 'letter.pdf', () => deps(ctx).workflows.run('letterPdf', [document], { idPrefix: 'letter-pdf' }), letter.slug);
       const bytes = Buffer.from(pdf);
       ctx.set('Content-Disposition', `inline; filename="${letter.slug}.pdf"`);
       ctx.type = 'application/pdf';

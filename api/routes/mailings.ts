@@ -1,8 +1,7 @@
 import type { Context } from 'koa';
 import Joi from 'joi';
-import { WorkflowUpdateFailedError, WorkflowNotFoundError } from '@temporalio/client';
-import { ApiError, notFound, serviceUnavailable } from '../errors.js';
-import { createMailing, mailingWorkflowId } from '../../domain/mailings/create.js';
+import { Conflict, NotAllowed, notFound } from '../../domain/errors.js';
+import { createMailing } from '../../domain/mailings/create.js';
 import { findShipment, shipmentsOf, type Shipment, type ShipmentRow } from '../../domain/mailings/shipment.js';
 import { isFinal, PROOF_LABELS, type ProofKind, type ShipmentStatus } from '../../domain/mailings/states.js';
 import { keysetPage } from '../../domain/pagination.js';
@@ -20,7 +19,7 @@ import {
   type TestAdvance,
 } from '../schemas/mailings.js';
 import { defineRoute } from './route.js';
-import { publicOrigin } from '../respond.js';
+import { caller, deps, publicOrigin } from '../respond.js';
 
 /** Proof links are valid this long (DESIGN.md §2: 5 minutes). */
 export const PROOF_LINK_SECONDS = 300;
@@ -31,22 +30,6 @@ async function ownShipment(ctx: Context, id: string): Promise<{ row: ShipmentRow
   const auth = ctx.state.auth!;
   if (!found || found.row.account_id !== auth.accountId || found.row.test !== (auth.mode === 'test')) throw notFound(`No mailing ${id}.`);
   return found;
-}
-
-/** Runs an update of the mailing workflow; its refusals become 409 (state) or 422 (request). */
-async function updateWorkflow(ctx: Context, id: string, name: 'advance' | 'cancel', arg: TestAdvance | null): Promise<Shipment> {
-  try {
-    return (await ctx.services.temporal.workflow.getHandle(mailingWorkflowId(id)).executeUpdate(name, { args: [arg] })) as Shipment;
-  } catch (error) {
-    if (error instanceof WorkflowUpdateFailedError) {
-      const cause = error.cause as { type?: string; message?: string } | undefined;
-      throw new ApiError(cause?.type === 'invalid' ? 422 : 409, cause?.type === 'invalid' ? 'unprocessable' : 'conflict', cause?.message ?? 'The mailing cannot make this move.');
-    }
-    if (error instanceof WorkflowNotFoundError || /already completed|not found/i.test(String((error as Error).message))) {
-      throw new ApiError(409, 'conflict', 'This mailing has reached its final state.');
-    }
-    throw serviceUnavailable('The mailing service is unreachable; please retry.');
-  }
 }
 
 export const mailingRoutes = [
@@ -64,7 +47,7 @@ export const mailingRoutes = [
     success: { status: 201, description: 'Shipment', schema: shipmentSchema },
     errors: [400, 401, 402, 403, 404, 409, 413, 422, 429, 500, 502, 503],
     async handler(ctx, { body }) {
-      const shipment = await createMailing(ctx, body);
+      const shipment = await createMailing(deps(ctx), caller(ctx), body);
       ctx.status = 201;
       ctx.set('Location', `/v1/mailings/${shipment.id}`);
       ctx.body = shipment;
@@ -137,8 +120,8 @@ export const mailingRoutes = [
     errors: [400, 401, 403, 404, 409, 429, 500, 503],
     async handler(ctx, { params }) {
       const { row } = await ownShipment(ctx, params.id);
-      if (row.status !== 'paid') throw new ApiError(409, 'conflict', `Only a paid mailing can be canceled; this one is ${row.status}.`);
-      await updateWorkflow(ctx, params.id, 'cancel', null);
+      if (row.status !== 'paid') throw new Conflict(`Only a paid mailing can be canceled; this one is ${row.status}.`);
+      await deps(ctx).workflows.cancelMailing(params.id);
       ctx.body = (await ownShipment(ctx, params.id)).shipment;
     },
   }),
@@ -155,11 +138,11 @@ export const mailingRoutes = [
     success: { status: 200, description: 'Shipment after the move', schema: shipmentSchema },
     errors: [400, 401, 403, 404, 409, 413, 422, 429, 500],
     async handler(ctx, { params, body }) {
-      if (ctx.state.auth!.mode !== 'test') throw new ApiError(403, 'test_only', 'Only test keys can advance mailings; live mailings move with the postal operator.');
+      if (ctx.state.auth!.mode !== 'test') throw new NotAllowed('Only test keys can advance mailings; live mailings move with the postal operator.', undefined, 'test_only');
       const { row } = await ownShipment(ctx, params.id);
-      if (!row.test) throw new ApiError(403, 'test_only', 'Only test mailings can be advanced by hand.');
-      if (isFinal(row.mode, row.status)) throw new ApiError(409, 'conflict', `This mailing is final (${row.status}).`);
-      await updateWorkflow(ctx, params.id, 'advance', body ?? {});
+      if (!row.test) throw new NotAllowed('Only test mailings can be advanced by hand.', undefined, 'test_only');
+      if (isFinal(row.mode, row.status)) throw new Conflict(`This mailing is final (${row.status}).`);
+      await deps(ctx).workflows.advanceMailing(params.id, body ?? {});
       ctx.body = (await ownShipment(ctx, params.id)).shipment;
     },
   }),

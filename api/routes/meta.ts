@@ -1,5 +1,4 @@
 import Joi from 'joi';
-import { randomUUID } from 'node:crypto';
 import { buildOpenApi } from '../openapi.js';
 import { renderDocsPage } from '../docs-page.js';
 import { defineRoute, type Route } from './route.js';
@@ -34,17 +33,12 @@ export function metaRoutes(all: () => Route[]): Route[] {
       success: { status: 200, description: 'Everything reachable (503 with the same body otherwise)', schema: healthSchema },
       errors: [503],
       async handler(ctx) {
-        const { db, temporal, config } = ctx.services;
+        const { db, domain } = ctx.services;
         const [postgres, worker] = await Promise.all([
           timed(() => db.raw('SELECT 1')),
           // A real round trip: the workflow runs an activity on a worker, which queries Postgres.
           timed(() =>
-            temporal.workflow.execute('healthCheck', {
-              taskQueue: config.taskQueue,
-              workflowId: `health-${randomUUID()}`,
-              workflowExecutionTimeout: '5s',
-              args: [],
-            }) as Promise<{ workerAt: string }>,
+            domain.workflows.run('healthCheck', [], { idPrefix: 'health', timeout: '5s' }),
           ),
         ]);
         const ok = postgres.ok && worker.ok;

@@ -2,6 +2,7 @@ import { payThen } from '../../domain/billing/charge.js';
 import { estimateQuote, prepareQuote } from '../../domain/calculations/quotes.js';
 import { quoteEstimateRequestSchema, quoteEstimateSchema, quoteParams } from '../schemas/quotes.js';
 import { defineRoute } from './route.js';
+import { caller, deps } from '../respond.js';
 
 export const quoteRoutes = [
   defineRoute<{ slug: string }, Record<string, never>, { inputs: Record<string, string | number> }>({
@@ -21,7 +22,7 @@ export const quoteRoutes = [
     errors: [400, 401, 402, 403, 404, 409, 413, 422, 429, 500],
     async handler(ctx, { params, body }) {
       const prepared = prepareQuote(params.slug, body.inputs);
-      ctx.body = await payThen(ctx, 'calculation', () => estimateQuote(ctx, prepared));
+      ctx.body = await payThen(deps(ctx), caller(ctx), 'calculation', () => estimateQuote(deps(ctx), prepared));
     },
   }),
 ];

@@ -1,6 +1,7 @@
 import { searchCatalogue } from '../../domain/search/search.js';
 import { searchQuerySchema, searchResultsSchema } from '../schemas/search.js';
 import { defineRoute } from './route.js';
+import { deps } from '../respond.js';
 
 export const searchRoutes = [
   defineRoute<Record<string, never>, { q: string; limit: number; mode: 'hybrid' | 'lexical' }>({
@@ -17,7 +18,7 @@ export const searchRoutes = [
     success: { status: 200, description: 'SearchResults', schema: searchResultsSchema },
     errors: [400, 401, 403, 429, 500],
     async handler(ctx, { query }) {
-      ctx.body = await searchCatalogue(ctx, query.q, query.limit, query.mode);
+      ctx.body = await searchCatalogue(deps(ctx), query.q, query.limit, query.mode);
     },
   }),
 ];

@@ -111,7 +111,4 @@ export const testAdvanceSchema = Joi.object({
   .oxor('step', 'status')
   .label('V1TestAdvance');
 
-export interface TestAdvance {
-  step?: number;
-  status?: 'returned' | 'error';
-}
+export type { TestAdvance } from '../../workflows/contract.js';

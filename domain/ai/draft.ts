@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { freeLetter } from '../../api/schemas/mailings.js';
 import { draftedLetterSchema, type TONES } from '../../api/schemas/ai.js';
-import { upstreamError } from '../../api/errors.js';
+import { upstreamError } from '../errors.js';
 import type { GenerationTask } from '../../activities/ai.js';
 import { outputSchema } from './generate.js';
 

@@ -1,5 +1,5 @@
 import { catalogue, letterFields, type Field, type LetterData, type Provider } from '../catalogue/catalogue.js';
-import { notFound } from '../../api/errors.js';
+import { notFound } from '../errors.js';
 import { checkValue, type FieldProblem, type FieldValue } from '../letters/values.js';
 import { renderLetter } from '../letters/render.js';
 import { normalize } from '../../lib/text.js';

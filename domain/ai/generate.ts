@@ -1,10 +1,9 @@
-import type { Context } from 'koa';
 import type Joi from 'joi';
 import { joiToJsonSchema } from '../../api/schemas/json-schema.js';
 import { payThen } from '../billing/charge.js';
 import type { PriceUnit } from '../billing/prices.js';
-import { upstreamError } from '../../api/errors.js';
-import { runWorkflow } from '../../api/workflows.js';
+import { upstreamError } from '../errors.js';
+import type { Caller, Deps } from '../deps.js';
 import type { Generation, GenerationTask } from '../../activities/ai.js';
 import type { OutputSchema } from '../../activities/partners/llm.js';
 
@@ -43,14 +42,17 @@ export function outputSchema(name: string, schema: Joi.Schema): OutputSchema {
  * LLM's task queue, its answer validated by `accept`. A failing provider or an unusable answer is
  * 502 upstream_error and the debit is credited back.
  */
-export function generatePaid<T>(ctx: Context, unit: PriceUnit, task: GenerationTask, accept: (generation: Generation) => T, reference: string | null = null): Promise<T> {
+export function generatePaid<T>(deps: Deps, caller: Caller, unit: PriceUnit, task: GenerationTask, accept: (generation: Generation) => T, reference: string | null = null): Promise<T> {
   return payThen(
-    ctx,
+    deps,
+    caller,
     unit,
     async () => {
-      const generation = await runWorkflow<Generation>(ctx, 'aiGeneration', [task], `ai-${task.prompt.replace(/\//g, '-')}`, '6m', () =>
-        upstreamError('The AI provider is failing; nothing was billed. Please retry.'),
-      );
+      const generation = await deps.workflows.run('aiGeneration', [task], {
+        idPrefix: `ai-${task.prompt.replace(/\//g, '-')}`,
+        timeout: '6m',
+        failure: () => upstreamError('The AI provider is failing; nothing was billed. Please retry.'),
+      });
       return accept(generation);
     },
     reference,

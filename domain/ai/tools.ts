@@ -1,5 +1,5 @@
 import { catalogue, type ToolData } from '../catalogue/catalogue.js';
-import { notFound } from '../../api/errors.js';
+import { notFound } from '../errors.js';
 import type { FieldValue } from '../letters/values.js';
 import { checkInputs, requireInputs } from '../calculations/compute.js';
 import type { Inputs } from '../calculations/calculators.js';

@@ -1,25 +1,23 @@
-import type { Context } from 'koa';
 import type { Tx } from '../../db/knex.js';
-import { setBalanceHeader } from '../../api/middleware/authenticate.js';
+import type { Caller, Deps } from '../deps.js';
+import { saveAnswerWithin } from '../access/idempotency.js';
 import { debit, refund, type Charge } from './ledger.js';
 import type { PriceUnit } from './prices.js';
-import { respondWithin } from '../../api/respond.js';
 
-function isLive(ctx: Context): boolean {
-  return ctx.state.auth!.mode === 'live';
-}
+/**
+ * Where money moves for a paid call. Live keys pay; test keys never do. The new balance is told to
+ * the caller (the API answers it in X-Service-Balance).
+ */
 
 /**
  * Work whose effects are database writes: the debit and the work commit together or not at all.
  * Test keys run the work without any debit.
  */
-export async function payWithin<T>(ctx: Context, unit: PriceUnit, work: (trx: Tx) => Promise<T>, reference: string | null = null): Promise<T> {
-  const { db } = ctx.services;
-  const accountId = ctx.state.auth!.accountId;
-  return db.transaction(async (trx) => {
-    if (isLive(ctx)) {
-      const charge = await debit(trx, accountId, unit, reference);
-      setBalanceHeader(ctx, charge.balanceCents);
+export async function payWithin<T>(deps: Deps, caller: Caller, unit: PriceUnit, work: (trx: Tx) => Promise<T>, reference: string | null = null): Promise<T> {
+  return deps.db.transaction(async (trx) => {
+    if (caller.mode === 'live') {
+      const charge = await debit(trx, caller.accountId, unit, reference);
+      caller.onBalance?.(charge.balanceCents);
     }
     return work(trx);
   });
@@ -29,29 +27,23 @@ export async function payWithin<T>(ctx: Context, unit: PriceUnit, work: (trx: Tx
  * Work outside the database (a partner call, a PDF): debited first, credited back if it fails,
  * so nothing is billed for a failed call.
  */
-export async function payThen<T>(ctx: Context, unit: PriceUnit, work: () => Promise<T>, reference: string | null = null): Promise<T> {
-  if (!isLive(ctx)) return work();
-  const { db } = ctx.services;
-  const accountId = ctx.state.auth!.accountId;
-  const charge: Charge = await db.transaction((trx) => debit(trx, accountId, unit, reference));
-  setBalanceHeader(ctx, charge.balanceCents);
+export async function payThen<T>(deps: Deps, caller: Caller, unit: PriceUnit, work: () => Promise<T>, reference: string | null = null): Promise<T> {
+  if (caller.mode !== 'live') return work();
+  const charge: Charge = await deps.db.transaction((trx) => debit(trx, caller.accountId, unit, reference));
+  caller.onBalance?.(charge.balanceCents);
   try {
     return await work();
   } catch (error) {
-    setBalanceHeader(ctx, await refund(db, accountId, charge, unit, reference));
+    caller.onBalance?.(await refund(deps.db, caller.accountId, charge, unit, reference));
     throw error;
   }
 }
 
 /**
- * A response computed in memory (calculations), paid by `unit`. The debit and the stored
- * idempotent response commit together; a test call without Idempotency-Key needs no database.
+ * An answer computed in memory (calculations), paid by `unit`: the debit and the stored
+ * idempotent answer commit together. A test call without Idempotency-Key needs no database.
  */
-export async function respondPaid(ctx: Context, unit: PriceUnit, status: number, body: unknown): Promise<void> {
-  if (!isLive(ctx) && !ctx.state.idempotency) {
-    ctx.status = status;
-    ctx.body = body;
-    return;
-  }
-  await payWithin(ctx, unit, (trx) => respondWithin(ctx, trx, status, body));
+export async function payForAnswer(deps: Deps, caller: Caller, unit: PriceUnit, status: number, body: unknown): Promise<void> {
+  if (caller.mode !== 'live' && !caller.idempotency) return;
+  await payWithin(deps, caller, unit, (trx) => saveAnswerWithin(trx, caller.idempotency, status, body));
 }

@@ -1,5 +1,5 @@
 import type { Db, Tx } from '../../db/knex.js';
-import { ApiError } from '../../api/errors.js';
+import { InsufficientBalance } from '../errors.js';
 import { inFreeQuota, priceOf, priceTable, type PriceUnit } from './prices.js';
 
 /**
@@ -22,14 +22,6 @@ async function appendEntry(db: Runner, accountId: string, kind: 'topup' | 'debit
     .insert({ account_id: accountId, kind, amount_cents: amountCents, balance_after_cents: balanceAfter, unit, reference })
     .returning('id');
   return Number(row.id);
-}
-
-/** 402 insufficient_balance: nothing was executed. */
-export function insufficientBalance(requiredCents: number, balanceCents: number): ApiError {
-  return new ApiError(402, 'insufficient_balance', `This call costs ${requiredCents} cents excl. VAT and the balance is ${balanceCents} cents. Top up your balance.`, {
-    requiredCents,
-    balanceCents,
-  });
 }
 
 /** Month of the free quota, in Europe/Paris like every calendar rule of the service. */
@@ -61,7 +53,7 @@ export async function debit(trx: Tx, accountId: string, unit: PriceUnit, referen
     .returning('balance_cents');
   if (updated.length === 0) {
     const account = await trx('accounts').where({ id: accountId }).first('balance_cents');
-    throw insufficientBalance(amount, Number(account?.balance_cents ?? 0));
+    throw new InsufficientBalance(amount, Number(account?.balance_cents ?? 0));
   }
   const balance = Number(updated[0].balance_cents);
   const entryId = await appendEntry(trx, accountId, 'debit', -amount, balance, unit, reference);

@@ -1,11 +1,9 @@
-import type { Context } from 'koa';
 import { catalogue, type ToolData } from '../catalogue/catalogue.js';
-import { ApiError, notFound, unprocessable } from '../../api/errors.js';
+import { DomainError, PartnerFailure, notFound, unprocessable, type Unprocessable } from '../errors.js';
 import { checkValues, type FieldValue } from '../letters/values.js';
 import { parisTodayIso } from '../letters/render.js';
 import { fuelPrices } from '../lookups/lookup.js';
-import { runWorkflow } from '../../api/workflows.js';
-import type { RouteLookup } from '../../workflows/lookups.js';
+import type { Deps } from '../deps.js';
 import { calculators, type Inputs } from './calculators.js';
 
 export interface DefaultApplied {
@@ -37,8 +35,8 @@ function localDefaults(slug: string, inputs: Inputs): DefaultApplied[] {
 
 
 /** Road distance in km (1 decimal) between two addresses, through the route lookup workflow. */
-export async function roadDistance(ctx: Context, from: string, to: string, onFailure: () => ApiError): Promise<{ distanceKm: number; durationMinutes: number; from: string; to: string } | null> {
-  const route = await runWorkflow<RouteLookup>(ctx, 'routeLookup', [{ address: from }, { address: to }, false], 'route-lookup', '60s', onFailure);
+export async function roadDistance(deps: Deps, from: string, to: string, onFailure: () => DomainError): Promise<{ distanceKm: number; durationMinutes: number; from: string; to: string } | null> {
+  const route = await deps.workflows.run('routeLookup', [{ address: from }, { address: to }, false], { idPrefix: 'route-lookup', failure: onFailure });
   if (!route.from || !route.to || !route.route) return null;
   return { distanceKm: Math.round(route.route.distanceMeters / 100) / 10, durationMinutes: Math.round(route.route.durationSeconds / 60), from: route.from.label, to: route.to.label };
 }
@@ -47,13 +45,13 @@ export async function roadDistance(ctx: Context, from: string, to: string, onFai
  * SPEC.md lists no 502 for calculators: a partner outage is a 422 whose detail starts with
  * `route_unavailable` or `fuel_price_unavailable` (retry later, or give the value), nothing billed.
  */
-export const partnerUnavailable = (field: string, reason: string, message: string): ApiError => unprocessable(message, [{ field, message: `${reason}: ${message}` }]);
+export const partnerUnavailable = (field: string, reason: string, message: string): Unprocessable => unprocessable(message, [{ field, message: `${reason}: ${message}` }]);
 
 /** Trip cost: distance (given, or by road) × consumption × the day's national average price. */
-async function tripCost(ctx: Context, inputs: Inputs, defaults: DefaultApplied[]): Promise<Record<string, number | string>> {
+async function tripCost(deps: Deps, inputs: Inputs, defaults: DefaultApplied[]): Promise<Record<string, number | string>> {
   let distanceKm = inputs.distanceKm === undefined ? undefined : Number(inputs.distanceKm);
   if (distanceKm === undefined) {
-    const route = await roadDistance(ctx, String(inputs.from), String(inputs.to), () =>
+    const route = await roadDistance(deps, String(inputs.from), String(inputs.to), () =>
       partnerUnavailable('distanceKm', 'route_unavailable', 'The road distance could not be computed right now (routing service unavailable); retry, or give distanceKm.'),
     );
     if (!route) throw unprocessable('No road route was found between from and to; give distanceKm.', [{ field: 'distanceKm', message: 'no road route between from and to' }]);
@@ -62,9 +60,9 @@ async function tripCost(ctx: Context, inputs: Inputs, defaults: DefaultApplied[]
   }
   let fuel;
   try {
-    fuel = await fuelPrices(ctx, null);
+    fuel = await fuelPrices(deps, null);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 502) throw partnerUnavailable('fuel', 'fuel_price_unavailable', "The day's average fuel price could not be read right now; retry later.");
+    if (error instanceof PartnerFailure) throw partnerUnavailable('fuel', 'fuel_price_unavailable', "The day's average fuel price could not be read right now; retry later.");
     throw error;
   }
   const price = fuel.national.prices[String(inputs.fuel) as keyof typeof fuel.national.prices];
@@ -109,9 +107,9 @@ export function prepareComputation(slug: string, given: Record<string, FieldValu
 }
 
 /** Runs the formula (with the partners it needs): the result of POST /v1/calculators/{slug}/compute. */
-export async function runComputation(ctx: Context, prepared: PreparedComputation) {
+export async function runComputation(deps: Deps, prepared: PreparedComputation) {
   const { slug, inputs, defaultsApplied } = prepared;
-  const result = slug === 'cout-trajet-voiture' ? await tripCost(ctx, inputs, defaultsApplied) : calculators[slug]!(inputs);
+  const result = slug === 'cout-trajet-voiture' ? await tripCost(deps, inputs, defaultsApplied) : calculators[slug]!(inputs);
   for (const d of defaultsApplied) inputs[d.field] = d.value;
   return { slug, title: prepared.title, inputs, defaultsApplied, result, source: prepared.source };
 }

@@ -1,4 +1,4 @@
-import { unprocessable } from '../../api/errors.js';
+import { unprocessable } from '../errors.js';
 import type { ExpenseGroup } from '../../api/schemas/expenses.js';
 
 export interface Transfer {

@@ -1,10 +1,10 @@
-import type { Context } from 'koa';
 import { catalogue } from '../catalogue/catalogue.js';
-import { notFound, unprocessable } from '../../api/errors.js';
+import { notFound, unprocessable } from '../errors.js';
 import type { FieldValue } from '../letters/values.js';
 import { priceOf, type PriceUnit } from '../billing/prices.js';
 import { parisDate } from '../../lib/paris-time.js';
 import { addDays, type Inputs } from './calculators.js';
+import type { Deps } from '../deps.js';
 import { checkInputs, partnerUnavailable, requireInputs, roadDistance, type DefaultApplied } from './compute.js';
 
 /** One line of an estimate: quantity × unit amount, in cents excluding VAT. */
@@ -177,12 +177,12 @@ export function prepareQuote(slug: string, given: Record<string, FieldValue>, to
 }
 
 /** The QuoteEstimate of POST /v1/quotes/{slug}/estimate: line items, totals, and the road route when the quote needs one. */
-export async function estimateQuote(ctx: Context, prepared: PreparedQuote, today = parisDate()) {
+export async function estimateQuote(deps: Deps, prepared: PreparedQuote, today = parisDate()) {
   const { slug, inputs } = prepared;
   let route: QuoteRoute | null = null;
   if (prepared.needsRoute) {
     // SPEC.md lists no 502 for quotes: a routing outage is a 422 the caller can retry.
-    route = await roadDistance(ctx, String(inputs.from), String(inputs.to), () =>
+    route = await roadDistance(deps, String(inputs.from), String(inputs.to), () =>
       partnerUnavailable('from', 'route_unavailable', 'The road route could not be computed right now (routing service unavailable); nothing was billed. Please retry.'),
     );
     if (!route) throw unprocessable('No road route was found between from and to.', [{ field: 'to', message: 'no road route from the departure address' }]);

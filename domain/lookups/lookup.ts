@@ -1,15 +1,15 @@
-import type { Context } from 'koa';
-import { upstreamError } from '../../api/errors.js';
-import { runWorkflow } from '../../api/workflows.js';
+import type { WorkflowResultType } from '@temporalio/common';
+import { upstreamError } from '../errors.js';
+import type { Deps, WorkflowName, Workflows } from '../deps.js';
 import type { FuelPriceLookup } from '../../workflows/lookups.js';
 import { cached } from './cache.js';
 
-export interface PartnerLookup {
+export interface PartnerLookup<N extends WorkflowName> {
   /** Cache key, shared by every API process. */
   key: string;
   ttlSeconds: number;
-  workflow: string;
-  args: unknown[];
+  workflow: N;
+  args: Parameters<Workflows[N]>;
   /** Prefix of the workflow id, e.g. "company-search". */
   idPrefix: string;
   /** Named in the 502 when the partner keeps failing, e.g. "company directory". */
@@ -17,9 +17,9 @@ export interface PartnerLookup {
 }
 
 /** A partner answer: from the Postgres cache, or from a short lookup workflow (502 when it fails). */
-export async function partnerLookup<T>(ctx: Context, lookup: PartnerLookup): Promise<T> {
-  const { value } = await cached(ctx.services.db, lookup.key, lookup.ttlSeconds, () =>
-    runWorkflow<T>(ctx, lookup.workflow, lookup.args, lookup.idPrefix, '60s', () => upstreamError(`The ${lookup.partner} is failing; nothing was billed. Please retry.`)),
+export async function partnerLookup<N extends WorkflowName>(deps: Deps, lookup: PartnerLookup<N>): Promise<WorkflowResultType<Workflows[N]>> {
+  const { value } = await cached(deps.db, lookup.key, lookup.ttlSeconds, () =>
+    deps.workflows.run(lookup.workflow, lookup.args, { idPrefix: lookup.idPrefix, failure: () => upstreamError(`The ${lookup.partner} is failing; nothing was billed. Please retry.`) }),
   );
   return value;
 }
@@ -33,8 +33,8 @@ export function secondsUntilNextParisDay(now = new Date()): number {
 }
 
 /** The day's average fuel prices for France, and for a department when one is given. */
-export function fuelPrices(ctx: Context, department: string | null): Promise<FuelPriceLookup> {
-  return partnerLookup<FuelPriceLookup>(ctx, {
+export function fuelPrices(deps: Deps, department: string | null): Promise<FuelPriceLookup> {
+  return partnerLookup(deps, {
     key: `fuel-prices:${department ?? 'FR'}`,
     ttlSeconds: secondsUntilNextParisDay(),
     workflow: 'fuelPriceLookup',

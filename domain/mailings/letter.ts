@@ -1,5 +1,5 @@
 import { catalogue, letterFields } from '../catalogue/catalogue.js';
-import { notFound, unprocessable } from '../../api/errors.js';
+import { notFound, unprocessable } from '../errors.js';
 import { checkValues, type FieldValue } from '../letters/values.js';
 import { flatten, frenchDate, parisTodayIso, renderLetter, segmentsText, type LetterDocument } from '../letters/render.js';
 import type { MailingAddressInput, MailingRequest } from '../../api/schemas/mailings.js';

@@ -1,4 +1,4 @@
-import type { Context } from 'koa';
+import type { Deps } from '../deps.js';
 import { catalogue } from '../catalogue/catalogue.js';
 import { LexicalIndex, searchDocuments, type SearchKind } from './lexical.js';
 import { wordCount } from './normalize.js';
@@ -39,13 +39,13 @@ function searchIndexes(): { lexical: LexicalIndex; semantic: SemanticIndex } {
  * when keywords find nothing or the query has 3 words or more, never with mode=lexical; when it
  * is unavailable the answer stays lexical and says so.
  */
-export async function searchCatalogue(ctx: Context, query: string, limit: number, mode: 'hybrid' | 'lexical'): Promise<SearchResults> {
+export async function searchCatalogue(deps: Deps, query: string, limit: number, mode: 'hybrid' | 'lexical'): Promise<SearchResults> {
   const { lexical, semantic } = searchIndexes();
   const docs = lexical.documents;
   const lexicalHits = lexical.search(query);
   let semanticHits: { doc: number; similarity: number }[] | undefined;
   if (mode === 'hybrid' && (lexicalHits.length === 0 || wordCount(query) >= 3)) {
-    semanticHits = await semantic.search(ctx, query, Math.max(limit, 10)).catch(() => undefined);
+    semanticHits = await semantic.search(deps, query, Math.max(limit, 10)).catch(() => undefined);
   }
   const fused = new Map<number, { score: number; matchedBy: Set<'lexical' | 'semantic'> }>();
   const add = (doc: number, rank: number, by: 'lexical' | 'semantic'): void => {

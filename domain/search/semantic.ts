@@ -1,8 +1,7 @@
-import type { Context } from 'koa';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sha256Hex } from '../../lib/crypto.js';
 import { logger } from '../../lib/logger.js';
-import { runWorkflow } from '../../api/workflows.js';
+import type { Deps } from '../deps.js';
 import type { SearchDocument } from './lexical.js';
 
 /** Below this cosine similarity an entry is not considered related to the query. */
@@ -32,9 +31,9 @@ export class SemanticIndex {
 
   constructor(private readonly documents: SearchDocument[]) {}
 
-  private load(ctx: Context): Promise<Float32Array[]> {
+  private load(deps: Deps): Promise<Float32Array[]> {
     this.vectors ??= (async () => {
-      const { db, config } = ctx.services;
+      const { db, config } = deps;
       const model = config.embeddings.model;
       const hashes = this.documents.map((d) => sha256Hex(`${model}\n${d.text}`));
       const rows: { text_hash: string; embedding: number[] }[] = await db('catalogue_embeddings').where({ model }).whereIn('text_hash', hashes).select('text_hash', 'embedding');
@@ -42,7 +41,7 @@ export class SemanticIndex {
       const missing = this.documents.map((d, i) => ({ text: d.text, hash: hashes[i]! })).filter((d) => !known.has(d.hash));
       for (let start = 0; start < missing.length; start += BATCH) {
         const batch = missing.slice(start, start + BATCH);
-        const vectors = await runWorkflow<number[][]>(ctx, 'embedCatalogue', [batch.map((d) => d.text)], 'embed-catalogue', '5m');
+        const vectors = await deps.workflows.run('embedCatalogue', [batch.map((d) => d.text)], { idPrefix: 'embed-catalogue', timeout: '5m' });
         await db('catalogue_embeddings')
           .insert(batch.map((d, i) => ({ model, text_hash: d.hash, embedding: vectors[i] })))
           .onConflict(['model', 'text_hash'])
@@ -57,12 +56,12 @@ export class SemanticIndex {
     return this.vectors;
   }
 
-  async search(ctx: Context, query: string, limit: number): Promise<{ doc: number; similarity: number }[]> {
-    if (!ctx.services.config.embeddings.baseUrl) throw new Error('semantic search is not configured');
-    const loading = this.load(ctx);
+  async search(deps: Deps, query: string, limit: number): Promise<{ doc: number; similarity: number }[]> {
+    if (!deps.config.embeddings.baseUrl) throw new Error('semantic search is not configured');
+    const loading = this.load(deps);
     loading.catch((error) => logger.warn({ err: error }, 'catalogue embeddings unavailable'));
     const vectors = await Promise.race([loading, sleep(FIRST_LOAD_WAIT_MS).then(() => Promise.reject(new Error('catalogue embeddings still loading')))]);
-    const query_ = unit(await runWorkflow<number[]>(ctx, 'embedQuery', [query], 'embed-query', '15s'));
+    const query_ = unit(await deps.workflows.run('embedQuery', [query], { idPrefix: 'embed-query', timeout: '15s' }));
     return vectors
       .map((v, doc) => ({ doc, similarity: dot(v, query_) }))
       .filter((h) => h.similarity >= MIN_SIMILARITY)

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { once } from 'node:events';
-import { SEARCH_ATTRIBUTES, waitForTemporal } from '../../lib/temporal.js';
+import { devServerSearchAttributeFlags, waitForTemporal } from '../../workflows/client.js';
 import { StartupError, firstLine } from './startup-error.js';
 
 export interface LocalTemporal {
@@ -43,7 +43,7 @@ export async function startTemporalDevServer(options: TemporalServerOptions): Pr
     mkdirSync(dirname(options.dbFile), { recursive: true });
     args.push('--db-filename', options.dbFile);
   }
-  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  args.push(...devServerSearchAttributeFlags());
   // The history service reads its transfer queue (every workflow and activity task to dispatch) at
   // most 20 times a second by default: back-to-back workflows then wait ~50 ms per task. A real
   // cluster is tuned by its operators; the embedded one is tuned here (docs/performance.md).

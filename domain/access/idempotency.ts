@@ -1,0 +1,74 @@
+import type { Db, Tx } from '../../db/knex.js';
+
+/**
+ * The idempotency store (SPEC.md "Idempotency rules"): one row per account and key, holding the
+ * request's fingerprint while it runs, then its answer for 24 hours.
+ */
+const WINDOW = "interval '24 hours'";
+/** A claim whose process died is free again after this long (requests never run this long). */
+const LEASE = "interval '5 minutes'";
+
+export interface IdempotencyClaim {
+  accountId: string;
+  key: string;
+  saved: boolean;
+}
+
+export type ClaimOutcome =
+  | { kind: 'acquired'; claim: IdempotencyClaim }
+  | { kind: 'replay'; status: number; type: string; body: Buffer }
+  | { kind: 'mismatch' }
+  | { kind: 'running' };
+
+/** Takes the key for a request with this fingerprint, or says why not (replay, another request, still running). */
+export async function claimKey(db: Db, accountId: string, key: string, fingerprint: string): Promise<ClaimOutcome> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    // Takes the key when it is new, expired, or held by a request that died.
+    const { rows } = await db.raw(
+      `INSERT INTO idempotency_keys AS i (account_id, key, request_hash, state, locked_until)
+       VALUES (?, ?, ?, 'running', now() + ${LEASE})
+       ON CONFLICT (account_id, key) DO UPDATE
+          SET request_hash = EXCLUDED.request_hash, state = 'running', locked_until = EXCLUDED.locked_until,
+              created_at = now(), response_status = NULL, response_type = NULL, response_body = NULL, response_headers = NULL
+        WHERE i.created_at < now() - ${WINDOW} OR (i.state = 'running' AND i.locked_until < now())
+       RETURNING 1`,
+      [accountId, key, fingerprint],
+    );
+    if (rows.length > 0) return { kind: 'acquired', claim: { accountId, key, saved: false } };
+    const existing = await db('idempotency_keys').where({ account_id: accountId, key }).first();
+    if (!existing) continue; // released between our two statements: try again
+    if (existing.request_hash !== fingerprint) return { kind: 'mismatch' };
+    if (existing.state === 'running') return { kind: 'running' };
+    return { kind: 'replay', status: existing.response_status, type: existing.response_type, body: existing.response_body };
+  }
+  return { kind: 'running' };
+}
+
+function serialize(body: unknown): Buffer {
+  return Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
+}
+
+/** Stores the answer of a claimed request. */
+export async function saveAnswer(db: Db | Tx, claim: IdempotencyClaim, status: number, type: string, body: unknown): Promise<void> {
+  await db('idempotency_keys')
+    .where({ account_id: claim.accountId, key: claim.key })
+    .update({ state: 'done', response_status: status, response_type: type, response_body: serialize(body), locked_until: db.fn.now() });
+  claim.saved = true;
+}
+
+/**
+ * Stores the answer inside the transaction that performs the request's effects, so that a crash
+ * can never leave effects without their stored answer (which would let a retry run them twice).
+ */
+export async function saveAnswerWithin(trx: Tx, claim: IdempotencyClaim | undefined, status: number, body: unknown, type = 'application/json'): Promise<void> {
+  if (claim) await saveAnswer(trx, claim, status, type, body);
+}
+
+/** Frees the key of a request that failed: it changed nothing, so it may be retried with its key. */
+export async function releaseKey(db: Db, claim: IdempotencyClaim): Promise<void> {
+  await db('idempotency_keys').where({ account_id: claim.accountId, key: claim.key, state: 'running' }).delete();
+}
+
+export async function purgeExpiredIdempotencyKeys(db: Db): Promise<number> {
+  return db('idempotency_keys').whereRaw(`created_at < now() - ${WINDOW}`).delete();
+}

@@ -1,0 +1,59 @@
+import type { WorkflowResultType } from '@temporalio/common';
+import type { Config } from '../lib/config.js';
+import type { Db } from '../db/knex.js';
+import type * as workflows from '../workflows/index.js';
+import type { MailingWorkflowInput, TestAdvance } from '../workflows/contract.js';
+import type { KeyMode } from './access/scopes.js';
+import type { IdempotencyClaim } from './access/idempotency.js';
+import type { DomainError } from './errors.js';
+import type { Shipment } from './mailings/shipment.js';
+
+/** The workflow types the worker serves, by name. */
+export type Workflows = typeof workflows;
+export type WorkflowName = keyof Workflows;
+
+export interface RunOptions {
+  /** Prefix of the workflow id, e.g. "company-search". */
+  idPrefix: string;
+  /** Whole-run deadline, e.g. "60s". */
+  timeout?: string;
+  /** The error to report when the workflow fails (default: an internal error). */
+  failure?: () => DomainError;
+}
+
+/**
+ * The workflows as the domain sees them (the Temporal client is behind it, workflows/client.ts).
+ * Every call is typed by the workflow it reaches. Temporal unreachable: Unavailable.
+ */
+export interface WorkflowRunner {
+  /** Runs a short workflow to its result. */
+  run<N extends WorkflowName>(name: N, args: Parameters<Workflows[N]>, options: RunOptions): Promise<WorkflowResultType<Workflows[N]>>;
+  /** Starts a mailing's workflow (bounded in time). */
+  startMailing(input: MailingWorkflowInput, reference: string): Promise<void>;
+  /** Ends a mailing's workflow that will never have its record. */
+  endMailing(shipmentId: string, reason: string): Promise<void>;
+  /** The advance and cancel updates; refusals are Conflict or Unprocessable. */
+  advanceMailing(shipmentId: string, advance: TestAdvance): Promise<Shipment>;
+  cancelMailing(shipmentId: string): Promise<Shipment>;
+  /** Starts the delivery of one webhook event to one endpoint. */
+  startDelivery(deliveryId: string): Promise<void>;
+}
+
+/** What domain operations work with: passed in, never looked up. */
+export interface Deps {
+  db: Db;
+  config: Config;
+  workflows: WorkflowRunner;
+}
+
+/** Who a call is for and who pays: the API key's account and mode. */
+export interface Caller {
+  accountId: string;
+  mode: KeyMode;
+  /** The balance known when the call was authenticated. */
+  balanceCents: number;
+  /** The call's Idempotency-Key claim: a paid answer is stored in the transaction that pays. */
+  idempotency?: IdempotencyClaim;
+  /** Told the new balance after each debit or credit (the API answers it in X-Service-Balance). */
+  onBalance?(balanceCents: number): void;
+}

@@ -1,0 +1,182 @@
+/**
+ * The client side of the workflows (not bundled into the worker): connecting to Temporal,
+ * registering the search attributes, and the typed WorkflowRunner the domain calls. Workflows are
+ * started by function, updates executed by definition, and failures told apart by type or gRPC
+ * status, never by message text.
+ */
+import { Client, Connection, isGrpcServiceError, ServiceError, WorkflowFailedError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Config } from '../lib/config.js';
+import { logger } from '../lib/logger.js';
+import type { WorkflowResultType } from '@temporalio/common';
+import type { Deps, RunOptions, WorkflowName, WorkflowRunner, Workflows } from '../domain/deps.js';
+import { Conflict, serviceUnavailable, Unprocessable } from '../domain/errors.js';
+import type { Shipment } from '../domain/mailings/shipment.js';
+import * as workflows from './index.js';
+import {
+  ACCOUNT_ID,
+  advanceUpdate,
+  cancelUpdate,
+  deliveryWorkflowId,
+  MAILING_MODE,
+  MAILING_REFERENCE,
+  MAILING_STATUS,
+  MAILING_TEST,
+  mailingWorkflowId,
+  REFUSED_INVALID,
+  SEARCH_ATTRIBUTES,
+  type MailingWorkflowInput,
+} from './contract.js';
+
+export interface TemporalHandle {
+  connection: Connection;
+  client: Client;
+}
+
+export async function connectTemporal(address: string, namespace: string): Promise<TemporalHandle> {
+  const connection = await Connection.connect({ address, connectTimeout: '5s' });
+  return { connection, client: new Client({ connection, namespace }) };
+}
+
+/**
+ * A client that connects on first use: the API starts and serves what needs no workflow (reads
+ * come from Postgres) even while Temporal is down; calls that need it answer 503.
+ */
+export function lazyTemporal(address: string, namespace: string): TemporalHandle {
+  const connection = Connection.lazy({ address, connectTimeout: '5s' });
+  return { connection, client: new Client({ connection, namespace }) };
+}
+
+/** Waits until a freshly started server answers. */
+export async function waitForTemporal(address: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: '2s' });
+      await connection.workflowService.getSystemInfo({});
+      await connection.close();
+      return;
+    } catch (error) {
+      lastError = error;
+      await sleep(250);
+    }
+  }
+  throw new Error(`Temporal at ${address} did not answer within ${timeoutMs} ms: ${String(lastError)}`);
+}
+
+/** Each search attribute type as the CLI names it and as the operator service numbers it. */
+const ATTRIBUTE_TYPES: Record<string, { cli: string; indexed: number }> = { KEYWORD: { cli: 'Keyword', indexed: 2 }, BOOL: { cli: 'Bool', indexed: 5 } };
+
+/** `--search-attribute Name=Type` flags for `temporal server start-dev`. */
+export function devServerSearchAttributeFlags(): string[] {
+  return SEARCH_ATTRIBUTES.flatMap((key) => ['--search-attribute', `${key.name}=${ATTRIBUTE_TYPES[key.type]!.cli}`]);
+}
+
+/** Registers our search attributes on a server that lacks them (the dev server gets them at start). */
+export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<void> {
+  const existing = await connection.operatorService.listSearchAttributes({ namespace });
+  const known = new Set(Object.keys({ ...existing.customAttributes, ...existing.systemAttributes }));
+  const missing = SEARCH_ATTRIBUTES.filter((key) => !known.has(key.name));
+  if (missing.length === 0) return;
+  await connection.operatorService.addSearchAttributes({
+    namespace,
+    searchAttributes: Object.fromEntries(missing.map((key) => [key.name, ATTRIBUTE_TYPES[key.type]!.indexed])),
+  });
+  logger.info({ added: missing.map((key) => key.name) }, 'registered Temporal search attributes');
+}
+
+/** How long a mailing's start may take before the API gives up (nothing recorded or charged then). */
+const START_DEADLINE_MS = 5000;
+
+const unreachable = (): Error => serviceUnavailable('The workflow service is unreachable; nothing was done. Please retry.');
+
+/** gRPC status NOT_FOUND: what a workflow that has ended (or never existed) answers to updates. */
+const GRPC_NOT_FOUND = 5;
+
+function isEnded(error: unknown): boolean {
+  if (error instanceof WorkflowNotFoundError) return true;
+  const cause = error instanceof ServiceError ? error.cause : error;
+  return isGrpcServiceError(cause) && cause.code === GRPC_NOT_FOUND;
+}
+
+/** An update's refusal in the domain's words: by the ApplicationFailure's type. */
+async function update(run: () => Promise<Shipment>): Promise<Shipment> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof WorkflowUpdateFailedError) {
+      const cause = error.cause;
+      const message = cause?.message ?? 'The mailing cannot make this move.';
+      if (cause instanceof ApplicationFailure && cause.type === REFUSED_INVALID) throw new Unprocessable(message);
+      throw new Conflict(message);
+    }
+    if (isEnded(error)) throw new Conflict('This mailing has reached its final state.');
+    throw serviceUnavailable('The mailing service is unreachable; please retry.');
+  }
+}
+
+/** The WorkflowRunner of the domain, on a Temporal client. */
+export function temporalWorkflows(client: Client, config: Config): WorkflowRunner {
+  const mailingHandle = (shipmentId: string): WorkflowHandle<typeof workflows.mailing> => client.workflow.getHandle(mailingWorkflowId(shipmentId));
+  return {
+    async run<N extends WorkflowName>(name: N, args: Parameters<Workflows[N]>, options: RunOptions): Promise<WorkflowResultType<Workflows[N]>> {
+      try {
+        // Started by function. Callers are checked against the workflow's own signature (the
+        // WorkflowRunner type); TypeScript cannot follow a generic index into the options here.
+        return await client.workflow.execute<Workflows[N]>(workflows[name], {
+          taskQueue: config.taskQueue,
+          workflowId: `${options.idPrefix}-${randomUUID()}`,
+          workflowExecutionTimeout: options.timeout ?? '60s',
+          args: args as never,
+        });
+      } catch (error) {
+        if (error instanceof WorkflowFailedError) throw options.failure?.() ?? new Error(`The ${name} workflow failed: ${error.cause?.message ?? error.message}`);
+        throw unreachable();
+      }
+    },
+
+    async startMailing(input: MailingWorkflowInput, reference: string) {
+      await client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+        client.workflow.start(workflows.mailing, {
+          taskQueue: config.taskQueue,
+          workflowId: mailingWorkflowId(input.shipmentId),
+          args: [input],
+          typedSearchAttributes: [
+            { key: ACCOUNT_ID, value: input.accountId },
+            { key: MAILING_REFERENCE, value: reference },
+            { key: MAILING_MODE, value: input.mode },
+            { key: MAILING_STATUS, value: 'paid' },
+            { key: MAILING_TEST, value: input.test },
+          ],
+        }),
+      );
+    },
+
+    async endMailing(shipmentId, reason) {
+      await mailingHandle(shipmentId).terminate(reason);
+    },
+
+    advanceMailing: (shipmentId, advance) => update(() => mailingHandle(shipmentId).executeUpdate(advanceUpdate, { args: [advance] })),
+    cancelMailing: (shipmentId) => update(() => mailingHandle(shipmentId).executeUpdate(cancelUpdate, { args: [null] })),
+
+    async startDelivery(deliveryId) {
+      try {
+        await client.workflow.start(workflows.webhookDelivery, {
+          taskQueue: config.taskQueue,
+          workflowId: deliveryWorkflowId(deliveryId),
+          args: [{ deliveryId, retryDelaysMs: config.webhookRetryDelaysMs }],
+        });
+      } catch {
+        throw unreachable();
+      }
+    },
+  };
+}
+
+/** The domain's dependencies on a database, a configuration and a Temporal client. */
+export function domainDeps(db: Deps['db'], config: Config, client: Client): Deps {
+  return { db, config, workflows: temporalWorkflows(client, config) };
+}

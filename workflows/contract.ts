@@ -1,0 +1,57 @@
+/**
+ * The contract between the workflows and everything that calls them (the API, the admin CLI, the
+ * worker): inputs, update definitions, workflow ids, task queues, search attributes and the
+ * failure types of refusals. Deterministic code only: workflows import it too.
+ */
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { defineUpdate } from '@temporalio/workflow';
+import type { Shipment } from '../domain/mailings/shipment.js';
+import type { Mode } from '../domain/mailings/states.js';
+
+/** What the mailing workflow is started with. */
+export interface MailingWorkflowInput {
+  shipmentId: string;
+  accountId: string;
+  mode: Mode;
+  test: boolean;
+  /** Delays between webhook attempts (WEBHOOK_RETRY_DELAYS), passed on to every delivery. */
+  webhookRetryDelaysMs: number[];
+}
+
+/** V1TestAdvance: {} (next step), { step } (that step) or { status: returned | error }. */
+export interface TestAdvance {
+  step?: number;
+  status?: 'returned' | 'error';
+}
+
+export const mailingWorkflowId = (shipmentId: string): string => `mailing-${shipmentId}`;
+export const deliveryWorkflowId = (deliveryId: string): string => `delivery-${deliveryId}`;
+
+/** POST /v1/test/mailings/{id}/advance. */
+export const advanceUpdate = defineUpdate<Shipment, [TestAdvance]>('advance');
+/** POST /v1/mailings/{id}/cancel. */
+export const cancelUpdate = defineUpdate<Shipment, [null]>('cancel');
+
+/** `ApplicationFailure.type` of an update's refusal: the move conflicts with the state, or the request is out of range. */
+export const REFUSED_CONFLICT = 'conflict';
+export const REFUSED_INVALID = 'invalid';
+
+/** Partner task queues: each one's worker caps requests per second for all processes together. */
+export const GEOCODING_QUEUE = 'partner-geocoding';
+/** The company directory (recherche-entreprises). */
+export const COMPANIES_QUEUE = 'partner-companies';
+/** The OSRM-compatible routing service. */
+export const ROUTING_QUEUE = 'partner-routing';
+/** The official fuel-price open data. */
+export const FUEL_QUEUE = 'partner-fuel';
+/** The LLM (OpenAI-compatible chat completions) of the AI operations. */
+export const LLM_QUEUE = 'partner-llm';
+
+/** Search attributes that let operators find a mailing in the Temporal UI. */
+export const ACCOUNT_ID = defineSearchAttributeKey('AccountId', SearchAttributeType.KEYWORD);
+export const MAILING_REFERENCE = defineSearchAttributeKey('MailingReference', SearchAttributeType.KEYWORD);
+export const MAILING_MODE = defineSearchAttributeKey('MailingMode', SearchAttributeType.KEYWORD);
+export const MAILING_STATUS = defineSearchAttributeKey('MailingStatus', SearchAttributeType.KEYWORD);
+export const MAILING_TEST = defineSearchAttributeKey('MailingTest', SearchAttributeType.BOOL);
+/** Every search attribute above: the servers must know them (registered at start). */
+export const SEARCH_ATTRIBUTES = [ACCOUNT_ID, MAILING_REFERENCE, MAILING_MODE, MAILING_STATUS, MAILING_TEST];
