@@ -28,7 +28,13 @@ export function aiActivities(config: Config, provider: LlmProvider = new OpenAiC
     async generateWithLlm(task: GenerationTask): Promise<Generation> {
       const prompt = loadPrompt(task.prompt);
       return partnerCall('AI provider', async () => {
-        const answer = await provider.complete({ system: prompt.text, user: JSON.stringify(task.data), output: task.output, maxTokens: task.maxTokens, temperature: 0.2 });
+        const answer = await provider.complete({
+          system: prompt.text,
+          user: JSON.stringify(task.data),
+          output: task.output,
+          maxTokens: task.maxTokens,
+          temperature: 0.2,
+        });
         let output: unknown;
         try {
           output = JSON.parse(answer.content);

@@ -28,7 +28,11 @@ export function createActivities(deps: ActivityDeps) {
     ...maintenanceActivities(deps.db),
     ...pdfActivities(deps.browsers),
     ...searchActivities(deps.config),
-    ...mailingActivities(deps.db, deps.operator ?? new SimulatedOperator(deps.db, { stepDelayMs: deps.config.operatorStepDelayMs, failFirstFilings: deps.config.operatorFailFirstFilings }), deps.browsers),
+    ...mailingActivities(
+      deps.db,
+      deps.operator ?? new SimulatedOperator(deps.db, { stepDelayMs: deps.config.operatorStepDelayMs, failFirstFilings: deps.config.operatorFailFirstFilings }),
+      deps.browsers,
+    ),
     ...webhookActivities(deps.db, deps.config),
     ...lookupActivities(deps.config),
     ...aiActivities(deps.config, deps.llm),

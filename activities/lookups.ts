@@ -14,12 +14,15 @@ export function lookupActivities(config: Config) {
       partnerCall('geocoder', () => searchAddresses(partners.geocodingBaseUrl, q, limit, partners.timeoutMs)),
     searchCompanies: (q: string, limit: number, only: 'active' | 'all'): Promise<CompanySummary[]> =>
       partnerCall('company directory', () => searchCompanies(partners.companiesBaseUrl, q, limit, only, partners.timeoutMs)),
-    companyProfile: (siret: string): Promise<CompanyProfile | null> => partnerCall('company directory', () => companyProfile(partners.companiesBaseUrl, siret, partners.timeoutMs)),
+    companyProfile: (siret: string): Promise<CompanyProfile | null> =>
+      partnerCall('company directory', () => companyProfile(partners.companiesBaseUrl, siret, partners.timeoutMs)),
     fuelAverages: (department: string | undefined): Promise<FuelAverages> =>
       partnerCall('fuel prices', () => fuelAverages(partners.fuelBaseUrl, department, partners.timeoutMs)),
     /** A commune's centre (its town hall area) from the geocoder; null when it does not know the code. */
     communeCentre: async (insee: string, name: string): Promise<AddressResult | null> => {
-      const [best] = await partnerCall('geocoder', () => searchAddresses(partners.geocodingBaseUrl, name, 1, partners.timeoutMs, { type: 'municipality', citycode: insee }));
+      const [best] = await partnerCall('geocoder', () =>
+        searchAddresses(partners.geocodingBaseUrl, name, 1, partners.timeoutMs, { type: 'municipality', citycode: insee }),
+      );
       return best ?? null;
     },
     /**

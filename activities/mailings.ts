@@ -42,9 +42,15 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
     /** Records a step once (a retry changes nothing) and returns the shipment as of that step. */
     async recordShipmentStep(record: StepRecord): Promise<Shipment> {
       await db.transaction(async (trx) => {
-        await trx('shipment_events').insert({ shipment_id: record.shipmentId, step: record.step, status: record.status, at: record.at }).onConflict(['shipment_id', 'step']).ignore();
+        await trx('shipment_events')
+          .insert({ shipment_id: record.shipmentId, step: record.step, status: record.status, at: record.at })
+          .onConflict(['shipment_id', 'step'])
+          .ignore();
         // `step` only ever grows.
-        await trx('shipments').where({ id: record.shipmentId }).andWhere('step', '<', record.step).update({ status: record.status, step: record.step, updated_at: record.at });
+        await trx('shipments')
+          .where({ id: record.shipmentId })
+          .andWhere('step', '<', record.step)
+          .update({ status: record.status, step: record.step, updated_at: record.at });
       });
       return snapshot(record.shipmentId);
     },
@@ -80,7 +86,10 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
         const filed = await trx('operator_filings').where({ shipment_id: input.shipmentId }).whereNotNull('filed_at').first();
         if (filed) return false;
         await trx('shipments').where({ id: input.shipmentId }).update({ status: 'canceled', step: input.step, updated_at: input.at });
-        await trx('shipment_events').insert({ shipment_id: input.shipmentId, step: input.step, status: 'canceled', at: input.at }).onConflict(['shipment_id', 'step']).ignore();
+        await trx('shipment_events')
+          .insert({ shipment_id: input.shipmentId, step: input.step, status: 'canceled', at: input.at })
+          .onConflict(['shipment_id', 'step'])
+          .ignore();
         if (row.amount_cents > 0) {
           await refund(trx, row.account_id, { amountCents: row.amount_cents, balanceCents: 0, ledgerEntryId: null }, `mailing.${row.mode}`, row.id);
         }
@@ -94,7 +103,10 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
       if (!found) throw ApplicationFailure.nonRetryable(`shipment ${shipmentId} does not exist`, 'shipment_missing');
       const html = proofHtml(found.shipment, kind, PROOF_LABELS[kind], STATUS_LABELS);
       const pdf = await browsers.print(html);
-      await db('shipment_proofs').insert({ shipment_id: shipmentId, kind, pdf: Buffer.from(pdf) }).onConflict(['shipment_id', 'kind']).ignore();
+      await db('shipment_proofs')
+        .insert({ shipment_id: shipmentId, kind, pdf: Buffer.from(pdf) })
+        .onConflict(['shipment_id', 'kind'])
+        .ignore();
       return snapshot(shipmentId);
     },
   };

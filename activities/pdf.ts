@@ -1,5 +1,5 @@
 import type { LetterDocument } from '../domain/letters/render.js';
-import { BrowserPool } from './pdf/browser.js';
+import { type BrowserPool } from './pdf/browser.js';
 import { letterHtml } from './pdf/letter-html.js';
 import { FONT_STACKS } from './pdf/fonts.js';
 
@@ -7,7 +7,11 @@ const FOOTER = `<div style="width:100%;font-size:8pt;font-family:${FONT_STACKS.s
 
 /** Pages of a PDF made by Chromium (each page object says /Type /Page). */
 export function pdfPageCount(pdf: Uint8Array): number {
-  return (Buffer.from(pdf).toString('latin1').match(/\/Type\s*\/Page(?![s\w])/g) ?? []).length;
+  return (
+    Buffer.from(pdf)
+      .toString('latin1')
+      .match(/\/Type\s*\/Page(?![s\w])/g) ?? []
+  ).length;
 }
 
 /** Lays a letter out on A4 and prints it; letters longer than a page get page numbers. */

@@ -9,7 +9,8 @@ export function renderDocsPage(doc: Json): string {
   for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {
     for (const [method, op] of Object.entries(methods)) {
       const params = (op.parameters as Json[]).map(
-        (p) => `<tr><td><code>${escape(p.name)}</code></td><td>${escape(p.in)}</td><td>${p.required ? 'yes' : ''}</td><td><code>${escape(JSON.stringify(p.schema))}</code></td></tr>`,
+        (p) =>
+          `<tr><td><code>${escape(p.name)}</code></td><td>${escape(p.in)}</td><td>${p.required ? 'yes' : ''}</td><td><code>${escape(JSON.stringify(p.schema))}</code></td></tr>`,
       );
       const body = op.requestBody ? `<h4>Body</h4><pre>${escape(JSON.stringify((op.requestBody as Json).content, null, 2))}</pre>` : '';
       const responses = Object.entries(op.responses as Record<string, Json>)

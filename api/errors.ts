@@ -1,4 +1,14 @@
-import { Conflict, DomainError, InsufficientBalance, InvalidRequest, NotAllowed, NotFound, PartnerFailure, Unavailable, Unprocessable } from '../domain/errors.js';
+import {
+  Conflict,
+  DomainError,
+  InsufficientBalance,
+  InvalidRequest,
+  NotAllowed,
+  NotFound,
+  PartnerFailure,
+  Unavailable,
+  Unprocessable,
+} from '../domain/errors.js';
 
 /** An error answered over HTTP; the error middleware turns it into the SPEC.md error body. */
 export class ApiError extends Error {

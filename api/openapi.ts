@@ -76,7 +76,15 @@ export function buildOpenApi(routes: Route[], serverUrl: string): JsonSchema {
     }
     const idempotencyHeader =
       route.method === 'POST'
-        ? [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'Replays the first response for 24 hours (UUID v4 recommended)', schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source } }]
+        ? [
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: false,
+              description: 'Replays the first response for 24 hours (UUID v4 recommended)',
+              schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source },
+            },
+          ]
         : [];
     paths[route.path] ??= {};
     paths[route.path]![route.method.toLowerCase()] = {

@@ -75,7 +75,11 @@ export async function benchMailings(deps: MailingBenchDeps): Promise<string[]> {
   };
   // Intake goes to a fresh queue no worker polls (both sides of the ratio only start workflows);
   // the latency and history measures use the service's queue and a worker.
-  const intakeApi = await startProcess(join(distRoot, 'api', 'main.js'), { ...env, PORT: String(intakePort), TEMPORAL_TASK_QUEUE: `bench-intake-${randomUUID()}` }, `http://127.0.0.1:${intakePort}/v1/openapi.json`);
+  const intakeApi = await startProcess(
+    join(distRoot, 'api', 'main.js'),
+    { ...env, PORT: String(intakePort), TEMPORAL_TASK_QUEUE: `bench-intake-${randomUUID()}` },
+    `http://127.0.0.1:${intakePort}/v1/openapi.json`,
+  );
   const api = await startProcess(join(distRoot, 'api', 'main.js'), { ...env, PORT: String(apiPort) }, `http://127.0.0.1:${apiPort}/v1/openapi.json`);
   const receiver = await new WebhookReceiver().start();
   let worker: Awaited<ReturnType<typeof startProcess>> | undefined;
@@ -95,14 +99,39 @@ export async function benchMailings(deps: MailingBenchDeps): Promise<string[]> {
     lines.push(`(for reference, bare starts of a trivial workflow without input or search attributes: ${trivial} starts/s)`);
     lines.push(table([intake]));
     lines.push(`ratio intake / bare start: ${(intake.requestsPerSecond / bare).toFixed(2)} (target ≥ 0.80)`);
-    const half = await load('POST /v1/mailings at half load', { url: intakeUrl, method: 'POST', headers, body, connections: 10, durationSeconds: 8, overallRate: Math.max(1, Math.round(intake.requestsPerSecond / 2)) });
+    const half = await load('POST /v1/mailings at half load', {
+      url: intakeUrl,
+      method: 'POST',
+      headers,
+      body,
+      connections: 10,
+      durationSeconds: 8,
+      overallRate: Math.max(1, Math.round(intake.requestsPerSecond / 2)),
+    });
     lines.push(`at half load (${Math.round(intake.requestsPerSecond / 2)} req/s): p50 ${half.p50Ms} ms, p99 ${half.p99Ms} ms`);
 
     worker = await startProcess(join(distRoot, 'worker', 'main.js'), env, `http://127.0.0.1:${apiPort}/v1/openapi.json`);
     await new Promise((resolve) => setTimeout(resolve, 8000)); // bundling workflows
 
     // Webhook latency: one endpoint; time from the advance request to the receipt of mailing.printed.
-    await createWebhookEndpoint(deps.db, { ...deps.config, webhookAllowPrivate: true }, { accountId: deps.accountId, url: receiver.url, env: 'test', events: ['mailing.printed', 'mailing.created', 'mailing.posted', 'mailing.in_transit', 'mailing.delivered', 'mailing.ar_signed', 'mailing.proof_available'] });
+    await createWebhookEndpoint(
+      deps.db,
+      { ...deps.config, webhookAllowPrivate: true },
+      {
+        accountId: deps.accountId,
+        url: receiver.url,
+        env: 'test',
+        events: [
+          'mailing.printed',
+          'mailing.created',
+          'mailing.posted',
+          'mailing.in_transit',
+          'mailing.delivered',
+          'mailing.ar_signed',
+          'mailing.proof_available',
+        ],
+      },
+    );
     const samples: number[] = [];
     for (let i = 0; i < 30; i++) {
       const created = (await (await fetch(url, { method: 'POST', headers, body })).json()) as { id: string };

@@ -52,7 +52,15 @@ async function withStack(work: (deps: MailingBenchDeps) => Promise<void>): Promi
   try {
     const [account] = await db('accounts').insert({ name: 'bench' }).returning('id');
     const { key } = await createApiKey(db, account.id, 'test', SCOPES);
-    await work({ config, db, client: temporal.client, databaseUrl: stack.databaseUrl, temporalAddress: stack.temporalAddress, testKey: key, accountId: account.id });
+    await work({
+      config,
+      db,
+      client: temporal.client,
+      databaseUrl: stack.databaseUrl,
+      temporalAddress: stack.temporalAddress,
+      testKey: key,
+      accountId: account.id,
+    });
   } finally {
     await temporal.connection.close();
     await db.destroy();

@@ -1,7 +1,18 @@
 import { lexicalIndex } from '../domain/search/search.js';
 import { summary } from './stats.js';
 
-const QUERIES = ['démission', 'résilier box internet', 'préavis logement', 'depot de garantie', 'amende', 'retard de train', 'kilométrique', 'mise en demeure', 'résiliation FREE', 'zzz introuvable'];
+const QUERIES = [
+  'démission',
+  'résilier box internet',
+  'préavis logement',
+  'depot de garantie',
+  'amende',
+  'retard de train',
+  'kilométrique',
+  'mise en demeure',
+  'résiliation FREE',
+  'zzz introuvable',
+];
 
 /** Lexical search latency over the whole catalogue, in-process (target p99 < 1 ms). */
 export function benchLexicalSearch(rounds = 2000): string {

@@ -25,7 +25,14 @@ export interface LoadOptions {
 
 /** One autocannon run; a short warm-up first so both sides are measured hot. */
 export async function load(name: string, options: LoadOptions): Promise<LoadResult> {
-  const base = { url: options.url, method: options.method ?? 'GET', headers: options.headers, body: options.body, connections: options.connections ?? 20, ...(options.overallRate ? { overallRate: options.overallRate } : {}) };
+  const base = {
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+    connections: options.connections ?? 20,
+    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
+  };
   await autocannon({ ...base, duration: 1 });
   const result = await autocannon({ ...base, duration: options.durationSeconds ?? 10 });
   return {
@@ -69,6 +76,9 @@ export function median(results: LoadResult[]): LoadResult {
 }
 
 export function table(rows: LoadResult[]): string {
-  const lines = rows.map((r) => `${r.name.padEnd(44)} ${String(r.requestsPerSecond).padStart(8)} req/s   p50 ${String(r.p50Ms).padStart(4)} ms   p99 ${String(r.p99Ms).padStart(4)} ms   non-2xx ${r.non2xx}   errors ${r.errors}`);
+  const lines = rows.map(
+    (r) =>
+      `${r.name.padEnd(44)} ${String(r.requestsPerSecond).padStart(8)} req/s   p50 ${String(r.p50Ms).padStart(4)} ms   p99 ${String(r.p99Ms).padStart(4)} ms   non-2xx ${r.non2xx}   errors ${r.errors}`,
+  );
   return lines.join('\n');
 }

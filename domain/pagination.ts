@@ -8,7 +8,8 @@ export interface Position {
   id: string;
 }
 
-const invalidCursor = (): InvalidRequest => new InvalidRequest('The cursor is not one this API gave; pass nextCursor exactly as received.', undefined, 'invalid_cursor');
+const invalidCursor = (): InvalidRequest =>
+  new InvalidRequest('The cursor is not one this API gave; pass nextCursor exactly as received.', undefined, 'invalid_cursor');
 
 /** Opaque to clients: encrypted and authenticated, so it can be neither read nor forged. */
 /** `scope` (the list and its owner) is authenticated with the cursor, so it works for that list only. */
@@ -18,7 +19,8 @@ export function encodeCursor(position: Position, key: Buffer, scope: string): st
 
 export function decodeCursor(cursor: string, key: Buffer, scope: string): Position {
   const payload = openToken<[number, string]>(cursor, key, `cursor:${scope}`);
-  if (!Array.isArray(payload) || !Number.isSafeInteger(payload[0]) || typeof payload[1] !== 'string' || !/^[0-9a-f-]{36}$/.test(payload[1])) throw invalidCursor();
+  if (!Array.isArray(payload) || !Number.isSafeInteger(payload[0]) || typeof payload[1] !== 'string' || !/^[0-9a-f-]{36}$/.test(payload[1]))
+    throw invalidCursor();
   return { createdAt: new Date(payload[0]).toISOString(), id: payload[1] };
 }
 
@@ -26,7 +28,12 @@ export function decodeCursor(cursor: string, key: Buffer, scope: string): Positi
  * Keyset pagination, most recent first: stable while items are added (new items sort before the
  * cursor, so a walk sees neither duplicates nor gaps).
  */
-export function page<T extends { created_at: Date; id: string }>(rows: T[], limit: number, key: Buffer, scope: string): { rows: T[]; nextCursor: string | null; hasMore: boolean } {
+export function page<T extends { created_at: Date; id: string }>(
+  rows: T[],
+  limit: number,
+  key: Buffer,
+  scope: string,
+): { rows: T[]; nextCursor: string | null; hasMore: boolean } {
   const hasMore = rows.length > limit;
   const shown = rows.slice(0, limit);
   const last = shown[shown.length - 1];
@@ -47,6 +54,11 @@ export async function keysetPage<T extends { created_at: Date; id: string }>(
     const after = decodeCursor(options.cursor, key, scope);
     query.andWhereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [after.createdAt, after.id]);
   }
-  const rows = (await query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(options.limit + 1)) as T[];
+  const rows = (await query
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(options.limit + 1)) as T[];
   return page(rows, options.limit, key, scope);
 }

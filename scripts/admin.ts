@@ -69,7 +69,9 @@ async function run(db: Db, command: string, values: Record<string, string | bool
   const config = loadConfig();
   switch (command) {
     case 'account create': {
-      const [row] = await db('accounts').insert({ name: required(values, 'name'), live_enabled: values['live-enabled'] === true }).returning('id');
+      const [row] = await db('accounts')
+        .insert({ name: required(values, 'name'), live_enabled: values['live-enabled'] === true })
+        .returning('id');
       return { id: row.id };
     }
     case 'account suspend':
@@ -86,16 +88,26 @@ async function run(db: Db, command: string, values: Record<string, string | bool
       await accountExists(db, account);
       const mode = required(values, 'mode');
       if (mode !== 'test' && mode !== 'live') throw new CliError('invalid_arguments', '--mode is test or live', 1);
-      const scopes = typeof values.scopes === 'string' ? values.scopes.split(',').map((s) => s.trim()).filter(Boolean) : [...SCOPES];
+      const scopes =
+        typeof values.scopes === 'string'
+          ? values.scopes
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : [...SCOPES];
       const unknown = scopes.filter((s) => !isScope(s));
-      if (unknown.length || scopes.length === 0) throw new CliError('invalid_arguments', `Unknown scopes: ${unknown.join(', ') || '(none given)'}. Known: ${SCOPES.join(', ')}`, 1);
+      if (unknown.length || scopes.length === 0)
+        throw new CliError('invalid_arguments', `Unknown scopes: ${unknown.join(', ') || '(none given)'}. Known: ${SCOPES.join(', ')}`, 1);
       return createApiKey(db, account, mode, scopes as Scope[]);
     }
     case 'key revoke': {
       const target = required(values, 'key');
       const where = KEY_PATTERN.test(target) ? { key_hash: hashApiKey(target) } : UUID.test(target) ? { id: target } : undefined;
       if (!where) throw new CliError('invalid_arguments', '--key is an API key or a key id', 1);
-      const [row] = await db('api_keys').where(where).update({ revoked_at: db.raw('coalesce(revoked_at, now())') }).returning(['id', 'revoked_at']);
+      const [row] = await db('api_keys')
+        .where(where)
+        .update({ revoked_at: db.raw('coalesce(revoked_at, now())') })
+        .returning(['id', 'revoked_at']);
       if (!row) throw new CliError('not_found', 'No such key.');
       return { id: row.id, revokedAt: row.revoked_at };
     }
@@ -111,7 +123,13 @@ async function run(db: Db, command: string, values: Record<string, string | bool
       await accountExists(db, account);
       const env = required(values, 'env');
       if (env !== 'test' && env !== 'live') throw new CliError('invalid_arguments', '--env is test or live', 1);
-      const events = typeof values.events === 'string' ? values.events.split(',').map((s) => s.trim()).filter(Boolean) : [];
+      const events =
+        typeof values.events === 'string'
+          ? values.events
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : [];
       try {
         return await createWebhookEndpoint(db, config, { accountId: account, url: required(values, 'url'), env, events });
       } catch (error) {
@@ -129,11 +147,34 @@ async function run(db: Db, command: string, values: Record<string, string | bool
         .where('d.account_id', account)
         .orderBy('d.created_at', 'desc')
         .limit(limit)
-        .select('d.id', 'e.id as event_id', 'e.type', 'w.id as endpoint_id', 'w.url', 'd.status', 'd.attempts', 'd.last_http_status', 'd.last_error', 'd.created_at', 'd.updated_at', 'd.delivered_at');
+        .select(
+          'd.id',
+          'e.id as event_id',
+          'e.type',
+          'w.id as endpoint_id',
+          'w.url',
+          'd.status',
+          'd.attempts',
+          'd.last_http_status',
+          'd.last_error',
+          'd.created_at',
+          'd.updated_at',
+          'd.delivered_at',
+        );
       return {
         data: rows.map((r) => ({
-          id: r.id, eventId: r.event_id, type: r.type, endpointId: r.endpoint_id, url: r.url, status: r.status, attempts: r.attempts,
-          lastHttpStatus: r.last_http_status, lastError: r.last_error, createdAt: r.created_at, updatedAt: r.updated_at, deliveredAt: r.delivered_at,
+          id: r.id,
+          eventId: r.event_id,
+          type: r.type,
+          endpointId: r.endpoint_id,
+          url: r.url,
+          status: r.status,
+          attempts: r.attempts,
+          lastHttpStatus: r.last_http_status,
+          lastError: r.last_error,
+          createdAt: r.created_at,
+          updatedAt: r.updated_at,
+          deliveredAt: r.delivered_at,
         })),
       };
     }
@@ -144,7 +185,12 @@ async function run(db: Db, command: string, values: Record<string, string | bool
       return ping(db, config, endpoint);
     }
     case 'request list': {
-      let q = db('service_requests').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(Math.min(500, Number(values.limit ?? 100) || 100));
+      let q = db('service_requests')
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .limit(Math.min(500, Number(values.limit ?? 100) || 100));
       if (typeof values.status === 'string') q = q.where({ status: requestStatus(values.status) });
       if (typeof values.account === 'string') q = q.where({ account_id: values.account });
       const rows = (await q) as ServiceRequestRow[];
@@ -168,9 +214,20 @@ async function main(): Promise<number> {
     parsed = parseArgs({
       allowPositionals: true,
       options: {
-        name: { type: 'string' }, 'live-enabled': { type: 'boolean' }, account: { type: 'string' }, mode: { type: 'string' },
-        scopes: { type: 'string' }, key: { type: 'string' }, cents: { type: 'string' }, url: { type: 'string' },
-        env: { type: 'string' }, events: { type: 'string' }, id: { type: 'string' }, status: { type: 'string' }, note: { type: 'string' }, limit: { type: 'string' },
+        name: { type: 'string' },
+        'live-enabled': { type: 'boolean' },
+        account: { type: 'string' },
+        mode: { type: 'string' },
+        scopes: { type: 'string' },
+        key: { type: 'string' },
+        cents: { type: 'string' },
+        url: { type: 'string' },
+        env: { type: 'string' },
+        events: { type: 'string' },
+        id: { type: 'string' },
+        status: { type: 'string' },
+        note: { type: 'string' },
+        limit: { type: 'string' },
       },
     });
   } catch (error) {

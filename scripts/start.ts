@@ -21,7 +21,9 @@ async function main(): Promise<void> {
   const say = (line: string): void => void process.stderr.write(line + '\n');
 
   const stack = await startLocalStack(config, { dataDir: dir, persistent: true, uiPort: LOCAL_PORTS.temporalUi, log: say });
-  writeFileSync(join(dir, 'stack.json'), JSON.stringify({ databaseUrl: stack.databaseUrl, temporalAddress: stack.temporalAddress }, null, 2) + '\n', { mode: 0o600 });
+  writeFileSync(join(dir, 'stack.json'), JSON.stringify({ databaseUrl: stack.databaseUrl, temporalAddress: stack.temporalAddress }, null, 2) + '\n', {
+    mode: 0o600,
+  });
 
   const db = createDb(stack.databaseUrl);
   const applied = await migrateLatest(db);
@@ -33,7 +35,8 @@ async function main(): Promise<void> {
   const worker = await createWorker({ config, db, address: stack.temporalAddress });
   const workerDone = worker.run();
   const browser = await worker.browsers.prepare().then(
-    (choice) => `${choice.source === 'packaged' ? 'packaged Chromium' : choice.source === 'system' ? 'system Chromium' : 'PUPPETEER_EXECUTABLE_PATH'} (${choice.executablePath})`,
+    (choice) =>
+      `${choice.source === 'packaged' ? 'packaged Chromium' : choice.source === 'system' ? 'system Chromium' : 'PUPPETEER_EXECUTABLE_PATH'} (${choice.executablePath})`,
     (error: unknown) => `none: ${firstLine(error)}. Letters and proofs cannot print until this is fixed`,
   );
   await ensureSchedules(temporal.client, config);

@@ -51,7 +51,10 @@ describe('admin CLI (DESIGN.md §3)', function () {
     const b = await admin(['key', 'create', '--account', accountId, '--mode', 'test']);
     expect((await admin(['key', 'revoke', '--key', a.json.key])).json.id).to.equal(a.json.id);
     expect((await admin(['key', 'revoke', '--key', b.json.id])).json.id).to.equal(b.json.id);
-    const res = await eventually(() => call('POST', '/v1/expenses/settle', { key: a.json.key, body: expenseGroup() }), (r) => r.status === 401);
+    const res = await eventually(
+      () => call('POST', '/v1/expenses/settle', { key: a.json.key, body: expenseGroup() }),
+      (r) => r.status === 401,
+    );
     expect(res.body.error.code).to.equal('revoked_api_key');
   });
 
@@ -75,14 +78,26 @@ describe('admin CLI (DESIGN.md §3)', function () {
 
   it('creates webhook endpoints: whsec_ secret shown once, stored encrypted, at most 5', async () => {
     const account = (await admin(['account', 'create', '--name', 'Hooks'])).json.id;
-    const created = await admin(['webhook', 'create', '--account', account, '--url', 'https://127.0.0.1:9443/hooks', '--env', 'test', '--events', 'mailing.created,mailing.posted']);
+    const created = await admin([
+      'webhook',
+      'create',
+      '--account',
+      account,
+      '--url',
+      'https://127.0.0.1:9443/hooks',
+      '--env',
+      'test',
+      '--events',
+      'mailing.created,mailing.posted',
+    ]);
     expect(created.code).to.equal(0);
     expect(created.json.secret).to.match(/^whsec_[0-9A-Za-z]{32}$/);
     const row = await stack().db('webhook_endpoints').where({ id: created.json.id }).first();
     expect(row.secret_sealed).not.to.include(created.json.secret.slice(6));
     expect(decrypt(row.secret_sealed, stack().config.secretKey)).to.equal(created.json.secret);
     expect(row.events).to.deep.equal(['mailing.created', 'mailing.posted']);
-    for (let i = 0; i < 4; i++) expect((await admin(['webhook', 'create', '--account', account, '--url', `https://127.0.0.1/h${i}`, '--env', 'live'])).code).to.equal(0);
+    for (let i = 0; i < 4; i++)
+      expect((await admin(['webhook', 'create', '--account', account, '--url', `https://127.0.0.1/h${i}`, '--env', 'live'])).code).to.equal(0);
     const sixth = await admin(['webhook', 'create', '--account', account, '--url', 'https://127.0.0.1/h6', '--env', 'live']);
     expect(sixth.code).to.not.equal(0);
     expect(sixth.json.error.code).to.equal('limit_reached');
@@ -90,7 +105,8 @@ describe('admin CLI (DESIGN.md §3)', function () {
 
   it('refuses plain HTTP, unknown events and (without WEBHOOK_ALLOW_PRIVATE) private targets', async () => {
     const account = (await admin(['account', 'create', '--name', 'Strict'])).json.id;
-    const create = (url: string, env: Record<string, string> = {}, extra: string[] = []) => admin(['webhook', 'create', '--account', account, '--url', url, '--env', 'test', ...extra], env);
+    const create = (url: string, env: Record<string, string> = {}, extra: string[] = []) =>
+      admin(['webhook', 'create', '--account', account, '--url', url, '--env', 'test', ...extra], env);
     expect((await create('http://example.com/hook')).json.error.code).to.equal('https_required');
     expect((await create('https://example.com/hook', {}, ['--events', 'mailing.exploded'])).json.error.code).to.equal('invalid_events');
     const strict = { WEBHOOK_ALLOW_PRIVATE: '0' };
@@ -118,7 +134,14 @@ describe('admin CLI (DESIGN.md §3)', function () {
       await new Promise((r) => setTimeout(r, 300));
       const history = await admin(['webhook', 'deliveries', '--account', account]);
       expect(history.json.data).to.have.length(1);
-      expect(history.json.data[0]).to.deep.include({ id: ping.json.deliveryId, type: 'ping', status: 'delivered', attempts: 1, lastHttpStatus: 200, endpointId: endpoint.id });
+      expect(history.json.data[0]).to.deep.include({
+        id: ping.json.deliveryId,
+        type: 'ping',
+        status: 'delivered',
+        attempts: 1,
+        lastHttpStatus: 200,
+        endpointId: endpoint.id,
+      });
     } finally {
       await receiver.stop();
     }

@@ -7,7 +7,12 @@ const settle = (key: string | undefined, headers: Record<string, string> = {}) =
 describe('authentication', () => {
   it('401 invalid_api_key without a key, with a malformed key or an unknown key', async () => {
     const unknown = 'svc_test_' + 'A'.repeat(32);
-    for (const res of [await settle(undefined), await settle(undefined, { authorization: 'Basic abc' }), await settle('svc_test_short'), await settle(unknown)]) {
+    for (const res of [
+      await settle(undefined),
+      await settle(undefined, { authorization: 'Basic abc' }),
+      await settle('svc_test_short'),
+      await settle(unknown),
+    ]) {
       expect(res.status).to.equal(401);
       expect(res.body.error.code).to.equal('invalid_api_key');
       expect(res.headers.get('x-service-balance')).to.equal(null);
@@ -18,7 +23,10 @@ describe('authentication', () => {
     const account = await createAccount();
     expect((await settle(account.testKey)).status).to.equal(200);
     await stack().db('api_keys').where({ account_id: account.id, mode: 'test' }).update({ revoked_at: stack().db.fn.now() });
-    const res = await eventually(() => settle(account.testKey), (r) => r.status !== 200);
+    const res = await eventually(
+      () => settle(account.testKey),
+      (r) => r.status !== 200,
+    );
     expect(res.status).to.equal(401);
     expect(res.body.error.code).to.equal('revoked_api_key');
   });
@@ -28,7 +36,10 @@ describe('authentication', () => {
     expect((await settle(account.liveKey)).status).to.equal(200);
     await stack().db('accounts').where({ id: account.id }).update({ status: 'suspended' });
     for (const key of [account.testKey, account.liveKey]) {
-      const res = await eventually(() => settle(key), (r) => r.status !== 200);
+      const res = await eventually(
+        () => settle(key),
+        (r) => r.status !== 200,
+      );
       expect(res.status).to.equal(403);
       expect(res.body.error.code).to.equal('account_suspended');
     }

@@ -41,10 +41,9 @@ describe('prepaid billing', () => {
 
   it('gives 500 free data and calculation calls per month, then bills', async () => {
     const account = await createAccount({ balanceCents: 10 });
-    await stack().db.raw(
-      `INSERT INTO usage_counters (account_id, period, count) VALUES (?, to_char(now() AT TIME ZONE 'Europe/Paris', 'YYYY-MM'), 498)`,
-      [account.id],
-    );
+    await stack().db.raw(`INSERT INTO usage_counters (account_id, period, count) VALUES (?, to_char(now() AT TIME ZONE 'Europe/Paris', 'YYYY-MM'), 498)`, [
+      account.id,
+    ]);
     expect((await settle(account.liveKey)).headers.get('x-service-balance')).to.equal('10'); // 499th
     expect((await settle(account.liveKey)).headers.get('x-service-balance')).to.equal('10'); // 500th
     expect((await settle(account.liveKey)).headers.get('x-service-balance')).to.equal(String(10 - calculationPrice)); // 501st

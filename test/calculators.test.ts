@@ -3,7 +3,7 @@ import { addMonths, calculators, monthsBetween } from '../domain/calculations/ca
 import { catalogue } from '../domain/catalogue/catalogue.js';
 
 /** The worked examples of catalogue/calculators.json, with their expected figures. */
-describe('calculator formulas, against the catalogue\'s worked examples', () => {
+describe("calculator formulas, against the catalogue's worked examples", () => {
   const centsOf = (expected: Record<string, unknown>): Record<string, unknown> => {
     // Examples give some amounts in euros; the formulas answer in cents.
     const out: Record<string, unknown> = { ...expected };
@@ -52,7 +52,8 @@ describe('POST /v1/calculators/{slug}/compute', function () {
     const { createAccount } = await import('./support/api.js');
     key = (await createAccount()).testKey;
   });
-  const computeCall = async (slug: string, inputs: Record<string, unknown>) => (await import('./support/api.js')).call('POST', `/v1/calculators/${slug}/compute`, { key, body: { inputs } });
+  const computeCall = async (slug: string, inputs: Record<string, unknown>) =>
+    (await import('./support/api.js')).call('POST', `/v1/calculators/${slug}/compute`, { key, body: { inputs } });
 
   it('computes, completes defaults and says which', async () => {
     const res = await computeCall('indemnite-licenciement', { hireDate: '2014-01-01', noticeEndDate: '2026-01-01', averageSalary12MonthsCents: 200000 });
@@ -62,7 +63,7 @@ describe('POST /v1/calculators/{slug}/compute', function () {
     expect(res.body.source.join(' ')).to.include('R1234-2');
   });
 
-  it('prices a car trip with the road distance and the day\'s average fuel price', async () => {
+  it("prices a car trip with the road distance and the day's average fuel price", async () => {
     const { stack } = await import('./support/stack.js');
     await stack().db('partner_cache').delete();
     const res = await computeCall('cout-trajet-voiture', { from: '20 avenue de Ségur Paris', to: 'Lyon', fuel: 'gazole', consumption: 6.5 });
@@ -73,7 +74,7 @@ describe('POST /v1/calculators/{slug}/compute', function () {
     expect(given.body.result).to.include({ distanceKm: 465, liters: 30.225 });
   });
 
-  it("a partner outage is a 422 that names it (SPEC.md lists no 502 here), and bills nothing", async () => {
+  it('a partner outage is a 422 that names it (SPEC.md lists no 502 here), and bills nothing', async () => {
     const { stack } = await import('./support/stack.js');
     const { router, fuelData } = await import('./support/partner-server.js');
     const { createAccount, exhaustFreeQuota, balanceOf, call } = await import('./support/api.js');

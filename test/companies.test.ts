@@ -36,7 +36,12 @@ describe('companies (national business directory, replayed)', function () {
     const before = await balanceOf(account.id);
     const res = await call('GET', '/v1/companies/35600000000048', { key: account.liveKey });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body).to.deep.include({ siret: '35600000000048', activity: { code: '53.10Z' }, headcount: { range: '53' }, dataFreshness: '2026-11-19T05:42:10' });
+    expect(res.body).to.deep.include({
+      siret: '35600000000048',
+      activity: { code: '53.10Z' },
+      headcount: { range: '53' },
+      dataFreshness: '2026-11-19T05:42:10',
+    });
     expect(res.body.establishment).to.include({ status: 'active', isHeadOffice: true, postcode: '75015' });
     expect(res.body.company).to.include({ siren: '356000000', name: 'LA POSTE', category: 'GE', legalForm: '5510' });
     expect(await balanceOf(account.id)).to.equal(before - 2);

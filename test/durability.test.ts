@@ -69,7 +69,13 @@ describe('durability', function () {
     const events = await stack().db('webhook_events').where({ shipment_id: id }).select('type', 'payload');
     const counts = events.reduce<Record<string, number>>((acc, e) => ({ ...acc, [e.type]: (acc[e.type] ?? 0) + 1 }), {});
     expect(counts).to.deep.equal({
-      'mailing.created': 1, 'mailing.printed': 1, 'mailing.posted': 1, 'mailing.in_transit': 1, 'mailing.delivered': 1, 'mailing.ar_signed': 1, 'mailing.proof_available': 2,
+      'mailing.created': 1,
+      'mailing.printed': 1,
+      'mailing.posted': 1,
+      'mailing.in_transit': 1,
+      'mailing.delivered': 1,
+      'mailing.ar_signed': 1,
+      'mailing.proof_available': 2,
     });
   });
 });

@@ -5,7 +5,7 @@ import { call, createAccount } from './support/api.js';
 
 /** Deterministic pseudo-random numbers, so a failure can be replayed. */
 function random(seed: number): () => number {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 /** Minimum transfers by brute force: try every partition into zero-sum groups. */
@@ -95,7 +95,9 @@ describe('expense settlement', () => {
   it('settles 20 non-zero balances exactly', () => {
     const balances = [1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6, 7, -7, 8, -8, 9, -9, 10, -10].map((b) => b * 100 + 7 * Math.sign(b));
     const members = balances.map((_, i) => ({ id: `p${i}` }));
-    const expenses = balances.flatMap((b, i) => (b > 0 ? [{ amountCents: b, paidBy: `p${i}`, split: { mode: 'amounts' as const, amounts: { [`p${i + 1}`]: b } } }] : []));
+    const expenses = balances.flatMap((b, i) =>
+      b > 0 ? [{ amountCents: b, paidBy: `p${i}`, split: { mode: 'amounts' as const, amounts: { [`p${i + 1}`]: b } } }] : [],
+    );
     const result = settle({ members, expenses });
     expect(result.method).to.equal('exact');
     expect(result.transferCount).to.equal(10);
@@ -104,7 +106,9 @@ describe('expense settlement', () => {
   it('422 for a member that does not exist or amounts that do not add up', () => {
     const members = [{ id: 'a' }, { id: 'b' }];
     expect(() => computeBalances({ members, expenses: [{ amountCents: 10, paidBy: 'z', split: { mode: 'equal' } }] })).to.throw('Unknown member "z"');
-    expect(() => computeBalances({ members, expenses: [{ amountCents: 10, paidBy: 'a', split: { mode: 'amounts', amounts: { a: 3, b: 3 } } }] })).to.throw('add up to 6');
+    expect(() => computeBalances({ members, expenses: [{ amountCents: 10, paidBy: 'a', split: { mode: 'amounts', amounts: { a: 3, b: 3 } } }] })).to.throw(
+      'add up to 6',
+    );
   });
 
   it('serves POST /v1/expenses/settle with a clear 422 for inconsistent groups', async () => {
@@ -116,7 +120,10 @@ describe('expense settlement', () => {
     expect(ok.status).to.equal(200);
     expect(ok.body.transfers).to.deep.equal([{ from: 'ben', to: 'ana', amountCents: 2500 }]);
     expect(ok.body.balances.map((b: { shareCents: number }) => b.shareCents)).to.deep.equal([2501, 2500]);
-    const bad = await call('POST', '/v1/expenses/settle', { key: testKey, body: { members: [{ id: 'ana' }, { id: 'ben' }], expenses: [{ amountCents: 10, paidBy: 'zoe' }] } });
+    const bad = await call('POST', '/v1/expenses/settle', {
+      key: testKey,
+      body: { members: [{ id: 'ana' }, { id: 'ben' }], expenses: [{ amountCents: 10, paidBy: 'zoe' }] },
+    });
     expect(bad.status).to.equal(422);
     expect(bad.body.error).to.deep.include({ code: 'unprocessable', details: { field: 'expenses.0.paidBy', member: 'zoe' } });
   });

@@ -41,7 +41,7 @@ describe('front door', () => {
       duplex: 'half',
     } as RequestInit);
     expect(res.status).to.equal(413);
-    expect(((await res.json()) as { error: { code: string } }).error.code).to.equal("payload_too_large");
+    expect(((await res.json()) as { error: { code: string } }).error.code).to.equal('payload_too_large');
   });
 
   it('accepts a body just under 1 MB (then validates it)', async () => {
@@ -56,13 +56,20 @@ describe('front door', () => {
     const broken = await call('POST', '/v1/expenses/settle', { key: account.testKey, rawBody: '{"members":', headers: { 'content-type': 'application/json' } });
     expect(broken.status).to.equal(400);
     expect(broken.body.error).to.include({ code: 'invalid_request', message: 'The request body is not valid JSON.' });
-    const form = await call('POST', '/v1/expenses/settle', { key: account.testKey, rawBody: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await call('POST', '/v1/expenses/settle', {
+      key: account.testKey,
+      rawBody: 'a=1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(form.status).to.equal(400);
     expect(form.body.error.code).to.equal('invalid_request');
   });
 
   it('reports every invalid field in details', async () => {
-    const res = await call('POST', '/v1/expenses/settle', { key: account.testKey, body: { members: [{ id: 'a' }], expenses: [{ amountCents: -5, paidBy: 'a' }] } });
+    const res = await call('POST', '/v1/expenses/settle', {
+      key: account.testKey,
+      body: { members: [{ id: 'a' }], expenses: [{ amountCents: -5, paidBy: 'a' }] },
+    });
     expect(res.status).to.equal(400);
     expect(res.body.error.code).to.equal('invalid_request');
     const fields = res.body.error.details.map((d: { field: string }) => d.field);

@@ -16,12 +16,19 @@ describe('GET /v1/fuel/prices (official fuel-price data, replayed)', function ()
     await stack().db('partner_cache').delete();
   });
 
-  it('gives national averages, and a department\'s with ?department=', async () => {
+  it("gives national averages, and a department's with ?department=", async () => {
     const france = await call('GET', '/v1/fuel/prices', { key: account.testKey });
     expect(france.status, JSON.stringify(france.body)).to.equal(200);
-    expect(france.body).to.deep.equal({ unit: 'EUR/L', national: { stations: 9823, prices: { gazole: 1.671, sp95: 1.784, 'sp95-e10': 1.725, sp98: 1.812, e85: 0.859, gplc: 0.993 } } });
+    expect(france.body).to.deep.equal({
+      unit: 'EUR/L',
+      national: { stations: 9823, prices: { gazole: 1.671, sp95: 1.784, 'sp95-e10': 1.725, sp98: 1.812, e85: 0.859, gplc: 0.993 } },
+    });
     const rhone = await call('GET', '/v1/fuel/prices?department=69', { key: account.testKey });
-    expect(rhone.body.department).to.deep.equal({ code: '69', stations: 212, prices: { gazole: 1.664, sp95: 1.776, 'sp95-e10': 1.719, sp98: 1.806, e85: 0.85, gplc: null } });
+    expect(rhone.body.department).to.deep.equal({
+      code: '69',
+      stations: 212,
+      prices: { gazole: 1.664, sp95: 1.776, 'sp95-e10': 1.719, sp98: 1.806, e85: 0.85, gplc: null },
+    });
     expect(fuelData.requests.some((r) => decodeURIComponent(r).includes('code_departement="69"'))).to.equal(true);
   });
 
@@ -61,7 +68,15 @@ describe('GET /v1/fuel/stations (official fuel-price data, replayed)', function 
     // 69003002 and 69007003 both sell at 1.639: the one 0.7 km from the centre comes before the one at 1.3 km.
     expect(ids(res.body)).to.deep.equal(['69100012', '69008001', '69003002', '69007003', '69200007', '69009004']);
     expect(res.body.stations[0]).to.deep.equal({
-      id: '69100012', address: '55 Cours Émile Zola', postcode: '69100', city: 'Villeurbanne', lat: 45.77, lon: 4.88, distanceKm: 3.7, priceEurPerLiter: 1.609, priceUpdatedAt: '2026-11-20T08:01:00.000Z',
+      id: '69100012',
+      address: '55 Cours Émile Zola',
+      postcode: '69100',
+      city: 'Villeurbanne',
+      lat: 45.77,
+      lon: 4.88,
+      distanceKm: 3.7,
+      priceEurPerLiter: 1.609,
+      priceUpdatedAt: '2026-11-20T08:01:00.000Z',
     });
     const where = new URL(fuelData.requests[0]!, 'http://replay').searchParams.get('where');
     expect(where).to.equal("within_distance(geom, geom'POINT(4.835 45.758)', 10km) and gazole_prix is not null");
@@ -106,7 +121,21 @@ describe('GET /v1/fuel/stations (official fuel-price data, replayed)', function 
   it('refuses incomplete or out-of-range queries before anything is billed', async () => {
     await exhaustFreeQuota(account.id);
     const before = await balanceOf(account.id);
-    for (const query of ['', 'lat=45.7', 'lon=4.8', 'lat=91&lon=4.8', 'lat=45&lon=181', 'insee=6912', 'insee=2C001', 'insee=99999', 'lat=45&lon=4&radiusKm=31', 'lat=45&lon=4&radiusKm=0.5', 'lat=45&lon=4&limit=51', 'lat=45&lon=4&fuel=sp95', 'lat=45&lon=4&sort=name']) {
+    for (const query of [
+      '',
+      'lat=45.7',
+      'lon=4.8',
+      'lat=91&lon=4.8',
+      'lat=45&lon=181',
+      'insee=6912',
+      'insee=2C001',
+      'insee=99999',
+      'lat=45&lon=4&radiusKm=31',
+      'lat=45&lon=4&radiusKm=0.5',
+      'lat=45&lon=4&limit=51',
+      'lat=45&lon=4&fuel=sp95',
+      'lat=45&lon=4&sort=name',
+    ]) {
       const res = await call('GET', `/v1/fuel/stations?${query}`, { key: account.liveKey });
       expect(res.status, query).to.equal(400);
       expect(res.body.error.code, query).to.equal('invalid_request');

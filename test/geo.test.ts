@@ -60,7 +60,14 @@ describe('GET /v1/geo/addresses (geocoder partner, replayed)', function () {
   it('maps the geocoder answer to { results: [{ label, street, postcode, city, lat, lon }] }', async () => {
     const res = await addresses('q=20%20avenue%20de%20S%C3%A9gur%20Paris');
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body.results[0]).to.deep.equal({ label: '20 Avenue de Ségur 75007 Paris', street: '20 Avenue de Ségur', postcode: '75007', city: 'Paris', lat: 48.850671, lon: 2.308132 });
+    expect(res.body.results[0]).to.deep.equal({
+      label: '20 Avenue de Ségur 75007 Paris',
+      street: '20 Avenue de Ségur',
+      postcode: '75007',
+      city: 'Paris',
+      lat: 48.850671,
+      lon: 2.308132,
+    });
     expect(res.body.results[1].street).to.equal('Avenue de Ségur');
     const town = await addresses('q=Lyon');
     expect(town.body.results[0]).to.include({ label: 'Lyon', street: 'Lyon', postcode: '69001' });

@@ -46,7 +46,11 @@ describe('idempotency', () => {
     const body = expenseGroup() as Record<string, unknown>;
     const reordered = JSON.stringify({ expenses: body.expenses, members: body.members }, null, 2);
     await settle(account.liveKey, key);
-    const res = await call('POST', '/v1/expenses/settle', { key: account.liveKey, rawBody: reordered, headers: { 'content-type': 'application/json', 'idempotency-key': key } });
+    const res = await call('POST', '/v1/expenses/settle', {
+      key: account.liveKey,
+      rawBody: reordered,
+      headers: { 'content-type': 'application/json', 'idempotency-key': key },
+    });
     expect(res.headers.get('idempotent-replayed')).to.equal('true');
   });
 
@@ -108,9 +112,15 @@ describe('idempotency', () => {
   it('keeps a key 24 hours, then lets it be used again', async () => {
     const key = randomUUID();
     await settle(account.liveKey, key, 3000);
-    await stack().db('idempotency_keys').where({ account_id: account.id, key }).update({ created_at: stack().db.raw("now() - interval '23 hours 59 minutes'") });
+    await stack()
+      .db('idempotency_keys')
+      .where({ account_id: account.id, key })
+      .update({ created_at: stack().db.raw("now() - interval '23 hours 59 minutes'") });
     expect((await settle(account.liveKey, key, 4000)).status).to.equal(422);
-    await stack().db('idempotency_keys').where({ account_id: account.id, key }).update({ created_at: stack().db.raw("now() - interval '24 hours 1 minute'") });
+    await stack()
+      .db('idempotency_keys')
+      .where({ account_id: account.id, key })
+      .update({ created_at: stack().db.raw("now() - interval '24 hours 1 minute'") });
     const fresh = await settle(account.liveKey, key, 4000);
     expect(fresh.status).to.equal(200);
     expect(fresh.body.totalCents).to.equal(4000);

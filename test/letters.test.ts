@@ -14,7 +14,12 @@ async function pdf(key: string, slug: string, body: unknown): Promise<{ status: 
     body: JSON.stringify(body),
   });
   const bytes = Buffer.from(await res.arrayBuffer());
-  return { status: res.status, headers: res.headers, bytes, json: res.headers.get('content-type')?.includes('json') ? JSON.parse(bytes.toString()) : undefined };
+  return {
+    status: res.status,
+    headers: res.headers,
+    bytes,
+    json: res.headers.get('content-type')?.includes('json') ? JSON.parse(bytes.toString()) : undefined,
+  };
 }
 
 describe('letters', function () {
@@ -55,7 +60,10 @@ describe('letters', function () {
       });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.text).to.match(/Objet : [^\n]+\nIdentifiant Free Mobile : 12345678\n\n/);
-      const bad = await call('POST', '/v1/letters/resiliation-forfait-mobile/render', { key: account.testKey, body: { provider: 'free-mobile', fields: { freeMobileCustomerId: '12' } } });
+      const bad = await call('POST', '/v1/letters/resiliation-forfait-mobile/render', {
+        key: account.testKey,
+        body: { provider: 'free-mobile', fields: { freeMobileCustomerId: '12' } },
+      });
       expect(bad.status).to.equal(422);
       expect(bad.body.error.details[0].field).to.equal('freeMobileCustomerId');
     });
@@ -75,7 +83,7 @@ describe('letters', function () {
       const res = await call('POST', `/v1/letters/${BOX}/render`, { key: account.testKey, body: { provider: 'free', fields: partial } });
       expect(res.status).to.equal(200);
       expect(res.body.missingFields).to.deep.equal(['senderName']);
-      expect(res.body.text).to.include('[Nom et prénom de l\'expéditeur]');
+      expect(res.body.text).to.include("[Nom et prénom de l'expéditeur]");
       expect(res.body.text).to.include('Lyon, le 1er mars 2026');
       expect(res.body.text).to.include('FB-0987654321');
       expect(res.body.text).to.include('Free\nService Résiliation');
@@ -104,7 +112,10 @@ describe('letters', function () {
       expect(res.status).to.equal(422);
       expect(res.body.error.code).to.equal('unprocessable');
       expect(res.body.error.details.map((d: { field: string }) => d.field).sort()).to.deep.equal(['date', 'nonsense', 'senderAddress', 'terminationContext']);
-      const iban = await call('POST', '/v1/letters/contestation-prelevement-sepa/render', { key: account.testKey, body: { fields: { accountIban: 'FR76 3000 6000 0112 3456 7890 188' } } });
+      const iban = await call('POST', '/v1/letters/contestation-prelevement-sepa/render', {
+        key: account.testKey,
+        body: { fields: { accountIban: 'FR76 3000 6000 0112 3456 7890 188' } },
+      });
       expect(iban.status).to.equal(422);
       expect(iban.body.error.details[0].field).to.equal('accountIban');
     });
@@ -122,7 +133,13 @@ describe('letters', function () {
         expect(width).to.be.closeTo(595.3, 1);
         expect(height).to.be.closeTo(841.9, 1);
       }
-      for (const expected of ['Marie Dupont', 'FB-0987654321', 'Service Résiliation', 'Lyon, le 1er mars 2026', 'Objet : Résiliation de mon abonnement internet']) {
+      for (const expected of [
+        'Marie Dupont',
+        'FB-0987654321',
+        'Service Résiliation',
+        'Lyon, le 1er mars 2026',
+        'Objet : Résiliation de mon abonnement internet',
+      ]) {
         expect(text.replace(/\s+/g, ' ')).to.include(expected);
       }
     });
@@ -140,9 +157,20 @@ describe('letters', function () {
     });
 
     it('numbers the pages of a letter longer than one page', async () => {
-      const facts = Array.from({ length: 12 }, (_, i) => `Point ${i + 1} : le ${i + 1} février, les documents demandés n'ont pas été transmis malgré mes relances répétées auprès du service.`).join('\n\n');
+      const facts = Array.from(
+        { length: 12 },
+        (_, i) => `Point ${i + 1} : le ${i + 1} février, les documents demandés n'ont pas été transmis malgré mes relances répétées auprès du service.`,
+      ).join('\n\n');
       const res = await pdf(account.testKey, 'demande-communication-documents-administratifs', {
-        fields: { senderName: values.senderName, senderAddress: values.senderAddress, place: values.place, recipientName: 'Mairie de Lyon', recipientAddress: '1 place de la Comédie\n69001 Lyon', documentDescription: facts, deliveryMode: 'copie-papier' },
+        fields: {
+          senderName: values.senderName,
+          senderAddress: values.senderAddress,
+          place: values.place,
+          recipientName: 'Mairie de Lyon',
+          recipientAddress: '1 place de la Comédie\n69001 Lyon',
+          documentDescription: facts,
+          deliveryMode: 'copie-papier',
+        },
       });
       expect(res.status, JSON.stringify(res.json)).to.equal(200);
       const { pages, text } = await readPdf(res.bytes);

@@ -7,7 +7,6 @@ import { WebhookReceiver } from './support/webhook-receiver.js';
 import { createWebhookEndpoint } from '../domain/webhooks/endpoints.js';
 import { priceOf } from '../domain/billing/prices.js';
 
-
 function verify(received: { headers: Record<string, string>; raw: string }, secret: string): boolean {
   const [t, v1] = received.headers['service-signature']!.split(',').map((p) => p.split('=')[1]!);
   const expected = createHmac('sha256', secret).update(`${t}.${received.raw}`).digest('hex');
@@ -35,7 +34,17 @@ describe('mailings', function () {
     const res = await post(account.testKey, { mode: 'ar', letter: freeLetter, sender, recipient, reference: 'REF-1' });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     const s = res.body;
-    expect(s).to.include({ mode: 'ar', modeLabel: 'Lettre recommandée avec accusé de réception', status: 'paid', step: 0, lastStep: 5, amountCents: 0, reference: 'REF-1', test: true, orderId: null });
+    expect(s).to.include({
+      mode: 'ar',
+      modeLabel: 'Lettre recommandée avec accusé de réception',
+      status: 'paid',
+      step: 0,
+      lastStep: 5,
+      amountCents: 0,
+      reference: 'REF-1',
+      test: true,
+      orderId: null,
+    });
     expect(s.id).to.match(/^[0-9a-f-]{36}$/);
     expect(s.createdAt).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(s.events).to.deep.equal([{ step: 0, status: 'paid', label: s.statusLabel, at: s.createdAt }]);
@@ -66,8 +75,17 @@ describe('mailings', function () {
     expect(jump.body.proofs.map((p: { kind: string }) => p.kind)).to.deep.equal(['filing', 'delivery']);
     await receiver.until((r) => r.filter((w) => w.body.data?.mailing?.id === s.id).length >= 7);
     const types = receiver.received.filter((w) => w.body.data?.mailing?.id === s.id).map((w) => w.body.type);
-    expect(types).to.include.members(['mailing.created', 'mailing.printed', 'mailing.posted', 'mailing.in_transit', 'mailing.delivered', 'mailing.proof_available']);
-    const proofs = receiver.received.filter((w) => w.body.data?.mailing?.id === s.id && w.body.type === 'mailing.proof_available').map((w) => w.body.data.proof.kind);
+    expect(types).to.include.members([
+      'mailing.created',
+      'mailing.printed',
+      'mailing.posted',
+      'mailing.in_transit',
+      'mailing.delivered',
+      'mailing.proof_available',
+    ]);
+    const proofs = receiver.received
+      .filter((w) => w.body.data?.mailing?.id === s.id && w.body.type === 'mailing.proof_available')
+      .map((w) => w.body.data.proof.kind);
     expect(proofs.sort()).to.deep.equal(['delivery', 'filing']);
     const final = await call('POST', `/v1/test/mailings/${s.id}/advance`, { key: account.testKey, body: {} });
     expect(final.status).to.equal(409);
@@ -166,15 +184,28 @@ describe('mailings', function () {
     // Every request sees enough money in the known balance; the debits decide.
     const results = await Promise.all(Array.from({ length: 5 }, () => post(pair.liveKey, { mode: 'ar', letter: freeLetter, sender, recipient })));
     expect(results.map((r) => r.status).sort()).to.deep.equal([201, 201, 402, 402, 402]);
-    expect(results.filter((r) => r.status === 402).map((r) => r.body.error.code)).to.deep.equal(['insufficient_balance', 'insufficient_balance', 'insufficient_balance']);
+    expect(results.filter((r) => r.status === 402).map((r) => r.body.error.code)).to.deep.equal([
+      'insufficient_balance',
+      'insufficient_balance',
+      'insufficient_balance',
+    ]);
     const shipments = await stack().db('shipments').where({ account_id: pair.id }).pluck('id');
-    expect(shipments.sort()).to.deep.equal(results.filter((r) => r.status === 201).map((r) => r.body.id).sort());
+    expect(shipments.sort()).to.deep.equal(
+      results
+        .filter((r) => r.status === 201)
+        .map((r) => r.body.id)
+        .sort(),
+    );
     expect(await balanceOf(pair.id)).to.equal(10);
     const debits = await stack().db('ledger_entries').where({ account_id: pair.id, kind: 'debit' }).pluck('reference');
     expect(debits.sort()).to.deep.equal([...shipments].sort());
     // The workflows of the refused three were started, then ended at once; the two others run.
     const { client } = stack().temporal;
-    const terminated = await eventually(() => client.workflow.count(`AccountId = '${pair.id}' AND ExecutionStatus = 'Terminated'`), (c) => c.count === 3, 5000);
+    const terminated = await eventually(
+      () => client.workflow.count(`AccountId = '${pair.id}' AND ExecutionStatus = 'Terminated'`),
+      (c) => c.count === 3,
+      5000,
+    );
     expect(terminated.count).to.equal(3);
     expect((await client.workflow.count(`AccountId = '${pair.id}' AND ExecutionStatus = 'Running'`)).count).to.equal(2);
   });
@@ -182,7 +213,8 @@ describe('mailings', function () {
   it('lists mailings most recent first with an opaque, stable cursor', async () => {
     const lister = await createAccount();
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await post(lister.testKey, { mode: 'simple', letter: freeLetter, sender, recipient, reference: `R${i % 2}` })).body.id);
+    for (let i = 0; i < 5; i++)
+      ids.push((await post(lister.testKey, { mode: 'simple', letter: freeLetter, sender, recipient, reference: `R${i % 2}` })).body.id);
     const first = await call('GET', '/v1/mailings?limit=2', { key: lister.testKey });
     expect(first.status, JSON.stringify(first.body)).to.equal(200);
     expect(first.body.data.map((s: { id: string }) => s.id)).to.deep.equal([ids[4], ids[3]]);

@@ -102,8 +102,15 @@ describe('PDF browser', function () {
     worker.stderr!.on('data', (chunk) => (output += chunk));
     try {
       const pdf = await stack().temporal.client.workflow.execute('letterPdf', { taskQueue, workflowId: `letter-pdf-${randomUUID()}`, args: [boxLetter()] });
-      expect(Buffer.from(pdf as Uint8Array).subarray(0, 5).toString()).to.equal('%PDF-');
-      const started = output.split('\n').filter((line) => line.includes('PDF browser started')).map((line) => JSON.parse(line) as { pid: number });
+      expect(
+        Buffer.from(pdf as Uint8Array)
+          .subarray(0, 5)
+          .toString(),
+      ).to.equal('%PDF-');
+      const started = output
+        .split('\n')
+        .filter((line) => line.includes('PDF browser started'))
+        .map((line) => JSON.parse(line) as { pid: number });
       expect(started, output).to.have.length(1);
       const browserPid = started[0].pid;
       expect(processGroup(browserPid).length, 'the browser runs before the kill').to.be.greaterThan(0);

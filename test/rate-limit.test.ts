@@ -47,7 +47,10 @@ describe('rate limit and sandbox quota', () => {
     let b: ApiProcess;
     before(async function () {
       this.timeout(60_000);
-      [a, b] = await Promise.all([spawnApiProcess({ RATE_LIMIT_PER_MINUTE: '10', SANDBOX_DAILY_QUOTA: '7' }), spawnApiProcess({ RATE_LIMIT_PER_MINUTE: '10', SANDBOX_DAILY_QUOTA: '7' })]);
+      [a, b] = await Promise.all([
+        spawnApiProcess({ RATE_LIMIT_PER_MINUTE: '10', SANDBOX_DAILY_QUOTA: '7' }),
+        spawnApiProcess({ RATE_LIMIT_PER_MINUTE: '10', SANDBOX_DAILY_QUOTA: '7' }),
+      ]);
     });
     after(async () => {
       await Promise.all([a?.stop(), b?.stop()]);

@@ -17,7 +17,7 @@ async function admin(args: string[]): Promise<{ code: number; json: any }> {
   }
 }
 
-const request = (n: number) => ({ kind: 'letter', title: `Lettre demandée n° ${n}`, description: 'Résiliation d\'un contrat de maintenance de chaudière.' });
+const request = (n: number) => ({ kind: 'letter', title: `Lettre demandée n° ${n}`, description: "Résiliation d'un contrat de maintenance de chaudière." });
 
 describe('service requests', function () {
   this.timeout(60_000);
@@ -30,17 +30,38 @@ describe('service requests', function () {
     await exhaustFreeQuota(account.id);
     const res = await call('POST', '/v1/requests', {
       key: account.liveKey,
-      body: { kind: 'calculator', title: ' Indemnité de rupture conventionnelle ', description: 'Calculer le minimum légal selon l\'ancienneté.', example: '5 ans, 2 500 €', useCase: 'Un outil RH', contactEmail: 'rh@example.fr' },
+      body: {
+        kind: 'calculator',
+        title: ' Indemnité de rupture conventionnelle ',
+        description: "Calculer le minimum légal selon l'ancienneté.",
+        example: '5 ans, 2 500 €',
+        useCase: 'Un outil RH',
+        contactEmail: 'rh@example.fr',
+      },
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    expect(res.body).to.include({ kind: 'calculator', title: 'Indemnité de rupture conventionnelle', status: 'received', statusNote: null, contactEmail: 'rh@example.fr', useCase: 'Un outil RH' });
+    expect(res.body).to.include({
+      kind: 'calculator',
+      title: 'Indemnité de rupture conventionnelle',
+      status: 'received',
+      statusNote: null,
+      contactEmail: 'rh@example.fr',
+      useCase: 'Un outil RH',
+    });
     expect(res.body.id).to.match(/^[0-9a-f-]{36}$/);
     expect(res.body.createdAt).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(await balanceOf(account.id)).to.equal(500);
   });
 
   it('refuses invalid input with the fields in error', async () => {
-    for (const body of [{}, { ...request(1), kind: 'quote' }, { ...request(1), title: 'ab' }, { ...request(1), description: 'x'.repeat(5001) }, { ...request(1), contactEmail: 'nope' }, { ...request(1), extra: 1 }]) {
+    for (const body of [
+      {},
+      { ...request(1), kind: 'quote' },
+      { ...request(1), title: 'ab' },
+      { ...request(1), description: 'x'.repeat(5001) },
+      { ...request(1), contactEmail: 'nope' },
+      { ...request(1), extra: 1 },
+    ]) {
       const res = await call('POST', '/v1/requests', { key: account.testKey, body });
       expect(res.status, JSON.stringify(body)).to.equal(400);
       expect(res.body.error.code).to.equal('invalid_request');
@@ -61,7 +82,7 @@ describe('service requests', function () {
     expect(list.body.data).to.have.length(1);
   });
 
-  it('lists the account\'s requests most recent first, with a stable cursor', async () => {
+  it("lists the account's requests most recent first, with a stable cursor", async () => {
     for (let n = 1; n <= 5; n++) await call('POST', '/v1/requests', { key: account.testKey, body: request(n) });
     const other = await createAccount();
     await call('POST', '/v1/requests', { key: other.testKey, body: request(99) });

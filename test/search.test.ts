@@ -30,7 +30,7 @@ describe('search', function () {
   });
 
   it('merges the semantic engine for queries of 3 words or more', async () => {
-    const res = await search("je veux arrêter mon forfait de téléphone portable");
+    const res = await search('je veux arrêter mon forfait de téléphone portable');
     expect(res.status).to.equal(200);
     expect(res.body.mode).to.equal('hybrid');
     expect(res.body.results.map((r: { slug: string }) => r.slug)).to.include('resiliation-forfait-mobile');

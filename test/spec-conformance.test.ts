@@ -39,9 +39,18 @@ describe('SPEC.md Endpoints table', function () {
       const route = routes.find((r) => r.method === row.method && r.path === row.path);
       expect(route, `${row.method} ${row.path}`).to.not.equal(undefined);
       expect(route!.scope, `${row.method} ${row.path}`).to.equal(row.scope);
-      expect([...route!.errors].sort((a, b) => a - b), `${row.method} ${row.path}`).to.deep.equal(row.errors);
+      expect(
+        [...route!.errors].sort((a, b) => a - b),
+        `${row.method} ${row.path}`,
+      ).to.deep.equal(row.errors);
       const operation = doc.paths[row.path][row.method.toLowerCase()];
-      expect(Object.keys(operation.responses).map(Number).filter((s) => s >= 400).sort((a, b) => a - b), `${row.method} ${row.path}`).to.deep.equal(row.errors);
+      expect(
+        Object.keys(operation.responses)
+          .map(Number)
+          .filter((s) => s >= 400)
+          .sort((a, b) => a - b),
+        `${row.method} ${row.path}`,
+      ).to.deep.equal(row.errors);
     }
   });
 

@@ -7,7 +7,6 @@ import { WebhookReceiver } from './support/webhook-receiver.js';
 import { createWebhookEndpoint } from '../domain/webhooks/endpoints.js';
 import { postWebhook } from '../activities/net/webhook-request.js';
 
-
 describe('webhook deliveries', function () {
   this.timeout(60_000);
   let account: TestAccount;
@@ -21,7 +20,8 @@ describe('webhook deliveries', function () {
     await receiver.stop();
   });
 
-  const endpoint = (env: 'test' | 'live', events: string[] = []) => createWebhookEndpoint(stack().db, stack().config, { accountId: account.id, url: receiver.url, env, events });
+  const endpoint = (env: 'test' | 'live', events: string[] = []) =>
+    createWebhookEndpoint(stack().db, stack().config, { accountId: account.id, url: receiver.url, env, events });
   const mail = (key: string) => call('POST', '/v1/mailings', { key, body: { mode: 'simple', letter: freeLetter, sender, recipient } });
 
   it('retries a failing receiver with the same delivery id and a new timestamp, then counts the attempts', async () => {
@@ -44,7 +44,10 @@ describe('webhook deliveries', function () {
     }
     expect(received.every((r) => r.body.id === received[0]!.body.id)).to.equal(true);
     await new Promise((r) => setTimeout(r, 300));
-    const row = await stack().db('webhook_deliveries').where({ id: [...ids][0] }).first();
+    const row = await stack()
+      .db('webhook_deliveries')
+      .where({ id: [...ids][0] })
+      .first();
     expect(row).to.include({ status: 'delivered', attempts: 3, last_http_status: 200 });
     expect(s.id).to.be.a('string');
   });
@@ -92,7 +95,14 @@ describe('webhook deliveries', function () {
   });
 
   it('refuses non-public targets at delivery time (SSRF), by address and by name', async () => {
-    for (const url of ['https://127.0.0.1/h', 'https://10.0.0.8/h', 'https://169.254.169.254/latest/meta-data', 'https://[::1]/h', 'https://localhost/h', 'https://[::ffff:127.0.0.1]/h']) {
+    for (const url of [
+      'https://127.0.0.1/h',
+      'https://10.0.0.8/h',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[::1]/h',
+      'https://localhost/h',
+      'https://[::ffff:127.0.0.1]/h',
+    ]) {
       const result = await postWebhook(url, {}, '{}', false);
       expect(result.ok, url).to.equal(false);
       expect(result.error, url).to.match(/^refused: /);
@@ -122,7 +132,15 @@ describe('webhook deliveries', function () {
   it('debits an idempotent live POST once under concurrency', async () => {
     const before = await balanceOf(account.id);
     const key = randomUUID();
-    const results = await Promise.all(Array.from({ length: 8 }, () => call('POST', '/v1/mailings', { key: account.liveKey, body: { mode: 'ar', letter: freeLetter, sender, recipient }, headers: { 'idempotency-key': key } })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        call('POST', '/v1/mailings', {
+          key: account.liveKey,
+          body: { mode: 'ar', letter: freeLetter, sender, recipient },
+          headers: { 'idempotency-key': key },
+        }),
+      ),
+    );
     const created = results.filter((r) => r.status === 201);
     expect(created.length).to.be.at.least(1);
     expect(new Set(created.map((r) => r.body.id)).size).to.equal(1);

@@ -50,13 +50,18 @@ export async function createWorker({ config, db, address }: WorkerDeps): Promise
     [LLM_QUEUE, config.llm.perSecond],
   ];
   const partners = await Promise.all(
-    partnerQueues.map(([taskQueue, perSecond]) => Worker.create({ connection, namespace: config.temporalNamespace, taskQueue, activities, maxTaskQueueActivitiesPerSecond: perSecond })),
+    partnerQueues.map(([taskQueue, perSecond]) =>
+      Worker.create({ connection, namespace: config.temporalNamespace, taskQueue, activities, maxTaskQueueActivitiesPerSecond: perSecond }),
+    ),
   );
   const all = [worker, ...partners];
   return {
     worker,
     browsers,
-    run: () => Promise.all(all.map((w) => w.run())).then(() => undefined).finally(() => Promise.all([browsers.close(), connection.close()])),
+    run: () =>
+      Promise.all(all.map((w) => w.run()))
+        .then(() => undefined)
+        .finally(() => Promise.all([browsers.close(), connection.close()])),
     shutdown: () => {
       for (const w of all) if (w.getState() === 'RUNNING') w.shutdown();
     },

@@ -133,7 +133,8 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
           args: args as never,
         });
       } catch (error) {
-        if (error instanceof WorkflowFailedError) throw options.failure?.() ?? new Error(`The ${name} workflow failed: ${error.cause?.message ?? error.message}`);
+        if (error instanceof WorkflowFailedError)
+          throw options.failure?.() ?? new Error(`The ${name} workflow failed: ${error.cause?.message ?? error.message}`);
         throw unreachable();
       }
     },

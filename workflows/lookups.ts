@@ -2,7 +2,6 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { COMPANIES_QUEUE, FUEL_QUEUE, GEOCODING_QUEUE, ROUTING_QUEUE } from './contract.js';
 
-
 /** Every partner call: a time limit, 3 attempts, no retry of a refused request. */
 const onQueue = (taskQueue: string) =>
   proxyActivities<Activities>({

@@ -14,7 +14,16 @@ import type { Activities } from '../activities/index.js';
 import type { Shipment } from '../domain/mailings/shipment.js';
 import { isFinal, PATHS, proofAt, type ShipmentStatus } from '../domain/mailings/states.js';
 import type { EventType } from '../domain/webhooks/event-types.js';
-import { advanceUpdate, cancelUpdate, deliveryWorkflowId, MAILING_STATUS, REFUSED_CONFLICT, REFUSED_INVALID, type MailingWorkflowInput, type TestAdvance } from './contract.js';
+import {
+  advanceUpdate,
+  cancelUpdate,
+  deliveryWorkflowId,
+  MAILING_STATUS,
+  REFUSED_CONFLICT,
+  REFUSED_INVALID,
+  type MailingWorkflowInput,
+  type TestAdvance,
+} from './contract.js';
 import { webhookDelivery } from './webhook-delivery.js';
 
 // Short database writes run as local activities: no task-queue round trip between the steps of a
@@ -24,7 +33,10 @@ const projection = proxyLocalActivities<Activities>({ startToCloseTimeout: '30s'
 // The API records the mailing right after the start (usually within milliseconds, so the first
 // retries come quickly), in at most four statements of at most 5 s (api/mailings/create.ts):
 // about 35 s without the record (25 attempts) means it never will be.
-const creation = proxyLocalActivities<Activities>({ startToCloseTimeout: '10s', retry: { initialInterval: '50ms', backoffCoefficient: 1.5, maximumInterval: '2s', maximumAttempts: 25 } });
+const creation = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '10s',
+  retry: { initialInterval: '50ms', backoffCoefficient: 1.5, maximumInterval: '2s', maximumAttempts: 25 },
+});
 const printing = proxyActivities<Activities>({ startToCloseTimeout: '20s', retry: { initialInterval: '1s', maximumInterval: '1m' } });
 // Filing is retried for as long as the operator does not confirm: the shipment stays `paid`.
 const filing = proxyActivities<Activities>({ startToCloseTimeout: '1m', retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '10m' } });
@@ -95,27 +107,40 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
     advanceUpdate,
     (request) =>
       exclusively(async () => {
-        if (isFinal(input.mode, status)) throw ApplicationFailure.create({ type: REFUSED_CONFLICT, message: `This mailing is final (${status}).`, nonRetryable: true });
+        if (isFinal(input.mode, status))
+          throw ApplicationFailure.create({ type: REFUSED_CONFLICT, message: `This mailing is final (${status}).`, nonRetryable: true });
         if (request.status) {
           await moveTo(request.status, last);
         } else {
           const target = request.step ?? step + 1;
-          if (target > last) throw ApplicationFailure.create({ type: REFUSED_INVALID, message: `A ${input.mode} mailing has steps 0 to ${last}.`, nonRetryable: true });
-          if (target <= step) throw ApplicationFailure.create({ type: REFUSED_CONFLICT, message: `Step ${target} is not ahead of the current step ${step}.`, nonRetryable: true });
+          if (target > last)
+            throw ApplicationFailure.create({ type: REFUSED_INVALID, message: `A ${input.mode} mailing has steps 0 to ${last}.`, nonRetryable: true });
+          if (target <= step)
+            throw ApplicationFailure.create({
+              type: REFUSED_CONFLICT,
+              message: `Step ${target} is not ahead of the current step ${step}.`,
+              nonRetryable: true,
+            });
           for (let s = step + 1; s <= target; s++) await moveTo(path[s]!, s);
         }
         return latest;
       }),
     {
       validator: (_request: TestAdvance) => {
-        if (!input.test) throw ApplicationFailure.create({ type: REFUSED_CONFLICT, message: 'Only test mailings can be advanced by hand.', nonRetryable: true });
+        if (!input.test)
+          throw ApplicationFailure.create({ type: REFUSED_CONFLICT, message: 'Only test mailings can be advanced by hand.', nonRetryable: true });
       },
     },
   );
 
   setHandler(cancelUpdate, () =>
     exclusively(async () => {
-      if (status !== 'paid' || filed) throw ApplicationFailure.create({ type: REFUSED_CONFLICT, message: `Only a paid mailing can be canceled; this one is ${filed ? 'filed' : status}.`, nonRetryable: true });
+      if (status !== 'paid' || filed)
+        throw ApplicationFailure.create({
+          type: REFUSED_CONFLICT,
+          message: `Only a paid mailing can be canceled; this one is ${filed ? 'filed' : status}.`,
+          nonRetryable: true,
+        });
       const at = new Date().toISOString();
       if (!(await projection.cancelShipment({ shipmentId: input.shipmentId, step: last, at }))) {
         throw ApplicationFailure.create({ type: REFUSED_CONFLICT, message: 'The letter has already been filed with the postal operator.', nonRetryable: true });

@@ -28,7 +28,8 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
     return { ok: false, status: null, error: `DNS: ${(error as Error).message}` };
   }
   const refused = addresses.find((a) => !isPublicAddress(a.address));
-  if (!allowPrivate && (refused || addresses.length === 0)) return { ok: false, status: null, error: `refused: ${host} resolves to a non-public address (${refused?.address ?? 'none'})` };
+  if (!allowPrivate && (refused || addresses.length === 0))
+    return { ok: false, status: null, error: `refused: ${host} resolves to a non-public address (${refused?.address ?? 'none'})` };
   const chosen = addresses[0]!;
   return new Promise((resolve) => {
     const req = request(

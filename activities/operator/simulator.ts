@@ -37,9 +37,14 @@ export class SimulatedOperator implements PostalOperator {
     );
     const { attempts, filed_at: filedAt } = rows[0] as { attempts: number; filed_at: Date | null };
     if (filedAt) return; // already filed: a retry confirms, never sends again
-    if (attempts <= this.settings.failFirstFilings) throw new OperatorUnavailableError(`filing attempt ${attempts} of shipment ${filing.shipmentId} not confirmed by the operator`);
+    if (attempts <= this.settings.failFirstFilings)
+      throw new OperatorUnavailableError(`filing attempt ${attempts} of shipment ${filing.shipmentId} not confirmed by the operator`);
     if (filing.pdf.byteLength < 100) throw new Error('the printed letter is empty');
-    const pages = (Buffer.from(filing.pdf).toString('latin1').match(/\/Type\s*\/Page(?![s\w])/g) ?? []).length;
+    const pages = (
+      Buffer.from(filing.pdf)
+        .toString('latin1')
+        .match(/\/Type\s*\/Page(?![s\w])/g) ?? []
+    ).length;
     await this.db('operator_filings').where({ shipment_id: filing.shipmentId }).whereNull('filed_at').update({ filed_at: this.db.fn.now(), pages });
   }
 

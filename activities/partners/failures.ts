@@ -19,7 +19,8 @@ export async function partnerCall<T>(partner: string, call: () => Promise<T>): P
   } catch (error) {
     if (error instanceof HTTPError) {
       const status = error.response.statusCode;
-      if (status >= 400 && status < 500 && status !== 408 && status !== 429) throw ApplicationFailure.nonRetryable(`${partner} refused the request (${status})`, 'PartnerRefused');
+      if (status >= 400 && status < 500 && status !== 408 && status !== 429)
+        throw ApplicationFailure.nonRetryable(`${partner} refused the request (${status})`, 'PartnerRefused');
     }
     if (error instanceof PartnerResponseError) throw ApplicationFailure.retryable(`${partner}: ${error.message}`, 'PartnerMalformed');
     throw error;

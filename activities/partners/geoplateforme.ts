@@ -34,7 +34,8 @@ export async function searchAddresses(baseUrl: string, q: string, limit: number,
     timeout: { request: timeoutMs },
     retry: { limit: 0 },
   }).json<{ type?: string; features?: Feature[] }>();
-  if (body?.type !== 'FeatureCollection' || !Array.isArray(body.features)) throw new PartnerResponseError('geocoder answered something other than a FeatureCollection');
+  if (body?.type !== 'FeatureCollection' || !Array.isArray(body.features))
+    throw new PartnerResponseError('geocoder answered something other than a FeatureCollection');
   return body.features.map((feature) => {
     const p = feature.properties ?? {};
     const coordinates = feature.geometry?.coordinates;

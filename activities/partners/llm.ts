@@ -64,10 +64,14 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       })
       .json<ChatCompletion>();
     const choice = body?.choices?.[0];
-    if (typeof choice?.message?.refusal === 'string' && choice.message.refusal) throw new LlmResponseError(`the model refused: ${choice.message.refusal.slice(0, 200)}`);
+    if (typeof choice?.message?.refusal === 'string' && choice.message.refusal)
+      throw new LlmResponseError(`the model refused: ${choice.message.refusal.slice(0, 200)}`);
     if (choice?.finish_reason === 'length') throw new LlmResponseError('the answer was cut at max_tokens');
     if (typeof choice?.message?.content !== 'string') throw new LlmResponseError('no message content in the completion');
-    const usage = body.usage && typeof body.usage.prompt_tokens === 'number' && typeof body.usage.completion_tokens === 'number' ? { promptTokens: body.usage.prompt_tokens, completionTokens: body.usage.completion_tokens } : null;
+    const usage =
+      body.usage && typeof body.usage.prompt_tokens === 'number' && typeof body.usage.completion_tokens === 'number'
+        ? { promptTokens: body.usage.prompt_tokens, completionTokens: body.usage.completion_tokens }
+        : null;
     return { content: choice.message.content, model: typeof body.model === 'string' ? body.model : model, usage };
   }
 }

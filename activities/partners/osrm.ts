@@ -42,10 +42,13 @@ export async function carRoute(baseUrl: string, from: Point, to: Point, geometry
   }
   if (body?.code === 'NoRoute' || body?.code === 'NoSegment') return null;
   const route = body?.routes?.[0];
-  if (body?.code !== 'Ok' || typeof route?.distance !== 'number' || typeof route.duration !== 'number') throw new PartnerResponseError('routing service answered without a route');
+  if (body?.code !== 'Ok' || typeof route?.distance !== 'number' || typeof route.duration !== 'number')
+    throw new PartnerResponseError('routing service answered without a route');
   return {
     distanceMeters: Math.round(route.distance),
     durationSeconds: Math.round(route.duration),
-    ...(geometry && route.geometry?.type === 'LineString' && Array.isArray(route.geometry.coordinates) ? { geometry: { type: 'LineString', coordinates: route.geometry.coordinates } } : {}),
+    ...(geometry && route.geometry?.type === 'LineString' && Array.isArray(route.geometry.coordinates)
+      ? { geometry: { type: 'LineString', coordinates: route.geometry.coordinates } }
+      : {}),
   };
 }

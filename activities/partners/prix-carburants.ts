@@ -73,11 +73,18 @@ export async function fuelStations(baseUrl: string, fuel: Fuel, area: StationAre
   const stations: StationRecord[] = [];
   for (let offset = 0; offset < STATIONS_MAX; offset += pageSize) {
     const body = await got(`${baseUrl.replace(/\/$/, '')}/api/explore/v2.1/catalog/datasets/${DATASET}/records`, {
-      searchParams: { select: `id,adresse,cp,ville,geom,${column},${updated}`, where: whereClause(fuel, area), order_by: `${column} asc`, limit: pageSize, offset },
+      searchParams: {
+        select: `id,adresse,cp,ville,geom,${column},${updated}`,
+        where: whereClause(fuel, area),
+        order_by: `${column} asc`,
+        limit: pageSize,
+        offset,
+      },
       timeout: { request: timeoutMs },
       retry: { limit: 0 },
     }).json<{ total_count?: unknown; results?: Record<string, unknown>[] }>();
-    if (typeof body?.total_count !== 'number' || !Array.isArray(body.results)) throw new PartnerResponseError('fuel stations answered without total_count and results');
+    if (typeof body?.total_count !== 'number' || !Array.isArray(body.results))
+      throw new PartnerResponseError('fuel stations answered without total_count and results');
     for (const row of body.results) {
       const geom = row.geom as { lat?: unknown; lon?: unknown } | null;
       const price = row[column];

@@ -43,8 +43,26 @@ export interface CompanySummary {
 
 export interface CompanyProfile {
   siret: string;
-  establishment: { siret: string; status: 'active' | 'closed'; isHeadOffice: boolean; address: string; postcode: string; city: string; activity: string | null; createdOn: string | null };
-  company: { siren: string; name: string; acronym: string | null; status: 'active' | 'closed'; category: string | null; legalForm: string | null; createdOn: string | null; establishments: number };
+  establishment: {
+    siret: string;
+    status: 'active' | 'closed';
+    isHeadOffice: boolean;
+    address: string;
+    postcode: string;
+    city: string;
+    activity: string | null;
+    createdOn: string | null;
+  };
+  company: {
+    siren: string;
+    name: string;
+    acronym: string | null;
+    status: 'active' | 'closed';
+    category: string | null;
+    legalForm: string | null;
+    createdOn: string | null;
+    establishments: number;
+  };
   headOffice: { siret: string; address: string; postcode: string; city: string };
   activity: { code: string | null };
   headcount: { range: string | null };
@@ -52,11 +70,19 @@ export interface CompanyProfile {
 }
 
 const status = (code: string | undefined): 'active' | 'closed' => (code === 'C' || code === 'F' ? 'closed' : 'active');
-const place = (e: Establishment | undefined) => ({ siret: e?.siret ?? '', address: e?.adresse ?? '', postcode: e?.code_postal ?? '', city: e?.libelle_commune ?? '' });
+const place = (e: Establishment | undefined) => ({
+  siret: e?.siret ?? '',
+  address: e?.adresse ?? '',
+  postcode: e?.code_postal ?? '',
+  city: e?.libelle_commune ?? '',
+});
 
 async function search(baseUrl: string, params: Record<string, string | number>, timeoutMs: number): Promise<Company[]> {
-  const body = await got(`${baseUrl.replace(/\/$/, '')}/search`, { searchParams: params, timeout: { request: timeoutMs }, retry: { limit: 0 } }).json<{ results?: Company[] }>();
-  if (!Array.isArray(body?.results) || body.results.some((c) => typeof c?.siren !== 'string')) throw new PartnerResponseError('company search answered without results');
+  const body = await got(`${baseUrl.replace(/\/$/, '')}/search`, { searchParams: params, timeout: { request: timeoutMs }, retry: { limit: 0 } }).json<{
+    results?: Company[];
+  }>();
+  if (!Array.isArray(body?.results) || body.results.some((c) => typeof c?.siren !== 'string'))
+    throw new PartnerResponseError('company search answered without results');
   return body.results;
 }
 

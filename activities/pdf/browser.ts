@@ -88,9 +88,13 @@ export class BrowserPool {
         env: { ...process.env, FONTCONFIG_FILE: fontconfigFile() },
       });
     } catch (error) {
-      const reason = String((error as Error).message).split('\n').find((line) => line.trim()) ?? String(error);
+      const reason =
+        String((error as Error).message)
+          .split('\n')
+          .find((line) => line.trim()) ?? String(error);
       throw new Error(
         `PDF browser (${choice.source}: ${choice.executablePath}) failed to start: ${reason}. Set PUPPETEER_EXECUTABLE_PATH to a working Chromium, or install the system libraries it names.`,
+        { cause: error },
       );
     }
     this.choice = choice;

@@ -4,7 +4,9 @@ import { escapeHtml as escape } from '../../lib/html.js';
 import { FONT_STACKS } from './fonts.js';
 
 function html(segments: Segment[]): string {
-  return segments.map((s) => (s.type === 'text' ? escape(s.text) : s.value === null ? `<span class="missing">[${escape(s.label)}]</span>` : escape(s.value))).join('');
+  return segments
+    .map((s) => (s.type === 'text' ? escape(s.text) : s.value === null ? `<span class="missing">[${escape(s.label)}]</span>` : escape(s.value)))
+    .join('');
 }
 
 /** Paragraphs are separated by a blank line; single line breaks are kept inside a paragraph. */

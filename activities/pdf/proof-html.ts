@@ -3,7 +3,8 @@ import type { ProofKind, ShipmentStatus } from '../../domain/mailings/states.js'
 
 import { escapeHtml as escape } from '../../lib/html.js';
 import { FONT_STACKS } from './fonts.js';
-const when = (iso: string): string => new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' }).format(new Date(iso));
+const when = (iso: string): string =>
+  new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' }).format(new Date(iso));
 
 /** A one-page proof: the shipment, its tracking number and the dated history up to this proof. */
 export function proofHtml(shipment: Shipment, kind: ProofKind, title: string, labels: Record<ShipmentStatus, string>): string {

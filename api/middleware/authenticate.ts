@@ -6,8 +6,7 @@ import type { KeyRecord } from '../../domain/access/key-store.js';
 import type { CounterResult } from '../../domain/access/leased-counter.js';
 import { safeEqualText } from '../../lib/crypto.js';
 
-const invalidKey = (): ApiError =>
-  new ApiError(401, 'invalid_api_key', 'Provide a valid API key as "Authorization: Bearer svc_test_…" or "svc_live_…".');
+const invalidKey = (): ApiError => new ApiError(401, 'invalid_api_key', 'Provide a valid API key as "Authorization: Bearer svc_test_…" or "svc_live_…".');
 
 export function setBalanceHeader(ctx: Context, balanceCents: number): void {
   ctx.set('X-Service-Balance', String(balanceCents));

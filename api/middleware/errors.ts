@@ -15,7 +15,12 @@ function toApiError(error: unknown): ApiError {
   const fromDomain = fromDomainError(error);
   if (fromDomain) return fromDomain;
   if (error instanceof Joi.ValidationError) {
-    return new ApiError(400, 'invalid_request', error.details[0]?.message ?? error.message, error.details.map((d) => ({ path: d.path.join('.'), message: d.message, type: d.type })));
+    return new ApiError(
+      400,
+      'invalid_request',
+      error.details[0]?.message ?? error.message,
+      error.details.map((d) => ({ path: d.path.join('.'), message: d.message, type: d.type })),
+    );
   }
   const http = error as HttpLikeError;
   if (http && typeof http.status === 'number' && http.status >= 400 && http.status < 500 && http.expose !== false) {

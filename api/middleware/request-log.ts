@@ -17,7 +17,14 @@ export function requestLog(ctx: Context, next: Next): Promise<void> {
     const started = performance.now();
     ctx.res.once('close', () =>
       logger.info(
-        { requestId: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10, account: ctx.state.auth?.accountId },
+        {
+          requestId: id,
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          account: ctx.state.auth?.accountId,
+        },
         'request',
       ),
     );

@@ -14,7 +14,10 @@ function check(schema: Joi.Schema | undefined, value: unknown, where: 'path' | '
   if (error) {
     const details = error.details.map((d) => ({ in: where, field: d.path.join('.'), message: d.message, type: d.type }));
     const first = details[0]!;
-    throw badRequest(`Invalid ${where === 'body' ? 'body field' : where + ' parameter'} ${first.field ? `"${first.field}"` : ''}: ${first.message}.`.replace('  ', ' '), details);
+    throw badRequest(
+      `Invalid ${where === 'body' ? 'body field' : where + ' parameter'} ${first.field ? `"${first.field}"` : ''}: ${first.message}.`.replace('  ', ' '),
+      details,
+    );
   }
   return clean;
 }

@@ -41,7 +41,14 @@ export const aiRoutes = [
         ctx.body = { ...acceptFilled(target, simulateFill(target.fields, body.sentence)), ...simulated };
         return;
       }
-      ctx.body = await generatePaid(deps(ctx), caller(ctx), 'ai.fill', fillTask(target, body.sentence), (g) => ({ ...acceptFilled(target, g.output), simulated: false, model: g.model, promptVersion: g.promptVersion }), target.letter.slug);
+      ctx.body = await generatePaid(
+        deps(ctx),
+        caller(ctx),
+        'ai.fill',
+        fillTask(target, body.sentence),
+        (g) => ({ ...acceptFilled(target, g.output), simulated: false, model: g.model, promptVersion: g.promptVersion }),
+        target.letter.slug,
+      );
     },
   }),
   defineRoute<Record<string, never>, Record<string, never>, AiLetterRequest>({
@@ -92,7 +99,13 @@ export const aiRoutes = [
         caller(ctx),
         'ai.tool',
         toolTask(prepared),
-        (g) => ({ ...head, text: validOutput<{ text: string }>(toolOutputSchema, g.output).text, simulated: false, model: g.model, promptVersion: g.promptVersion }),
+        (g) => ({
+          ...head,
+          text: validOutput<{ text: string }>(toolOutputSchema, g.output).text,
+          simulated: false,
+          model: g.model,
+          promptVersion: g.promptVersion,
+        }),
         prepared.tool.slug,
       );
     },

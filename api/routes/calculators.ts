@@ -12,7 +12,7 @@ export const calculatorRoutes = [
     tag: 'Calculations',
     summary: 'Run a catalogue calculator; missing inputs are completed with documented defaults',
     description:
-      'Inputs are checked against the calculator\'s fields (422 per problem, or missingFields). Defaults are reported in defaultsApplied: the road distance is computed when the calculator needs it, and the day\'s average fuel price is used. ' +
+      "Inputs are checked against the calculator's fields (422 per problem, or missingFields). Defaults are reported in defaultsApplied: the road distance is computed when the calculator needs it, and the day's average fuel price is used. " +
       'Billed as one "calculation" after the monthly free quota. SPEC.md lists no 502 here: when a partner is unavailable the answer is 422 with a detail starting route_unavailable or fuel_price_unavailable (retry, or give the value), and nothing is billed.',
     scope: 'catalogue:read',
     params: calculatorParams,

@@ -18,7 +18,8 @@ export const companyRoutes = [
     path: '/v1/companies',
     tag: 'Data',
     summary: 'Search companies by name, trade name, SIREN or SIRET (national business directory)',
-    description: 'status=active (default) keeps active companies; all includes closed ones. Billed as one "data.lookup" after the monthly free quota; 502 and nothing billed when the directory fails.',
+    description:
+      'status=active (default) keeps active companies; all includes closed ones. Billed as one "data.lookup" after the monthly free quota; 502 and nothing billed when the directory fails.',
     scope: 'data:read',
     query: companySearchQuery,
     success: { status: 200, description: 'CompanyResults', schema: companyResultsSchema },
@@ -26,7 +27,14 @@ export const companyRoutes = [
     async handler(ctx, { query }) {
       const key = `companies:${query.status}:${query.limit}:${normalize(query.q)}`;
       const results = await payThen(deps(ctx), caller(ctx), 'data.lookup', () =>
-        partnerLookup(deps(ctx), { key, ttlSeconds: SEARCH_TTL_SECONDS, workflow: 'companySearch', args: [query.q, query.limit, query.status], idPrefix: 'company-search', partner: DIRECTORY }),
+        partnerLookup(deps(ctx), {
+          key,
+          ttlSeconds: SEARCH_TTL_SECONDS,
+          workflow: 'companySearch',
+          args: [query.q, query.limit, query.status],
+          idPrefix: 'company-search',
+          partner: DIRECTORY,
+        }),
       );
       ctx.body = { results };
     },

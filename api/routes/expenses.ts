@@ -11,7 +11,7 @@ export const expenseRoutes = [
     tag: 'Calculations',
     summary: 'Settle shared expenses with the minimum number of reimbursements',
     description:
-      'Computes each member\'s balance and the transfers that settle the group with the proven minimum number of reimbursements (up to 22 non-zero balances). ' +
+      "Computes each member's balance and the transfers that settle the group with the proven minimum number of reimbursements (up to 22 non-zero balances). " +
       'Shares are rounded to the cent by the largest-remainder rule, so no cent is lost or invented. Billed as one "calculation" after the monthly free quota.',
     scope: 'catalogue:read',
     body: expenseGroupSchema,

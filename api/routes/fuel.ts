@@ -24,7 +24,11 @@ interface StationsQuery {
 /** The commune of an INSEE code, with the postcodes it shares with other communes. */
 function communeOf(insee: string): StationSearch['commune'] {
   const commune = communes().withCode(insee);
-  if (!commune) throw invalidRequest(`Invalid query parameter "insee": no current French commune has code ${insee} (arrondissements of Paris, Lyon and Marseille use the city's code).`, [{ in: 'query', field: 'insee', type: 'any.invalid' }]);
+  if (!commune)
+    throw invalidRequest(
+      `Invalid query parameter "insee": no current French commune has code ${insee} (arrondissements of Paris, Lyon and Marseille use the city's code).`,
+      [{ in: 'query', field: 'insee', type: 'any.invalid' }],
+    );
   const sharedPostcodes = commune.postcodes.filter((p) => communes().withPostcode(p).length > 1);
   return { insee: commune.code, name: commune.name, postcodes: commune.postcodes, sharedPostcodes };
 }
@@ -36,7 +40,8 @@ export const fuelRoutes = [
     path: '/v1/fuel/prices',
     tag: 'Data',
     summary: "The day's average fuel prices for France, and for a department with ?department=",
-    description: 'From the official fuel-price open data; cached until the next daily publication. Billed as one "data.lookup" after the monthly free quota; 502 and nothing billed when the source fails.',
+    description:
+      'From the official fuel-price open data; cached until the next daily publication. Billed as one "data.lookup" after the monthly free quota; 502 and nothing billed when the source fails.',
     scope: 'data:read',
     query: fuelPricesQuery,
     success: { status: 200, description: 'FuelPrices', schema: fuelPricesSchema },
@@ -44,7 +49,11 @@ export const fuelRoutes = [
     async handler(ctx, { query }) {
       const department = query.department ?? null;
       const value = await payThen(deps(ctx), caller(ctx), 'data.lookup', () => fuelPrices(deps(ctx), department));
-      ctx.body = { unit: 'EUR/L', national: value.national, ...(value.department && department ? { department: { code: department, ...value.department } } : {}) };
+      ctx.body = {
+        unit: 'EUR/L',
+        national: value.national,
+        ...(value.department && department ? { department: { code: department, ...value.department } } : {}),
+      };
     },
   }),
   defineRoute<Record<string, never>, StationsQuery>({
@@ -54,7 +63,7 @@ export const fuelRoutes = [
     tag: 'Data',
     summary: 'Fuel stations around a point or in a commune, cheapest or nearest first',
     description:
-      'From the official instantaneous fuel-price data (answers reused 10 minutes). With insee, the commune\'s stations; when it has fewer than 3, the search widens to radiusKm around lat/lon, or around the commune centre. ' +
+      "From the official instantaneous fuel-price data (answers reused 10 minutes). With insee, the commune's stations; when it has fewer than 3, the search widens to radiusKm around lat/lon, or around the commune centre. " +
       'Distances are as the crow flies. Billed as one "data.lookup" after the monthly free quota; 502 and nothing billed when the source fails.',
     scope: 'data:read',
     query: fuelStationsQuery,
@@ -75,10 +84,16 @@ export const fuelRoutes = [
         }),
       );
       const at = found.centre;
-      const stations = found.stations.map(({ price, ...s }) => ({ ...s, distanceKm: at ? Math.round(crowFliesKm(at, s) * 10) / 10 : null, priceEurPerLiter: price }));
+      const stations = found.stations.map(({ price, ...s }) => ({
+        ...s,
+        distanceKm: at ? Math.round(crowFliesKm(at, s) * 10) / 10 : null,
+        priceEurPerLiter: price,
+      }));
       const far = (km: number | null): number => km ?? Number.POSITIVE_INFINITY;
       stations.sort((a, b) =>
-        query.sort === 'price' ? a.priceEurPerLiter - b.priceEurPerLiter || far(a.distanceKm) - far(b.distanceKm) : far(a.distanceKm) - far(b.distanceKm) || a.priceEurPerLiter - b.priceEurPerLiter,
+        query.sort === 'price'
+          ? a.priceEurPerLiter - b.priceEurPerLiter || far(a.distanceKm) - far(b.distanceKm)
+          : far(a.distanceKm) - far(b.distanceKm) || a.priceEurPerLiter - b.priceEurPerLiter,
       );
       ctx.body = {
         fuel: query.fuel,

@@ -34,7 +34,7 @@ export const geoRoutes = [
     tag: 'Data',
     summary: 'Address autocomplete and geocoding (national address base)',
     description:
-      'Runs the geocoder through a short workflow (timeout, retries, the partner\'s rate cap for all processes together); answers are cached 7 days. ' +
+      "Runs the geocoder through a short workflow (timeout, retries, the partner's rate cap for all processes together); answers are cached 7 days. " +
       'A partner that keeps failing gives 502 upstream_error and nothing is billed. Billed as one "data.lookup" after the monthly free quota.',
     scope: 'data:read',
     query: addressesQuery,
@@ -43,7 +43,14 @@ export const geoRoutes = [
     async handler(ctx, { query }) {
       const key = `geocoding:${query.limit}:${normalize(query.q)}`;
       const results = await payThen(deps(ctx), caller(ctx), 'data.lookup', () =>
-        partnerLookup(deps(ctx), { key, ttlSeconds: GEOCODING_TTL_SECONDS, workflow: 'addressLookup', args: [query.q, query.limit], idPrefix: 'address-lookup', partner: 'address geocoder' }),
+        partnerLookup(deps(ctx), {
+          key,
+          ttlSeconds: GEOCODING_TTL_SECONDS,
+          workflow: 'addressLookup',
+          args: [query.q, query.limit],
+          idPrefix: 'address-lookup',
+          partner: 'address geocoder',
+        }),
       );
       ctx.body = { results };
     },

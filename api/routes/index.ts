@@ -15,4 +15,19 @@ import { metaRoutes } from './meta.js';
 import type { Route } from './route.js';
 
 /** Every operation of the API, in the order of the OpenAPI document. */
-export const routes: Route[] = [...metaRoutes(() => routes), ...catalogueRoutes, ...searchRoutes, ...letterRoutes, ...aiRoutes, ...mailingRoutes, ...geoRoutes, ...companyRoutes, ...carRouteRoutes, ...fuelRoutes, ...calculatorRoutes, ...quoteRoutes, ...expenseRoutes, ...requestRoutes];
+export const routes: Route[] = [
+  ...metaRoutes(() => routes),
+  ...catalogueRoutes,
+  ...searchRoutes,
+  ...letterRoutes,
+  ...aiRoutes,
+  ...mailingRoutes,
+  ...geoRoutes,
+  ...companyRoutes,
+  ...carRouteRoutes,
+  ...fuelRoutes,
+  ...calculatorRoutes,
+  ...quoteRoutes,
+  ...expenseRoutes,
+  ...requestRoutes,
+];

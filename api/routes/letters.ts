@@ -30,7 +30,11 @@ function findLetter(slug: string, providerSlug: string | undefined): { letter: L
 function renderRequest(slug: string, body: LetterRenderRequest) {
   const { letter, provider } = findLetter(slug, body.provider);
   const { values, problems } = checkValues(letterFields(letter, provider), body.fields);
-  if (problems.length) throw unprocessable(`${problems.length} field value${problems.length > 1 ? 's are' : ' is'} invalid: ${problems.map((p) => p.field).join(', ')}.`, problems);
+  if (problems.length)
+    throw unprocessable(
+      `${problems.length} field value${problems.length > 1 ? 's are' : ' is'} invalid: ${problems.map((p) => p.field).join(', ')}.`,
+      problems,
+    );
   return { letter, ...renderLetter(letter, provider, values) };
 }
 
@@ -64,7 +68,8 @@ export const letterRoutes = [
     path: '/v1/letters/{slug}/render',
     tag: 'Letters',
     summary: 'Render a catalogue letter: segments, text form and missing fields',
-    description: 'Values are checked against each field (type, pattern, postal address norm): every invalid value is listed in a 422. Missing values are not an error here: they are reported in missingFields.',
+    description:
+      'Values are checked against each field (type, pattern, postal address norm): every invalid value is listed in a 422. Missing values are not an error here: they are reported in missingFields.',
     scope: 'catalogue:read',
     ...slugRoutes,
     body: letterRenderRequestSchema,
@@ -92,7 +97,13 @@ export const letterRoutes = [
     async handler(ctx: Context, { params, body }) {
       const { letter, document, missingFields } = renderRequest(params.slug, body);
       if (missingFields.length) throw unprocessable(`A complete letter needs ${missingFields.join(', ')}.`, { missingFields });
-      const pdf = await payThen(deps(ctx), caller(ctx), 'letter.pdf', () => deps(ctx).workflows.run('letterPdf', [document], { idPrefix: 'letter-pdf' }), letter.slug);
+      const pdf = await payThen(
+        deps(ctx),
+        caller(ctx),
+        'letter.pdf',
+        () => deps(ctx).workflows.run('letterPdf', [document], { idPrefix: 'letter-pdf' }),
+        letter.slug,
+      );
       const bytes = Buffer.from(pdf);
       ctx.set('Content-Disposition', `inline; filename="${letter.slug}.pdf"`);
       ctx.type = 'application/pdf';

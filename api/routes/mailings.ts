@@ -101,7 +101,8 @@ export const mailingRoutes = [
     errors: [400, 401, 403, 404, 429, 500, 502],
     async handler(ctx, { params }) {
       const { shipment } = await ownShipment(ctx, params.id);
-      if (!shipment.proofs.some((p) => p.kind === params.kind)) throw notFound(`The ${PROOF_LABELS[params.kind].toLowerCase()} of mailing ${params.id} is not available yet.`);
+      if (!shipment.proofs.some((p) => p.kind === params.kind))
+        throw notFound(`The ${PROOF_LABELS[params.kind].toLowerCase()} of mailing ${params.id} is not available yet.`);
       const expiresAt = new Date(Date.now() + PROOF_LINK_SECONDS * 1000);
       const token = sealToken({ id: params.id, kind: params.kind, exp: expiresAt.getTime() }, ctx.services.config.secretKey, 'proof-link');
       ctx.body = { kind: params.kind, url: `${publicOrigin(ctx)}/v1/proof-files/${token}`, expiresAt: expiresAt.toISOString() };
@@ -131,14 +132,16 @@ export const mailingRoutes = [
     path: '/v1/test/mailings/{id}/advance',
     tag: 'Mailings',
     summary: 'Move a test mailing to its next step, a given step, or returned / error',
-    description: 'Test keys and test mailings only (403 test_only). The same webhook events as in production are sent. 409 when the mailing is final or the step is not ahead.',
+    description:
+      'Test keys and test mailings only (403 test_only). The same webhook events as in production are sent. 409 when the mailing is final or the step is not ahead.',
     scope: 'mailings:write',
     params: mailingIdParams,
     body: testAdvanceSchema.allow(null),
     success: { status: 200, description: 'Shipment after the move', schema: shipmentSchema },
     errors: [400, 401, 403, 404, 409, 413, 422, 429, 500],
     async handler(ctx, { params, body }) {
-      if (ctx.state.auth!.mode !== 'test') throw new NotAllowed('Only test keys can advance mailings; live mailings move with the postal operator.', undefined, 'test_only');
+      if (ctx.state.auth!.mode !== 'test')
+        throw new NotAllowed('Only test keys can advance mailings; live mailings move with the postal operator.', undefined, 'test_only');
       const { row } = await ownShipment(ctx, params.id);
       if (!row.test) throw new NotAllowed('Only test mailings can be advanced by hand.', undefined, 'test_only');
       if (isFinal(row.mode, row.status)) throw new Conflict(`This mailing is final (${row.status}).`);

@@ -37,16 +37,19 @@ export function metaRoutes(all: () => Route[]): Route[] {
         const [postgres, worker] = await Promise.all([
           timed(() => db.raw('SELECT 1')),
           // A real round trip: the workflow runs an activity on a worker, which queries Postgres.
-          timed(() =>
-            domain.workflows.run('healthCheck', [], { idPrefix: 'health', timeout: '5s' }),
-          ),
+          timed(() => domain.workflows.run('healthCheck', [], { idPrefix: 'health', timeout: '5s' })),
         ]);
         const ok = postgres.ok && worker.ok;
         ctx.status = ok ? 200 : 503;
         ctx.body = {
           status: ok ? 'ok' : 'degraded',
           postgres: { ok: postgres.ok, latencyMs: postgres.latencyMs, ...(postgres.error ? { error: postgres.error } : {}) },
-          temporal: { ok: worker.ok, latencyMs: worker.latencyMs, ...(worker.value ? { workerAt: worker.value.workerAt } : {}), ...(worker.error ? { error: worker.error } : {}) },
+          temporal: {
+            ok: worker.ok,
+            latencyMs: worker.latencyMs,
+            ...(worker.value ? { workerAt: worker.value.workerAt } : {}),
+            ...(worker.error ? { error: worker.error } : {}),
+          },
         };
       },
     }),

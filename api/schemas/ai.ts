@@ -15,14 +15,22 @@ const generation = {
 
 export const aiFillRequestSchema = Joi.object({
   slug: slug.required().description('The catalogue letter to fill'),
-  provider: Joi.string().min(1).max(80).description("A provider of the letter: its address and own fields apply"),
-  sentence: Joi.string().trim().min(3).max(2000).required().description('One sentence in the sender\'s words, e.g. "Je résilie mon abonnement Free n° 123456 au 31 mars 2026"'),
+  provider: Joi.string().min(1).max(80).description('A provider of the letter: its address and own fields apply'),
+  sentence: Joi.string()
+    .trim()
+    .min(3)
+    .max(2000)
+    .required()
+    .description('One sentence in the sender\'s words, e.g. "Je résilie mon abonnement Free n° 123456 au 31 mars 2026"'),
 }).label('AiFillRequest');
 
 export const aiFillResultSchema = Joi.object({
   slug: Joi.string().required(),
   provider: Joi.string().allow(null).required(),
-  values: Joi.object().pattern(Joi.string(), Joi.alternatives(Joi.string(), Joi.number())).required().description('Field values found, checked with the rules of /render'),
+  values: Joi.object()
+    .pattern(Joi.string(), Joi.alternatives(Joi.string(), Joi.number()))
+    .required()
+    .description('Field values found, checked with the rules of /render'),
   missingFields: Joi.array().items(Joi.string()).required().description('Required fields still without a value'),
   rejected: Joi.array()
     .items(Joi.object({ field: Joi.string().required(), message: Joi.string().required() }))
@@ -35,7 +43,9 @@ export const aiFillResultSchema = Joi.object({
 export const aiLetterRequestSchema = Joi.object({
   recipient: Joi.string().trim().min(2).max(300).description('Who the letter is for, e.g. "le service client de Free"'),
   purpose: Joi.string().trim().min(10).max(2000).required().description('What the letter must obtain or say'),
-  tone: Joi.string().valid(...TONES).default('formel'),
+  tone: Joi.string()
+    .valid(...TONES)
+    .default('formel'),
   facts: Joi.array().items(Joi.string().trim().min(1).max(1000)).max(20).default([]).description('Facts to state, in order'),
   senderName: Joi.string().trim().min(2).max(100),
 }).label('AiLetterRequest');
@@ -61,7 +71,9 @@ export const aiLetterResultSchema = Joi.object({
 
 export const aiToolParams = Joi.object({ slug: slug.required() });
 
-export const aiToolRequestSchema = computeRequestSchema.keys({ inputs: computeRequestSchema.extract('inputs').description("The tool's inputs by name (see GET /v1/catalogue, aiTools)") }).label('AiToolRequest');
+export const aiToolRequestSchema = computeRequestSchema
+  .keys({ inputs: computeRequestSchema.extract('inputs').description("The tool's inputs by name (see GET /v1/catalogue, aiTools)") })
+  .label('AiToolRequest');
 
 /** The model's answer for a tool. */
 export const toolOutputSchema = Joi.object({ text: Joi.string().trim().min(1).max(20_000).required() });

@@ -4,7 +4,11 @@ import { slug } from './common.js';
 export const calculatorParams = Joi.object({ slug: slug.required() });
 
 export const computeRequestSchema = Joi.object({
-  inputs: Joi.object().pattern(Joi.string().max(64), Joi.alternatives(Joi.string().max(1000), Joi.number())).max(50).default({}).description("The calculator's inputs by name (see GET /v1/catalogue)"),
+  inputs: Joi.object()
+    .pattern(Joi.string().max(64), Joi.alternatives(Joi.string().max(1000), Joi.number()))
+    .max(50)
+    .default({})
+    .description("The calculator's inputs by name (see GET /v1/catalogue)"),
 }).label('ComputeRequest');
 
 /** What every computed answer (calculator, quote) starts with: which tool, and the inputs it used. */

@@ -17,7 +17,8 @@ export const routeResultSchema = Joi.object({
   distanceKm: Joi.number().required(),
   durationSeconds: Joi.number().integer().required(),
   durationMinutes: Joi.number().integer().required(),
-  geometry: Joi.object({ type: Joi.string().valid('LineString').required(), coordinates: Joi.array().items(Joi.array().items(Joi.number()).length(2)).required() }).description(
-    'Simplified path as GeoJSON [lon, lat] pairs, with geometry=true',
-  ),
+  geometry: Joi.object({
+    type: Joi.string().valid('LineString').required(),
+    coordinates: Joi.array().items(Joi.array().items(Joi.number()).length(2)).required(),
+  }).description('Simplified path as GeoJSON [lon, lat] pairs, with geometry=true'),
 }).label('RouteResult');

@@ -1,6 +1,20 @@
 import Joi from 'joi';
 
-export const FIELD_TYPES = ['text', 'multiline', 'date', 'amount', 'integer', 'number', 'email', 'phone', 'iban', 'enum', 'siret', 'postcode', 'address'] as const;
+export const FIELD_TYPES = [
+  'text',
+  'multiline',
+  'date',
+  'amount',
+  'integer',
+  'number',
+  'email',
+  'phone',
+  'iban',
+  'enum',
+  'siret',
+  'postcode',
+  'address',
+] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 const validRegExp = (value: string, helpers: Joi.CustomHelpers): string | Joi.ErrorReport => {
@@ -14,14 +28,22 @@ const validRegExp = (value: string, helpers: Joi.CustomHelpers): string | Joi.Er
 
 /** A field of a letter, a provider, a calculator, an AI tool or a quote. */
 export const fieldSchema = Joi.object({
-  name: Joi.string().pattern(/^[a-z][A-Za-z0-9]*$/).max(64).required(),
+  name: Joi.string()
+    .pattern(/^[a-z][A-Za-z0-9]*$/)
+    .max(64)
+    .required(),
   label: Joi.string().min(1).max(200).required(),
-  type: Joi.string().valid(...FIELD_TYPES).required(),
+  type: Joi.string()
+    .valid(...FIELD_TYPES)
+    .required(),
   required: Joi.boolean().required(),
   pattern: Joi.string().custom(validRegExp),
   options: Joi.when('type', {
     is: 'enum',
-    then: Joi.array().items(Joi.object({ value: Joi.string().required(), label: Joi.string().required() })).min(1).required(),
+    then: Joi.array()
+      .items(Joi.object({ value: Joi.string().required(), label: Joi.string().required() }))
+      .min(1)
+      .required(),
     otherwise: Joi.forbidden(),
   }),
   help: Joi.string().max(1000),
@@ -33,7 +55,9 @@ export const fieldSchema = Joi.object({
 export const postalAddressSchema = Joi.object({
   name: Joi.string().min(1).max(38).required(),
   lines: Joi.array().items(Joi.string().min(1).max(38)).max(4).required(),
-  postcode: Joi.string().pattern(/^\d{5}$/).required(),
+  postcode: Joi.string()
+    .pattern(/^\d{5}$/)
+    .required(),
   city: Joi.string().min(1).max(32).required(),
   country: Joi.string().valid('FR').required(),
 }).label('PostalAddress');
@@ -90,7 +114,9 @@ export const catalogueLetterSchema = Joi.object({
   legalBasis: Joi.array().items(Joi.string()).required(),
   recommendedMode: Joi.string().valid('simple', 'registered', 'ar').required(),
   keywords: Joi.array().items(Joi.string()).required(),
-  providers: Joi.array().items(Joi.object({ slug: Joi.string().required(), name: Joi.string().required(), address: postalAddressSchema.required() })).required(),
+  providers: Joi.array()
+    .items(Joi.object({ slug: Joi.string().required(), name: Joi.string().required(), address: postalAddressSchema.required() }))
+    .required(),
   fields: Joi.array().items(publicField).required(),
 }).label('CatalogueLetter');
 const publicTool = Joi.object({

@@ -2,13 +2,15 @@ import Joi from 'joi';
 
 /** SPEC.md: slugs are 1 to 80 characters. */
 export const slug = Joi.string().min(1).max(80).description('Catalogue identifier');
-export const uuid = Joi.string().guid({ version: ['uuidv4', 'uuidv5', 'uuidv7', 'uuidv1'] }).description('UUID');
+export const uuid = Joi.string()
+  .guid({ version: ['uuidv4', 'uuidv5', 'uuidv7', 'uuidv1'] })
+  .description('UUID');
 export const amountCents = Joi.number().integer().description('Amount in euro cents, excluding VAT');
 
 /** SPEC.md pagination: limit 1-100 default 20, cursor at most 200 characters. */
 export const pageQuery = {
   limit: Joi.number().integer().min(1).max(100).default(20),
-  cursor: Joi.string().max(200).description('The previous page\'s nextCursor'),
+  cursor: Joi.string().max(200).description("The previous page's nextCursor"),
 };
 
 export const errorObject = Joi.object({

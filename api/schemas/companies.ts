@@ -6,9 +6,19 @@ export const companySearchQuery = Joi.object({
   status: Joi.string().valid('active', 'all').default('active').description('all includes closed establishments'),
 });
 
-export const siretParams = Joi.object({ siret: Joi.string().pattern(/^\d{14}$/).required().description('SIRET, exactly 14 digits') });
+export const siretParams = Joi.object({
+  siret: Joi.string()
+    .pattern(/^\d{14}$/)
+    .required()
+    .description('SIRET, exactly 14 digits'),
+});
 
-const place = Joi.object({ siret: Joi.string().allow('').required(), address: Joi.string().allow('').required(), postcode: Joi.string().allow('').required(), city: Joi.string().allow('').required() });
+const place = Joi.object({
+  siret: Joi.string().allow('').required(),
+  address: Joi.string().allow('').required(),
+  postcode: Joi.string().allow('').required(),
+  city: Joi.string().allow('').required(),
+});
 const status = Joi.string().valid('active', 'closed');
 
 export const companyResultsSchema = Joi.object({
@@ -30,7 +40,12 @@ export const companyResultsSchema = Joi.object({
 export const companyProfileSchema = Joi.object({
   siret: Joi.string().required(),
   establishment: place
-    .keys({ status: status.required(), isHeadOffice: Joi.boolean().required(), activity: Joi.string().allow(null).required(), createdOn: Joi.string().allow(null).required() })
+    .keys({
+      status: status.required(),
+      isHeadOffice: Joi.boolean().required(),
+      activity: Joi.string().allow(null).required(),
+      createdOn: Joi.string().allow(null).required(),
+    })
     .required()
     .description('Establishment status and address'),
   company: Joi.object({
@@ -45,6 +60,6 @@ export const companyProfileSchema = Joi.object({
   }).required(),
   headOffice: place.required(),
   activity: Joi.object({ code: Joi.string().allow(null).required() }).required(),
-  headcount: Joi.object({ range: Joi.string().allow(null).required().description('INSEE headcount range code (tranche d\'effectif)') }).required(),
+  headcount: Joi.object({ range: Joi.string().allow(null).required().description("INSEE headcount range code (tranche d'effectif)") }).required(),
   dataFreshness: Joi.string().allow(null).required().description('When the directory last updated this company'),
 }).label('CompanyProfile');

@@ -49,12 +49,4 @@ export const settlementSchema = Joi.object({
   method: Joi.string().valid('exact', 'heuristic').required().description('exact: proven minimum number of transfers (up to 22 non-zero balances)'),
 }).label('Settlement');
 
-export interface ExpenseGroup {
-  members: { id: string; name?: string }[];
-  expenses: {
-    label?: string;
-    amountCents: number;
-    paidBy: string;
-    split: { mode: 'equal' | 'shares' | 'amounts'; members?: string[]; shares?: Record<string, number>; amounts?: Record<string, number> };
-  }[];
-}
+export type { ExpenseGroup } from '../../domain/calculations/expenses.js';

@@ -1,7 +1,9 @@
 import Joi from 'joi';
 
 export const fuelPricesQuery = Joi.object({
-  department: Joi.string().pattern(/^(\d{2,3}|2[AB])$/).description('Department code, e.g. 69, 974 or 2A: adds its averages'),
+  department: Joi.string()
+    .pattern(/^(\d{2,3}|2[AB])$/)
+    .description('Department code, e.g. 69, 974 or 2A: adds its averages'),
 });
 
 const averages = Joi.object({
@@ -13,7 +15,9 @@ const averages = Joi.object({
     sp98: Joi.number().allow(null).required(),
     e85: Joi.number().allow(null).required(),
     gplc: Joi.number().allow(null).required(),
-  }).required().description('Average price in euros per liter (3 decimals), null when no station sells that fuel'),
+  })
+    .required()
+    .description('Average price in euros per liter (3 decimals), null when no station sells that fuel'),
 });
 
 export const fuelPricesSchema = Joi.object({
@@ -31,7 +35,9 @@ export const fuelStationsQuery = Joi.object({
   lon: coordinate(180).description('Longitude of the centre (with lat)'),
   insee: Joi.string()
     .pattern(/^(\d{5}|2[AB]\d{3})$/)
-    .description('INSEE commune code: its stations; with lat/lon as centre (else the commune centre), the search widens to radiusKm when the commune has fewer than 3 stations'),
+    .description(
+      'INSEE commune code: its stations; with lat/lon as centre (else the commune centre), the search widens to radiusKm when the commune has fewer than 3 stations',
+    ),
   radiusKm: Joi.number().min(1).max(30).default(10),
   sort: Joi.string().valid('price', 'distance').default('price').description('price: cheapest first, then nearest; distance: nearest first'),
   limit: Joi.number().integer().min(1).max(50).default(20),

@@ -12,7 +12,7 @@ const fieldValue = Joi.alternatives(Joi.string().max(5000), Joi.number());
 
 /** LetterRenderRequest (render and pdf). */
 export const letterRenderRequestSchema = Joi.object({
-  provider: Joi.string().min(1).max(80).description("A provider of the letter; its address becomes the recipient and its own fields apply"),
+  provider: Joi.string().min(1).max(80).description('A provider of the letter; its address becomes the recipient and its own fields apply'),
   fields: Joi.object().pattern(Joi.string().max(64), fieldValue).max(200).default({}).description('Field values by field name'),
 }).label('LetterRenderRequest');
 
@@ -23,7 +23,12 @@ export interface LetterRenderRequest {
 
 const segmentSchema = Joi.alternatives(
   Joi.object({ type: Joi.string().valid('text').required(), text: Joi.string().allow('').required() }),
-  Joi.object({ type: Joi.string().valid('field').required(), name: Joi.string().required(), label: Joi.string().required(), value: Joi.string().allow(null).required() }),
+  Joi.object({
+    type: Joi.string().valid('field').required(),
+    name: Joi.string().required(),
+    label: Joi.string().required(),
+    value: Joi.string().allow(null).required(),
+  }),
 ).label('Segment');
 
 export const letterRenderSchema = Joi.object({

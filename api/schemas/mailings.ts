@@ -17,7 +17,10 @@ const postalAddress = Joi.object({
 const catalogueLetter = Joi.object({
   slug: slug.required(),
   provider: Joi.string().min(1).max(80),
-  fields: Joi.object().pattern(Joi.string().max(64), Joi.alternatives(Joi.string().max(5000), Joi.number())).max(200).default({}),
+  fields: Joi.object()
+    .pattern(Joi.string().max(64), Joi.alternatives(Joi.string().max(5000), Joi.number()))
+    .max(200)
+    .default({}),
 }).label('CatalogueLetterContent');
 
 export const freeLetter = Joi.object({
@@ -26,12 +29,15 @@ export const freeLetter = Joi.object({
 }).label('FreeLetterContent');
 
 export const mailingRequestSchema = Joi.object({
-  mode: Joi.string().valid(...MODES).required().description('simple, registered, or ar (registered with acknowledgment of receipt)'),
+  mode: Joi.string()
+    .valid(...MODES)
+    .required()
+    .description('simple, registered, or ar (registered with acknowledgment of receipt)'),
   letter: Joi.alternatives(catalogueLetter, freeLetter).required(),
   sender: postalAddress.required(),
   recipient: postalAddress.description("Optional when the catalogue letter's provider carries the address"),
   recipientEmail: Joi.string().email({ tlds: false }).max(254),
-  reference: Joi.string().max(30).description("Your own reference (at most 30 characters), filterable"),
+  reference: Joi.string().max(30).description('Your own reference (at most 30 characters), filterable'),
   options: Joi.object({
     color: Joi.boolean().default(false),
     duplex: Joi.boolean().default(false),
@@ -39,44 +45,50 @@ export const mailingRequestSchema = Joi.object({
   }).default({ color: false, duplex: false, emailCopy: false }),
 }).label('MailingRequest');
 
-export interface MailingAddressInput {
-  name: string;
-  lines: string[];
-  postcode: string;
-  city: string;
-  country: 'FR';
-}
-
-export interface MailingRequest {
-  mode: (typeof MODES)[number];
-  letter: { slug: string; provider?: string; fields: Record<string, string | number> } | { title: string; body: string };
-  sender: MailingAddressInput;
-  recipient?: MailingAddressInput;
-  recipientEmail?: string;
-  reference?: string;
-  options: { color: boolean; duplex: boolean; emailCopy: boolean };
-}
+export type { MailingAddressInput, MailingRequest } from '../../domain/mailings/request.js';
 
 export const shipmentSchema = Joi.object({
   id: uuid.required(),
   title: Joi.string().required(),
-  mode: Joi.string().valid(...MODES).required(),
+  mode: Joi.string()
+    .valid(...MODES)
+    .required(),
   modeLabel: Joi.string().required(),
-  status: Joi.string().valid(...STATUSES).required(),
+  status: Joi.string()
+    .valid(...STATUSES)
+    .required(),
   statusLabel: Joi.string().required(),
   step: Joi.number().integer().min(0).required(),
   lastStep: Joi.number().integer().required(),
   trackingNumber: Joi.string().required(),
   createdAt: Joi.string().isoDate().required(),
   events: Joi.array()
-    .items(Joi.object({ step: Joi.number().integer().required(), status: Joi.string().valid(...STATUSES).required(), label: Joi.string().required(), at: Joi.string().isoDate().required() }))
+    .items(
+      Joi.object({
+        step: Joi.number().integer().required(),
+        status: Joi.string()
+          .valid(...STATUSES)
+          .required(),
+        label: Joi.string().required(),
+        at: Joi.string().isoDate().required(),
+      }),
+    )
     .required(),
   orderId: Joi.any().valid(null).required(),
   recipient: Joi.array().items(Joi.string()).required(),
   amountCents: Joi.number().integer().required(),
   reference: Joi.string().allow('').max(30).required(),
   test: Joi.boolean().required(),
-  proofs: Joi.array().items(Joi.object({ kind: Joi.string().valid(...PROOF_KINDS).required(), label: Joi.string().required() })).required(),
+  proofs: Joi.array()
+    .items(
+      Joi.object({
+        kind: Joi.string()
+          .valid(...PROOF_KINDS)
+          .required(),
+        label: Joi.string().required(),
+      }),
+    )
+    .required(),
   document: Joi.object({
     kind: Joi.string().valid('catalogue', 'free').required(),
     title: Joi.string().required(),
@@ -95,10 +107,17 @@ export const mailingListQuery = Joi.object({
 
 export const mailingIdParams = Joi.object({ id: uuid.required() });
 
-export const proofParams = Joi.object({ id: uuid.required(), kind: Joi.string().valid(...PROOF_KINDS).required() });
+export const proofParams = Joi.object({
+  id: uuid.required(),
+  kind: Joi.string()
+    .valid(...PROOF_KINDS)
+    .required(),
+});
 
 export const proofLinkSchema = Joi.object({
-  kind: Joi.string().valid(...PROOF_KINDS).required(),
+  kind: Joi.string()
+    .valid(...PROOF_KINDS)
+    .required(),
   url: Joi.string().uri().required().description('Signed download link of the PDF proof'),
   expiresAt: Joi.string().isoDate().required(),
 }).label('ProofLink');

@@ -5,7 +5,9 @@ import { computedHead, computeRequestSchema } from './calculators.js';
 export const quoteParams = Joi.object({ slug: slug.required() });
 
 export const quoteEstimateRequestSchema = computeRequestSchema
-  .keys({ inputs: computeRequestSchema.extract('inputs').description("The quote's inputs by name (see GET /v1/catalogue); contact fields are not needed to estimate") })
+  .keys({
+    inputs: computeRequestSchema.extract('inputs').description("The quote's inputs by name (see GET /v1/catalogue); contact fields are not needed to estimate"),
+  })
   .label('QuoteEstimateRequest');
 
 const lineItem = Joi.object({
@@ -19,7 +21,12 @@ const lineItem = Joi.object({
 
 export const quoteEstimateSchema = Joi.object({
   ...computedHead,
-  route: Joi.object({ from: Joi.string().required(), to: Joi.string().required(), distanceKm: Joi.number().required(), durationMinutes: Joi.number().integer().required() })
+  route: Joi.object({
+    from: Joi.string().required(),
+    to: Joi.string().required(),
+    distanceKm: Joi.number().required(),
+    durationMinutes: Joi.number().integer().required(),
+  })
     .allow(null)
     .required()
     .description('The road route, for quotes that need one (geocoded labels of from and to); null otherwise'),

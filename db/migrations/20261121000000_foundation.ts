@@ -104,7 +104,16 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['webhook_endpoints', 'idempotency_keys', 'sandbox_usage', 'rate_limit_windows', 'usage_counters', 'ledger_entries', 'api_keys', 'accounts']) {
+  for (const table of [
+    'webhook_endpoints',
+    'idempotency_keys',
+    'sandbox_usage',
+    'rate_limit_windows',
+    'usage_counters',
+    'ledger_entries',
+    'api_keys',
+    'accounts',
+  ]) {
     await knex.schema.dropTableIfExists(table);
   }
   await knex.raw('DROP FUNCTION IF EXISTS ledger_entries_append_only');

@@ -3,7 +3,6 @@ import type { Db } from '../../db/knex.js';
 import { KeyStore, type KeyRecord } from './key-store.js';
 import { LeasedCounter, type CounterResult } from './leased-counter.js';
 
-
 /**
  * What authentication needs per request, with no database round trip in the steady state: the
  * cached key record, the key's per-minute window and the account's sandbox day, both shared by

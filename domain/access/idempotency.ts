@@ -15,10 +15,7 @@ export interface IdempotencyClaim {
 }
 
 export type ClaimOutcome =
-  | { kind: 'acquired'; claim: IdempotencyClaim }
-  | { kind: 'replay'; status: number; type: string; body: Buffer }
-  | { kind: 'mismatch' }
-  | { kind: 'running' };
+  { kind: 'acquired'; claim: IdempotencyClaim } | { kind: 'replay'; status: number; type: string; body: Buffer } | { kind: 'mismatch' } | { kind: 'running' };
 
 /** Takes the key for a request with this fingerprint, or says why not (replay, another request, still running). */
 export async function claimKey(db: Db, accountId: string, key: string, fingerprint: string): Promise<ClaimOutcome> {

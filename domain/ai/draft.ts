@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import type Joi from 'joi';
 import { freeLetter } from '../../api/schemas/mailings.js';
 import { draftedLetterSchema, type TONES } from '../../api/schemas/ai.js';
 import { upstreamError } from '../errors.js';
@@ -38,7 +38,13 @@ export function letterResult(draft: DraftedLetter) {
   const letter = { title: draft.subject, body: [draft.salutation, ...draft.paragraphs, draft.closing].join('\n\n') };
   const { error } = (freeLetter as Joi.Schema).validate(letter);
   if (error) throw upstreamError(`The drafted letter cannot be mailed as is (${error.message}); nothing was billed. Please retry.`);
-  return { title: draft.subject, segments: parts.map((text) => ({ type: 'text' as const, text })), text: parts.join('\n\n'), missingFields: [] as string[], letter };
+  return {
+    title: draft.subject,
+    segments: parts.map((text) => ({ type: 'text' as const, text })),
+    text: parts.join('\n\n'),
+    missingFields: [] as string[],
+    letter,
+  };
 }
 
 const OPENINGS = {

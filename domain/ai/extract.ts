@@ -26,10 +26,17 @@ export function amountsIn(sentence: string): number[] {
 
 /** References: what follows "n°", "numéro", "identifiant", "référence". */
 export function referencesIn(sentence: string): string[] {
-  return [...sentence.matchAll(/(?:n°|n o|no\.?|numéro|numero|identifiant|référence|reference|réf\.?)\s*(?:de\s+\p{L}+\s+|client\s+|d'abonné\s+|adhérent\s+)?:?\s*([A-Z0-9][A-Z0-9-]{3,})/giu)].map((m) => m[1]!);
+  return [
+    ...sentence.matchAll(
+      /(?:n°|n o|no\.?|numéro|numero|identifiant|référence|reference|réf\.?)\s*(?:de\s+\p{L}+\s+|client\s+|d'abonné\s+|adhérent\s+)?:?\s*([A-Z0-9][A-Z0-9-]{3,})/giu,
+    ),
+  ].map((m) => m[1]!);
 }
 
 /** Sentences of a text, trimmed. */
 export function sentencesOf(text: string): string[] {
-  return text.split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter(Boolean);
+  return text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

@@ -17,7 +17,8 @@ export function fillTarget(slug: string, providerSlug: string | undefined): Fill
   const letter = catalogue().letters.get(slug);
   if (!letter) throw notFound(`No letter "${slug}" in the catalogue.`);
   const provider = providerSlug === undefined ? undefined : letter.providers.find((p) => p.slug === providerSlug);
-  if (providerSlug !== undefined && !provider) throw notFound(`Letter "${slug}" has no provider "${providerSlug}" (known: ${letter.providers.map((p) => p.slug).join(', ') || 'none'}).`);
+  if (providerSlug !== undefined && !provider)
+    throw notFound(`Letter "${slug}" has no provider "${providerSlug}" (known: ${letter.providers.map((p) => p.slug).join(', ') || 'none'}).`);
   return { letter, provider, fields: letterFields(letter, provider) };
 }
 
@@ -40,7 +41,16 @@ export function fillTask({ letter, fields }: FillTarget, sentence: string): Gene
     prompt: 'fill-letter',
     data: {
       letter: { title: letter.title, summary: letter.summary },
-      fields: fields.map((f) => ({ name: f.name, label: f.label, type: f.type, required: f.required, pattern: f.pattern, options: f.options, help: f.help, example: f.example })),
+      fields: fields.map((f) => ({
+        name: f.name,
+        label: f.label,
+        type: f.type,
+        required: f.required,
+        pattern: f.pattern,
+        options: f.options,
+        help: f.help,
+        example: f.example,
+      })),
       sentence,
     },
     output: fieldsSchema(fields),

@@ -20,7 +20,8 @@ export function strictSchema(schema: JsonSchema): JsonSchema {
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) {
     if (!KEPT.has(key)) continue;
-    if (key === 'properties') out.properties = Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([name, s]) => [name, strictSchema(s)]));
+    if (key === 'properties')
+      out.properties = Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([name, s]) => [name, strictSchema(s)]));
     else if (key === 'items') out.items = strictSchema(value as JsonSchema);
     else if (key === 'anyOf') out.anyOf = (value as JsonSchema[]).map(strictSchema);
     else out[key] = value;
@@ -42,7 +43,14 @@ export function outputSchema(name: string, schema: Joi.Schema): OutputSchema {
  * LLM's task queue, its answer validated by `accept`. A failing provider or an unusable answer is
  * 502 upstream_error and the debit is credited back.
  */
-export function generatePaid<T>(deps: Deps, caller: Caller, unit: PriceUnit, task: GenerationTask, accept: (generation: Generation) => T, reference: string | null = null): Promise<T> {
+export function generatePaid<T>(
+  deps: Deps,
+  caller: Caller,
+  unit: PriceUnit,
+  task: GenerationTask,
+  accept: (generation: Generation) => T,
+  reference: string | null = null,
+): Promise<T> {
   return payThen(
     deps,
     caller,

@@ -24,12 +24,20 @@ export function prepareTool(slug: string, given: Record<string, FieldValue>): Pr
 
 export function toolTask({ tool, inputs }: PreparedTool): GenerationTask {
   const labelled = Object.fromEntries(
-    tool.inputs.filter((f) => inputs[f.name] !== undefined).map((f) => [f.name, { label: f.label, value: f.options?.find((o) => o.value === inputs[f.name])?.label ?? inputs[f.name] }]),
+    tool.inputs
+      .filter((f) => inputs[f.name] !== undefined)
+      .map((f) => [f.name, { label: f.label, value: f.options?.find((o) => o.value === inputs[f.name])?.label ?? inputs[f.name] }]),
   );
-  return { prompt: `tools/${tool.slug}`, data: { tool: { title: tool.title, summary: tool.summary }, inputs: labelled }, output: outputSchema('tool_text', toolOutputSchema), maxTokens: 3000 };
+  return {
+    prompt: `tools/${tool.slug}`,
+    data: { tool: { title: tool.title, summary: tool.summary }, inputs: labelled },
+    output: outputSchema('tool_text', toolOutputSchema),
+    maxTokens: 3000,
+  };
 }
 
-const optionLabel = (tool: ToolData, name: string, value: unknown): string => tool.inputs.find((f) => f.name === name)?.options?.find((o) => o.value === value)?.label ?? String(value);
+const optionLabel = (tool: ToolData, name: string, value: unknown): string =>
+  tool.inputs.find((f) => f.name === name)?.options?.find((o) => o.value === value)?.label ?? String(value);
 const euros = (cents: number): string => `${(cents / 100).toFixed(2).replace('.', ',')} €`;
 
 /** Spacing and capitals as French typography wants them; the words stay. */
@@ -57,15 +65,31 @@ export function simulateTool({ tool, inputs }: PreparedTool): { text: string } {
     case 'reformuler-ton-formel': {
       const body = inputs.length === 'concise' ? sentences.slice(0, 2) : sentences;
       const extra = inputs.length === 'detaillee' ? ['Je reste à votre disposition pour tout renseignement complémentaire.'] : [];
-      return { text: ['Madame, Monsieur,', [...body, ...extra].join(' '), "Je vous prie d'agréer, Madame, Monsieur, l'expression de mes salutations distinguées."].join('\n\n') };
+      return {
+        text: [
+          'Madame, Monsieur,',
+          [...body, ...extra].join(' '),
+          "Je vous prie d'agréer, Madame, Monsieur, l'expression de mes salutations distinguées.",
+        ].join('\n\n'),
+      };
     }
     case 'resumer-courrier-recu':
-      return { text: [`Résumé (${optionLabel(tool, 'focus', inputs.focus)}) : ${sentences.slice(0, 2).join(' ')}`, ...(facts.length ? [`Relevé dans le courrier : ${facts.join(' ; ')}.`] : [])].join('\n\n') };
+      return {
+        text: [
+          `Résumé (${optionLabel(tool, 'focus', inputs.focus)}) : ${sentences.slice(0, 2).join(' ')}`,
+          ...(facts.length ? [`Relevé dans le courrier : ${facts.join(' ; ')}.`] : []),
+        ].join('\n\n'),
+      };
     case 'corriger-orthographe':
       return { text: tidy(source) };
     case 'expliquer-courrier-administratif':
       return {
-        text: [`Ce courrier vient de : ${optionLabel(tool, 'senderType', inputs.senderType)}.`, `En bref : ${sentences[0] ?? source}`, ...(facts.length ? [`À noter : ${facts.join(' ; ')}.`] : []), "En cas de doute, contactez l'expéditeur avec les références du courrier."].join('\n\n'),
+        text: [
+          `Ce courrier vient de : ${optionLabel(tool, 'senderType', inputs.senderType)}.`,
+          `En bref : ${sentences[0] ?? source}`,
+          ...(facts.length ? [`À noter : ${facts.join(' ; ')}.`] : []),
+          "En cas de doute, contactez l'expéditeur avec les références du courrier.",
+        ].join('\n\n'),
       };
     default:
       return {

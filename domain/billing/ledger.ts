@@ -17,7 +17,15 @@ export interface Charge {
 
 type Runner = Db | Tx;
 
-async function appendEntry(db: Runner, accountId: string, kind: 'topup' | 'debit' | 'refund', amountCents: number, balanceAfter: number, unit: string | null, reference: string | null): Promise<number> {
+async function appendEntry(
+  db: Runner,
+  accountId: string,
+  kind: 'topup' | 'debit' | 'refund',
+  amountCents: number,
+  balanceAfter: number,
+  unit: string | null,
+  reference: string | null,
+): Promise<number> {
   const [row] = await db('ledger_entries')
     .insert({ account_id: accountId, kind, amount_cents: amountCents, balance_after_cents: balanceAfter, unit, reference })
     .returning('id');

@@ -39,11 +39,9 @@ export function monthsBetween(from: string, to: string): { months: number; days:
 
 /** "12 ans", "5 ans et 6 mois", "7 mois et 14 jours". */
 function frenchDuration(years: number, months: number, days: number): string {
-  const words = [
-    years ? `${years} an${years > 1 ? 's' : ''}` : '',
-    months ? `${months} mois` : '',
-    days ? `${days} jour${days > 1 ? 's' : ''}` : '',
-  ].filter(Boolean);
+  const words = [years ? `${years} an${years > 1 ? 's' : ''}` : '', months ? `${months} mois` : '', days ? `${days} jour${days > 1 ? 's' : ''}` : ''].filter(
+    Boolean,
+  );
   if (words.length === 0) return '0 jour';
   return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} et ${words[words.length - 1]}`;
 }
@@ -59,7 +57,10 @@ const NOTICES: Record<string, { months?: number; days?: number }> = {
 export const calculators: Record<string, (inputs: Inputs) => Output> = {
   /** Notice period end date (loi n° 89-462 art. 15; Code de la consommation; Code des assurances). */
   'date-fin-preavis'(inputs) {
-    const notice = inputs.noticeType === 'personnalise' ? { months: Number(inputs.customMonths ?? 0), days: Number(inputs.customDays ?? 0) } : NOTICES[String(inputs.noticeType)]!;
+    const notice =
+      inputs.noticeType === 'personnalise'
+        ? { months: Number(inputs.customMonths ?? 0), days: Number(inputs.customDays ?? 0) }
+        : NOTICES[String(inputs.noticeType)]!;
     return { endDate: addDays(addMonths(String(inputs.receiptDate), notice.months ?? 0), notice.days ?? 0) };
   },
 

@@ -1,5 +1,5 @@
 import { catalogue, type ToolData } from '../catalogue/catalogue.js';
-import { DomainError, PartnerFailure, notFound, unprocessable, type Unprocessable } from '../errors.js';
+import { type DomainError, PartnerFailure, notFound, unprocessable, type Unprocessable } from '../errors.js';
 import { checkValues, type FieldValue } from '../letters/values.js';
 import { parisTodayIso } from '../letters/render.js';
 import { fuelPrices } from '../lookups/lookup.js';
@@ -33,28 +33,45 @@ function localDefaults(slug: string, inputs: Inputs): DefaultApplied[] {
   return out;
 }
 
-
 /** Road distance in km (1 decimal) between two addresses, through the route lookup workflow. */
-export async function roadDistance(deps: Deps, from: string, to: string, onFailure: () => DomainError): Promise<{ distanceKm: number; durationMinutes: number; from: string; to: string } | null> {
+export async function roadDistance(
+  deps: Deps,
+  from: string,
+  to: string,
+  onFailure: () => DomainError,
+): Promise<{ distanceKm: number; durationMinutes: number; from: string; to: string } | null> {
   const route = await deps.workflows.run('routeLookup', [{ address: from }, { address: to }, false], { idPrefix: 'route-lookup', failure: onFailure });
   if (!route.from || !route.to || !route.route) return null;
-  return { distanceKm: Math.round(route.route.distanceMeters / 100) / 10, durationMinutes: Math.round(route.route.durationSeconds / 60), from: route.from.label, to: route.to.label };
+  return {
+    distanceKm: Math.round(route.route.distanceMeters / 100) / 10,
+    durationMinutes: Math.round(route.route.durationSeconds / 60),
+    from: route.from.label,
+    to: route.to.label,
+  };
 }
 
 /**
  * SPEC.md lists no 502 for calculators: a partner outage is a 422 whose detail starts with
  * `route_unavailable` or `fuel_price_unavailable` (retry later, or give the value), nothing billed.
  */
-export const partnerUnavailable = (field: string, reason: string, message: string): Unprocessable => unprocessable(message, [{ field, message: `${reason}: ${message}` }]);
+export const partnerUnavailable = (field: string, reason: string, message: string): Unprocessable =>
+  unprocessable(message, [{ field, message: `${reason}: ${message}` }]);
 
 /** Trip cost: distance (given, or by road) × consumption × the day's national average price. */
 async function tripCost(deps: Deps, inputs: Inputs, defaults: DefaultApplied[]): Promise<Record<string, number | string>> {
   let distanceKm = inputs.distanceKm === undefined ? undefined : Number(inputs.distanceKm);
   if (distanceKm === undefined) {
     const route = await roadDistance(deps, String(inputs.from), String(inputs.to), () =>
-      partnerUnavailable('distanceKm', 'route_unavailable', 'The road distance could not be computed right now (routing service unavailable); retry, or give distanceKm.'),
+      partnerUnavailable(
+        'distanceKm',
+        'route_unavailable',
+        'The road distance could not be computed right now (routing service unavailable); retry, or give distanceKm.',
+      ),
     );
-    if (!route) throw unprocessable('No road route was found between from and to; give distanceKm.', [{ field: 'distanceKm', message: 'no road route between from and to' }]);
+    if (!route)
+      throw unprocessable('No road route was found between from and to; give distanceKm.', [
+        { field: 'distanceKm', message: 'no road route between from and to' },
+      ]);
     distanceKm = route.distanceKm;
     defaults.push({ field: 'distanceKm', value: distanceKm, reason: `road distance from ${route.from} to ${route.to}` });
   }
@@ -62,11 +79,13 @@ async function tripCost(deps: Deps, inputs: Inputs, defaults: DefaultApplied[]):
   try {
     fuel = await fuelPrices(deps, null);
   } catch (error) {
-    if (error instanceof PartnerFailure) throw partnerUnavailable('fuel', 'fuel_price_unavailable', "The day's average fuel price could not be read right now; retry later.");
+    if (error instanceof PartnerFailure)
+      throw partnerUnavailable('fuel', 'fuel_price_unavailable', "The day's average fuel price could not be read right now; retry later.");
     throw error;
   }
   const price = fuel.national.prices[String(inputs.fuel) as keyof typeof fuel.national.prices];
-  if (price === null || price === undefined) throw partnerUnavailable('fuel', 'fuel_price_unavailable', `No average price is published today for ${inputs.fuel}.`);
+  if (price === null || price === undefined)
+    throw partnerUnavailable('fuel', 'fuel_price_unavailable', `No average price is published today for ${inputs.fuel}.`);
   const liters = (distanceKm * Number(inputs.consumption)) / 100;
   return { distanceKm, fuelPriceEurPerLiter: price, liters: Math.round(liters * 1000) / 1000, costCents: Math.round(liters * price * 100) };
 }
@@ -85,7 +104,8 @@ export interface PreparedComputation {
  */
 export function checkInputs(tool: ToolData, given: Record<string, FieldValue>): Inputs {
   const { values, problems } = checkValues(tool.inputs, given);
-  if (problems.length) throw unprocessable(`${problems.length} input${problems.length > 1 ? 's are' : ' is'} invalid: ${problems.map((p) => p.field).join(', ')}.`, problems);
+  if (problems.length)
+    throw unprocessable(`${problems.length} input${problems.length > 1 ? 's are' : ' is'} invalid: ${problems.map((p) => p.field).join(', ')}.`, problems);
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'boolean' ? String(v) : v]));
 }
 

@@ -1,5 +1,15 @@
 import { unprocessable } from '../errors.js';
-import type { ExpenseGroup } from '../../api/schemas/expenses.js';
+
+/** The body of POST /v1/expenses/settle, once validated (api/schemas/expenses.ts). */
+export interface ExpenseGroup {
+  members: { id: string; name?: string }[];
+  expenses: {
+    label?: string;
+    amountCents: number;
+    paidBy: string;
+    split: { mode: 'equal' | 'shares' | 'amounts'; members?: string[]; shares?: Record<string, number>; amounts?: Record<string, number> };
+  }[];
+}
 
 export interface Transfer {
   from: string;
@@ -69,7 +79,10 @@ export function computeBalances(group: ExpenseGroup): Settlement['balances'] {
     } else {
       who = split.members ?? ids;
       if (new Set(who).size !== who.length) throw unprocessable(`Expense ${e} lists a member twice.`, { field });
-      parts = splitCents(expense.amountCents, who.map(() => 1));
+      parts = splitCents(
+        expense.amountCents,
+        who.map(() => 1),
+      );
     }
     if (who.length === 0) throw unprocessable(`Expense ${e} is shared by nobody.`, { field });
     who.forEach((id, k) => {

@@ -81,19 +81,42 @@ function movingQuote(inputs: Inputs, route: QuoteRoute): Priced {
   const items = [
     line('handling', `Manutention, formule ${inputs.formula}`, volume, 'm3', rates.handlingPerM3Cents[String(inputs.formula)]!),
     line('trucks', `Camion de ${rates.truckCapacityM3} m³ avec chauffeur`, trucks, 'truck', rates.truckDayCents),
-    line('transport', `Transport routier (${route.distanceKm} km × ${trucks} camion${trucks > 1 ? 's' : ''})`, Math.round(route.distanceKm * trucks * 10) / 10, 'km', rates.truckPerKmCents),
+    line(
+      'transport',
+      `Transport routier (${route.distanceKm} km × ${trucks} camion${trucks > 1 ? 's' : ''})`,
+      Math.round(route.distanceKm * trucks * 10) / 10,
+      'km',
+      rates.truckPerKmCents,
+    ),
   ];
-  for (const [end, label] of [['From', 'au départ'], ['To', "à l'arrivée"]] as const) {
+  for (const [end, label] of [
+    ['From', 'au départ'],
+    ['To', "à l'arrivée"],
+  ] as const) {
     const floor = inRange(inputs, `floor${end}`, -5, 60);
     if (floor > 0 && inputs[`elevator${end}`] === 'non') {
-      items.push(line(`stairs${end}`, `Portage sans ascenseur ${label} (${floor} étage${floor > 1 ? 's' : ''})`, floor * volume, 'floor_m3', rates.stairsPerFloorPerM3Cents));
+      items.push(
+        line(
+          `stairs${end}`,
+          `Portage sans ascenseur ${label} (${floor} étage${floor > 1 ? 's' : ''})`,
+          floor * volume,
+          'floor_m3',
+          rates.stairsPerFloorPerM3Cents,
+        ),
+      );
     }
   }
   const month = Number(String(inputs.movingDate).slice(5, 7));
   if (rates.highSeasonMonths.includes(month)) {
     items.push(onSubtotal(items, 'highSeason', 'Haute saison (juin à septembre)', rates.highSeasonRate));
   }
-  return { lineItems: items, notes: ["Estimation indicative : le prix définitif figure sur le devis écrit et la lettre de voiture du déménageur (arrêté du 27 avril 2010).", 'Assurance ad valorem (valeur déclarée des biens) non comprise.'] };
+  return {
+    lineItems: items,
+    notes: [
+      'Estimation indicative : le prix définitif figure sur le devis écrit et la lettre de voiture du déménageur (arrêté du 27 avril 2010).',
+      'Assurance ad valorem (valeur déclarée des biens) non comprise.',
+    ],
+  };
 }
 
 /**
@@ -116,14 +139,27 @@ function bulkMailingQuote(inputs: Inputs): Priced {
   const mode = String(inputs.postalMode);
   const sheets = inputs.duplex === 'recto-verso' ? Math.ceil(pages / 2) : pages;
   const perLetter = priceOf(`mailing.${mode}` as PriceUnit);
-  const items = [line('letters', `Courrier ${mode === 'simple' ? 'en lettre simple' : mode === 'registered' ? 'recommandé' : 'recommandé avec avis de réception'} (1re feuille, enveloppe, affranchissement)`, letters, 'letter', perLetter)];
+  const items = [
+    line(
+      'letters',
+      `Courrier ${mode === 'simple' ? 'en lettre simple' : mode === 'registered' ? 'recommandé' : 'recommandé avec avis de réception'} (1re feuille, enveloppe, affranchissement)`,
+      letters,
+      'letter',
+      perLetter,
+    ),
+  ];
   if (sheets > 1) items.push(line('extraSheets', 'Feuilles supplémentaires', letters * (sheets - 1), 'sheet', BULK_RATES.extraSheetCents));
   if (inputs.printColor === 'couleur') items.push(line('colour', 'Impression couleur', letters * pages, 'page', BULK_RATES.colourPerPageCents));
   const discount = BULK_RATES.discounts.find((d) => letters >= d.from);
   if (discount) {
     items.push(onSubtotal(items, 'volumeDiscount', `Remise volume (${discount.rate * 100} % dès ${discount.from} courriers)`, discount.rate, -1));
   }
-  return { lineItems: items, notes: ['Tarif de ce service (GET /v1/catalogue, prices) : chaque courrier posté par POST /v1/mailings est débité à ce prix, hors remise de volume négociée.'] };
+  return {
+    lineItems: items,
+    notes: [
+      'Tarif de ce service (GET /v1/catalogue, prices) : chaque courrier posté par POST /v1/mailings est débité à ce prix, hors remise de volume négociée.',
+    ],
+  };
 }
 
 /**
@@ -149,7 +185,12 @@ function legalReviewQuote(inputs: Inputs, today: string): Priced {
   if (urgency) {
     items.push(onSubtotal(items, 'urgency', `Urgence (délai de ${days} jour${days > 1 ? 's' : ''})`, urgency.rate));
   }
-  return { lineItems: items, notes: ["Honoraires libres : le montant définitif est fixé par l'avocat dans une convention d'honoraires (loi n° 71-1130 du 31 décembre 1971, article 10)."] };
+  return {
+    lineItems: items,
+    notes: [
+      "Honoraires libres : le montant définitif est fixé par l'avocat dans une convention d'honoraires (loi n° 71-1130 du 31 décembre 1971, article 10).",
+    ],
+  };
 }
 
 export interface PreparedQuote {
@@ -183,11 +224,20 @@ export async function estimateQuote(deps: Deps, prepared: PreparedQuote, today =
   if (prepared.needsRoute) {
     // SPEC.md lists no 502 for quotes: a routing outage is a 422 the caller can retry.
     route = await roadDistance(deps, String(inputs.from), String(inputs.to), () =>
-      partnerUnavailable('from', 'route_unavailable', 'The road route could not be computed right now (routing service unavailable); nothing was billed. Please retry.'),
+      partnerUnavailable(
+        'from',
+        'route_unavailable',
+        'The road route could not be computed right now (routing service unavailable); nothing was billed. Please retry.',
+      ),
     );
     if (!route) throw unprocessable('No road route was found between from and to.', [{ field: 'to', message: 'no road route from the departure address' }]);
   }
-  const priced = slug === 'devis-demenagement' ? movingQuote(inputs, route!) : slug === 'devis-envoi-courriers-en-nombre' ? bulkMailingQuote(inputs) : legalReviewQuote(inputs, today);
+  const priced =
+    slug === 'devis-demenagement'
+      ? movingQuote(inputs, route!)
+      : slug === 'devis-envoi-courriers-en-nombre'
+        ? bulkMailingQuote(inputs)
+        : legalReviewQuote(inputs, today);
   const totalCents = subtotalOf(priced.lineItems);
   const vatCents = Math.round(totalCents * VAT_RATE);
   return {

@@ -76,7 +76,13 @@ export class Communes {
    */
   search(query: string, limit: number): CityResult[] {
     const q = query.trim();
-    const at = (c: Commune, postcode: string): CityResult => ({ label: `${postcode} ${c.name}`, postcode, city: c.name, insee: c.code, department: c.department });
+    const at = (c: Commune, postcode: string): CityResult => ({
+      label: `${postcode} ${c.name}`,
+      postcode,
+      city: c.name,
+      insee: c.code,
+      department: c.department,
+    });
     if (/^\d{5}$/.test(q)) return this.withPostcode(q).map((c) => at(c, q));
     const key = communeKey(q);
     if (!key) return [];

@@ -77,7 +77,12 @@ export function addressText(address: Provider['address']): string {
  * Lays a catalogue letter out with the given (already checked) values. Missing values stay as
  * slots with value null and are listed in missingFields; the date defaults to today in Paris.
  */
-export function layoutLetter(letter: LetterData, provider: Provider | undefined, values: Record<string, FieldValue>, now = new Date()): LetterDocument & { missingFields: string[] } {
+export function layoutLetter(
+  letter: LetterData,
+  provider: Provider | undefined,
+  values: Record<string, FieldValue>,
+  now = new Date(),
+): LetterDocument & { missingFields: string[] } {
   const fields = letterFields(letter, provider);
   const byName = new Map(fields.map((f) => [f.name, f]));
   const given = { date: parisTodayIso(now), ...values };
@@ -112,13 +117,17 @@ const text = (t: string): Segment => ({ type: 'text', text: t });
 /** The document as one list of segments, in reading order. */
 export function flatten(document: LetterDocument): Segment[] {
   return [
-    ...document.sender, text('\n\n'),
-    ...document.recipient, text('\n\n'),
-    ...document.placeAndDate, text('\n\nObjet : '),
+    ...document.sender,
+    text('\n\n'),
+    ...document.recipient,
+    text('\n\n'),
+    ...document.placeAndDate,
+    text('\n\nObjet : '),
     ...document.subject,
     ...(document.references.length ? [text('\n'), ...document.references] : []),
     text('\n\n'),
-    ...document.body, text('\n\n'),
+    ...document.body,
+    text('\n\n'),
     ...document.signature,
   ];
 }
@@ -128,7 +137,12 @@ export function segmentsText(segments: Segment[]): string {
   return segments.map((s) => (s.type === 'text' ? s.text : (s.value ?? `[${s.label}]`))).join('');
 }
 
-export function renderLetter(letter: LetterData, provider: Provider | undefined, values: Record<string, FieldValue>, now = new Date()): LetterRender & { document: LetterDocument } {
+export function renderLetter(
+  letter: LetterData,
+  provider: Provider | undefined,
+  values: Record<string, FieldValue>,
+  now = new Date(),
+): LetterRender & { document: LetterDocument } {
   const { missingFields, ...document } = layoutLetter(letter, provider, values, now);
   const segments = flatten(document);
   return { segments, text: segmentsText(segments), missingFields, document };

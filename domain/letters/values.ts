@@ -60,7 +60,10 @@ export function checkValue(field: Field, value: FieldValue): { value: FieldValue
     case 'multiline': {
       if (text.length > 5000) return { problem: 'is longer than 5000 characters' };
       if (/address$/i.test(field.name)) {
-        const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+        const lines = text
+          .split(/\r?\n/)
+          .map((l) => l.trim())
+          .filter(Boolean);
         if (lines.length > ADDRESS_MAX_LINES) return { problem: `has more than ${ADDRESS_MAX_LINES} lines (postal norm: 6 lines with the name)` };
         const long = lines.find((l) => l.length > ADDRESS_MAX_CHARS);
         if (long) return { problem: `has a line longer than ${ADDRESS_MAX_CHARS} characters: "${long}"` };
@@ -87,7 +90,14 @@ export function checkValue(field: Field, value: FieldValue): { value: FieldValue
     case 'phone':
       return FRENCH_PHONE.test(text) ? { value: text } : { problem: 'must be a French phone number (e.g. 06 12 34 56 78 or +33 6 12 34 56 78)' };
     case 'iban':
-      return ibanValid(text) ? { value: text.replace(/\s+/g, '').toUpperCase().replace(/(.{4})(?=.)/g, '$1 ') } : { problem: 'must be a valid IBAN' };
+      return ibanValid(text)
+        ? {
+            value: text
+              .replace(/\s+/g, '')
+              .toUpperCase()
+              .replace(/(.{4})(?=.)/g, '$1 '),
+          }
+        : { problem: 'must be a valid IBAN' };
     case 'enum':
       return field.options!.some((o) => o.value === text) ? { value: text } : { problem: `must be one of ${field.options!.map((o) => o.value).join(', ')}` };
     case 'siret': {

@@ -19,7 +19,10 @@ export interface PartnerLookup<N extends WorkflowName> {
 /** A partner answer: from the Postgres cache, or from a short lookup workflow (502 when it fails). */
 export async function partnerLookup<N extends WorkflowName>(deps: Deps, lookup: PartnerLookup<N>): Promise<WorkflowResultType<Workflows[N]>> {
   const { value } = await cached(deps.db, lookup.key, lookup.ttlSeconds, () =>
-    deps.workflows.run(lookup.workflow, lookup.args, { idPrefix: lookup.idPrefix, failure: () => upstreamError(`The ${lookup.partner} is failing; nothing was billed. Please retry.`) }),
+    deps.workflows.run(lookup.workflow, lookup.args, {
+      idPrefix: lookup.idPrefix,
+      failure: () => upstreamError(`The ${lookup.partner} is failing; nothing was billed. Please retry.`),
+    }),
   );
   return value;
 }

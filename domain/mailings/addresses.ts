@@ -1,6 +1,6 @@
 import { communes } from '../geo/communes.js';
 import { ADDRESS_MAX_CHARS } from '../letters/values.js';
-import type { MailingAddressInput } from '../../api/schemas/mailings.js';
+import type { MailingAddressInput } from './request.js';
 
 export interface AddressProblem {
   field: string;
@@ -18,10 +18,12 @@ export function addressProblems(address: MailingAddressInput, field: string): Ad
   if (address.lines.length === 0) problems.push({ field: `${field}.lines`, message: 'needs at least one line (street or PO box)' });
   if (address.lines.length > 4) problems.push({ field: `${field}.lines`, message: 'has more than 4 lines (6 with the name and the postcode line)' });
   lines.forEach((line, i) => {
-    if (line.length > ADDRESS_MAX_CHARS) problems.push({ field: i === 0 ? `${field}.name` : `${field}.lines.${i - 1}`, message: `is longer than ${ADDRESS_MAX_CHARS} characters` });
+    if (line.length > ADDRESS_MAX_CHARS)
+      problems.push({ field: i === 0 ? `${field}.name` : `${field}.lines.${i - 1}`, message: `is longer than ${ADDRESS_MAX_CHARS} characters` });
   });
   const cityLine = `${address.postcode} ${address.city}`;
-  if (cityLine.length > ADDRESS_MAX_CHARS) problems.push({ field: `${field}.city`, message: `the postcode line is longer than ${ADDRESS_MAX_CHARS} characters` });
+  if (cityLine.length > ADDRESS_MAX_CHARS)
+    problems.push({ field: `${field}.city`, message: `the postcode line is longer than ${ADDRESS_MAX_CHARS} characters` });
   const postal = communes().postalProblem(address.postcode.trim(), address.city.trim());
   if (postal) problems.push({ field: `${field}.postcode`, message: postal });
   return problems;

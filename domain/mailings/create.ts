@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Db, Tx } from '../../db/knex.js';
 import { logger } from '../../lib/logger.js';
 import type { MailingWorkflowInput } from '../../workflows/contract.js';
-import type { MailingRequest } from '../../api/schemas/mailings.js';
+import type { MailingRequest } from './request.js';
 import type { Caller, Deps } from '../deps.js';
 import { DomainError, InsufficientBalance, serviceUnavailable, unprocessable } from '../errors.js';
 import { saveAnswerWithin } from '../access/idempotency.js';
@@ -27,7 +27,9 @@ function trackingNumber(): string {
  * waits for this row: the caller bounds the statement (RECORD_TIMEOUT_MS), long before it gives up.
  */
 function insertShipment(runner: Db | Tx, row: ShipmentRow & { layout: unknown }): Knex.Raw {
-  const shipment = runner('shipments').insert({ ...row, updated_at: row.created_at }).returning('id');
+  const shipment = runner('shipments')
+    .insert({ ...row, updated_at: row.created_at })
+    .returning('id');
   return runner.raw(`WITH s AS (?) INSERT INTO shipment_events (shipment_id, step, status, at) SELECT id, 0, 'paid', ? FROM s`, [shipment, row.created_at]);
 }
 
@@ -61,10 +63,15 @@ async function recordMailing(db: Db, caller: Caller, row: ShipmentRow & { layout
 export async function createMailing(deps: Deps, caller: Caller, request: MailingRequest): Promise<Shipment> {
   const { db, config, workflows } = deps;
   const problems = [...addressProblems(request.sender, 'sender'), ...(request.recipient ? addressProblems(request.recipient, 'recipient') : [])];
-  if (problems.length) throw unprocessable(`Invalid postal address: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}.`, problems, 'address_invalid');
+  if (problems.length)
+    throw unprocessable(`Invalid postal address: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}.`, problems, 'address_invalid');
   const letter = prepareLetter(request);
   if (request.options.emailCopy && !request.recipientEmail) {
-    throw unprocessable('options.emailCopy sends an electronic copy to the recipient: recipientEmail is required.', { field: 'recipientEmail' }, 'recipient_email_required');
+    throw unprocessable(
+      'options.emailCopy sends an electronic copy to the recipient: recipientEmail is required.',
+      { field: 'recipientEmail' },
+      'recipient_email_required',
+    );
   }
 
   const id = randomUUID();
@@ -94,7 +101,13 @@ export async function createMailing(deps: Deps, caller: Caller, request: Mailing
     tracking_number: trackingNumber(),
     created_at: now,
   };
-  const input: MailingWorkflowInput = { shipmentId: id, accountId: caller.accountId, mode: request.mode, test, webhookRetryDelaysMs: config.webhookRetryDelaysMs };
+  const input: MailingWorkflowInput = {
+    shipmentId: id,
+    accountId: caller.accountId,
+    mode: request.mode,
+    test,
+    webhookRetryDelaysMs: config.webhookRetryDelaysMs,
+  };
   // The response is what is being written: no need to read it back.
   const shipment = toShipment(row, [{ step: 0, status: 'paid', at: now }], [], true);
   try {

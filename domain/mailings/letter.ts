@@ -2,7 +2,7 @@ import { catalogue, letterFields } from '../catalogue/catalogue.js';
 import { notFound, unprocessable } from '../errors.js';
 import { checkValues, type FieldValue } from '../letters/values.js';
 import { flatten, frenchDate, parisTodayIso, renderLetter, segmentsText, type LetterDocument } from '../letters/render.js';
-import type { MailingAddressInput, MailingRequest } from '../../api/schemas/mailings.js';
+import type { MailingAddressInput, MailingRequest } from './request.js';
 import type { PostalAddress, ShipmentDocument } from './shipment.js';
 
 export interface PreparedLetter {
@@ -41,7 +41,11 @@ export function prepareLetter(request: MailingRequest): PreparedLetter {
       ...fields,
     };
     const { values: clean, problems } = checkValues(letterFields(letter, provider), values);
-    if (problems.length) throw unprocessable(`${problems.length} field value${problems.length > 1 ? 's are' : ' is'} invalid: ${problems.map((p) => p.field).join(', ')}.`, problems);
+    if (problems.length)
+      throw unprocessable(
+        `${problems.length} field value${problems.length > 1 ? 's are' : ' is'} invalid: ${problems.map((p) => p.field).join(', ')}.`,
+        problems,
+      );
     const rendered = renderLetter(letter, provider, clean);
     if (rendered.missingFields.length) throw unprocessable(`The letter needs ${rendered.missingFields.join(', ')}.`, { missingFields: rendered.missingFields });
     return {

@@ -60,7 +60,12 @@ export function addressLines(address: PostalAddress): string[] {
   return [address.name, ...address.lines, `${address.postcode} ${address.city}`];
 }
 
-export function toShipment(row: ShipmentRow, events: { step: number; status: ShipmentStatus; at: Date }[], proofs: ProofKind[], withDocument: boolean): Shipment {
+export function toShipment(
+  row: ShipmentRow,
+  events: { step: number; status: ShipmentStatus; at: Date }[],
+  proofs: ProofKind[],
+  withDocument: boolean,
+): Shipment {
   return {
     id: row.id,
     title: row.title,
@@ -72,7 +77,9 @@ export function toShipment(row: ShipmentRow, events: { step: number; status: Shi
     lastStep: row.last_step,
     trackingNumber: row.tracking_number,
     createdAt: row.created_at.toISOString(),
-    events: [...events].sort((a, b) => a.step - b.step).map((e) => ({ step: e.step, status: e.status, label: STATUS_LABELS[e.status], at: e.at.toISOString() })),
+    events: [...events]
+      .sort((a, b) => a.step - b.step)
+      .map((e) => ({ step: e.step, status: e.status, label: STATUS_LABELS[e.status], at: e.at.toISOString() })),
     orderId: null,
     recipient: addressLines(row.recipient),
     amountCents: row.amount_cents,

@@ -4,7 +4,9 @@ export { normalize };
 
 /** Words that say nothing about what a user looks for. */
 const STOPWORDS = new Set(
-  'a au aux avec ce ces cette d de des du en et il je j l la le les leur lui m ma mais me mes moi mon ne nos notre ou par pas pour qu que qui s sa se ses son sur t ta te tes ton tu un une vos votre vous y veux voudrais faire comment'.split(' '),
+  'a au aux avec ce ces cette d de des du en et il je j l la le les leur lui m ma mais me mes moi mon ne nos notre ou par pas pour qu que qui s sa se ses son sur t ta te tes ton tu un une vos votre vous y veux voudrais faire comment'.split(
+    ' ',
+  ),
 );
 
 /** Light French stemming: plural and feminine endings, so "resiliations" finds "resiliation". */

@@ -61,7 +61,15 @@ export async function searchCatalogue(deps: Deps, query: string, limit: number, 
     .slice(0, limit)
     .map(([doc, entry]) => {
       const d = docs[doc]!;
-      return { kind: d.kind, slug: d.slug, title: d.title, category: d.category, summary: d.summary, score: Math.round(entry.score * 1e5) / 1e5, matchedBy: [...entry.matchedBy] };
+      return {
+        kind: d.kind,
+        slug: d.slug,
+        title: d.title,
+        category: d.category,
+        summary: d.summary,
+        score: Math.round(entry.score * 1e5) / 1e5,
+        matchedBy: [...entry.matchedBy],
+      };
     });
   return { query, mode: semanticHits ? 'hybrid' : 'lexical', results };
 }

@@ -36,7 +36,10 @@ export class SemanticIndex {
       const { db, config } = deps;
       const model = config.embeddings.model;
       const hashes = this.documents.map((d) => sha256Hex(`${model}\n${d.text}`));
-      const rows: { text_hash: string; embedding: number[] }[] = await db('catalogue_embeddings').where({ model }).whereIn('text_hash', hashes).select('text_hash', 'embedding');
+      const rows: { text_hash: string; embedding: number[] }[] = await db('catalogue_embeddings')
+        .where({ model })
+        .whereIn('text_hash', hashes)
+        .select('text_hash', 'embedding');
       const known = new Map(rows.map((r) => [r.text_hash, r.embedding]));
       const missing = this.documents.map((d, i) => ({ text: d.text, hash: hashes[i]! })).filter((d) => !known.has(d.hash));
       for (let start = 0; start < missing.length; start += BATCH) {

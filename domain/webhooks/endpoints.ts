@@ -54,9 +54,16 @@ export async function createWebhookEndpoint(db: Db, config: Config, input: NewEn
     const account = await trx('accounts').where({ id: input.accountId }).forUpdate().first('id');
     if (!account) throw new WebhookEndpointError('not_found', `No account ${input.accountId}.`);
     const [{ count }] = await trx('webhook_endpoints').where({ account_id: input.accountId }).count<{ count: string }[]>('* as count');
-    if (Number(count) >= MAX_WEBHOOK_ENDPOINTS) throw new WebhookEndpointError('limit_reached', `An account has at most ${MAX_WEBHOOK_ENDPOINTS} webhook addresses.`);
+    if (Number(count) >= MAX_WEBHOOK_ENDPOINTS)
+      throw new WebhookEndpointError('limit_reached', `An account has at most ${MAX_WEBHOOK_ENDPOINTS} webhook addresses.`);
     const [row] = await trx('webhook_endpoints')
-      .insert({ account_id: input.accountId, url: url.toString(), env: input.env, events: input.events as EventType[], secret_sealed: encrypt(secret, config.secretKey) })
+      .insert({
+        account_id: input.accountId,
+        url: url.toString(),
+        env: input.env,
+        events: input.events as EventType[],
+        secret_sealed: encrypt(secret, config.secretKey),
+      })
       .returning('id');
     return { id: row.id as string, secret };
   });

@@ -39,7 +39,15 @@ export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<strin
     data: event.type === 'ping' ? {} : { mailing: event.mailing, ...(event.proof ? { proof: event.proof } : {}) },
   };
   await db('webhook_events')
-    .insert({ id: event.eventId, account_id: event.accountId, shipment_id: event.mailing?.id ?? null, type: event.type, livemode: event.livemode, payload, created_at: event.created })
+    .insert({
+      id: event.eventId,
+      account_id: event.accountId,
+      shipment_id: event.mailing?.id ?? null,
+      type: event.type,
+      livemode: event.livemode,
+      payload,
+      created_at: event.created,
+    })
     .onConflict('id')
     .ignore();
   let endpoints = db('webhook_endpoints').where({ account_id: event.accountId, env: event.livemode ? 'live' : 'test' });
@@ -47,7 +55,13 @@ export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<strin
   else endpoints = endpoints.andWhere((q) => q.whereRaw('cardinality(events) = 0').orWhereRaw('? = ANY(events)', [event.type]));
   if (event.endpointsCreatedBy) endpoints = endpoints.andWhere('created_at', '<=', event.endpointsCreatedBy);
   const ids = (await endpoints.select('id')).map((e) => e.id as string);
-  const deliveries = ids.map((endpointId) => ({ id: uuidFrom(`${event.eventId}/${endpointId}`), event_id: event.eventId, endpoint_id: endpointId, account_id: event.accountId, status: 'pending' }));
+  const deliveries = ids.map((endpointId) => ({
+    id: uuidFrom(`${event.eventId}/${endpointId}`),
+    event_id: event.eventId,
+    endpoint_id: endpointId,
+    account_id: event.accountId,
+    status: 'pending',
+  }));
   if (deliveries.length) await db('webhook_deliveries').insert(deliveries).onConflict('id').ignore();
   return deliveries.map((d) => d.id);
 }

@@ -3,13 +3,34 @@ import { BlockList, isIP } from 'node:net';
 /** Addresses that are not reachable public unicast hosts (RFC 6890 special-purpose registries). */
 const blocked = new BlockList();
 for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(net, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
-  ['::', 128], ['::1', 128], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
-] as const) blocked.addSubnet(net, prefix, 'ipv6');
+  ['::', 128],
+  ['::1', 128],
+  ['100::', 64],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv6');
 
 /** IPv4 carried inside IPv6 forms (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::, 6to4 2002::). */
 function embeddedIpv4(ip: string): string | undefined {

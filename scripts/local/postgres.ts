@@ -50,7 +50,11 @@ function postgresAccount(): Account | undefined {
   const created = lookupUser(SUPERUSER);
   if (!created) {
     const reason = added.error?.message ?? (added.stderr.trim() || `useradd exited ${added.status}`);
-    throw new StartupError('PostgreSQL', `it cannot run as root, and creating a "postgres" user to run it failed (${reason})`, `Create that user, run as another user, or ${NO_POSTGRES_FIX.toLowerCase()}`);
+    throw new StartupError(
+      'PostgreSQL',
+      `it cannot run as root, and creating a "postgres" user to run it failed (${reason})`,
+      `Create that user, run as another user, or ${NO_POSTGRES_FIX.toLowerCase()}`,
+    );
   }
   return created;
 }
@@ -83,7 +87,11 @@ async function binaries(account: Account | undefined): Promise<Binaries> {
   try {
     packaged = (await import(name)) as Binaries;
   } catch {
-    throw new StartupError('PostgreSQL', `no binaries for ${process.platform}-${process.arch} (package ${name} is not installed)`, `Run npm install, or ${NO_POSTGRES_FIX.toLowerCase()}`);
+    throw new StartupError(
+      'PostgreSQL',
+      `no binaries for ${process.platform}-${process.arch} (package ${name} is not installed)`,
+      `Run npm install, or ${NO_POSTGRES_FIX.toLowerCase()}`,
+    );
   }
   if (!account || reachableBy(packaged.postgres, account)) return packaged;
   const native = dirname(dirname(packaged.postgres));
@@ -170,7 +178,20 @@ async function initialise(bin: Binaries, dir: string, account: Account | undefin
 
 /** Starts the postmaster and resolves once it accepts connections. */
 async function launch(bin: Binaries, dir: string, port: number, account: Account | undefined, persistent: boolean, logFile: string): Promise<ChildProcess> {
-  const flags = ['-D', dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200', '-c', `fsync=${persistent ? 'on' : 'off'}`];
+  const flags = [
+    '-D',
+    dir,
+    '-p',
+    String(port),
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
+    '-c',
+    'max_connections=200',
+    '-c',
+    `fsync=${persistent ? 'on' : 'off'}`,
+  ];
   const child = spawn(bin.postgres, flags, { cwd: dir, ...account, env: { ...process.env, LC_ALL: 'C' }, stdio: ['ignore', 'ignore', 'pipe'] });
   mkdirSync(dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile, { flags: 'a' });

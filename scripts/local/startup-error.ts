@@ -16,5 +16,10 @@ export class StartupError extends Error {
 /** The first non-empty line of an error's message, for one-line reports. */
 export function firstLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return text.split('\n').map((line) => line.trim()).find(Boolean) ?? text;
+  return (
+    text
+      .split('\n')
+      .map((line) => line.trim())
+      .find(Boolean) ?? text
+  );
 }

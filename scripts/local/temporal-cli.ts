@@ -19,7 +19,12 @@ function goInstall(env: NodeJS.ProcessEnv, log: (line: string) => void): Promise
     const started = Date.now();
     // The first build takes minutes: say that it is alive.
     const ticker = setInterval(() => log(`  still building temporal CLI (${Math.round((Date.now() - started) / 1000)} s)…`), 15_000);
-    const relay = (chunk: Buffer): void => chunk.toString().split('\n').filter(Boolean).forEach((line) => log('  ' + line));
+    const relay = (chunk: Buffer): void =>
+      chunk
+        .toString()
+        .split('\n')
+        .filter(Boolean)
+        .forEach((line) => log('  ' + line));
     child.stdout.on('data', relay);
     child.stderr.on('data', relay);
     child.on('error', (error) => {
@@ -42,7 +47,8 @@ export async function resolveTemporalCli(log: (line: string) => void = (l) => pr
   if (fromPath) return fromPath;
   const fromEnv = process.env.TEMPORAL_CLI_PATH;
   if (fromEnv) {
-    if (!isExecutable(fromEnv)) throw new StartupError('Temporal', `TEMPORAL_CLI_PATH=${fromEnv} is not an executable file`, 'Point it at the temporal binary, or unset it');
+    if (!isExecutable(fromEnv))
+      throw new StartupError('Temporal', `TEMPORAL_CLI_PATH=${fromEnv} is not an executable file`, 'Point it at the temporal binary, or unset it');
     return fromEnv;
   }
   const cacheDir = temporalCacheDir();
@@ -50,7 +56,11 @@ export async function resolveTemporalCli(log: (line: string) => void = (l) => pr
   if (isExecutable(cached)) return cached;
 
   if (spawnSync('go', ['version']).status !== 0) {
-    throw new StartupError('Temporal', `the temporal CLI is not on PATH, TEMPORAL_CLI_PATH is unset, and Go is missing to build ${MODULE}`, 'Install Go or the temporal CLI, or set TEMPORAL_ADDRESS to a Temporal server you run');
+    throw new StartupError(
+      'Temporal',
+      `the temporal CLI is not on PATH, TEMPORAL_CLI_PATH is unset, and Go is missing to build ${MODULE}`,
+      'Install Go or the temporal CLI, or set TEMPORAL_ADDRESS to a Temporal server you run',
+    );
   }
   mkdirSync(cacheDir, { recursive: true });
   log(`Building the temporal CLI v${TEMPORAL_CLI_VERSION} into ${cacheDir} (first run only, a few minutes)…`);
@@ -62,7 +72,11 @@ export async function resolveTemporalCli(log: (line: string) => void = (l) => pr
     code = await goInstall({ ...env, GOSUMDB: 'off' }, log);
   }
   if (code !== 0 || !existsSync(cached)) {
-    throw new StartupError('Temporal', `go install ${MODULE} failed (exit ${code})`, 'Check that the Go module proxy is reachable (the output above says why), or set TEMPORAL_CLI_PATH or TEMPORAL_ADDRESS');
+    throw new StartupError(
+      'Temporal',
+      `go install ${MODULE} failed (exit ${code})`,
+      'Check that the Go module proxy is reachable (the output above says why), or set TEMPORAL_CLI_PATH or TEMPORAL_ADDRESS',
+    );
   }
   log('temporal CLI ready: ' + cached);
   return cached;

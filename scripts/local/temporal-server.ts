@@ -62,10 +62,18 @@ export async function startTemporalDevServer(options: TemporalServerOptions): Pr
   const address = `127.0.0.1:${options.port}`;
   const early = Promise.race([
     once(child, 'exit').then(([code]) => {
-      throw new StartupError('Temporal', `the dev server exited at start (code ${code})`, `See ${options.logFile}, or set TEMPORAL_ADDRESS to a Temporal server you run`);
+      throw new StartupError(
+        'Temporal',
+        `the dev server exited at start (code ${code})`,
+        `See ${options.logFile}, or set TEMPORAL_ADDRESS to a Temporal server you run`,
+      );
     }),
     once(child, 'error').then(([error]) => {
-      throw new StartupError('Temporal', `${options.cli} could not run (${firstLine(error)})`, 'Set TEMPORAL_CLI_PATH to a working temporal CLI, or TEMPORAL_ADDRESS to a Temporal server you run');
+      throw new StartupError(
+        'Temporal',
+        `${options.cli} could not run (${firstLine(error)})`,
+        'Set TEMPORAL_CLI_PATH to a working temporal CLI, or TEMPORAL_ADDRESS to a Temporal server you run',
+      );
     }),
   ]);
   await Promise.race([waitForTemporal(address), early]);

@@ -53,7 +53,9 @@ export interface TestAccount {
 /** A fresh account with a test key and a live key, created through the same functions as the admin CLI. */
 export async function createAccount(options: { liveEnabled?: boolean; balanceCents?: number; scopes?: Scope[]; name?: string } = {}): Promise<TestAccount> {
   const { db } = stack();
-  const [row] = await db('accounts').insert({ name: options.name ?? 'test account', live_enabled: options.liveEnabled ?? true }).returning('id');
+  const [row] = await db('accounts')
+    .insert({ name: options.name ?? 'test account', live_enabled: options.liveEnabled ?? true })
+    .returning('id');
   const scopes = options.scopes ?? [...SCOPES];
   const test = await createApiKey(db, row.id, 'test', scopes);
   const live = await createApiKey(db, row.id, 'live', scopes);

@@ -11,10 +11,16 @@ const DIMENSIONS = 256;
  */
 export function trigramVector(text: string): number[] {
   const vector = new Array<number>(DIMENSIONS).fill(0);
-  for (const word of normalize(text).split(' ').filter((w) => w.length > 2)) {
+  for (const word of normalize(text)
+    .split(' ')
+    .filter((w) => w.length > 2)) {
     const padded = ` ${word} `;
     for (let i = 0; i + 3 <= padded.length; i++) {
-      const bucket = createHash('md5').update(padded.slice(i, i + 3)).digest().readUInt32LE(0) % DIMENSIONS;
+      const bucket =
+        createHash('md5')
+          .update(padded.slice(i, i + 3))
+          .digest()
+          .readUInt32LE(0) % DIMENSIONS;
       vector[bucket]! += 1;
     }
   }

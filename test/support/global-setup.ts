@@ -14,7 +14,28 @@ process.env.OPERATOR_FAIL_FIRST_FILINGS = '1';
 // Failing partners are part of the tests; the SDK would log each failed attempt.
 process.env.TEMPORAL_LOG_LEVEL ??= 'ERROR';
 // The suite always starts its own components; knobs come from each test that needs them.
-for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'RATE_LIMIT_PER_MINUTE', 'SANDBOX_DAILY_QUOTA', 'PORT', 'EMBEDDINGS_BASE_URL', 'EMBEDDINGS_API_KEY', 'EMBEDDINGS_MODEL', 'GEOCODING_BASE_URL', 'COMPANIES_BASE_URL', 'ROUTING_BASE_URL', 'ROUTING_RATE_PER_SECOND', 'FUEL_BASE_URL', 'PARTNER_TIMEOUT', 'LLM_BASE_URL', 'LLM_API_KEY', 'LLM_MODEL', 'LLM_TIMEOUT', 'LLM_RATE_PER_SECOND']) delete process.env[name];
+for (const name of [
+  'DATABASE_URL',
+  'TEMPORAL_ADDRESS',
+  'RATE_LIMIT_PER_MINUTE',
+  'SANDBOX_DAILY_QUOTA',
+  'PORT',
+  'EMBEDDINGS_BASE_URL',
+  'EMBEDDINGS_API_KEY',
+  'EMBEDDINGS_MODEL',
+  'GEOCODING_BASE_URL',
+  'COMPANIES_BASE_URL',
+  'ROUTING_BASE_URL',
+  'ROUTING_RATE_PER_SECOND',
+  'FUEL_BASE_URL',
+  'PARTNER_TIMEOUT',
+  'LLM_BASE_URL',
+  'LLM_API_KEY',
+  'LLM_MODEL',
+  'LLM_TIMEOUT',
+  'LLM_RATE_PER_SECOND',
+])
+  delete process.env[name];
 
 /** Mocha global fixtures: the real stack, started once for the whole run. */
 export async function mochaGlobalSetup(): Promise<void> {

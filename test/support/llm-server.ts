@@ -68,7 +68,9 @@ export class LlmServer {
           }
           if (this.refuseNext > 0) {
             this.refuseNext -= 1;
-            return send(400, { error: { message: "Invalid schema for response_format 'x'.", type: 'invalid_request_error', param: 'response_format', code: null } });
+            return send(400, {
+              error: { message: "Invalid schema for response_format 'x'.", type: 'invalid_request_error', param: 'response_format', code: null },
+            });
           }
           const fixture = this.answers.shift();
           if (!fixture) return send(500, { error: { message: 'no recorded answer queued by the test', type: 'server_error' } });

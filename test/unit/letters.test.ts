@@ -102,7 +102,12 @@ describe('letters (domain/letters)', () => {
       const { letter } = boxLetter();
       const render = renderLetter(letter, undefined, boxLetterValues, LATE_FEBRUARY_UTC);
       expect(render.missingFields).to.deep.equal(['recipientName', 'recipientAddress']);
-      const withRecipient = renderLetter(letter, undefined, { ...boxLetterValues, recipientName: 'Service Clients', recipientAddress: '5 avenue de la République\n69002 Lyon' }, LATE_FEBRUARY_UTC);
+      const withRecipient = renderLetter(
+        letter,
+        undefined,
+        { ...boxLetterValues, recipientName: 'Service Clients', recipientAddress: '5 avenue de la République\n69002 Lyon' },
+        LATE_FEBRUARY_UTC,
+      );
       expect(withRecipient.missingFields).to.deep.equal([]);
       expect(withRecipient.text).to.include('Service Clients\n5 avenue de la République\n69002 Lyon');
     });

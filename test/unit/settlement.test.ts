@@ -33,7 +33,10 @@ function bruteForceMinimum(balances: number[]): number {
 /** The plain greedy (largest creditor pays largest debtor), to show where it is not minimal. */
 function greedyCount(balances: number[]): number {
   const creditors = balances.filter((b) => b > 0).sort((a, b) => b - a);
-  const debtors = balances.filter((b) => b < 0).map((b) => -b).sort((a, b) => b - a);
+  const debtors = balances
+    .filter((b) => b < 0)
+    .map((b) => -b)
+    .sort((a, b) => b - a);
   let count = 0;
   for (let c = 0, d = 0; c < creditors.length && d < debtors.length; count++) {
     const amount = Math.min(creditors[c]!, debtors[d]!);
@@ -94,7 +97,10 @@ function randomGroup(next: () => number): ExpenseGroup {
       return {
         amountCents: 1 + Math.floor(next() * 5_000),
         paidBy: ids[Math.floor(next() * ids.length)]!,
-        split: next() < 0.3 ? { mode: 'shares' as const, shares: Object.fromEntries(ids.map((id) => [id, Math.floor(next() * 4)]).concat([[ids[0]!, 1]])) } : { mode: 'equal' as const, members: shared.length ? shared : ids },
+        split:
+          next() < 0.3
+            ? { mode: 'shares' as const, shares: Object.fromEntries(ids.map((id) => [id, Math.floor(next() * 4)]).concat([[ids[0]!, 1]])) }
+            : { mode: 'equal' as const, members: shared.length ? shared : ids },
       };
     }),
   };
@@ -160,7 +166,9 @@ describe('expense settlement (domain/calculations/expenses)', () => {
     it('refuses an unknown member and amounts that do not add up', () => {
       const members = [{ id: 'a' }, { id: 'b' }];
       expect(() => computeBalances({ members, expenses: [{ amountCents: 10, paidBy: 'z', split: { mode: 'equal' } }] })).to.throw('Unknown member "z"');
-      expect(() => computeBalances({ members, expenses: [{ amountCents: 10, paidBy: 'a', split: { mode: 'amounts', amounts: { a: 3, b: 3 } } }] })).to.throw('add up to 6 cents, not 10');
+      expect(() => computeBalances({ members, expenses: [{ amountCents: 10, paidBy: 'a', split: { mode: 'amounts', amounts: { a: 3, b: 3 } } }] })).to.throw(
+        'add up to 6 cents, not 10',
+      );
       expect(() => computeBalances({ members: [{ id: 'a' }, { id: 'a' }], expenses: [] })).to.throw('unique');
     });
   });
