@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../../db/knex.js';
 import { PATHS, type MainStatus, type Mode, type ShipmentStatus } from '../../domain/mailings/states.js';
 import type { Filing, PostalOperator } from './postal-operator.js';
+import { pdfPageCount } from '../pdf.js';
 
 export interface SimulatorSettings {
   /** Time between two automatic steps (OPERATOR_STEP_DELAY). */
@@ -40,11 +41,7 @@ export class SimulatedOperator implements PostalOperator {
     if (attempts <= this.settings.failFirstFilings)
       throw new OperatorUnavailableError(`filing attempt ${attempts} of shipment ${filing.shipmentId} not confirmed by the operator`);
     if (filing.pdf.byteLength < 100) throw new Error('the printed letter is empty');
-    const pages = (
-      Buffer.from(filing.pdf)
-        .toString('latin1')
-        .match(/\/Type\s*\/Page(?![s\w])/g) ?? []
-    ).length;
+    const pages = pdfPageCount(filing.pdf);
     await this.db('operator_filings').where({ shipment_id: filing.shipmentId }).whereNull('filed_at').update({ filed_at: this.db.fn.now(), pages });
   }
 

@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
-import { catalogue, letterFields, publicLetter, type LetterData, type Provider } from '../../domain/catalogue/catalogue.js';
-import { notFound, unprocessable } from '../../domain/errors.js';
+import { findLetter, letterFields, publicLetter } from '../../domain/catalogue/catalogue.js';
 import { payThen } from '../../domain/billing/charge.js';
-import { checkValues } from '../../domain/letters/values.js';
+import { unprocessable } from '../../domain/errors.js';
+import { requireValidValues } from '../../domain/letters/values.js';
 import { renderLetter } from '../../domain/letters/render.js';
 import {
   letterDetailQuery,
@@ -17,24 +17,10 @@ import { caller, deps } from '../respond.js';
 
 type SlugParams = { slug: string };
 
-function findLetter(slug: string, providerSlug: string | undefined): { letter: LetterData; provider: Provider | undefined } {
-  const letter = catalogue().letters.get(slug);
-  if (!letter) throw notFound(`No letter "${slug}" in the catalogue.`);
-  if (providerSlug === undefined) return { letter, provider: undefined };
-  const provider = letter.providers.find((p) => p.slug === providerSlug);
-  if (!provider) throw notFound(`Letter "${slug}" has no provider "${providerSlug}" (known: ${letter.providers.map((p) => p.slug).join(', ') || 'none'}).`);
-  return { letter, provider };
-}
-
 /** Shared by render and pdf: 404 for unknown slug or provider, 422 with every bad value. */
 function renderRequest(slug: string, body: LetterRenderRequest) {
   const { letter, provider } = findLetter(slug, body.provider);
-  const { values, problems } = checkValues(letterFields(letter, provider), body.fields);
-  if (problems.length)
-    throw unprocessable(
-      `${problems.length} field value${problems.length > 1 ? 's are' : ' is'} invalid: ${problems.map((p) => p.field).join(', ')}.`,
-      problems,
-    );
+  const values = requireValidValues(letterFields(letter, provider), body.fields);
   return { letter, ...renderLetter(letter, provider, values) };
 }
 

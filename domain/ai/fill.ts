@@ -1,5 +1,4 @@
-import { catalogue, letterFields, type Field, type LetterData, type Provider } from '../catalogue/catalogue.js';
-import { notFound } from '../errors.js';
+import { findLetter, letterFields, type Field, type LetterData, type Provider } from '../catalogue/catalogue.js';
 import { checkValue, type FieldProblem, type FieldValue } from '../letters/values.js';
 import { renderLetter } from '../letters/render.js';
 import { normalize } from '../../lib/text.js';
@@ -14,11 +13,7 @@ export interface FillTarget {
 
 /** The letter and the exact fields to fill (404 for an unknown slug or provider). */
 export function fillTarget(slug: string, providerSlug: string | undefined): FillTarget {
-  const letter = catalogue().letters.get(slug);
-  if (!letter) throw notFound(`No letter "${slug}" in the catalogue.`);
-  const provider = providerSlug === undefined ? undefined : letter.providers.find((p) => p.slug === providerSlug);
-  if (providerSlug !== undefined && !provider)
-    throw notFound(`Letter "${slug}" has no provider "${providerSlug}" (known: ${letter.providers.map((p) => p.slug).join(', ') || 'none'}).`);
+  const { letter, provider } = findLetter(slug, providerSlug);
   return { letter, provider, fields: letterFields(letter, provider) };
 }
 

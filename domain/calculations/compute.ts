@@ -1,6 +1,6 @@
 import { catalogue, type ToolData } from '../catalogue/catalogue.js';
 import { type DomainError, PartnerFailure, notFound, unprocessable, type Unprocessable } from '../errors.js';
-import { checkValues, type FieldValue } from '../letters/values.js';
+import { requireValidValues, type FieldValue } from '../letters/values.js';
 import { parisTodayIso } from '../letters/render.js';
 import { fuelPrices } from '../lookups/lookup.js';
 import type { Deps } from '../deps.js';
@@ -103,9 +103,7 @@ export interface PreparedComputation {
  * take them. Every refusal comes before anything is billed.
  */
 export function checkInputs(tool: ToolData, given: Record<string, FieldValue>): Inputs {
-  const { values, problems } = checkValues(tool.inputs, given);
-  if (problems.length)
-    throw unprocessable(`${problems.length} input${problems.length > 1 ? 's are' : ' is'} invalid: ${problems.map((p) => p.field).join(', ')}.`, problems);
+  const values = requireValidValues(tool.inputs, given, 'input');
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'boolean' ? String(v) : v]));
 }
 

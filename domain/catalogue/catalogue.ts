@@ -4,6 +4,7 @@ import Joi from 'joi';
 import { catalogueDir } from '../../lib/paths.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { priceTable } from '../billing/prices.js';
+import { notFound } from '../errors.js';
 import { categorySchema, letterDataSchema, toolDataSchema, type FieldType } from '../../api/schemas/catalogue.js';
 
 export interface Field {
@@ -211,4 +212,14 @@ let loaded: Catalogue | undefined;
 export function catalogue(): Catalogue {
   loaded ??= new Catalogue(loadCatalogueData());
   return loaded;
+}
+
+/** A catalogue letter and, when one is named, its provider: 404 for an unknown slug or provider. */
+export function findLetter(slug: string, providerSlug: string | undefined): { letter: LetterData; provider: Provider | undefined } {
+  const letter = catalogue().letters.get(slug);
+  if (!letter) throw notFound(`No letter "${slug}" in the catalogue.`);
+  if (providerSlug === undefined) return { letter, provider: undefined };
+  const provider = letter.providers.find((p) => p.slug === providerSlug);
+  if (!provider) throw notFound(`Letter "${slug}" has no provider "${providerSlug}" (known: ${letter.providers.map((p) => p.slug).join(', ') || 'none'}).`);
+  return { letter, provider };
 }

@@ -1,4 +1,5 @@
 import type { Field } from '../catalogue/catalogue.js';
+import { unprocessable } from '../errors.js';
 
 export type FieldValue = string | number | boolean;
 
@@ -128,4 +129,12 @@ export function checkValues(fields: Field[], values: Record<string, FieldValue>)
     else clean[name] = result.value;
   }
   return { values: clean, problems };
+}
+
+/** Checks values against their fields; 422 naming every bad one ("2 field values are invalid: …"). */
+export function requireValidValues(fields: Field[], given: Record<string, FieldValue>, noun = 'field value'): Record<string, FieldValue> {
+  const { values, problems } = checkValues(fields, given);
+  if (problems.length)
+    throw unprocessable(`${problems.length} ${noun}${problems.length > 1 ? 's are' : ' is'} invalid: ${problems.map((p) => p.field).join(', ')}.`, problems);
+  return values;
 }

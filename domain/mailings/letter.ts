@@ -1,6 +1,6 @@
-import { catalogue, letterFields } from '../catalogue/catalogue.js';
-import { notFound, unprocessable } from '../errors.js';
-import { checkValues, type FieldValue } from '../letters/values.js';
+import { findLetter, letterFields } from '../catalogue/catalogue.js';
+import { unprocessable } from '../errors.js';
+import { requireValidValues, type FieldValue } from '../letters/values.js';
 import { flatten, frenchDate, parisTodayIso, renderLetter, segmentsText, type LetterDocument } from '../letters/render.js';
 import type { MailingAddressInput, MailingRequest } from './request.js';
 import type { PostalAddress, ShipmentDocument } from './shipment.js';
@@ -27,10 +27,7 @@ export function prepareLetter(request: MailingRequest): PreparedLetter {
   const sender = asAddress(request.sender);
   if ('slug' in request.letter) {
     const { slug, provider: providerSlug, fields } = request.letter;
-    const letter = catalogue().letters.get(slug);
-    if (!letter) throw notFound(`No letter "${slug}" in the catalogue.`);
-    const provider = providerSlug === undefined ? undefined : letter.providers.find((p) => p.slug === providerSlug);
-    if (providerSlug !== undefined && !provider) throw notFound(`Letter "${slug}" has no provider "${providerSlug}".`);
+    const { letter, provider } = findLetter(slug, providerSlug);
     if (!provider && !request.recipient) throw unprocessable('A recipient address is required unless the letter has a provider.', { field: 'recipient' });
     const recipient = provider ? provider.address : asAddress(request.recipient!);
     const values: Record<string, FieldValue> = {
@@ -40,12 +37,7 @@ export function prepareLetter(request: MailingRequest): PreparedLetter {
       ...(provider ? {} : { recipientName: recipient.name, recipientAddress: blockText(recipient) }),
       ...fields,
     };
-    const { values: clean, problems } = checkValues(letterFields(letter, provider), values);
-    if (problems.length)
-      throw unprocessable(
-        `${problems.length} field value${problems.length > 1 ? 's are' : ' is'} invalid: ${problems.map((p) => p.field).join(', ')}.`,
-        problems,
-      );
+    const clean = requireValidValues(letterFields(letter, provider), values);
     const rendered = renderLetter(letter, provider, clean);
     if (rendered.missingFields.length) throw unprocessable(`The letter needs ${rendered.missingFields.join(', ')}.`, { missingFields: rendered.missingFields });
     return {
