@@ -1,5 +1,5 @@
 import type Joi from 'joi';
-import { joiToJsonSchema as parse } from './schemas/json-schema.js';
+import { joiToJsonSchema as parse } from '../lib/json-schema.js';
 import { errorObject } from './schemas/common.js';
 import type { Route } from './routes/route.js';
 import { IDEMPOTENCY_KEY_PATTERN } from './middleware/idempotency.js';

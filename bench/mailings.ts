@@ -8,7 +8,8 @@ import { createWebhookEndpoint } from '../domain/webhooks/endpoints.js';
 import type { Config } from '../lib/config.js';
 import { WebhookReceiver } from '../test/support/webhook-receiver.js';
 import { load, startProcess, stopProcess, table } from './support.js';
-import type { MailingWorkflowInput } from '../workflows/contract.js';
+import { mailingWorkflowId, type MailingWorkflowInput } from '../workflows/contract.js';
+import { healthCheck } from '../workflows/index.js';
 import { temporalWorkflows } from '../workflows/client.js';
 import { summary } from './stats.js';
 import { freeLetter, recipient, sender } from '../test/support/fixtures.js';
@@ -34,7 +35,7 @@ async function bareStarts(client: Client, config: Config, kind: BareStart, secon
     Array.from({ length: concurrency }, async () => {
       while (Date.now() < deadline) {
         if (kind === 'trivial') {
-          await client.workflow.start('healthCheck', { taskQueue, workflowId: `bench-${randomUUID()}`, args: [] });
+          await client.workflow.start(healthCheck, { taskQueue, workflowId: `bench-${randomUUID()}`, args: [] });
         } else {
           const input: MailingWorkflowInput = { shipmentId: randomUUID(), accountId: randomUUID(), mode: 'ar', test: true, webhookRetryDelaysMs };
           await workflows.startMailing(input, '');
@@ -147,7 +148,7 @@ export async function benchMailings(deps: MailingBenchDeps): Promise<string[]> {
     // History of one AR mailing taken to its end, with that one endpoint.
     const ar = (await (await fetch(url, { method: 'POST', headers, body })).json()) as { id: string };
     await fetch(`http://127.0.0.1:${apiPort}/v1/test/mailings/${ar.id}/advance`, { method: 'POST', headers, body: JSON.stringify({ step: 5 }) });
-    const handle = deps.client.workflow.getHandle(`mailing-${ar.id}`);
+    const handle = deps.client.workflow.getHandle(mailingWorkflowId(ar.id));
     await handle.result();
     const history = await handle.fetchHistory();
     const events = (history.events ?? []) as Record<string, unknown>[];

@@ -1,9 +1,37 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { dataDir } from './paths.js';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { projectRoot } from './paths.js';
 
 export type AppEnv = 'local' | 'preprod' | 'production';
+
+// This file is the only reader of the environment. The few settings needed before (or without) a
+// whole configuration are read by the small functions below; everything else is in Config.
+
+/** Local state of `npm start` (embedded Postgres, Temporal dev database, local secrets): DATA_DIR. */
+export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(env.DATA_DIR ?? join(projectRoot, '.data'));
+}
+
+/**
+ * Tools the project builds or unpacks once per machine (the temporal CLI, the packaged Chromium):
+ * outside the clone (XDG_CACHE_HOME, else ~/.cache), so every clone and CI run on this machine
+ * shares them. Keyed by version below.
+ */
+export function toolsCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'svc-postal', 'tools');
+}
+
+/** The directories searched for programs (PATH). */
+export function searchPath(env: NodeJS.ProcessEnv = process.env): string {
+  return env.PATH ?? '';
+}
+
+/** LOG_LEVEL, for the logger, which exists before any configuration is loaded. */
+export function logLevel(env: NodeJS.ProcessEnv = process.env): string {
+  return env.LOG_LEVEL || 'info';
+}
 
 export interface Config {
   appEnv: AppEnv;
@@ -21,6 +49,10 @@ export interface Config {
   operatorStepDelayMs: number;
   operatorFailFirstFilings: number;
   logLevel: string;
+  /** Temporal SDK log level in the worker (TEMPORAL_LOG_LEVEL). */
+  temporalLogLevel: 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  /** TEMPORAL_CLI_PATH: the temporal binary when none is on PATH. */
+  temporalCliPath: string | undefined;
   /** PDF printing: the browser chosen by PUPPETEER_EXECUTABLE_PATH (else found), pages at once. */
   pdf: { executablePath: string | undefined; pages: number };
   /** OpenAI-compatible embeddings endpoint of the semantic search; unset: search stays lexical. */
@@ -69,12 +101,21 @@ function loadSecretKey(env: NodeJS.ProcessEnv, appEnv: AppEnv): Buffer {
     return Buffer.from(raw, 'hex');
   }
   if (appEnv !== 'local') throw new Error('SECRET_KEY is required when APP_ENV is ' + appEnv);
-  const file = join(dataDir(), 'secret.key');
+  const file = join(dataDir(env), 'secret.key');
   if (!existsSync(file)) {
-    mkdirSync(dataDir(), { recursive: true });
+    mkdirSync(dataDir(env), { recursive: true });
     writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
   }
   return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+}
+
+const TEMPORAL_LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
+
+function temporalLogLevel(raw: string | undefined): Config['temporalLogLevel'] {
+  const level = (raw || 'WARN').toUpperCase();
+  if (!(TEMPORAL_LOG_LEVELS as readonly string[]).includes(level))
+    throw new Error(`TEMPORAL_LOG_LEVEL must be one of ${TEMPORAL_LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return level as Config['temporalLogLevel'];
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -97,7 +138,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivate: knob('WEBHOOK_ALLOW_PRIVATE') === '1',
     operatorStepDelayMs: parseDuration(knob('OPERATOR_STEP_DELAY') || '30s'),
     operatorFailFirstFilings: positiveInt(knob('OPERATOR_FAIL_FIRST_FILINGS'), 'OPERATOR_FAIL_FIRST_FILINGS', 0),
-    logLevel: env.LOG_LEVEL || 'info',
+    logLevel: logLevel(env),
+    temporalLogLevel: temporalLogLevel(env.TEMPORAL_LOG_LEVEL),
+    temporalCliPath: env.TEMPORAL_CLI_PATH || undefined,
     pdf: { executablePath: env.PUPPETEER_EXECUTABLE_PATH || undefined, pages: positiveInt(env.PDF_PAGES, 'PDF_PAGES', 4) || 4 },
     partners: {
       geocodingBaseUrl: env.GEOCODING_BASE_URL || 'https://data.geopf.fr/geocodage',
@@ -125,12 +168,4 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       model: env.EMBEDDINGS_MODEL || 'text-embedding-3-small',
     },
   };
-}
-
-let cached: Config | undefined;
-
-/** The process-wide configuration, read from the environment on first use. */
-export function config(): Config {
-  cached ??= loadConfig();
-  return cached;
 }

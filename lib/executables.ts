@@ -12,7 +12,7 @@ export function isExecutable(path: string): boolean {
 }
 
 /** The first executable called `name` in the directories of `searchPath` (PATH by default). */
-export function findOnPath(name: string, searchPath = process.env.PATH ?? ''): string | undefined {
+export function findOnPath(name: string, searchPath: string): string | undefined {
   for (const dir of searchPath.split(delimiter)) {
     if (dir && isExecutable(join(dir, name))) return join(dir, name);
   }

@@ -1,8 +1,9 @@
 import { pino } from 'pino';
+import { logLevel } from './config.js';
 
 /** One structured logger; API keys, secrets and signatures are redacted wherever they appear. */
 export const logger = pino({
-  level: process.env.LOG_LEVEL || 'info',
+  level: logLevel(),
   base: { service: 'svc-postal-api' },
   redact: {
     paths: ['req.headers.authorization', '*.authorization', '*.secret', '*.key', '*.apiKey', '*.password'],

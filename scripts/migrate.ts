@@ -1,4 +1,4 @@
-import { config as loadConfig } from '../lib/config.js';
+import { loadConfig } from '../lib/config.js';
 import { openToolDatabase } from './local/database.js';
 import { migrateLatest } from '../db/knex.js';
 

@@ -1,7 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { config as loadConfig } from '../lib/config.js';
-import { dataDir } from '../lib/paths.js';
+import { dataDir, loadConfig, logLevel } from '../lib/config.js';
 import { startLocalStack, LOCAL_PORTS } from './local/stack.js';
 import { createDb, migrateLatest } from '../db/knex.js';
 import { connectTemporal, ensureSearchAttributes } from '../workflows/client.js';
@@ -80,7 +79,7 @@ function fail(error: unknown): never {
   if (error instanceof StartupError) console.error(`npm start: ${error.message}`);
   else {
     console.error(`npm start: ${firstLine(error)} (LOG_LEVEL=debug prints the stack)`);
-    if (process.env.LOG_LEVEL === 'debug') console.error(error);
+    if (logLevel() === 'debug') console.error(error);
   }
   process.exit(1);
 }

@@ -1,4 +1,4 @@
-import { config as loadConfig } from '../lib/config.js';
+import { loadConfig } from '../lib/config.js';
 import { createDb, migrateLatest } from '../db/knex.js';
 import { connectTemporal, ensureSearchAttributes } from '../workflows/client.js';
 import { logger } from '../lib/logger.js';

@@ -6,6 +6,7 @@ import type { Db } from '../db/knex.js';
 import { createActivities } from '../activities/index.js';
 import { BrowserPool } from '../activities/pdf/browser.js';
 import { COMPANIES_QUEUE, FUEL_QUEUE, GEOCODING_QUEUE, LLM_QUEUE, ROUTING_QUEUE } from '../workflows/contract.js';
+import { purgeExpiredData, purgeWebhookDeliveries } from '../workflows/index.js';
 import { logger } from '../lib/logger.js';
 
 const workflowsPath = fileURLToPath(new URL('../workflows/index.js', import.meta.url));
@@ -19,10 +20,10 @@ export interface WorkerDeps {
 let runtimeInstalled = false;
 
 /** Quiet SDK logs, and shutdown driven by our own signal handlers rather than the SDK's. */
-function installRuntime(): void {
+function installRuntime(config: Config): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'WARN' | undefined) ?? 'WARN'), shutdownSignals: [] });
+  Runtime.install({ logger: new DefaultLogger(config.temporalLogLevel), shutdownSignals: [] });
 }
 
 export interface RunnableWorker {
@@ -35,7 +36,7 @@ export interface RunnableWorker {
 
 /** The one worker bootstrap: workflows bundled from workflows/, activities from activities/. */
 export async function createWorker({ config, db, address }: WorkerDeps): Promise<RunnableWorker> {
-  installRuntime();
+  installRuntime(config);
   const connection = await NativeConnection.connect({ address });
   const browsers = new BrowserPool({ pages: config.pdf.pages, executablePath: config.pdf.executablePath });
   const activities = createActivities({ db, config, browsers });
@@ -71,8 +72,8 @@ export async function createWorker({ config, db, address }: WorkerDeps): Promise
 /** Schedules that the service relies on; creating them again is a no-op. */
 export async function ensureSchedules(client: Client, config: Config): Promise<void> {
   const schedules = [
-    { scheduleId: 'maintenance-purge', every: '10m', workflowType: 'purgeExpiredData' },
-    { scheduleId: 'webhook-history-purge', every: '1h', workflowType: 'purgeWebhookDeliveries' },
+    { scheduleId: 'maintenance-purge', every: '10m', workflowType: purgeExpiredData },
+    { scheduleId: 'webhook-history-purge', every: '1h', workflowType: purgeWebhookDeliveries },
   ];
   for (const { scheduleId, every, workflowType } of schedules) {
     try {

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createBrotliDecompress } from 'node:zlib';
 import { findOnPath, isExecutable } from '../../lib/executables.js';
-import { toolsCacheDir } from '../../lib/paths.js';
+import { searchPath as systemSearchPath, toolsCacheDir } from '../../lib/config.js';
 
 export type BrowserSource = 'PUPPETEER_EXECUTABLE_PATH' | 'system' | 'packaged';
 
@@ -16,7 +16,7 @@ export interface BrowserChoice {
 /** Names a system Chromium goes by on Linux distributions, most likely first. */
 const SYSTEM_CHROMIUM = ['chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome'];
 
-export function systemChromium(searchPath?: string): string | undefined {
+export function systemChromium(searchPath = systemSearchPath()): string | undefined {
   for (const name of SYSTEM_CHROMIUM) {
     const found = findOnPath(name, searchPath);
     if (found) return found;

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { escapeHtml } from '../../lib/html.js';
-import { toolsCacheDir } from '../../lib/paths.js';
+import { toolsCacheDir } from '../../lib/config.js';
 
 /**
  * The typefaces of letters and proofs, shipped as npm packages with their SIL OFL licence (TTF files):

@@ -11,11 +11,10 @@ import {
   aiToolParams,
   aiToolRequestSchema,
   aiToolResultSchema,
-  draftedLetterSchema,
-  toolOutputSchema,
 } from '../schemas/ai.js';
 import { defineRoute } from './route.js';
 import { caller, deps } from '../respond.js';
+import { draftedLetterSchema, toolOutputSchema } from '../../domain/ai/answers.js';
 
 const isTest = (ctx: Context): boolean => ctx.state.auth!.mode === 'test';
 const simulated = { simulated: true, model: SIMULATOR, promptVersion: null };

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { catalogue } from '../../domain/catalogue/catalogue.js';
-import { catalogueSchema } from '../schemas/catalogue.js';
+import { catalogueSchema } from '../../domain/catalogue/schema.js';
 import { defineRoute } from './route.js';
 
 /** Clients may reuse a copy after revalidating it; it changes only with a deployment. */

@@ -1,10 +1,9 @@
 import Joi from 'joi';
+import { TONES } from '../../domain/ai/answers.js';
 import { slug } from './common.js';
 import { letterRenderSchema } from './letters.js';
-import { freeLetter } from './mailings.js';
+import { freeLetter } from '../../domain/letters/free-letter.js';
 import { computeRequestSchema } from './calculators.js';
-
-export const TONES = ['formel', 'cordial', 'ferme'] as const;
 
 /** What every AI result says of how it was produced. */
 const generation = {
@@ -50,14 +49,6 @@ export const aiLetterRequestSchema = Joi.object({
   senderName: Joi.string().trim().min(2).max(100),
 }).label('AiLetterRequest');
 
-/** The model's answer for a drafted letter; its limits keep the result a valid free-form mailing letter. */
-export const draftedLetterSchema = Joi.object({
-  subject: Joi.string().trim().min(3).max(120).required().description('The "Objet" line'),
-  salutation: Joi.string().trim().min(3).max(100).required(),
-  paragraphs: Joi.array().items(Joi.string().trim().min(1).max(3000)).min(1).max(8).required(),
-  closing: Joi.string().trim().min(3).max(400).required(),
-});
-
 const textSegment = Joi.object({ type: Joi.string().valid('text').required(), text: Joi.string().required() }).label('TextSegment');
 
 export const aiLetterResultSchema = Joi.object({
@@ -76,7 +67,6 @@ export const aiToolRequestSchema = computeRequestSchema
   .label('AiToolRequest');
 
 /** The model's answer for a tool. */
-export const toolOutputSchema = Joi.object({ text: Joi.string().trim().min(1).max(20_000).required() });
 
 export const aiToolResultSchema = Joi.object({
   slug: Joi.string().required(),

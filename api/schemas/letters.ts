@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { catalogueLetterSchema, fieldSchema, postalAddressSchema } from './catalogue.js';
+import { catalogueLetterSchema, fieldSchema, postalAddressSchema } from '../../domain/catalogue/schema.js';
 import { slug } from './common.js';
 
 export const letterSlugParams = Joi.object({ slug: slug.required() });

@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { MODES, PROOF_KINDS, STATUSES } from '../../domain/mailings/states.js';
 import { listEnvelope, pageQuery, slug, uuid } from './common.js';
+import { freeLetter } from '../../domain/letters/free-letter.js';
 
 /**
  * An address as sent; its postal rules (6 lines of 38 characters, a real postcode and commune)
@@ -22,11 +23,6 @@ const catalogueLetter = Joi.object({
     .max(200)
     .default({}),
 }).label('CatalogueLetterContent');
-
-export const freeLetter = Joi.object({
-  title: Joi.string().min(1).max(200).required(),
-  body: Joi.string().min(1).max(50_000).required().description('Plain text, a blank line between paragraphs'),
-}).label('FreeLetterContent');
 
 export const mailingRequestSchema = Joi.object({
   mode: Joi.string()

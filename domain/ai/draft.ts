@@ -1,6 +1,6 @@
 import type Joi from 'joi';
-import { freeLetter } from '../../api/schemas/mailings.js';
-import { draftedLetterSchema, type TONES } from '../../api/schemas/ai.js';
+import { freeLetter } from '../letters/free-letter.js';
+import { draftedLetterSchema, type TONES } from './answers.js';
 import { upstreamError } from '../errors.js';
 import type { GenerationTask } from '../../activities/ai.js';
 import { outputSchema } from './generate.js';

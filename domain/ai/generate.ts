@@ -1,5 +1,5 @@
 import type Joi from 'joi';
-import { joiToJsonSchema } from '../../api/schemas/json-schema.js';
+import { joiToJsonSchema } from '../../lib/json-schema.js';
 import { payThen } from '../billing/charge.js';
 import type { PriceUnit } from '../billing/prices.js';
 import { upstreamError } from '../errors.js';

@@ -3,7 +3,7 @@ import { notFound } from '../errors.js';
 import type { FieldValue } from '../letters/values.js';
 import { checkInputs, requireInputs } from '../calculations/compute.js';
 import type { Inputs } from '../calculations/calculators.js';
-import { toolOutputSchema } from '../../api/schemas/ai.js';
+import { toolOutputSchema } from './answers.js';
 import type { GenerationTask } from '../../activities/ai.js';
 import { outputSchema } from './generate.js';
 import { amountsIn, datesIn, sentencesOf } from './extract.js';

@@ -5,7 +5,7 @@ import { catalogueDir } from '../../lib/paths.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { priceTable } from '../billing/prices.js';
 import { notFound } from '../errors.js';
-import { categorySchema, letterDataSchema, toolDataSchema, type FieldType } from '../../api/schemas/catalogue.js';
+import { categorySchema, letterDataSchema, toolDataSchema, type FieldType } from './schema.js';
 
 export interface Field {
   name: string;

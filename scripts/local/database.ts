@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../../lib/config.js';
 import { createDb, migrateLatest, type Db } from '../../db/knex.js';
-import { dataDir } from '../../lib/paths.js';
+import { dataDir } from '../../lib/config.js';
 import { startLocalPostgres } from './postgres.js';
 import { freePort } from './ports.js';
 

@@ -47,7 +47,7 @@ export async function startLocalStack(config: Config, options: StackOptions): Pr
     let temporalAddress = config.temporalAddress;
     let temporalUiUrl: string | null = null;
     if (!temporalAddress) {
-      const cli = await resolveTemporalCli(options.log);
+      const cli = await resolveTemporalCli(config.temporalCliPath, options.log);
       const port = options.persistent ? await preferredOrFreePort(LOCAL_PORTS.temporal) : await freePort();
       options.log(`Starting Temporal dev server on 127.0.0.1:${port}…`);
       const temporal = await startTemporalDevServer({

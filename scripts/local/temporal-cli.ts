@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { findOnPath, isExecutable } from '../../lib/executables.js';
-import { toolsCacheDir } from '../../lib/paths.js';
+import { searchPath, toolsCacheDir } from '../../lib/config.js';
 import { StartupError, firstLine } from './startup-error.js';
 
 export const TEMPORAL_CLI_VERSION = '1.5.1';
@@ -42,10 +42,10 @@ function goInstall(env: NodeJS.ProcessEnv, log: (line: string) => void): Promise
  * Finds the `temporal` CLI (which bundles the dev server and the Web UI): PATH, then
  * TEMPORAL_CLI_PATH, then the version-keyed cache; otherwise builds it into the cache with Go.
  */
-export async function resolveTemporalCli(log: (line: string) => void = (l) => process.stderr.write(l + '\n')): Promise<string> {
-  const fromPath = findOnPath('temporal');
+export async function resolveTemporalCli(cliPath: string | undefined, log: (line: string) => void = (l) => process.stderr.write(l + '\n')): Promise<string> {
+  const fromPath = findOnPath('temporal', searchPath());
   if (fromPath) return fromPath;
-  const fromEnv = process.env.TEMPORAL_CLI_PATH;
+  const fromEnv = cliPath;
   if (fromEnv) {
     if (!isExecutable(fromEnv))
       throw new StartupError('Temporal', `TEMPORAL_CLI_PATH=${fromEnv} is not an executable file`, 'Point it at the temporal binary, or unset it');

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { createHmac, randomUUID } from 'node:crypto';
-import { balanceOf, call, createAccount, eventually, type TestAccount } from './support/api.js';
-import { stack } from './support/stack.js';
-import { freeLetter, recipient, sender } from './support/fixtures.js';
-import { WebhookReceiver } from './support/webhook-receiver.js';
-import { createWebhookEndpoint } from '../domain/webhooks/endpoints.js';
-import { priceOf } from '../domain/billing/prices.js';
+import { balanceOf, call, createAccount, eventually, type TestAccount } from '../support/api.js';
+import { stack } from '../support/stack.js';
+import { freeLetter, recipient, sender } from '../support/fixtures.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { createWebhookEndpoint } from '../../domain/webhooks/endpoints.js';
+import { priceOf } from '../../domain/billing/prices.js';
 
 function verify(received: { headers: Record<string, string>; raw: string }, secret: string): boolean {
   const [t, v1] = received.headers['service-signature']!.split(',').map((p) => p.split('=')[1]!);

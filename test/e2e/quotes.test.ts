@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { balanceOf, call, createAccount, exhaustFreeQuota, type TestAccount } from './support/api.js';
-import { router } from './support/partner-server.js';
-import { stack } from './support/stack.js';
-import { addDays } from '../domain/calculations/calculators.js';
-import { parisDate } from '../lib/paris-time.js';
+import { balanceOf, call, createAccount, exhaustFreeQuota, type TestAccount } from '../support/api.js';
+import { router } from '../support/partner-server.js';
+import { stack } from '../support/stack.js';
+import { addDays } from '../../domain/calculations/calculators.js';
+import { parisDate } from '../../lib/paris-time.js';
 
 describe('POST /v1/quotes/{slug}/estimate', function () {
   this.timeout(60_000);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { addMonths, calculators, monthsBetween } from '../domain/calculations/calculators.js';
-import { catalogue } from '../domain/catalogue/catalogue.js';
+import { addMonths, calculators, monthsBetween } from '../../domain/calculations/calculators.js';
+import { catalogue } from '../../domain/catalogue/catalogue.js';
 
 /** The worked examples of catalogue/calculators.json, with their expected figures. */
 describe("calculator formulas, against the catalogue's worked examples", () => {
@@ -49,11 +49,11 @@ describe('POST /v1/calculators/{slug}/compute', function () {
   this.timeout(60_000);
   let key: string;
   before(async () => {
-    const { createAccount } = await import('./support/api.js');
+    const { createAccount } = await import('../support/api.js');
     key = (await createAccount()).testKey;
   });
   const computeCall = async (slug: string, inputs: Record<string, unknown>) =>
-    (await import('./support/api.js')).call('POST', `/v1/calculators/${slug}/compute`, { key, body: { inputs } });
+    (await import('../support/api.js')).call('POST', `/v1/calculators/${slug}/compute`, { key, body: { inputs } });
 
   it('computes, completes defaults and says which', async () => {
     const res = await computeCall('indemnite-licenciement', { hireDate: '2014-01-01', noticeEndDate: '2026-01-01', averageSalary12MonthsCents: 200000 });
@@ -64,7 +64,7 @@ describe('POST /v1/calculators/{slug}/compute', function () {
   });
 
   it("prices a car trip with the road distance and the day's average fuel price", async () => {
-    const { stack } = await import('./support/stack.js');
+    const { stack } = await import('../support/stack.js');
     await stack().db('partner_cache').delete();
     const res = await computeCall('cout-trajet-voiture', { from: '20 avenue de Ségur Paris', to: 'Lyon', fuel: 'gazole', consumption: 6.5 });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -75,9 +75,9 @@ describe('POST /v1/calculators/{slug}/compute', function () {
   });
 
   it('a partner outage is a 422 that names it (SPEC.md lists no 502 here), and bills nothing', async () => {
-    const { stack } = await import('./support/stack.js');
-    const { router, fuelData } = await import('./support/partner-server.js');
-    const { createAccount, exhaustFreeQuota, balanceOf, call } = await import('./support/api.js');
+    const { stack } = await import('../support/stack.js');
+    const { router, fuelData } = await import('../support/partner-server.js');
+    const { createAccount, exhaustFreeQuota, balanceOf, call } = await import('../support/api.js');
     await stack().db('partner_cache').delete();
     const account = await createAccount({ balanceCents: 100 });
     await exhaustFreeQuota(account.id);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { call, createAccount, expenseGroup, type TestAccount } from './support/api.js';
+import { call, createAccount, expenseGroup, type TestAccount } from '../support/api.js';
 
 describe('front door', () => {
   let account: TestAccount;
@@ -34,7 +34,7 @@ describe('front door', () => {
         controller.close();
       },
     });
-    const res = await fetch(`${(await import('./support/stack.js')).stack().api.url}/v1/expenses/settle`, {
+    const res = await fetch(`${(await import('../support/stack.js')).stack().api.url}/v1/expenses/settle`, {
       method: 'POST',
       headers: { authorization: `Bearer ${account.testKey}`, 'content-type': 'application/json' },
       body: stream,

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { balanceOf, call, createAccount, type TestAccount } from './support/api.js';
-import { llm } from './support/llm-server.js';
-import { recipient, sender } from './support/fixtures.js';
-import { catalogue } from '../domain/catalogue/catalogue.js';
-import { loadPrompt, promptsDir } from '../activities/ai/prompts.js';
+import { balanceOf, call, createAccount, type TestAccount } from '../support/api.js';
+import { llm } from '../support/llm-server.js';
+import { recipient, sender } from '../support/fixtures.js';
+import { catalogue } from '../../domain/catalogue/catalogue.js';
+import { loadPrompt, promptsDir } from '../../activities/ai/prompts.js';
 
 const sentence = 'Je résilie ma ligne 06 12 34 56 78 sans engagement, identifiant 12345678, le 31 mars 2026.';
 

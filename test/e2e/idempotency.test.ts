@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { balanceOf, call, createAccount, exhaustFreeQuota, expenseGroup, type TestAccount } from './support/api.js';
-import { stack } from './support/stack.js';
+import { balanceOf, call, createAccount, exhaustFreeQuota, expenseGroup, type TestAccount } from '../support/api.js';
+import { stack } from '../support/stack.js';
 
 const settle = (key: string, idempotencyKey: string, amountCents = 3000) =>
   call('POST', '/v1/expenses/settle', { key, body: expenseGroup(amountCents), headers: { 'idempotency-key': idempotencyKey } });
@@ -131,7 +131,7 @@ describe('idempotency', () => {
     await exhaustFreeQuota(poor.id);
     const key = randomUUID();
     expect((await settle(poor.liveKey, key)).status).to.equal(402);
-    const { topUp } = await import('../domain/billing/ledger.js');
+    const { topUp } = await import('../../domain/billing/ledger.js');
     await topUp(stack().db, poor.id, 10);
     const retry = await settle(poor.liveKey, key);
     expect(retry.status).to.equal(200);

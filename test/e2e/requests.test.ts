@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { balanceOf, call, createAccount, createKey, exhaustFreeQuota, type TestAccount } from './support/api.js';
-import { distRoot } from '../lib/paths.js';
+import { balanceOf, call, createAccount, createKey, exhaustFreeQuota, type TestAccount } from '../support/api.js';
+import { distRoot } from '../../lib/paths.js';
 
 const run = promisify(execFile);
 

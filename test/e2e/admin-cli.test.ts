@@ -2,11 +2,11 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { call, eventually, expenseGroup } from './support/api.js';
-import { stack } from './support/stack.js';
-import { distRoot } from '../lib/paths.js';
-import { decrypt } from '../lib/crypto.js';
-import { SCOPES } from '../domain/access/scopes.js';
+import { call, eventually, expenseGroup } from '../support/api.js';
+import { stack } from '../support/stack.js';
+import { distRoot } from '../../lib/paths.js';
+import { decrypt } from '../../lib/crypto.js';
+import { SCOPES } from '../../domain/access/scopes.js';
 
 const run = promisify(execFile);
 
@@ -121,7 +121,7 @@ describe('admin CLI (DESIGN.md §3)', function () {
   });
 
   it('pings an endpoint and lists the delivery history', async () => {
-    const { WebhookReceiver } = await import('./support/webhook-receiver.js');
+    const { WebhookReceiver } = await import('../support/webhook-receiver.js');
     const receiver = await new WebhookReceiver().start();
     try {
       const account = (await admin(['account', 'create', '--name', 'Pinged'])).json.id;

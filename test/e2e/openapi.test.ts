@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { call } from './support/api.js';
-import { routes } from '../api/routes/index.js';
+import { call } from '../support/api.js';
+import { routes } from '../../api/routes/index.js';
 
 describe('OpenAPI document and docs page', () => {
   it('serves an OpenAPI 3.1 document, version 1.2.0, without authentication, listing every route', async () => {

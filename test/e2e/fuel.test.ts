@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { balanceOf, call, createAccount, exhaustFreeQuota, type TestAccount } from './support/api.js';
-import { fuelData, geocoder } from './support/partner-server.js';
-import { fuelStations } from '../activities/partners/prix-carburants.js';
-import { stack } from './support/stack.js';
-import { secondsUntilNextParisDay } from '../domain/lookups/lookup.js';
+import { balanceOf, call, createAccount, exhaustFreeQuota, type TestAccount } from '../support/api.js';
+import { fuelData, geocoder } from '../support/partner-server.js';
+import { fuelStations } from '../../activities/partners/prix-carburants.js';
+import { stack } from '../support/stack.js';
+import { secondsUntilNextParisDay } from '../../domain/lookups/lookup.js';
 
 describe('GET /v1/fuel/prices (official fuel-price data, replayed)', function () {
   this.timeout(60_000);

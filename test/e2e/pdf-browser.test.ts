@@ -6,15 +6,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { chooseBrowser, packagedChromium } from '../activities/pdf/chromium.js';
-import { BrowserPool } from '../activities/pdf/browser.js';
-import { printLetter } from '../activities/pdf.js';
-import { catalogue } from '../domain/catalogue/catalogue.js';
-import { renderLetter } from '../domain/letters/render.js';
-import { toolsCacheDir, distRoot } from '../lib/paths.js';
-import { boxLetterValues } from './support/fixtures.js';
-import { readPdf } from './support/pdf.js';
-import { stack } from './support/stack.js';
+import { chooseBrowser, packagedChromium } from '../../activities/pdf/chromium.js';
+import { BrowserPool } from '../../activities/pdf/browser.js';
+import { printLetter } from '../../activities/pdf.js';
+import { catalogue } from '../../domain/catalogue/catalogue.js';
+import { renderLetter } from '../../domain/letters/render.js';
+import { distRoot } from '../../lib/paths.js';
+import { toolsCacheDir } from '../../lib/config.js';
+import { boxLetterValues } from '../support/fixtures.js';
+import { readPdf } from '../support/pdf.js';
+import { stack } from '../support/stack.js';
+import { letterPdf } from '../../workflows/index.js';
 
 function boxLetter() {
   const letter = catalogue().letters.get('resiliation-box-internet')!;
@@ -101,7 +103,7 @@ describe('PDF browser', function () {
     worker.stdout!.on('data', (chunk) => (output += chunk));
     worker.stderr!.on('data', (chunk) => (output += chunk));
     try {
-      const pdf = await stack().temporal.client.workflow.execute('letterPdf', { taskQueue, workflowId: `letter-pdf-${randomUUID()}`, args: [boxLetter()] });
+      const pdf = await stack().temporal.client.workflow.execute(letterPdf, { taskQueue, workflowId: `letter-pdf-${randomUUID()}`, args: [boxLetter()] });
       expect(
         Buffer.from(pdf as Uint8Array)
           .subarray(0, 5)

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectRoot } from '../lib/paths.js';
-import { routes } from '../api/routes/index.js';
-import { call } from './support/api.js';
+import { projectRoot } from '../../lib/paths.js';
+import { routes } from '../../api/routes/index.js';
+import { call } from '../support/api.js';
 
 /** SPEC.md sits in ../shared beside the clone (CI and development alike). */
 const specPath = join(projectRoot, '..', 'shared', 'SPEC.md');

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { balanceOf, call, createAccount, exhaustFreeQuota, type TestAccount } from './support/api.js';
-import { companyDirectory } from './support/partner-server.js';
-import { stack } from './support/stack.js';
+import { balanceOf, call, createAccount, exhaustFreeQuota, type TestAccount } from '../support/api.js';
+import { companyDirectory } from '../support/partner-server.js';
+import { stack } from '../support/stack.js';
 
 describe('companies (national business directory, replayed)', function () {
   this.timeout(60_000);

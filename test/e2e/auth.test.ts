@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { call, createAccount, createKey, eventually, expenseGroup, spawnApiProcess } from './support/api.js';
-import { stack } from './support/stack.js';
+import { call, createAccount, createKey, eventually, expenseGroup, spawnApiProcess } from '../support/api.js';
+import { stack } from '../support/stack.js';
 
 const settle = (key: string | undefined, headers: Record<string, string> = {}) => call('POST', '/v1/expenses/settle', { key, body: expenseGroup(), headers });
 

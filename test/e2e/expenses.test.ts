@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { settle, splitCents, computeBalances } from '../domain/calculations/expenses.js';
-import type { ExpenseGroup } from '../api/schemas/expenses.js';
-import { call, createAccount } from './support/api.js';
+import { settle, splitCents, computeBalances } from '../../domain/calculations/expenses.js';
+import type { ExpenseGroup } from '../../api/schemas/expenses.js';
+import { call, createAccount } from '../support/api.js';
 
 /** Deterministic pseudo-random numbers, so a failure can be replayed. */
 function random(seed: number): () => number {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { balanceOf, call, createAccount, exhaustFreeQuota, type TestAccount } from './support/api.js';
+import { balanceOf, call, createAccount, exhaustFreeQuota, type TestAccount } from '../support/api.js';
 
 describe('GET /v1/geo/cities (official commune list)', () => {
   let account: TestAccount;
@@ -50,9 +50,9 @@ describe('GET /v1/geo/addresses (geocoder partner, replayed)', function () {
     account = await createAccount({ balanceCents: 100 });
   });
   beforeEach(async () => {
-    const { geocoder } = await import('./support/partner-server.js');
+    const { geocoder } = await import('../support/partner-server.js');
     geocoder.reset();
-    const { stack } = await import('./support/stack.js');
+    const { stack } = await import('../support/stack.js');
     await stack().db('partner_cache').delete();
   });
   const addresses = (query: string, key = account.testKey) => call('GET', `/v1/geo/addresses?${query}`, { key });
@@ -75,7 +75,7 @@ describe('GET /v1/geo/addresses (geocoder partner, replayed)', function () {
   });
 
   it('caches answers in Postgres: the second identical lookup does not reach the partner', async () => {
-    const { geocoder } = await import('./support/partner-server.js');
+    const { geocoder } = await import('../support/partner-server.js');
     await addresses('q=Lyon&limit=3');
     await addresses('q=LYON&limit=3');
     expect(geocoder.requests).to.have.length(1);
@@ -83,7 +83,7 @@ describe('GET /v1/geo/addresses (geocoder partner, replayed)', function () {
   });
 
   it('retries a transient failure and answers', async () => {
-    const { geocoder } = await import('./support/partner-server.js');
+    const { geocoder } = await import('../support/partner-server.js');
     geocoder.failNext = 1;
     const res = await addresses('q=Lyon');
     expect(res.status).to.equal(200);
@@ -91,7 +91,7 @@ describe('GET /v1/geo/addresses (geocoder partner, replayed)', function () {
   });
 
   it('502 upstream_error when the partner keeps failing, times out or answers garbage; nothing billed', async () => {
-    const { geocoder } = await import('./support/partner-server.js');
+    const { geocoder } = await import('../support/partner-server.js');
     await exhaustFreeQuota(account.id);
     const before = await balanceOf(account.id);
     for (const fault of ['fail', 'slow', 'malformed'] as const) {

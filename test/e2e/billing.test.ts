@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { balanceOf, call, createAccount, exhaustFreeQuota, expenseGroup } from './support/api.js';
-import { stack } from './support/stack.js';
-import { catalogueDir } from '../lib/paths.js';
+import { balanceOf, call, createAccount, exhaustFreeQuota, expenseGroup } from '../support/api.js';
+import { stack } from '../support/stack.js';
+import { catalogueDir } from '../../lib/paths.js';
 
 const settle = (key: string) => call('POST', '/v1/expenses/settle', { key, body: expenseGroup() });
 const prices = JSON.parse(readFileSync(join(catalogueDir, 'prices.json'), 'utf8'));

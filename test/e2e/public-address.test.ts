@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isPublicAddress } from '../lib/net/public-address.js';
+import { isPublicAddress } from '../../lib/net/public-address.js';
 
 describe('public address check (webhook SSRF guard)', () => {
   it('refuses loopback, private, link-local, unique-local and special addresses', () => {

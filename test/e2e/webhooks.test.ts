@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { balanceOf, call, createAccount, type TestAccount } from './support/api.js';
-import { stack } from './support/stack.js';
-import { freeLetter, recipient, sender } from './support/fixtures.js';
-import { WebhookReceiver } from './support/webhook-receiver.js';
-import { createWebhookEndpoint } from '../domain/webhooks/endpoints.js';
-import { postWebhook } from '../activities/net/webhook-request.js';
+import { balanceOf, call, createAccount, type TestAccount } from '../support/api.js';
+import { stack } from '../support/stack.js';
+import { freeLetter, recipient, sender } from '../support/fixtures.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { createWebhookEndpoint } from '../../domain/webhooks/endpoints.js';
+import { postWebhook } from '../../activities/net/webhook-request.js';
 
 describe('webhook deliveries', function () {
   this.timeout(60_000);
@@ -36,7 +36,7 @@ describe('webhook deliveries', function () {
     const stamps = received.map((r) => Number(/^t=(\d+),v1=[0-9a-f]{64}$/.exec(r.headers['service-signature']!)![1]));
     expect(stamps).to.deep.equal([...stamps].sort((a, b) => a - b));
     const secretRow = await stack().db('webhook_endpoints').where({ account_id: account.id }).first();
-    const { decrypt } = await import('../lib/crypto.js');
+    const { decrypt } = await import('../../lib/crypto.js');
     const { createHmac } = await import('node:crypto');
     const secret = decrypt(secretRow.secret_sealed, stack().config.secretKey);
     for (const [i, r] of received.entries()) {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { balanceOf, call, createAccount, createKey, type TestAccount } from './support/api.js';
-import { stack } from './support/stack.js';
-import { boxLetterValues } from './support/fixtures.js';
-import { readPdf } from './support/pdf.js';
+import { balanceOf, call, createAccount, createKey, type TestAccount } from '../support/api.js';
+import { stack } from '../support/stack.js';
+import { boxLetterValues } from '../support/fixtures.js';
+import { readPdf } from '../support/pdf.js';
 
 const BOX = 'resiliation-box-internet';
 const values = { ...boxLetterValues, date: '2026-03-01' };

@@ -3,8 +3,8 @@ import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { dataLocation, reachableBy, startLocalPostgres, SYSTEM_RUNTIME_DIR } from '../scripts/local/postgres.js';
-import { freePort } from '../scripts/local/ports.js';
+import { dataLocation, reachableBy, startLocalPostgres, SYSTEM_RUNTIME_DIR } from '../../scripts/local/postgres.js';
+import { freePort } from '../../scripts/local/ports.js';
 
 describe('local PostgreSQL', function () {
   this.timeout(60_000);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { balanceOf, call, createAccount, exhaustFreeQuota, type TestAccount } from './support/api.js';
-import { geocoder, router } from './support/partner-server.js';
-import { stack } from './support/stack.js';
+import { balanceOf, call, createAccount, exhaustFreeQuota, type TestAccount } from '../support/api.js';
+import { geocoder, router } from '../support/partner-server.js';
+import { stack } from '../support/stack.js';
 
 describe('GET /v1/routes (geocoder and OSRM, replayed)', function () {
   this.timeout(60_000);

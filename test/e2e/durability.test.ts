@@ -3,10 +3,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { call, createAccount, eventually, spawnApiProcess, type ApiProcess } from './support/api.js';
-import { stack } from './support/stack.js';
-import { freeLetter, recipient, sender } from './support/fixtures.js';
-import { distRoot } from '../lib/paths.js';
+import { call, createAccount, eventually, spawnApiProcess, type ApiProcess } from '../support/api.js';
+import { stack } from '../support/stack.js';
+import { freeLetter, recipient, sender } from '../support/fixtures.js';
+import { distRoot } from '../../lib/paths.js';
+import { mailing } from '../../workflows/index.js';
+import { mailingWorkflowId } from '../../workflows/contract.js';
 
 const QUEUE = 'durability-test';
 const env = { TEMPORAL_TASK_QUEUE: QUEUE, OPERATOR_STEP_DELAY: '1500ms', OPERATOR_FAIL_FIRST_FILINGS: '0', LOG_LEVEL: 'warn' };
@@ -63,7 +65,7 @@ describe('durability', function () {
     );
     expect(done.body.events.map((e: { status: string }) => e.status)).to.deep.equal(['paid', 'printed', 'posted', 'in_transit', 'delivered', 'ar_signed']);
     // The workflow ends after the last proof is announced.
-    await stack().temporal.client.workflow.getHandle(`mailing-${id}`).result();
+    await stack().temporal.client.workflow.getHandle(mailingWorkflowId(id)).result();
     const filing = await stack().db('operator_filings').where({ shipment_id: id }).first();
     expect(filing.filed_at).to.be.instanceOf(Date);
     const events = await stack().db('webhook_events').where({ shipment_id: id }).select('type', 'payload');
@@ -83,8 +85,8 @@ describe('durability', function () {
 describe('Temporal unreachable', function () {
   this.timeout(60_000);
   it('POST /v1/mailings answers 503 and records neither a debit nor a shipment', async () => {
-    const { freePort } = await import('../scripts/local/ports.js');
-    const { balanceOf } = await import('./support/api.js');
+    const { freePort } = await import('../../scripts/local/ports.js');
+    const { balanceOf } = await import('../support/api.js');
     const api = await spawnApiProcess({ TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` });
     try {
       const account = await createAccount({ balanceCents: 1000 });
@@ -117,9 +119,9 @@ describe('a mailing workflow whose shipment is never recorded', function () {
     const shipmentId = (await import('node:crypto')).randomUUID();
     const { client } = stack().temporal;
     const started = Date.now();
-    const result = await client.workflow.execute('mailing', {
+    const result = await client.workflow.execute(mailing, {
       taskQueue: stack().config.taskQueue,
-      workflowId: `mailing-${shipmentId}`,
+      workflowId: mailingWorkflowId(shipmentId),
       args: [{ shipmentId, accountId: shipmentId, mode: 'simple', test: false, webhookRetryDelaysMs: [1000] }],
     });
     expect(result).to.equal(null);

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { awayFromMinuteBoundary, call, createAccount, expenseGroup, spawnApiProcess, type ApiProcess } from './support/api.js';
-import { stack } from './support/stack.js';
-import { LeasedCounter } from '../domain/access/leased-counter.js';
-import { safeEqualText } from '../lib/crypto.js';
+import { awayFromMinuteBoundary, call, createAccount, expenseGroup, spawnApiProcess, type ApiProcess } from '../support/api.js';
+import { stack } from '../support/stack.js';
+import { LeasedCounter } from '../../domain/access/leased-counter.js';
+import { safeEqualText } from '../../lib/crypto.js';
 
 const settle = (key: string, baseUrl?: string) => call('POST', '/v1/expenses/settle', { key, body: expenseGroup(), baseUrl });
 
@@ -67,7 +67,7 @@ describe('rate limit and sandbox quota', () => {
 
     it('429 test_quota_exceeded past the sandbox daily quota, over all test keys of the account', async () => {
       const account = await createAccount();
-      const { createKey } = await import('./support/api.js');
+      const { createKey } = await import('../support/api.js');
       const secondTestKey = await createKey(account.id, 'test', ['catalogue:read']);
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) statuses.push((await settle(account.testKey, a.url)).status);

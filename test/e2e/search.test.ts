@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { call, createAccount, type TestAccount } from './support/api.js';
-import { embeddings } from './support/embeddings-server.js';
+import { call, createAccount, type TestAccount } from '../support/api.js';
+import { embeddings } from '../support/embeddings-server.js';
 
 describe('search', function () {
   this.timeout(30_000);

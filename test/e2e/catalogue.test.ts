@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { call, createAccount, type TestAccount } from './support/api.js';
-import { catalogue, catalogueProblems, loadCatalogueData, placeholders } from '../domain/catalogue/catalogue.js';
-import { communes } from '../domain/geo/communes.js';
+import { call, createAccount, type TestAccount } from '../support/api.js';
+import { catalogue, catalogueProblems, loadCatalogueData, placeholders } from '../../domain/catalogue/catalogue.js';
+import { communes } from '../../domain/geo/communes.js';
 
 describe('catalogue', () => {
   let account: TestAccount;
@@ -76,7 +76,7 @@ describe('catalogue', () => {
     });
 
     it('needs the catalogue:read scope and refuses unknown query parameters', async () => {
-      const { createKey } = await import('./support/api.js');
+      const { createKey } = await import('../support/api.js');
       const key = await createKey(account.id, 'test', ['mailings:read']);
       expect((await call('GET', '/v1/catalogue', { key })).body.error.code).to.equal('insufficient_scope');
       const res = await call('GET', '/v1/catalogue?foo=1', { key: account.testKey });
