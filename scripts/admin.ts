@@ -1,8 +1,11 @@
 import { parseArgs } from 'node:util';
-import { config as loadConfig } from '../lib/config.js';
+import { loadConfig } from '../lib/config.js';
 import { openToolDatabase } from './local/database.js';
 import type { Db } from '../db/knex.js';
-import { createApiKey, hashApiKey, KEY_PATTERN } from '../domain/access/keys.js';
+import { createApiKey, KEY_PATTERN, revokeApiKey } from '../domain/access/keys.js';
+import { changeAccount, createAccount, requireAccount } from '../domain/access/accounts.js';
+import { NotFound } from '../domain/errors.js';
+import { listDeliveries } from '../domain/webhooks/deliveries.js';
 import { isScope, SCOPES, type Scope } from '../domain/access/scopes.js';
 import { topUp } from '../domain/billing/ledger.js';
 import { createWebhookEndpoint, WebhookEndpointError } from '../domain/webhooks/endpoints.js';
@@ -10,7 +13,7 @@ import { pingEndpoint } from '../domain/webhooks/events.js';
 import { connectTemporal, domainDeps } from '../workflows/client.js';
 import { toolTemporalAddress } from './local/database.js';
 import type { Config } from '../lib/config.js';
-import { REQUEST_STATUSES, serviceRequest, setServiceRequestStatus, type RequestStatus, type ServiceRequestRow } from '../domain/requests/service-requests.js';
+import { listServiceRequests, REQUEST_STATUSES, serviceRequest, setServiceRequestStatus, type RequestStatus } from '../domain/requests/service-requests.js';
 
 /** The domain's ping, with a Temporal client for this one command. */
 async function ping(db: Db, config: Config, endpoint: { id: string; account_id: string; env: string }): Promise<unknown> {
@@ -61,40 +64,44 @@ function requestStatus(value: string): RequestStatus {
   return value as RequestStatus;
 }
 
+/** "a, b,c" → ["a", "b", "c"]; undefined when the option is absent. */
+function commaList(value: string | boolean | undefined): string[] | undefined {
+  return typeof value === 'string'
+    ? value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean)
+    : undefined;
+}
+
+/** The domain's refusals in the CLI's words. */
 async function accountExists(db: Db, id: string): Promise<void> {
-  if (!UUID.test(id) || !(await db('accounts').where({ id }).first('id'))) throw new CliError('not_found', `No account ${id}.`);
+  try {
+    await requireAccount(db, id);
+  } catch (error) {
+    if (error instanceof NotFound) throw new CliError('not_found', error.message);
+    throw error;
+  }
 }
 
 async function run(db: Db, command: string, values: Record<string, string | boolean | undefined>): Promise<unknown> {
   const config = loadConfig();
   switch (command) {
-    case 'account create': {
-      const [row] = await db('accounts')
-        .insert({ name: required(values, 'name'), live_enabled: values['live-enabled'] === true })
-        .returning('id');
-      return { id: row.id };
-    }
+    case 'account create':
+      return createAccount(db, { name: required(values, 'name'), liveEnabled: values['live-enabled'] === true });
     case 'account suspend':
     case 'account unsuspend':
     case 'account live-enable': {
       const id = required(values, 'account');
       await accountExists(db, id);
-      const change = command === 'account live-enable' ? { live_enabled: true } : { status: command === 'account suspend' ? 'suspended' : 'active' };
-      const [row] = await db('accounts').where({ id }).update(change).returning(['id', 'status', 'live_enabled']);
-      return { id: row.id, status: row.status, liveEnabled: row.live_enabled };
+      return changeAccount(db, id, command === 'account live-enable' ? { liveEnabled: true } : { suspended: command === 'account suspend' });
     }
     case 'key create': {
       const account = required(values, 'account');
       await accountExists(db, account);
       const mode = required(values, 'mode');
       if (mode !== 'test' && mode !== 'live') throw new CliError('invalid_arguments', '--mode is test or live', 1);
-      const scopes =
-        typeof values.scopes === 'string'
-          ? values.scopes
-              .split(',')
-              .map((s) => s.trim())
-              .filter(Boolean)
-          : [...SCOPES];
+      const scopes = commaList(values.scopes) ?? [...SCOPES];
       const unknown = scopes.filter((s) => !isScope(s));
       if (unknown.length || scopes.length === 0)
         throw new CliError('invalid_arguments', `Unknown scopes: ${unknown.join(', ') || '(none given)'}. Known: ${SCOPES.join(', ')}`, 1);
@@ -102,14 +109,10 @@ async function run(db: Db, command: string, values: Record<string, string | bool
     }
     case 'key revoke': {
       const target = required(values, 'key');
-      const where = KEY_PATTERN.test(target) ? { key_hash: hashApiKey(target) } : UUID.test(target) ? { id: target } : undefined;
-      if (!where) throw new CliError('invalid_arguments', '--key is an API key or a key id', 1);
-      const [row] = await db('api_keys')
-        .where(where)
-        .update({ revoked_at: db.raw('coalesce(revoked_at, now())') })
-        .returning(['id', 'revoked_at']);
-      if (!row) throw new CliError('not_found', 'No such key.');
-      return { id: row.id, revokedAt: row.revoked_at };
+      if (!KEY_PATTERN.test(target) && !UUID.test(target)) throw new CliError('invalid_arguments', '--key is an API key or a key id', 1);
+      const revoked = await revokeApiKey(db, target);
+      if (!revoked) throw new CliError('not_found', 'No such key.');
+      return revoked;
     }
     case 'balance topup': {
       const account = required(values, 'account');
@@ -123,13 +126,7 @@ async function run(db: Db, command: string, values: Record<string, string | bool
       await accountExists(db, account);
       const env = required(values, 'env');
       if (env !== 'test' && env !== 'live') throw new CliError('invalid_arguments', '--env is test or live', 1);
-      const events =
-        typeof values.events === 'string'
-          ? values.events
-              .split(',')
-              .map((s) => s.trim())
-              .filter(Boolean)
-          : [];
+      const events = commaList(values.events) ?? [];
       try {
         return await createWebhookEndpoint(db, config, { accountId: account, url: required(values, 'url'), env, events });
       } catch (error) {
@@ -141,42 +138,7 @@ async function run(db: Db, command: string, values: Record<string, string | bool
       const account = required(values, 'account');
       await accountExists(db, account);
       const limit = Math.min(500, Number(values.limit ?? 100) || 100);
-      const rows = await db('webhook_deliveries as d')
-        .join('webhook_events as e', 'e.id', 'd.event_id')
-        .join('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
-        .where('d.account_id', account)
-        .orderBy('d.created_at', 'desc')
-        .limit(limit)
-        .select(
-          'd.id',
-          'e.id as event_id',
-          'e.type',
-          'w.id as endpoint_id',
-          'w.url',
-          'd.status',
-          'd.attempts',
-          'd.last_http_status',
-          'd.last_error',
-          'd.created_at',
-          'd.updated_at',
-          'd.delivered_at',
-        );
-      return {
-        data: rows.map((r) => ({
-          id: r.id,
-          eventId: r.event_id,
-          type: r.type,
-          endpointId: r.endpoint_id,
-          url: r.url,
-          status: r.status,
-          attempts: r.attempts,
-          lastHttpStatus: r.last_http_status,
-          lastError: r.last_error,
-          createdAt: r.created_at,
-          updatedAt: r.updated_at,
-          deliveredAt: r.delivered_at,
-        })),
-      };
+      return { data: await listDeliveries(db, account, limit) };
     }
     case 'webhook ping': {
       const endpointId = required(values, 'id');
@@ -185,16 +147,9 @@ async function run(db: Db, command: string, values: Record<string, string | bool
       return ping(db, config, endpoint);
     }
     case 'request list': {
-      let q = db('service_requests')
-        .orderBy([
-          { column: 'created_at', order: 'desc' },
-          { column: 'id', order: 'desc' },
-        ])
-        .limit(Math.min(500, Number(values.limit ?? 100) || 100));
-      if (typeof values.status === 'string') q = q.where({ status: requestStatus(values.status) });
-      if (typeof values.account === 'string') q = q.where({ account_id: values.account });
-      const rows = (await q) as ServiceRequestRow[];
-      return { data: rows.map((row) => ({ ...serviceRequest(row), accountId: row.account_id })) };
+      const limit = Math.min(500, Number(values.limit ?? 100) || 100);
+      const status = typeof values.status === 'string' ? requestStatus(values.status) : undefined;
+      return { data: await listServiceRequests(db, { status, accountId: typeof values.account === 'string' ? values.account : undefined, limit }) };
     }
     case 'request set-status': {
       const id = required(values, 'id');

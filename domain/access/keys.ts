@@ -33,3 +33,14 @@ export async function purgeExpiredCounters(db: Db): Promise<void> {
   await db.raw(`DELETE FROM rate_limit_windows WHERE window_start < floor(extract(epoch FROM now()) / 60)::bigint - 1`);
   await db.raw(`DELETE FROM sandbox_usage WHERE day < (now() AT TIME ZONE 'Europe/Paris')::date - 1`);
 }
+
+/** Revokes a key given in clear or by id (revoking twice keeps the first time); undefined when there is no such key. */
+export async function revokeApiKey(db: Db, keyOrId: string): Promise<{ id: string; revokedAt: Date } | undefined> {
+  const where = KEY_PATTERN.test(keyOrId) ? { key_hash: hashApiKey(keyOrId) } : /^[0-9a-f-]{36}$/i.test(keyOrId) ? { id: keyOrId } : undefined;
+  if (!where) return undefined;
+  const [row] = await db('api_keys')
+    .where(where)
+    .update({ revoked_at: db.raw('coalesce(revoked_at, now())') })
+    .returning(['id', 'revoked_at']);
+  return row ? { id: row.id, revokedAt: row.revoked_at } : undefined;
+}

@@ -71,3 +71,20 @@ export async function setServiceRequestStatus(db: Db, id: string, status: Reques
     .returning('*');
   return row as ServiceRequestRow | undefined;
 }
+
+/** Service requests for operators, most recent first, optionally by status and account. */
+export async function listServiceRequests(
+  db: Db,
+  filter: { status?: RequestStatus; accountId?: string; limit: number },
+): Promise<(ReturnType<typeof serviceRequest> & { accountId: string })[]> {
+  let q = db('service_requests')
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(filter.limit);
+  if (filter.status) q = q.where({ status: filter.status });
+  if (filter.accountId) q = q.where({ account_id: filter.accountId });
+  const rows = (await q) as ServiceRequestRow[];
+  return rows.map((row) => ({ ...serviceRequest(row), accountId: row.account_id }));
+}

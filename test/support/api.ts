@@ -8,6 +8,7 @@ import { SCOPES, type KeyMode, type Scope } from '../../domain/access/scopes.js'
 import { topUp } from '../../domain/billing/ledger.js';
 import { freePort } from '../../scripts/local/ports.js';
 import { distRoot } from '../../lib/paths.js';
+import { createAccount as createDomainAccount } from '../../domain/access/accounts.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -53,9 +54,7 @@ export interface TestAccount {
 /** A fresh account with a test key and a live key, created through the same functions as the admin CLI. */
 export async function createAccount(options: { liveEnabled?: boolean; balanceCents?: number; scopes?: Scope[]; name?: string } = {}): Promise<TestAccount> {
   const { db } = stack();
-  const [row] = await db('accounts')
-    .insert({ name: options.name ?? 'test account', live_enabled: options.liveEnabled ?? true })
-    .returning('id');
+  const row = await createDomainAccount(db, { name: options.name ?? 'test account', liveEnabled: options.liveEnabled ?? true });
   const scopes = options.scopes ?? [...SCOPES];
   const test = await createApiKey(db, row.id, 'test', scopes);
   const live = await createApiKey(db, row.id, 'live', scopes);

@@ -1,0 +1,34 @@
+import type { Db } from '../../db/knex.js';
+import { notFound } from '../errors.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface AccountState {
+  id: string;
+  status: 'active' | 'suspended';
+  liveEnabled: boolean;
+}
+
+/** A new account: sandbox only until production is opened (live_enabled). */
+export async function createAccount(db: Db, input: { name: string; liveEnabled?: boolean }): Promise<{ id: string }> {
+  const [row] = await db('accounts')
+    .insert({ name: input.name, live_enabled: input.liveEnabled ?? false })
+    .returning('id');
+  return { id: row.id as string };
+}
+
+/** NotFound unless the account exists. */
+export async function requireAccount(db: Db, id: string): Promise<void> {
+  if (!UUID.test(id) || !(await db('accounts').where({ id }).first('id'))) throw notFound(`No account ${id}.`);
+}
+
+/** Suspends or reactivates an account, or opens production for it; its keys learn it at once (auth_changed). */
+export async function changeAccount(db: Db, id: string, change: { suspended?: boolean; liveEnabled?: true }): Promise<AccountState> {
+  await requireAccount(db, id);
+  const update = {
+    ...(change.suspended === undefined ? {} : { status: change.suspended ? 'suspended' : 'active' }),
+    ...(change.liveEnabled ? { live_enabled: true } : {}),
+  };
+  const [row] = await db('accounts').where({ id }).update(update).returning(['id', 'status', 'live_enabled']);
+  return { id: row.id, status: row.status, liveEnabled: row.live_enabled };
+}
