@@ -32,6 +32,16 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
     return { ok: false, status: null, error: `refused: ${host} resolves to a non-public address (${refused?.address ?? 'none'})` };
   const chosen = addresses[0]!;
   return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: WebhookResponse): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      // The body does not matter: the socket is closed as soon as the answer is known, so a
+      // receiver that streams or drips its body holds nothing.
+      req.destroy();
+      resolve(result);
+    };
     const req = request(
       {
         host,
@@ -43,18 +53,17 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
         // Connect to the checked address only (with autoSelectFamily Node asks for all addresses).
         lookup: ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) =>
           options.all ? callback(null, [{ address: chosen.address, family: chosen.family }]) : callback(null, chosen.address, chosen.family)) as never,
-        timeout: WEBHOOK_TIMEOUT_MS,
       },
       (res) => {
-        res.resume(); // the body does not matter
         const status = res.statusCode ?? 0;
         const ok = status >= 200 && status < 300;
-        res.on('end', () => resolve({ ok, status, error: ok ? null : `HTTP ${status}` }));
-        res.on('error', () => resolve({ ok, status, error: ok ? null : `HTTP ${status}` }));
+        finish({ ok, status, error: ok ? null : `HTTP ${status}` });
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`)));
-    req.on('error', (error) => resolve({ ok: false, status: null, error: error.message }));
+    // One attempt is bounded as a whole, from connecting to the status line (an idle-socket
+    // timeout would let a receiver that sends a byte now and then hold the attempt for ever).
+    const deadline = setTimeout(() => finish({ ok: false, status: null, error: `no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s` }), WEBHOOK_TIMEOUT_MS);
+    req.on('error', (error) => finish({ ok: false, status: null, error: error.message }));
     req.end(body);
   });
 }
