@@ -4,7 +4,7 @@ import { refund } from '../domain/billing/ledger.js';
 import { findShipment, type Shipment, type ShipmentRow } from '../domain/mailings/shipment.js';
 import { PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, type ShipmentStatus } from '../domain/mailings/states.js';
 import type { LetterDocument } from '../domain/letters/render.js';
-import type { PostalOperator } from './operator/postal-operator.js';
+import { OperatorUnavailableError, type PostalOperator } from './operator/postal-operator.js';
 import type { BrowserPool } from './pdf/browser.js';
 import { printLetter } from './pdf.js';
 import { proofHtml } from './pdf/proof-html.js';
@@ -56,18 +56,29 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
     },
 
     /**
-     * Files the printed letter with the postal operator. The shipment row stays locked meanwhile,
-     * so a cancellation either comes first (nothing is sent) or finds the letter filed (409).
+     * Files the printed letter with the postal operator. No transaction spans the printing or the
+     * operator call: the row decides, in one short statement, whether this attempt may send (the
+     * claim) or a cancellation came first. A claim is released when the operator certainly
+     * refused, so a paid mailing stays cancelable while filing is retried.
      */
     async fileWithOperator(shipmentId: string): Promise<'filed' | 'canceled'> {
-      return db.transaction(async (trx) => {
-        const row = (await trx('shipments').where({ id: shipmentId }).forUpdate().first()) as ShipmentRow & { layout: LetterDocument };
-        if (!row) throw ApplicationFailure.nonRetryable(`shipment ${shipmentId} does not exist`, 'shipment_missing');
-        if (row.status === 'canceled') return 'canceled';
-        const pdf = await printLetter(browsers, row.layout);
+      const row = (await db('shipments').where({ id: shipmentId }).first('status', 'mode', 'tracking_number', 'layout')) as
+        (Pick<ShipmentRow, 'status' | 'mode' | 'tracking_number'> & { layout: LetterDocument }) | undefined;
+      if (!row) throw ApplicationFailure.nonRetryable(`shipment ${shipmentId} does not exist`, 'shipment_missing');
+      if (row.status === 'canceled') return 'canceled';
+      const pdf = await printLetter(browsers, row.layout);
+      const claimed = await db('shipments')
+        .where({ id: shipmentId })
+        .whereNot({ status: 'canceled' })
+        .update({ filing_claimed_at: db.raw('coalesce(filing_claimed_at, now())') });
+      if (claimed === 0) return 'canceled';
+      try {
         await operator.file({ shipmentId, mode: row.mode, trackingNumber: row.tracking_number, pdf });
-        return 'filed';
-      });
+      } catch (error) {
+        if (error instanceof OperatorUnavailableError) await db('shipments').where({ id: shipmentId, status: 'paid' }).update({ filing_claimed_at: null });
+        throw error;
+      }
+      return 'filed';
     },
 
     /** The operator's next status for a live shipment (heartbeats while it waits). */
@@ -83,8 +94,8 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
       return db.transaction(async (trx) => {
         const row = (await trx('shipments').where({ id: input.shipmentId }).forUpdate().first()) as ShipmentRow | undefined;
         if (!row || row.status !== 'paid') return row?.status === 'canceled';
-        const filed = await trx('operator_filings').where({ shipment_id: input.shipmentId }).whereNotNull('filed_at').first();
-        if (filed) return false;
+        // A filing attempt may have reached the operator: too late to cancel.
+        if ((row as ShipmentRow & { filing_claimed_at: Date | null }).filing_claimed_at) return false;
         await trx('shipments').where({ id: input.shipmentId }).update({ status: 'canceled', step: input.step, updated_at: input.at });
         await trx('shipment_events')
           .insert({ shipment_id: input.shipmentId, step: input.step, status: 'canceled', at: input.at })

@@ -32,9 +32,12 @@ export interface WorkflowRunner {
   startMailing(input: MailingWorkflowInput, reference: string): Promise<void>;
   /** Ends a mailing's workflow that will never have its record. */
   endMailing(shipmentId: string, reason: string): Promise<void>;
-  /** The advance and cancel updates; refusals are Conflict or Unprocessable. */
-  advanceMailing(shipmentId: string, advance: TestAdvance): Promise<Shipment>;
-  cancelMailing(shipmentId: string): Promise<Shipment>;
+  /**
+   * The advance and cancel updates; refusals are Conflict or Unprocessable. `updateId` (from the
+   * request's Idempotency-Key) makes a retried call the same update: it runs once.
+   */
+  advanceMailing(shipmentId: string, advance: TestAdvance, updateId?: string): Promise<Shipment>;
+  cancelMailing(shipmentId: string, updateId?: string): Promise<Shipment>;
   /** Starts the delivery of one webhook event to one endpoint. */
   startDelivery(deliveryId: string): Promise<void>;
 }

@@ -4,7 +4,16 @@
  * started by function, updates executed by definition, and failures told apart by type or gRPC
  * status, never by message text.
  */
-import { Client, Connection, isGrpcServiceError, ServiceError, WorkflowFailedError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import {
+  Client,
+  Connection,
+  isGrpcServiceError,
+  ServiceError,
+  WorkflowFailedError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -102,11 +111,16 @@ function isEnded(error: unknown): boolean {
   return isGrpcServiceError(cause) && cause.code === GRPC_NOT_FOUND;
 }
 
-/** An update's refusal in the domain's words: by the ApplicationFailure's type. */
-async function update(run: () => Promise<Shipment>): Promise<Shipment> {
+/** How long an update may take before the API answers 503 (a retry with the same Idempotency-Key is the same update). */
+const UPDATE_DEADLINE_MS = 15_000;
+
+/** An update's refusal in the domain's words: by the ApplicationFailure's type; never an unbounded wait. */
+async function update(client: Client, run: () => Promise<Shipment>): Promise<Shipment> {
   try {
-    return await run();
+    return await client.connection.withDeadline(Date.now() + UPDATE_DEADLINE_MS, run);
   } catch (error) {
+    if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError)
+      throw serviceUnavailable('The mailing did not answer in time; retry with the same Idempotency-Key.');
     if (error instanceof WorkflowUpdateFailedError) {
       const cause = error.cause;
       const message = cause?.message ?? 'The mailing cannot make this move.';
@@ -160,8 +174,9 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
       await mailingHandle(shipmentId).terminate(reason);
     },
 
-    advanceMailing: (shipmentId, advance) => update(() => mailingHandle(shipmentId).executeUpdate(advanceUpdate, { args: [advance] })),
-    cancelMailing: (shipmentId) => update(() => mailingHandle(shipmentId).executeUpdate(cancelUpdate, { args: [null] })),
+    advanceMailing: (shipmentId, advance, updateId) =>
+      update(client, () => mailingHandle(shipmentId).executeUpdate(advanceUpdate, { args: [advance], updateId })),
+    cancelMailing: (shipmentId, updateId) => update(client, () => mailingHandle(shipmentId).executeUpdate(cancelUpdate, { args: [null], updateId })),
 
     async startDelivery(deliveryId) {
       try {

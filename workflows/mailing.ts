@@ -1,5 +1,7 @@
 import {
   ApplicationFailure,
+  CancellationScope,
+  isCancellation,
   condition,
   ParentClosePolicy,
   proxyActivities,
@@ -7,12 +9,12 @@ import {
   setHandler,
   startChild,
   upsertSearchAttributes,
-  uuid4,
   allHandlersFinished,
 } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities/index.js';
 import type { Shipment } from '../domain/mailings/shipment.js';
-import { isFinal, PATHS, proofAt, type ShipmentStatus } from '../domain/mailings/states.js';
+import { advanceRefusal, isFinal, PATHS, proofAt, type MoveRefusal, type ShipmentStatus } from '../domain/mailings/states.js';
 import type { EventType } from '../domain/webhooks/event-types.js';
 import {
   advanceUpdate,
@@ -61,7 +63,9 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
 
   async function emit(type: EventType, shipment: Shipment, extra: { proof?: { kind: string }; endpointsCreatedBy?: string } = {}): Promise<void> {
     const deliveryIds = await projection.createWebhookEvent({
-      eventId: uuid4(),
+      // The event's id derives from what it announces, never from the workflow's random seed: an
+      // operator's Reset re-sends the same events with the same ids, so receivers deduplicate.
+      eventKey: `${input.shipmentId}/${type}/${extra.proof?.kind ?? step}`,
       type,
       accountId: input.accountId,
       livemode: !input.test,
@@ -70,12 +74,17 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
       ...extra,
     });
     for (const deliveryId of deliveryIds) {
-      await startChild(webhookDelivery, {
-        workflowId: deliveryWorkflowId(deliveryId),
-        args: [{ deliveryId, retryDelaysMs: input.webhookRetryDelaysMs }],
-        // Retries go on for a day after the mailing itself has finished.
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-      });
+      try {
+        await startChild(webhookDelivery, {
+          workflowId: deliveryWorkflowId(deliveryId),
+          args: [{ deliveryId, retryDelaysMs: input.webhookRetryDelaysMs }],
+          // Retries go on for a day after the mailing itself has finished.
+          parentClosePolicy: ParentClosePolicy.ABANDON,
+        });
+      } catch (error) {
+        // An event sent again (after a Reset) may find its delivery still under way: it goes on.
+        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      }
     }
   }
 
@@ -103,36 +112,40 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
     }
   }
 
+  /** A refusal as the update's failure: its type tells the API 409 from 422. */
+  const refuse = (refusal: MoveRefusal): ApplicationFailure =>
+    ApplicationFailure.create({ type: refusal.kind === 'invalid' ? REFUSED_INVALID : REFUSED_CONFLICT, message: refusal.message, nonRetryable: true });
+
   setHandler(
     advanceUpdate,
     (request) =>
       exclusively(async () => {
-        if (isFinal(input.mode, status))
-          throw ApplicationFailure.create({ type: REFUSED_CONFLICT, message: `This mailing is final (${status}).`, nonRetryable: true });
+        // Checked again: another move may have run while this one waited its turn.
+        const refusal = advanceRefusal({ mode: input.mode, status, step, test: input.test }, request);
+        if (refusal) throw refuse(refusal);
         if (request.status) {
           await moveTo(request.status, last);
         } else {
           const target = request.step ?? step + 1;
-          if (target > last)
-            throw ApplicationFailure.create({ type: REFUSED_INVALID, message: `A ${input.mode} mailing has steps 0 to ${last}.`, nonRetryable: true });
-          if (target <= step)
-            throw ApplicationFailure.create({
-              type: REFUSED_CONFLICT,
-              message: `Step ${target} is not ahead of the current step ${step}.`,
-              nonRetryable: true,
-            });
           for (let s = step + 1; s <= target; s++) await moveTo(path[s]!, s);
         }
         return latest;
       }),
     {
-      validator: (_request: TestAdvance) => {
-        if (!input.test)
-          throw ApplicationFailure.create({ type: REFUSED_CONFLICT, message: 'Only test mailings can be advanced by hand.', nonRetryable: true });
+      // Refused moves are rejected here, so they never enter the workflow's history.
+      validator: (request: TestAdvance) => {
+        const refusal = advanceRefusal({ mode: input.mode, status, step, test: input.test }, request);
+        if (refusal) throw refuse(refusal);
       },
     },
   );
 
+  // Filing runs in its own scope: a cancellation the database accepted stops its retries.
+  const filingScope = new CancellationScope();
+  // Read through a function: handlers change `status` behind the main path's back.
+  const canceled = (): boolean => status === 'canceled';
+
+  // Filing is not one of the exclusive moves: a cancellation never waits behind its retries.
   setHandler(cancelUpdate, () =>
     exclusively(async () => {
       if (status !== 'paid' || filed)
@@ -143,10 +156,11 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
         });
       const at = new Date().toISOString();
       if (!(await projection.cancelShipment({ shipmentId: input.shipmentId, step: last, at }))) {
-        throw ApplicationFailure.create({ type: REFUSED_CONFLICT, message: 'The letter has already been filed with the postal operator.', nonRetryable: true });
+        throw ApplicationFailure.create({ type: REFUSED_CONFLICT, message: 'The letter has already been handed to the postal operator.', nonRetryable: true });
       }
       status = 'canceled';
       step = last;
+      filingScope.cancel();
       latest = await projection.shipmentSnapshot(input.shipmentId);
       upsertSearchAttributes([{ key: MAILING_STATUS, value: 'canceled' }]);
       await emit('mailing.canceled', latest);
@@ -164,15 +178,19 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
   busy = false;
 
   if (!input.test) {
-    const outcome = await exclusively(async () => {
-      if (status === 'canceled') return 'canceled';
-      const result = await filing.fileWithOperator(input.shipmentId);
-      if (result === 'filed') {
+    let outcome: 'filed' | 'canceled';
+    try {
+      outcome = canceled() ? 'canceled' : await filingScope.run(() => filing.fileWithOperator(input.shipmentId));
+    } catch (error) {
+      if (!isCancellation(error) || !canceled()) throw error;
+      outcome = 'canceled';
+    }
+    if (outcome === 'filed') {
+      await exclusively(async () => {
         filed = true;
         await moveTo('printed', 1);
-      }
-      return result;
-    });
+      });
+    }
     while (outcome === 'filed' && !isFinal(input.mode, status)) {
       const next = await tracking.awaitOperatorStatus(input.shipmentId, input.mode, status);
       await exclusively(() => moveTo(next, next === 'returned' || next === 'error' ? last : path.indexOf(next as (typeof path)[number])));

@@ -8,6 +8,14 @@ export interface Filing {
   pdf: Uint8Array;
 }
 
+/** The operator certainly did not take the letter (it refused or could not be reached before sending). */
+export class OperatorUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OperatorUnavailableError';
+  }
+}
+
 /**
  * What the service needs from a postal operator. The bundled implementation is a simulator; a
  * real operator plugs in behind the same interface.
@@ -15,7 +23,8 @@ export interface Filing {
 export interface PostalOperator {
   /**
    * Hands a letter over. Idempotent on the shipment id: a retried filing never sends twice.
-   * Throws while the operator does not confirm (the activity is retried).
+   * Throws while the operator does not confirm (the activity is retried): OperatorUnavailableError
+   * when the letter was certainly not taken, any other error when that is unknown.
    */
   file(filing: Filing): Promise<void>;
   /** Waits until the operator reports the shipment's next status after `current`. */

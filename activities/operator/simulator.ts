@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../../db/knex.js';
 import { PATHS, type MainStatus, type Mode, type ShipmentStatus } from '../../domain/mailings/states.js';
-import type { Filing, PostalOperator } from './postal-operator.js';
+import { OperatorUnavailableError, type Filing, type PostalOperator } from './postal-operator.js';
 import { pdfPageCount } from '../pdf.js';
 
 export interface SimulatorSettings {
@@ -9,13 +9,6 @@ export interface SimulatorSettings {
   stepDelayMs: number;
   /** The first n filing attempts of each shipment fail (OPERATOR_FAIL_FIRST_FILINGS). */
   failFirstFilings: number;
-}
-
-export class OperatorUnavailableError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'OperatorUnavailableError';
-  }
 }
 
 /**

@@ -21,6 +21,15 @@ import {
 import { defineRoute } from './route.js';
 import { caller, deps, publicOrigin } from '../respond.js';
 
+/**
+ * The update id of a call with an Idempotency-Key: Temporal runs an update id once per workflow, so
+ * a retry whose stored answer was lost (a crash after the move) cannot move the mailing twice.
+ */
+function updateId(ctx: Context, name: 'advance' | 'cancel'): string | undefined {
+  const key = ctx.state.idempotency?.key;
+  return key === undefined ? undefined : `${name}:${key}`;
+}
+
 /** Proof links are valid this long (DESIGN.md §2: 5 minutes). */
 export const PROOF_LINK_SECONDS = 300;
 
@@ -122,7 +131,7 @@ export const mailingRoutes = [
     async handler(ctx, { params }) {
       const { row } = await ownShipment(ctx, params.id);
       if (row.status !== 'paid') throw new Conflict(`Only a paid mailing can be canceled; this one is ${row.status}.`);
-      await deps(ctx).workflows.cancelMailing(params.id);
+      await deps(ctx).workflows.cancelMailing(params.id, updateId(ctx, 'cancel'));
       ctx.body = (await ownShipment(ctx, params.id)).shipment;
     },
   }),
@@ -145,7 +154,7 @@ export const mailingRoutes = [
       const { row } = await ownShipment(ctx, params.id);
       if (!row.test) throw new NotAllowed('Only test mailings can be advanced by hand.', undefined, 'test_only');
       if (isFinal(row.mode, row.status)) throw new Conflict(`This mailing is final (${row.status}).`);
-      await deps(ctx).workflows.advanceMailing(params.id, body ?? {});
+      await deps(ctx).workflows.advanceMailing(params.id, body ?? {}, updateId(ctx, 'advance'));
       ctx.body = (await ownShipment(ctx, params.id)).shipment;
     },
   }),

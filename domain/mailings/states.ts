@@ -57,3 +57,32 @@ export function proofAt(mode: Mode, status: ShipmentStatus): ProofKind | undefin
   if ((mode === 'registered' && status === 'delivered') || (mode === 'ar' && status === 'ar_signed')) return 'delivery';
   return undefined;
 }
+
+/** A move asked of a test mailing: the next step, a given step, or an off-path ending. */
+export interface AdvanceRequest {
+  step?: number;
+  status?: 'returned' | 'error';
+}
+
+/** Why a move is refused: it conflicts with the mailing's state, or asks for a step that does not exist. */
+export interface MoveRefusal {
+  kind: 'conflict' | 'invalid';
+  message: string;
+}
+
+/**
+ * Whether a test mailing may make this move now (DESIGN.md §2): only test mailings, never from a
+ * final state, `returned` only once posted, and a step ahead of the current one within the path.
+ */
+export function advanceRefusal(mailing: { mode: Mode; status: ShipmentStatus; step: number; test: boolean }, request: AdvanceRequest): MoveRefusal | undefined {
+  const { mode, status, step } = mailing;
+  if (!mailing.test) return { kind: 'conflict', message: 'Only test mailings can be advanced by hand.' };
+  if (isFinal(mode, status)) return { kind: 'conflict', message: `This mailing is final (${status}).` };
+  if (request.status === 'returned' && step < PATHS[mode].indexOf('posted'))
+    return { kind: 'conflict', message: `A letter can be returned only once posted; this one is ${status}.` };
+  if (request.status) return undefined;
+  const target = request.step ?? step + 1;
+  if (target > lastStep(mode)) return { kind: 'invalid', message: `A ${mode} mailing has steps 0 to ${lastStep(mode)}.` };
+  if (target <= step) return { kind: 'conflict', message: `Step ${target} is not ahead of the current step ${step}.` };
+  return undefined;
+}

@@ -6,8 +6,10 @@ import type { EventType } from './event-types.js';
 import { randomUUID } from 'node:crypto';
 
 export interface NewEvent {
-  /** Chosen by the workflow (deterministic), so a retried activity creates nothing twice. */
-  eventId: string;
+  /** The event's id, or (mailing events) what makes the event unique: its id is derived from it. */
+  eventId?: string;
+  /** Shipment, type and step or proof kind: the same event always gets the same id (retries, Reset). */
+  eventKey?: string;
   type: EventType;
   accountId: string;
   livemode: boolean;
@@ -31,8 +33,9 @@ function uuidFrom(text: string): string {
  * endpoint of the right environment; returns the delivery ids. Repeating it creates nothing twice.
  */
 export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<string[]> {
+  const eventId = event.eventId ?? uuidFrom(`event/${event.eventKey}`);
   const payload = {
-    id: event.eventId,
+    id: eventId,
     type: event.type,
     created: event.created,
     livemode: event.livemode,
@@ -40,7 +43,7 @@ export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<strin
   };
   await db('webhook_events')
     .insert({
-      id: event.eventId,
+      id: eventId,
       account_id: event.accountId,
       shipment_id: event.mailing?.id ?? null,
       type: event.type,
@@ -56,8 +59,8 @@ export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<strin
   if (event.endpointsCreatedBy) endpoints = endpoints.andWhere('created_at', '<=', event.endpointsCreatedBy);
   const ids = (await endpoints.select('id')).map((e) => e.id as string);
   const deliveries = ids.map((endpointId) => ({
-    id: uuidFrom(`${event.eventId}/${endpointId}`),
-    event_id: event.eventId,
+    id: uuidFrom(`${eventId}/${endpointId}`),
+    event_id: eventId,
     endpoint_id: endpointId,
     account_id: event.accountId,
     status: 'pending',

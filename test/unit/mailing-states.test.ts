@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import {
+  advanceRefusal,
   isFinal,
   lastStep,
   MODE_LABELS,
@@ -141,5 +142,26 @@ describe('mailing states (domain/mailings/states)', () => {
         expect(new Set(values).size).to.equal(values.length);
       }
     });
+  });
+});
+
+describe('advanceRefusal (what a test mailing may be asked to do)', () => {
+  const paid = { mode: 'ar' as const, status: 'paid' as const, step: 0, test: true };
+  it('allows the next step, a later step, and an error from any state that is not final', () => {
+    expect(advanceRefusal(paid, {})).to.equal(undefined);
+    expect(advanceRefusal(paid, { step: 5 })).to.equal(undefined);
+    expect(advanceRefusal(paid, { status: 'error' })).to.equal(undefined);
+  });
+  it('allows "returned" only once the letter is posted', () => {
+    expect(advanceRefusal(paid, { status: 'returned' })?.kind).to.equal('conflict');
+    expect(advanceRefusal({ ...paid, status: 'printed', step: 1 }, { status: 'returned' })?.kind).to.equal('conflict');
+    expect(advanceRefusal({ ...paid, status: 'posted', step: 2 }, { status: 'returned' })).to.equal(undefined);
+  });
+  it('refuses steps beyond the path (invalid) or not ahead (conflict), final states and live mailings (conflict)', () => {
+    expect(advanceRefusal(paid, { step: 6 })?.kind).to.equal('invalid');
+    expect(advanceRefusal({ ...paid, status: 'posted', step: 2 }, { step: 2 })?.kind).to.equal('conflict');
+    expect(advanceRefusal({ ...paid, status: 'ar_signed', step: 5 }, {})?.kind).to.equal('conflict');
+    expect(advanceRefusal({ ...paid, status: 'canceled', step: 5 }, { status: 'error' })?.kind).to.equal('conflict');
+    expect(advanceRefusal({ ...paid, test: false }, {})?.kind).to.equal('conflict');
   });
 });

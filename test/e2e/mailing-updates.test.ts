@@ -1,0 +1,62 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { call, createAccount, type TestAccount } from '../support/api.js';
+import { stack } from '../support/stack.js';
+import { freeLetter, recipient, sender } from '../support/fixtures.js';
+import { mailingWorkflowId } from '../../workflows/contract.js';
+
+/** EventType WORKFLOW_EXECUTION_UPDATE_ACCEPTED of Temporal's history. */
+const UPDATE_ACCEPTED = 41;
+
+async function acceptedUpdates(shipmentId: string): Promise<number> {
+  const history = await stack().temporal.client.workflow.getHandle(mailingWorkflowId(shipmentId)).fetchHistory();
+  return history.events!.filter((e) => e.eventType === UPDATE_ACCEPTED).length;
+}
+
+describe('moves of a test mailing (the advance update)', function () {
+  this.timeout(60_000);
+  let account: TestAccount;
+  before(async () => {
+    account = await createAccount();
+  });
+  const mail = async (mode = 'registered'): Promise<string> =>
+    (await call('POST', '/v1/mailings', { key: account.testKey, body: { mode, letter: freeLetter, sender, recipient } })).body.id;
+  const advance = (id: string, body: unknown, headers: Record<string, string> = {}) =>
+    call('POST', `/v1/test/mailings/${id}/advance`, { key: account.testKey, body, headers });
+
+  it('refuses "returned" before the letter is posted, in the validator: 409, nothing in the history', async () => {
+    const id = await mail();
+    const refused = await advance(id, { status: 'returned' });
+    expect(refused.status).to.equal(409);
+    expect(refused.body.error.message).to.include('returned only once posted');
+    expect(await acceptedUpdates(id)).to.equal(0);
+    const { body } = await call('GET', `/v1/mailings/${id}`, { key: account.testKey });
+    expect([body.status, body.step, body.proofs]).to.deep.equal(['paid', 0, []]);
+    // Once posted, a return is a move like any other, with its proof.
+    expect((await advance(id, { step: 2 })).body.status).to.equal('posted');
+    const returned = await advance(id, { status: 'returned' });
+    expect(returned.status).to.equal(200);
+    expect(returned.body.status).to.equal('returned');
+    expect(returned.body.proofs.map((p: { kind: string }) => p.kind)).to.include('return');
+  });
+
+  it('refuses a step out of range (422) or not ahead (409) without entering the history', async () => {
+    const id = await mail('simple');
+    expect((await advance(id, { step: 5 })).status).to.equal(422);
+    expect((await advance(id, { step: 1 })).status).to.equal(200);
+    expect((await advance(id, { step: 1 })).status).to.equal(409);
+    expect(await acceptedUpdates(id)).to.equal(1);
+  });
+
+  it('moves once for one Idempotency-Key, even when the stored answer was lost (the key is the update id)', async () => {
+    const id = await mail();
+    const key = randomUUID();
+    expect((await advance(id, {}, { 'idempotency-key': key })).body.step).to.equal(1);
+    // A crash after the move and before the answer was stored: the key is free again.
+    await stack().db('idempotency_keys').where({ account_id: account.id, key }).delete();
+    const retried = await advance(id, {}, { 'idempotency-key': key });
+    expect(retried.status).to.equal(200);
+    expect(retried.body.step).to.equal(1);
+    expect(await acceptedUpdates(id)).to.equal(1);
+  });
+});
