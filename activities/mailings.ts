@@ -83,7 +83,7 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
 
     /** The operator's next status for a live shipment (heartbeats while it waits). */
     async awaitOperatorStatus(shipmentId: string, mode: Mode, current: ShipmentStatus): Promise<ShipmentStatus> {
-      return operator.nextStatus(shipmentId, mode, current, () => Context.current().heartbeat());
+      return operator.nextStatus(shipmentId, mode, current, () => Context.current().heartbeat(), Context.current().cancellationSignal);
     },
 
     /**

@@ -24,14 +24,16 @@ async function main(): Promise<void> {
     mode: 0o600,
   });
 
+  // The API and the worker each get their own pool, as they would in their own processes.
   const db = createDb(stack.databaseUrl);
+  const workerDb = createDb(stack.databaseUrl);
   const applied = await migrateLatest(db);
   if (applied.length) say(`Applied migrations: ${applied.join(', ')}`);
 
   const temporal = await connectTemporal(stack.temporalAddress, config.temporalNamespace);
   await ensureSearchAttributes(temporal.connection, config.temporalNamespace);
   say('Bundling workflows and starting the worker…');
-  const worker = await createWorker({ config, db, address: stack.temporalAddress });
+  const worker = await createWorker({ config, db: workerDb, address: stack.temporalAddress });
   const workerDone = worker.run();
   const browser = await worker.browsers.prepare().then(
     (choice) =>
@@ -63,7 +65,7 @@ async function main(): Promise<void> {
     worker.shutdown();
     await workerDone.catch(() => undefined);
     await temporal.connection.close();
-    await db.destroy();
+    await Promise.all([db.destroy(), workerDb.destroy()]);
     await stack.stop();
     process.exit(0);
   };

@@ -27,6 +27,6 @@ export interface PostalOperator {
    * when the letter was certainly not taken, any other error when that is unknown.
    */
   file(filing: Filing): Promise<void>;
-  /** Waits until the operator reports the shipment's next status after `current`. */
-  nextStatus(shipmentId: string, mode: Mode, current: ShipmentStatus, heartbeat: () => void): Promise<ShipmentStatus>;
+  /** Waits until the operator reports the shipment's next status after `current`; stops when `signal` aborts. */
+  nextStatus(shipmentId: string, mode: Mode, current: ShipmentStatus, heartbeat: () => void, signal?: AbortSignal): Promise<ShipmentStatus>;
 }

@@ -38,12 +38,13 @@ export class SimulatedOperator implements PostalOperator {
     await this.db('operator_filings').where({ shipment_id: filing.shipmentId }).whereNull('filed_at').update({ filed_at: this.db.fn.now(), pages });
   }
 
-  async nextStatus(_shipmentId: string, mode: Mode, current: ShipmentStatus, heartbeat: () => void): Promise<ShipmentStatus> {
+  async nextStatus(_shipmentId: string, mode: Mode, current: ShipmentStatus, heartbeat: () => void, signal?: AbortSignal): Promise<ShipmentStatus> {
     const path = PATHS[mode];
     const next = path[path.indexOf(current as MainStatus) + 1];
     if (!next) throw new Error(`no status after ${current} for mode ${mode}`);
     for (let waited = 0; waited < this.settings.stepDelayMs; waited += 1000) {
-      await sleep(Math.min(1000, this.settings.stepDelayMs - waited));
+      // A worker shutting down (or a cancellation) interrupts the wait: another worker resumes it.
+      await sleep(Math.min(1000, this.settings.stepDelayMs - waited), undefined, { signal });
       heartbeat();
     }
     return next;

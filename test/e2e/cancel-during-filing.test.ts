@@ -1,12 +1,11 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { join } from 'node:path';
 import { balanceOf, call, createAccount, eventually, spawnApiProcess, type ApiProcess } from '../support/api.js';
 import { stack } from '../support/stack.js';
 import { freeLetter, recipient, sender } from '../support/fixtures.js';
-import { distRoot } from '../../lib/paths.js';
 import { mailingWorkflowId } from '../../workflows/contract.js';
+import { spawnNode } from '../support/processes.js';
 
 /** A postal operator that refuses every filing: the workflow retries it for as long as it takes. */
 const env = { TEMPORAL_TASK_QUEUE: 'cancel-during-filing', OPERATOR_FAIL_FIRST_FILINGS: '1000', LOG_LEVEL: 'warn', TEMPORAL_LOG_LEVEL: 'ERROR' };
@@ -17,7 +16,7 @@ describe('cancel while the filing is retried', function () {
   let worker: ChildProcess;
 
   before(async () => {
-    worker = spawn(process.execPath, [join(distRoot, 'worker', 'main.js')], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+    worker = spawnNode('worker', env);
     api = await spawnApiProcess(env);
   });
   after(async () => {

@@ -1,20 +1,19 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { call, createAccount, eventually, spawnApiProcess, type ApiProcess } from '../support/api.js';
 import { stack } from '../support/stack.js';
 import { freeLetter, recipient, sender } from '../support/fixtures.js';
-import { distRoot } from '../../lib/paths.js';
 import { mailing } from '../../workflows/index.js';
 import { mailingWorkflowId } from '../../workflows/contract.js';
+import { spawnNode } from '../support/processes.js';
 
 const QUEUE = 'durability-test';
 const env = { TEMPORAL_TASK_QUEUE: QUEUE, OPERATOR_STEP_DELAY: '1500ms', OPERATOR_FAIL_FIRST_FILINGS: '0', LOG_LEVEL: 'warn' };
 
 function startWorker(): ChildProcess {
-  return spawn(process.execPath, [join(distRoot, 'worker', 'main.js')], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  return spawnNode('worker', env);
 }
 
 describe('durability', function () {

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,12 +10,12 @@ import { BrowserPool } from '../../activities/pdf/browser.js';
 import { printLetter } from '../../activities/pdf.js';
 import { catalogue } from '../../domain/catalogue/catalogue.js';
 import { renderLetter } from '../../domain/letters/render.js';
-import { distRoot } from '../../lib/paths.js';
 import { toolsCacheDir } from '../../lib/config.js';
 import { boxLetterValues } from '../support/fixtures.js';
 import { readPdf } from '../support/pdf.js';
 import { stack } from '../support/stack.js';
 import { letterPdf } from '../../workflows/index.js';
+import { spawnNode } from '../support/processes.js';
 
 function boxLetter() {
   const letter = catalogue().letters.get('resiliation-box-internet')!;
@@ -96,10 +95,7 @@ describe('PDF browser', function () {
   it('dies with its worker: a SIGKILLed worker leaves no browser process behind', async () => {
     const taskQueue = `pdf-kill-${randomUUID()}`;
     let output = '';
-    const worker = spawn(process.execPath, [join(distRoot, 'worker', 'main.js')], {
-      env: { ...process.env, TEMPORAL_TASK_QUEUE: taskQueue, LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const worker = spawnNode('worker', { TEMPORAL_TASK_QUEUE: taskQueue, LOG_LEVEL: 'info' }, 'pipe');
     worker.stdout!.on('data', (chunk) => (output += chunk));
     worker.stderr!.on('data', (chunk) => (output += chunk));
     try {

@@ -1,14 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { stack } from './stack.js';
 import { createApiKey } from '../../domain/access/keys.js';
 import { SCOPES, type KeyMode, type Scope } from '../../domain/access/scopes.js';
 import { topUp } from '../../domain/billing/ledger.js';
 import { freePort } from '../../scripts/local/ports.js';
-import { distRoot } from '../../lib/paths.js';
 import { createAccount as createDomainAccount } from '../../domain/access/accounts.js';
+import { spawnNode } from './processes.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -96,10 +95,7 @@ export interface ApiProcess {
 export async function spawnApiProcess(env: Record<string, string> = {}): Promise<ApiProcess> {
   const port = await freePort();
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, [join(distRoot, 'api', 'main.js')], {
-    env: { ...process.env, PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawnNode('api', { PORT: String(port), ...env }, 'pipe');
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const url = `http://127.0.0.1:${port}`;

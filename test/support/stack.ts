@@ -14,6 +14,7 @@ export interface TestStack {
   config: Config;
   local: LocalStack;
   db: Db;
+  workerDb: Db;
   temporal: TemporalHandle;
   worker: RunnableWorker;
   workerDone: Promise<void>;
@@ -39,26 +40,28 @@ export async function startTestStack(): Promise<TestStack> {
   // Spawned API processes (multi-process tests) reach the same components.
   process.env.DATABASE_URL = local.databaseUrl;
   process.env.TEMPORAL_ADDRESS = local.temporalAddress;
+  // The tests' and the API's pool; the worker has its own, as in production.
   const db = createDb(local.databaseUrl, 20);
+  const workerDb = createDb(local.databaseUrl);
   await migrateLatest(db);
   const temporal = await connectTemporal(local.temporalAddress, config.temporalNamespace);
-  const worker = await createWorker({ config, db, address: local.temporalAddress });
+  const worker = await createWorker({ config, db: workerDb, address: local.temporalAddress });
   const workerDone = worker.run();
   await ensureSchedules(temporal.client, config);
   const api = await startApiServer({ config, db, databaseUrl: local.databaseUrl, temporal: temporal.client }, 0, '127.0.0.1');
-  current = { config, local, db, temporal, worker, workerDone, api, dataDir };
+  current = { config, local, db, workerDb, temporal, worker, workerDone, api, dataDir };
   return current;
 }
 
 export async function stopTestStack(): Promise<void> {
   if (!current) return;
-  const { api, worker, workerDone, temporal, db, local, dataDir } = current;
+  const { api, worker, workerDone, temporal, db, workerDb, local, dataDir } = current;
   current = undefined;
   await api.close();
   worker.shutdown();
   await workerDone.catch(() => undefined);
   await temporal.connection.close();
-  await db.destroy();
+  await Promise.all([db.destroy(), workerDb.destroy()]);
   await local.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

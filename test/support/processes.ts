@@ -1,0 +1,21 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { distRoot } from '../../lib/paths.js';
+
+const running = new Set<ChildProcess>();
+// Mocha exits the process when the run ends, even after a failed hook: whatever a test started
+// and did not stop is killed then, so a run never leaves an API or worker process behind.
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** Runs one of our entry points (dist/api/main.js, dist/worker/main.js) as a child of the test run. */
+export function spawnNode(entry: 'api' | 'worker', env: Record<string, string>, stdio: 'pipe' | 'quiet' = 'quiet'): ChildProcess {
+  const child = spawn(process.execPath, [join(distRoot, entry, 'main.js')], {
+    env: { ...process.env, ...env },
+    stdio: stdio === 'pipe' ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'ignore', 'inherit'],
+  });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
