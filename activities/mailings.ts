@@ -4,9 +4,10 @@ import { refund } from '../domain/billing/ledger.js';
 import { findShipment, type Shipment, type ShipmentRow } from '../domain/mailings/shipment.js';
 import { PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, type ShipmentStatus } from '../domain/mailings/states.js';
 import type { LetterDocument } from '../domain/letters/render.js';
-import { OperatorUnavailableError, type PostalOperator } from './operator/postal-operator.js';
+import { OperatorRejectedError, OperatorUnavailableError, type PostalOperator } from './operator/postal-operator.js';
+import { FILING_REJECTED } from '../workflows/contract.js';
 import type { BrowserPool } from './pdf/browser.js';
-import { printLetter } from './pdf.js';
+import { pdfPageCount, printLetter } from './pdf.js';
 import { proofHtml } from './pdf/proof-html.js';
 
 export interface StepRecord {
@@ -66,7 +67,11 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
         (Pick<ShipmentRow, 'status' | 'mode' | 'tracking_number'> & { layout: LetterDocument }) | undefined;
       if (!row) throw ApplicationFailure.nonRetryable(`shipment ${shipmentId} does not exist`, 'shipment_missing');
       if (row.status === 'canceled') return 'canceled';
+      // A letter that cannot be laid out or prints nothing will never be filed: no retry.
+      if (!row.layout || typeof row.layout !== 'object' || !Array.isArray(row.layout.body))
+        throw ApplicationFailure.nonRetryable('the letter has no printable layout', FILING_REJECTED);
       const pdf = await printLetter(browsers, row.layout);
+      if (pdfPageCount(pdf) === 0) throw ApplicationFailure.nonRetryable('the printed letter has no page', FILING_REJECTED);
       const claimed = await db('shipments')
         .where({ id: shipmentId })
         .whereNot({ status: 'canceled' })
@@ -75,7 +80,10 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
       try {
         await operator.file({ shipmentId, mode: row.mode, trackingNumber: row.tracking_number, pdf });
       } catch (error) {
-        if (error instanceof OperatorUnavailableError) await db('shipments').where({ id: shipmentId, status: 'paid' }).update({ filing_claimed_at: null });
+        const notTaken = error instanceof OperatorUnavailableError || error instanceof OperatorRejectedError;
+        if (notTaken) await db('shipments').where({ id: shipmentId, status: 'paid' }).update({ filing_claimed_at: null });
+        if (error instanceof OperatorRejectedError)
+          throw ApplicationFailure.nonRetryable(`the postal operator refuses the letter: ${error.message}`, FILING_REJECTED);
         throw error;
       }
       return 'filed';
@@ -99,6 +107,26 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
         await trx('shipments').where({ id: input.shipmentId }).update({ status: 'canceled', step: input.step, updated_at: input.at });
         await trx('shipment_events')
           .insert({ shipment_id: input.shipmentId, step: input.step, status: 'canceled', at: input.at })
+          .onConflict(['shipment_id', 'step'])
+          .ignore();
+        if (row.amount_cents > 0) {
+          await refund(trx, row.account_id, { amountCents: row.amount_cents, balanceCents: 0, ledgerEntryId: null }, `mailing.${row.mode}`, row.id);
+        }
+        return true;
+      });
+    },
+
+    /**
+     * Ends a paid mailing whose letter can never be filed: `error` at the last step, the amount
+     * credited back, in one transaction. False when it already moved on (nothing is changed).
+     */
+    async failShipment(input: { shipmentId: string; step: number; at: string }): Promise<boolean> {
+      return db.transaction(async (trx) => {
+        const row = (await trx('shipments').where({ id: input.shipmentId }).forUpdate().first()) as ShipmentRow | undefined;
+        if (!row || row.status !== 'paid') return row?.status === 'error';
+        await trx('shipments').where({ id: input.shipmentId }).update({ status: 'error', step: input.step, updated_at: input.at });
+        await trx('shipment_events')
+          .insert({ shipment_id: input.shipmentId, step: input.step, status: 'error', at: input.at })
           .onConflict(['shipment_id', 'step'])
           .ignore();
         if (row.amount_cents > 0) {

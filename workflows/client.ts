@@ -33,6 +33,7 @@ import {
   MAILING_REFERENCE,
   MAILING_STATUS,
   MAILING_TEST,
+  mailingSummary,
   mailingWorkflowId,
   REFUSED_INVALID,
   SEARCH_ATTRIBUTES,
@@ -159,6 +160,8 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
           taskQueue: config.taskQueue,
           workflowId: mailingWorkflowId(input.shipmentId),
           args: [input],
+          staticSummary: mailingSummary(input, reference),
+          staticDetails: `Shipment ${input.shipmentId} of account ${input.accountId}`,
           typedSearchAttributes: [
             { key: ACCOUNT_ID, value: input.accountId },
             { key: MAILING_REFERENCE, value: reference },
@@ -184,6 +187,7 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
           taskQueue: config.taskQueue,
           workflowId: deliveryWorkflowId(deliveryId),
           args: [{ deliveryId, retryDelaysMs: config.webhookRetryDelaysMs }],
+          staticSummary: 'ping webhook',
         });
       } catch {
         throw unreachable();

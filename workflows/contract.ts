@@ -25,6 +25,13 @@ export interface TestAdvance {
 }
 
 export const mailingWorkflowId = (shipmentId: string): string => `mailing-${shipmentId}`;
+
+const MODE_SHORT: Record<Mode, string> = { simple: 'simple', registered: 'registered', ar: 'AR' };
+
+/** The line operators read in the Temporal UI's list, e.g. "AR · REF-42 · live". */
+export function mailingSummary(input: MailingWorkflowInput, reference: string): string {
+  return [MODE_SHORT[input.mode], reference || 'no reference', input.test ? 'test' : 'live'].join(' · ');
+}
 export const deliveryWorkflowId = (deliveryId: string): string => `delivery-${deliveryId}`;
 
 /** POST /v1/test/mailings/{id}/advance. */
@@ -35,6 +42,12 @@ export const cancelUpdate = defineUpdate<Shipment, [null]>('cancel');
 /** `ApplicationFailure.type` of an update's refusal: the move conflicts with the state, or the request is out of range. */
 export const REFUSED_CONFLICT = 'conflict';
 export const REFUSED_INVALID = 'invalid';
+
+/**
+ * `ApplicationFailure.type` of a filing that can never succeed (a broken layout, an empty print, a
+ * letter the operator refuses for good): the mailing ends in `error` and is refunded.
+ */
+export const FILING_REJECTED = 'filing_rejected';
 
 /** Partner task queues: each one's worker caps requests per second for all processes together. */
 export const GEOCODING_QUEUE = 'partner-geocoding';

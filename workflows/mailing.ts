@@ -1,4 +1,5 @@
 import {
+  ActivityFailure,
   ApplicationFailure,
   CancellationScope,
   isCancellation,
@@ -20,6 +21,7 @@ import {
   advanceUpdate,
   cancelUpdate,
   deliveryWorkflowId,
+  FILING_REJECTED,
   MAILING_STATUS,
   REFUSED_CONFLICT,
   REFUSED_INVALID,
@@ -78,6 +80,7 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
         await startChild(webhookDelivery, {
           workflowId: deliveryWorkflowId(deliveryId),
           args: [{ deliveryId, retryDelaysMs: input.webhookRetryDelaysMs }],
+          staticSummary: `${type} webhook of shipment ${input.shipmentId}`,
           // Retries go on for a day after the mailing itself has finished.
           parentClosePolicy: ParentClosePolicy.ABANDON,
         });
@@ -178,12 +181,24 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
   busy = false;
 
   if (!input.test) {
-    let outcome: 'filed' | 'canceled';
+    let outcome: 'filed' | 'canceled' | 'rejected';
     try {
       outcome = canceled() ? 'canceled' : await filingScope.run(() => filing.fileWithOperator(input.shipmentId));
     } catch (error) {
-      if (!isCancellation(error) || !canceled()) throw error;
-      outcome = 'canceled';
+      if (isCancellation(error) && canceled()) outcome = 'canceled';
+      else if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === FILING_REJECTED) outcome = 'rejected';
+      else throw error;
+    }
+    if (outcome === 'rejected') {
+      // The letter can never be filed: the mailing ends in error and the customer is refunded.
+      await exclusively(async () => {
+        if (!(await projection.failShipment({ shipmentId: input.shipmentId, step: last, at: new Date().toISOString() }))) return;
+        status = 'error';
+        step = last;
+        latest = await projection.shipmentSnapshot(input.shipmentId);
+        upsertSearchAttributes([{ key: MAILING_STATUS, value: 'error' }]);
+        await emit('mailing.error', latest);
+      });
     }
     if (outcome === 'filed') {
       await exclusively(async () => {

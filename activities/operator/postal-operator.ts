@@ -16,6 +16,14 @@ export class OperatorUnavailableError extends Error {
   }
 }
 
+/** The operator refuses this letter for good (a 4xx of a real operator): retrying cannot help. */
+export class OperatorRejectedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OperatorRejectedError';
+  }
+}
+
 /**
  * What the service needs from a postal operator. The bundled implementation is a simulator; a
  * real operator plugs in behind the same interface.
@@ -24,7 +32,8 @@ export interface PostalOperator {
   /**
    * Hands a letter over. Idempotent on the shipment id: a retried filing never sends twice.
    * Throws while the operator does not confirm (the activity is retried): OperatorUnavailableError
-   * when the letter was certainly not taken, any other error when that is unknown.
+   * when the letter was certainly not taken, any other error when that is unknown;
+   * OperatorRejectedError when it will never take this letter.
    */
   file(filing: Filing): Promise<void>;
   /** Waits until the operator reports the shipment's next status after `current`; stops when `signal` aborts. */

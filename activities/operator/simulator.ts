@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../../db/knex.js';
 import { PATHS, type MainStatus, type Mode, type ShipmentStatus } from '../../domain/mailings/states.js';
-import { OperatorUnavailableError, type Filing, type PostalOperator } from './postal-operator.js';
+import { OperatorRejectedError, OperatorUnavailableError, type Filing, type PostalOperator } from './postal-operator.js';
 import { pdfPageCount } from '../pdf.js';
 
 export interface SimulatorSettings {
@@ -33,7 +33,7 @@ export class SimulatedOperator implements PostalOperator {
     if (filedAt) return; // already filed: a retry confirms, never sends again
     if (attempts <= this.settings.failFirstFilings)
       throw new OperatorUnavailableError(`filing attempt ${attempts} of shipment ${filing.shipmentId} not confirmed by the operator`);
-    if (filing.pdf.byteLength < 100) throw new Error('the printed letter is empty');
+    if (filing.pdf.byteLength < 100) throw new OperatorRejectedError('the printed letter is empty');
     const pages = pdfPageCount(filing.pdf);
     await this.db('operator_filings').where({ shipment_id: filing.shipmentId }).whereNull('filed_at').update({ filed_at: this.db.fn.now(), pages });
   }

@@ -26,6 +26,9 @@ describe('moves of a test mailing (the advance update)', function () {
 
   it('refuses "returned" before the letter is posted, in the validator: 409, nothing in the history', async () => {
     const id = await mail();
+    // Operators read what it is in the Temporal UI's list.
+    const described = await stack().temporal.client.workflow.getHandle(mailingWorkflowId(id)).describe();
+    expect(await described.staticSummary()).to.equal('registered · no reference · test');
     const refused = await advance(id, { status: 'returned' });
     expect(refused.status).to.equal(409);
     expect(refused.body.error.message).to.include('returned only once posted');

@@ -2,6 +2,11 @@ import { randomBytes } from 'node:crypto';
 
 // Mocha loads this file before the spec files, and the spec files (and with them the logger and
 // the configuration) before it runs the global setup: the environment is set here, at load time.
+// A run stopped by a signal still stops what it started: exiting runs the exit handlers that end
+// PostgreSQL, the Temporal dev server and every API or worker process a test spawned.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+  process.once(signal, () => process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1)));
+
 process.env.APP_ENV = 'local';
 process.env.LOG_LEVEL ??= 'warn';
 process.env.SECRET_KEY = randomBytes(32).toString('hex');

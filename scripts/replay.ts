@@ -1,0 +1,47 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import proto from '@temporalio/proto';
+import { loadConfig } from '../lib/config.js';
+import { connectTemporal } from '../workflows/client.js';
+import { replayHistories } from '../worker/replay.js';
+import { toolTemporalAddress } from './local/database.js';
+
+/**
+ * `npm run replay`: before rolling out a new build, replay the histories of the mailings running
+ * on a Temporal server (TEMPORAL_ADDRESS, else the one `npm start` runs) against this build's
+ * workflow code. Prints {"replayed", "failed":[{workflowId, error}]}; exit 1 when any fails (do not
+ * deploy: the change is not compatible with mailings in flight). `--save DIR` also writes each
+ * history there (binary protobuf), to add to test/fixtures/histories/.
+ */
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { save: { type: 'string' }, limit: { type: 'string' } } });
+  const config = loadConfig();
+  const temporal = await connectTemporal(toolTemporalAddress(config), config.temporalNamespace);
+  const limit = Number(values.limit ?? 1000);
+  const saveDir = values.save === undefined ? undefined : resolve(values.save);
+  if (saveDir) mkdirSync(saveDir, { recursive: true });
+  try {
+    const histories = [];
+    for await (const execution of temporal.client.workflow.list({ query: "WorkflowType = 'mailing' AND ExecutionStatus = 'Running'" })) {
+      if (histories.length >= limit) break;
+      const history = await temporal.client.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory();
+      if (saveDir) writeFileSync(join(saveDir, `${execution.workflowId}.binpb`), proto.temporal.api.history.v1.History.encode(history).finish());
+      histories.push({ workflowId: execution.workflowId, history });
+    }
+    const outcomes = await replayHistories(histories);
+    const failed = outcomes.filter((o) => o.error).map((o) => ({ workflowId: o.workflowId, error: o.error!.message }));
+    console.log(JSON.stringify({ replayed: outcomes.length, failed }));
+    return failed.length ? 1 : 0;
+  } finally {
+    await temporal.connection.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.log(JSON.stringify({ error: { code: 'replay_failed', message: (error as Error).message } }));
+    process.exit(2);
+  },
+);
