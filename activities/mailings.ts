@@ -40,6 +40,18 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
       return found.shipment;
     },
 
+    /**
+     * The workflow gives up on a mailing whose record never came: it writes the tombstone, unless
+     * the record won the race (then the mailing exists and the workflow goes on).
+     */
+    async abandonShipment(shipmentId: string): Promise<'abandoned' | 'recorded'> {
+      const { rows } = await db.raw(
+        `INSERT INTO mailing_records (shipment_id, outcome) VALUES (?, 'abandoned') ON CONFLICT (shipment_id) DO NOTHING RETURNING outcome`,
+        [shipmentId],
+      );
+      return rows.length ? 'abandoned' : 'recorded';
+    },
+
     /** Records a step once (a retry changes nothing) and returns the shipment as of that step. */
     async recordShipmentStep(record: StepRecord): Promise<Shipment> {
       await db.transaction(async (trx) => {

@@ -1,4 +1,5 @@
 import {
+  patched,
   ActivityFailure,
   ApplicationFailure,
   CancellationScope,
@@ -171,10 +172,17 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
     }),
   );
 
-  try {
-    latest = await creation.committedShipment(input.shipmentId);
-  } catch {
-    return null; // the mailing was never recorded (its recording failed or rolled back): nothing to do
+  for (;;) {
+    try {
+      latest = await creation.committedShipment(input.shipmentId);
+      break;
+    } catch {
+      // Histories from before the tombstone simply ended here.
+      if (!patched('record-or-tombstone')) return null;
+      // The record never came: the tombstone makes a late record fail, so nothing is charged
+      // for a mailing without its workflow. If the record won the race, wait for it again.
+      if ((await projection.abandonShipment(input.shipmentId)) === 'abandoned') return null;
+    }
   }
   // Only the endpoints declared when the mailing was created hear of its creation.
   await emit('mailing.created', latest, { endpointsCreatedBy: latest.createdAt });

@@ -30,7 +30,12 @@ function insertShipment(runner: Db | Tx, row: ShipmentRow & { layout: unknown })
   const shipment = runner('shipments')
     .insert({ ...row, updated_at: row.created_at })
     .returning('id');
-  return runner.raw(`WITH s AS (?) INSERT INTO shipment_events (shipment_id, step, status, at) SELECT id, 0, 'paid', ? FROM s`, [shipment, row.created_at]);
+  // The mailing's record row conflicts with a workflow that already gave up on it (mailing_records).
+  return runner.raw(
+    `WITH r AS (INSERT INTO mailing_records (shipment_id, outcome) VALUES (?, 'recorded')), s AS (?)
+     INSERT INTO shipment_events (shipment_id, step, status, at) SELECT id, 0, 'paid', ? FROM s`,
+    [row.id, shipment, row.created_at],
+  );
 }
 
 /**
@@ -118,7 +123,12 @@ export async function createMailing(deps: Deps, caller: Caller, request: Mailing
   }
   let charge: Charge | undefined;
   try {
-    charge = await recordMailing(db, caller, row, shipment);
+    charge = await recordMailing(db, caller, row, shipment).catch((error: unknown) => {
+      // The workflow gave up waiting before the record came (it was too slow): nothing committed.
+      if ((error as { code?: string; constraint?: string }).constraint === 'mailing_records_pkey')
+        throw serviceUnavailable('The mailing could not be recorded in time; nothing was charged. Please retry.');
+      throw error;
+    });
   } catch (error) {
     // Nothing was recorded or charged; the workflow, finding no record, ends by itself. When the
     // refusal is certain (a 402 from the debit rolls the transaction back), it is ended now.

@@ -128,5 +128,26 @@ describe('a mailing workflow whose shipment is never recorded', function () {
     expect(Date.now() - started).to.be.above(25_000);
     expect(await stack().db('operator_filings').where({ shipment_id: shipmentId }).first()).to.equal(undefined);
     expect(await stack().db('webhook_events').where({ shipment_id: shipmentId }).first()).to.equal(undefined);
+    // It left a tombstone: a record that comes now (the API was slower than the workflow's
+    // patience) fails as a whole, so no debit stands for a mailing without its workflow.
+    expect((await stack().db('mailing_records').where({ shipment_id: shipmentId }).first())?.outcome).to.equal('abandoned');
+    const late = await stack()
+      .db('mailing_records')
+      .insert({ shipment_id: shipmentId, outcome: 'recorded' })
+      .catch((error: { constraint?: string }) => error);
+    expect((late as { constraint?: string }).constraint).to.equal('mailing_records_pkey');
+  });
+
+  it('goes on when the record won the race against its giving up', async () => {
+    const account = await createAccount({ balanceCents: 10_000 });
+    const created = await call('POST', '/v1/mailings', { key: account.testKey, body: { mode: 'simple', letter: freeLetter, sender, recipient } });
+    expect(created.status).to.equal(201);
+    // Recorded by the API: the workflow's tombstone cannot be written any more.
+    expect((await stack().db('mailing_records').where({ shipment_id: created.body.id }).first())?.outcome).to.equal('recorded');
+    const rows = await stack().db.raw(
+      `INSERT INTO mailing_records (shipment_id, outcome) VALUES (?, 'abandoned') ON CONFLICT (shipment_id) DO NOTHING RETURNING outcome`,
+      [created.body.id],
+    );
+    expect(rows.rows).to.deep.equal([]);
   });
 });
