@@ -10,6 +10,13 @@ import type { BrowserPool } from './pdf/browser.js';
 import { pdfPageCount, printLetter } from './pdf.js';
 import { proofHtml } from './pdf/proof-html.js';
 
+/** Where and when a paid shipment ends (its last step), fixed by the workflow. */
+export interface EndOfPaidShipment {
+  shipmentId: string;
+  step: number;
+  at: string;
+}
+
 export interface StepRecord {
   shipmentId: string;
   step: number;
@@ -24,6 +31,29 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
     const found = await findShipment(db, shipmentId, false);
     if (!found) throw ApplicationFailure.nonRetryable(`shipment ${shipmentId} does not exist`, 'shipment_missing');
     return found.shipment;
+  }
+
+  /**
+   * A paid shipment ends (canceled, or in error) at its last step with its amount credited back,
+   * in one transaction that locks its row. A cancellation also needs that no filing attempt may
+   * have reached the operator. True when it has ended so (now or before).
+   */
+  function endPaidShipment(input: EndOfPaidShipment, status: 'canceled' | 'error'): Promise<boolean> {
+    return db.transaction(async (trx) => {
+      const row = (await trx('shipments').where({ id: input.shipmentId }).forUpdate().first()) as
+        (ShipmentRow & { filing_claimed_at: Date | null }) | undefined;
+      if (!row || row.status !== 'paid') return row?.status === status;
+      if (status === 'canceled' && row.filing_claimed_at) return false;
+      await trx('shipments').where({ id: input.shipmentId }).update({ status, step: input.step, updated_at: input.at });
+      await trx('shipment_events')
+        .insert({ shipment_id: input.shipmentId, step: input.step, status, at: input.at })
+        .onConflict(['shipment_id', 'step'])
+        .ignore();
+      if (row.amount_cents > 0) {
+        await refund(trx, row.account_id, { amountCents: row.amount_cents, balanceCents: 0, ledgerEntryId: null }, `mailing.${row.mode}`, row.id);
+      }
+      return true;
+    });
   }
 
   return {
@@ -107,46 +137,16 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
     },
 
     /**
-     * Cancels a shipment that is still paid and not filed, and credits its amount back, in one
-     * transaction. Returns false when it is too late.
+     * Cancels a shipment that is still paid and whose filing may not have reached the operator,
+     * and credits its amount back, in one transaction. False when it is too late.
      */
-    async cancelShipment(input: { shipmentId: string; step: number; at: string }): Promise<boolean> {
-      return db.transaction(async (trx) => {
-        const row = (await trx('shipments').where({ id: input.shipmentId }).forUpdate().first()) as ShipmentRow | undefined;
-        if (!row || row.status !== 'paid') return row?.status === 'canceled';
-        // A filing attempt may have reached the operator: too late to cancel.
-        if ((row as ShipmentRow & { filing_claimed_at: Date | null }).filing_claimed_at) return false;
-        await trx('shipments').where({ id: input.shipmentId }).update({ status: 'canceled', step: input.step, updated_at: input.at });
-        await trx('shipment_events')
-          .insert({ shipment_id: input.shipmentId, step: input.step, status: 'canceled', at: input.at })
-          .onConflict(['shipment_id', 'step'])
-          .ignore();
-        if (row.amount_cents > 0) {
-          await refund(trx, row.account_id, { amountCents: row.amount_cents, balanceCents: 0, ledgerEntryId: null }, `mailing.${row.mode}`, row.id);
-        }
-        return true;
-      });
-    },
+    cancelShipment: (input: EndOfPaidShipment): Promise<boolean> => endPaidShipment(input, 'canceled'),
 
     /**
      * Ends a paid mailing whose letter can never be filed: `error` at the last step, the amount
      * credited back, in one transaction. False when it already moved on (nothing is changed).
      */
-    async failShipment(input: { shipmentId: string; step: number; at: string }): Promise<boolean> {
-      return db.transaction(async (trx) => {
-        const row = (await trx('shipments').where({ id: input.shipmentId }).forUpdate().first()) as ShipmentRow | undefined;
-        if (!row || row.status !== 'paid') return row?.status === 'error';
-        await trx('shipments').where({ id: input.shipmentId }).update({ status: 'error', step: input.step, updated_at: input.at });
-        await trx('shipment_events')
-          .insert({ shipment_id: input.shipmentId, step: input.step, status: 'error', at: input.at })
-          .onConflict(['shipment_id', 'step'])
-          .ignore();
-        if (row.amount_cents > 0) {
-          await refund(trx, row.account_id, { amountCents: row.amount_cents, balanceCents: 0, ledgerEntryId: null }, `mailing.${row.mode}`, row.id);
-        }
-        return true;
-      });
-    },
+    failShipment: (input: EndOfPaidShipment): Promise<boolean> => endPaidShipment(input, 'error'),
 
     /** Prints a proof (filing, delivery or return) and makes it available. */
     async generateProof(shipmentId: string, kind: ProofKind): Promise<Shipment> {

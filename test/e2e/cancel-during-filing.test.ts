@@ -1,38 +1,26 @@
 import { expect } from 'chai';
-import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { balanceOf, call, createAccount, eventually, spawnApiProcess, type ApiProcess } from '../support/api.js';
+import { balanceOf, call, createAccount, eventually, IsolatedServices } from '../support/api.js';
 import { stack } from '../support/stack.js';
-import { freeLetter, recipient, sender } from '../support/fixtures.js';
 import { mailingWorkflowId } from '../../workflows/contract.js';
-import { spawnNode } from '../support/processes.js';
-
-/** A postal operator that refuses every filing: the workflow retries it for as long as it takes. */
-const env = { TEMPORAL_TASK_QUEUE: 'cancel-during-filing', OPERATOR_FAIL_FIRST_FILINGS: '1000', LOG_LEVEL: 'warn', TEMPORAL_LOG_LEVEL: 'ERROR' };
 
 describe('cancel while the filing is retried', function () {
   this.timeout(60_000);
-  let api: ApiProcess;
-  let worker: ChildProcess;
-
+  // A postal operator that refuses every filing: the workflow retries it for as long as it takes.
+  const services = new IsolatedServices({
+    TEMPORAL_TASK_QUEUE: 'cancel-during-filing',
+    OPERATOR_FAIL_FIRST_FILINGS: '1000',
+    LOG_LEVEL: 'warn',
+    TEMPORAL_LOG_LEVEL: 'ERROR',
+  });
   before(async () => {
-    worker = spawnNode('worker', env);
-    api = await spawnApiProcess(env);
+    await services.start();
+    services.startWorker();
   });
-  after(async () => {
-    const exited = once(worker, 'exit');
-    worker.kill('SIGTERM');
-    await exited;
-    await api.stop();
-  });
+  after(() => services.stop());
 
   it('answers at once, credits the amount back, and the letter is never filed', async () => {
     const account = await createAccount({ balanceCents: 10_000 });
-    const created = await call('POST', '/v1/mailings', {
-      key: account.liveKey,
-      body: { mode: 'simple', letter: freeLetter, sender, recipient },
-      baseUrl: api.url,
-    });
+    const created = await services.mail(account.liveKey);
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
     const id = created.body.id as string;
     expect(await balanceOf(account.id)).to.equal(10_000 - created.body.amountCents);
@@ -42,7 +30,7 @@ describe('cancel while the filing is retried', function () {
     expect(await eventually(attempts, (n) => n >= 2, 20_000, 200)).to.be.at.least(2);
 
     const started = Date.now();
-    const canceled = await call('POST', `/v1/mailings/${id}/cancel`, { key: account.liveKey, baseUrl: api.url });
+    const canceled = await call('POST', `/v1/mailings/${id}/cancel`, { key: account.liveKey, baseUrl: services.api.url });
     expect(canceled.status, JSON.stringify(canceled.body)).to.equal(200);
     expect(Date.now() - started).to.be.below(5000);
     expect(canceled.body.status).to.equal('canceled');

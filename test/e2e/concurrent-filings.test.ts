@@ -1,58 +1,35 @@
 import { expect } from 'chai';
-import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { call, createAccount, eventually, spawnApiProcess, type ApiProcess } from '../support/api.js';
+import { createAccount, eventually, IsolatedServices } from '../support/api.js';
 import { stack } from '../support/stack.js';
-import { freeLetter, recipient, sender } from '../support/fixtures.js';
-import { spawnNode } from '../support/processes.js';
 
-/** Its own queue, so that only the worker started below files these letters. */
-const env = {
-  TEMPORAL_TASK_QUEUE: 'concurrent-filings',
-  OPERATOR_FAIL_FIRST_FILINGS: '0',
-  OPERATOR_STEP_DELAY: '1h',
-  LOG_LEVEL: 'warn',
-  TEMPORAL_LOG_LEVEL: 'ERROR',
-};
 /** More than the worker's pool of 10 connections. */
 const LETTERS = 14;
 
 describe('more concurrent live filings than database connections', function () {
   this.timeout(90_000);
-  let api: ApiProcess;
-  let worker: ChildProcess | undefined;
-
-  before(async () => {
-    api = await spawnApiProcess(env);
+  // Its own queue, so that only the worker started below files these letters.
+  const services = new IsolatedServices({
+    TEMPORAL_TASK_QUEUE: 'concurrent-filings',
+    OPERATOR_FAIL_FIRST_FILINGS: '0',
+    OPERATOR_STEP_DELAY: '1h',
+    LOG_LEVEL: 'warn',
+    TEMPORAL_LOG_LEVEL: 'ERROR',
   });
-  after(async () => {
-    if (worker && worker.exitCode === null) {
-      const exited = once(worker, 'exit');
-      worker.kill('SIGTERM');
-      // A graceful shutdown cancels the letters' long waits for the operator; it must not hang.
-      const killer = setTimeout(() => worker!.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(killer);
-      expect(worker.signalCode, 'the worker had to be killed').to.equal(null);
-    }
-    await api.stop();
-  });
+  before(() => services.start());
+  // A graceful shutdown cancels the letters' long waits for the operator; it must not hang.
+  after(() => services.stop());
 
   it('files every letter within seconds once a worker starts (no transaction spans printing or the operator call)', async () => {
     const account = await createAccount({ balanceCents: 100_000 });
     // Queued while no worker runs: they all start filing together when it comes.
     const ids = await Promise.all(
       Array.from({ length: LETTERS }, async () => {
-        const res = await call('POST', '/v1/mailings', {
-          key: account.liveKey,
-          body: { mode: 'simple', letter: freeLetter, sender, recipient },
-          baseUrl: api.url,
-        });
+        const res = await services.mail(account.liveKey);
         expect(res.status, JSON.stringify(res.body)).to.equal(201);
         return res.body.id as string;
       }),
     );
-    worker = spawnNode('worker', env);
+    services.startWorker();
     const started = Date.now();
     const printed = async (): Promise<number> => Number((await stack().db('shipments').whereIn('id', ids).where('step', '>=', 1).count({ n: '*' }))[0]!.n);
     expect(await eventually(printed, (n) => n === LETTERS, 45_000, 250)).to.equal(LETTERS);

@@ -1,38 +1,22 @@
 import { expect } from 'chai';
-import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { balanceOf, call, createAccount, eventually, spawnApiProcess, type ApiProcess } from '../support/api.js';
+import { balanceOf, createAccount, eventually, IsolatedServices } from '../support/api.js';
 import { stack } from '../support/stack.js';
-import { freeLetter, recipient, sender } from '../support/fixtures.js';
-import { spawnNode } from '../support/processes.js';
 import { mailingWorkflowId } from '../../workflows/contract.js';
-
-const env = { TEMPORAL_TASK_QUEUE: 'filing-rejected', OPERATOR_FAIL_FIRST_FILINGS: '0', LOG_LEVEL: 'warn', TEMPORAL_LOG_LEVEL: 'ERROR' };
 
 describe('a letter that can never be filed', function () {
   this.timeout(60_000);
-  let api: ApiProcess;
-  let worker: ChildProcess | undefined;
-
-  before(async () => {
-    api = await spawnApiProcess(env);
+  const services = new IsolatedServices({
+    TEMPORAL_TASK_QUEUE: 'filing-rejected',
+    OPERATOR_FAIL_FIRST_FILINGS: '0',
+    LOG_LEVEL: 'warn',
+    TEMPORAL_LOG_LEVEL: 'ERROR',
   });
-  after(async () => {
-    if (worker && worker.exitCode === null) {
-      const exited = once(worker, 'exit');
-      worker.kill('SIGTERM');
-      await exited;
-    }
-    await api.stop();
-  });
+  before(() => services.start());
+  after(() => services.stop());
 
   it('ends in error with the amount credited back, after one attempt (no retry for ever)', async () => {
     const account = await createAccount({ balanceCents: 10_000 });
-    const created = await call('POST', '/v1/mailings', {
-      key: account.liveKey,
-      body: { mode: 'simple', letter: freeLetter, sender, recipient },
-      baseUrl: api.url,
-    });
+    const created = await services.mail(account.liveKey);
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
     const id = created.body.id as string;
     expect(await balanceOf(account.id)).to.be.below(10_000);
@@ -41,9 +25,10 @@ describe('a letter that can never be filed', function () {
       .db('shipments')
       .where({ id })
       .update({ layout: JSON.stringify({ broken: true }) });
-    worker = spawnNode('worker', env);
+    services.startWorker();
 
-    const result = (await stack().temporal.client.workflow.getHandle(mailingWorkflowId(id)).result()) as { status: string; step: number; lastStep: number };
+    const handle = stack().temporal.client.workflow.getHandle(mailingWorkflowId(id));
+    const result = (await handle.result()) as { status: string; step: number; lastStep: number };
     expect([result.status, result.step]).to.deep.equal(['error', result.lastStep]);
     expect(await balanceOf(account.id)).to.equal(10_000);
     const events = await eventually(
@@ -52,7 +37,7 @@ describe('a letter that can never be filed', function () {
     );
     expect(events).to.include('mailing.error');
     expect(await stack().db('operator_filings').where({ shipment_id: id }).first()).to.equal(undefined);
-    const history = await stack().temporal.client.workflow.getHandle(mailingWorkflowId(id)).fetchHistory();
+    const history = await handle.fetchHistory();
     const filingAttempts = history.events!.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'fileWithOperator');
     expect(filingAttempts).to.have.length(1);
   });

@@ -8,6 +8,7 @@ import { topUp } from '../../domain/billing/ledger.js';
 import { freePort } from '../../scripts/local/ports.js';
 import { createAccount as createDomainAccount } from '../../domain/access/accounts.js';
 import { spawnNode } from './processes.js';
+import { freeLetter, recipient, sender } from './fixtures.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -140,4 +141,48 @@ export async function eventually<T>(probe: () => Promise<T>, accept: (value: T) 
     value = await probe();
   }
   return value;
+}
+
+/**
+ * An API process, and a worker started when the test says, on their own task queue with their
+ * own knobs (e.g. an operator that refuses every filing). Stopping is graceful: a worker that
+ * does not exit within 15 s of SIGTERM is killed, and that is reported as a failure.
+ */
+export class IsolatedServices {
+  api!: ApiProcess;
+  worker: ChildProcess | undefined;
+
+  constructor(private readonly env: Record<string, string>) {}
+
+  async start(): Promise<this> {
+    this.api = await spawnApiProcess(this.env);
+    return this;
+  }
+
+  startWorker(): ChildProcess {
+    this.worker = spawnNode('worker', this.env);
+    return this.worker;
+  }
+
+  async stop(): Promise<void> {
+    const worker = this.worker;
+    let killed = false;
+    if (worker && worker.exitCode === null && worker.signalCode === null) {
+      const exited = once(worker, 'exit');
+      worker.kill('SIGTERM');
+      const killer = setTimeout(() => {
+        killed = true;
+        worker.kill('SIGKILL');
+      }, 15_000);
+      await exited;
+      clearTimeout(killer);
+    }
+    await this.api.stop();
+    if (killed) throw new Error('the worker did not stop within 15 s of SIGTERM');
+  }
+
+  /** A mailing created through this API process. */
+  mail(key: string, mode = 'simple'): Promise<ApiResponse> {
+    return call('POST', '/v1/mailings', { key, body: { mode, letter: freeLetter, sender, recipient }, baseUrl: this.api.url });
+  }
 }
