@@ -251,7 +251,8 @@ export async function startLocalPostgres(dir: string, port: number, persistent =
     async stop() {
       process.removeListener('exit', quitOnExit);
       await stopPostmaster(child);
-      if (!persistent) rmSync(clusterDir, { recursive: true, force: true });
+      // A throw-away cluster leaves nothing: when it was moved, its whole folder (with ORIGIN) goes.
+      if (!persistent) rmSync(clusterDir === resolve(dir) ? clusterDir : dirname(clusterDir), { recursive: true, force: true });
     },
   };
 }

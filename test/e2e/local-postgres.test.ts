@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { dataLocation, reachableBy, startLocalPostgres, SYSTEM_RUNTIME_DIR } from '../../scripts/local/postgres.js';
 import { freePort } from '../../scripts/local/ports.js';
@@ -35,5 +35,6 @@ describe('local PostgreSQL', function () {
       await server.stop();
     }
     expect(existsSync(server.dataDir), 'a test cluster is removed when stopped').to.equal(false);
+    expect(existsSync(dirname(server.dataDir)), 'with the folder it was moved to').to.equal(false);
   });
 });
