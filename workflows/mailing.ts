@@ -116,6 +116,15 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
     }
   }
 
+  /** A paid mailing that ended off its path (its projection already written): say so everywhere. */
+  async function endedAs(ending: 'canceled' | 'error'): Promise<void> {
+    status = ending;
+    step = last;
+    latest = await projection.shipmentSnapshot(input.shipmentId);
+    upsertSearchAttributes([{ key: MAILING_STATUS, value: ending }]);
+    await emit(`mailing.${ending}`, latest);
+  }
+
   /** A refusal as the update's failure: its type tells the API 409 from 422. */
   const refuse = (refusal: MoveRefusal): ApplicationFailure =>
     ApplicationFailure.create({ type: refusal.kind === 'invalid' ? REFUSED_INVALID : REFUSED_CONFLICT, message: refusal.message, nonRetryable: true });
@@ -153,21 +162,13 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
   setHandler(cancelUpdate, () =>
     exclusively(async () => {
       if (status !== 'paid' || filed)
-        throw ApplicationFailure.create({
-          type: REFUSED_CONFLICT,
-          message: `Only a paid mailing can be canceled; this one is ${filed ? 'filed' : status}.`,
-          nonRetryable: true,
-        });
+        throw refuse({ kind: 'conflict', message: `Only a paid mailing can be canceled; this one is ${filed ? 'filed' : status}.` });
       const at = new Date().toISOString();
       if (!(await projection.cancelShipment({ shipmentId: input.shipmentId, step: last, at }))) {
-        throw ApplicationFailure.create({ type: REFUSED_CONFLICT, message: 'The letter has already been handed to the postal operator.', nonRetryable: true });
+        throw refuse({ kind: 'conflict', message: 'The letter has already been handed to the postal operator.' });
       }
-      status = 'canceled';
-      step = last;
       filingScope.cancel();
-      latest = await projection.shipmentSnapshot(input.shipmentId);
-      upsertSearchAttributes([{ key: MAILING_STATUS, value: 'canceled' }]);
-      await emit('mailing.canceled', latest);
+      await endedAs('canceled');
       return latest;
     }),
   );
@@ -200,12 +201,7 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
     if (outcome === 'rejected') {
       // The letter can never be filed: the mailing ends in error and the customer is refunded.
       await exclusively(async () => {
-        if (!(await projection.failShipment({ shipmentId: input.shipmentId, step: last, at: new Date().toISOString() }))) return;
-        status = 'error';
-        step = last;
-        latest = await projection.shipmentSnapshot(input.shipmentId);
-        upsertSearchAttributes([{ key: MAILING_STATUS, value: 'error' }]);
-        await emit('mailing.error', latest);
+        if (await projection.failShipment({ shipmentId: input.shipmentId, step: last, at: new Date().toISOString() })) await endedAs('error');
       });
     }
     if (outcome === 'filed') {

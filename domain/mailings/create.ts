@@ -123,13 +123,12 @@ export async function createMailing(deps: Deps, caller: Caller, request: Mailing
   }
   let charge: Charge | undefined;
   try {
-    charge = await recordMailing(db, caller, row, shipment).catch((error: unknown) => {
-      // The workflow gave up waiting before the record came (it was too slow): nothing committed.
-      if ((error as { code?: string; constraint?: string }).constraint === 'mailing_records_pkey')
-        throw serviceUnavailable('The mailing could not be recorded in time; nothing was charged. Please retry.');
-      throw error;
-    });
+    charge = await recordMailing(db, caller, row, shipment);
   } catch (error) {
+    // The workflow gave up waiting before the record came (it was too slow) and has ended:
+    // its tombstone refused the whole statement, so nothing was committed.
+    if ((error as { constraint?: string }).constraint === 'mailing_records_pkey')
+      throw serviceUnavailable('The mailing could not be recorded in time; nothing was charged. Please retry.');
     // Nothing was recorded or charged; the workflow, finding no record, ends by itself. When the
     // refusal is certain (a 402 from the debit rolls the transaction back), it is ended now.
     if (error instanceof DomainError) {

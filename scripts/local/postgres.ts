@@ -26,6 +26,15 @@ const NO_POSTGRES_FIX = 'Set DATABASE_URL to a PostgreSQL server you run';
  */
 export const SYSTEM_RUNTIME_DIR = '/var/lib/svc-postal';
 
+/** A folder of SYSTEM_RUNTIME_DIR that the `postgres` user can enter (both made 755 if needed). */
+function runtimeFolder(name: string): string {
+  const folder = join(SYSTEM_RUNTIME_DIR, name);
+  mkdirSync(folder, { recursive: true });
+  chmodSync(SYSTEM_RUNTIME_DIR, 0o755);
+  chmodSync(folder, 0o755);
+  return folder;
+}
+
 interface Account {
   uid: number;
   gid: number;
@@ -98,9 +107,7 @@ async function binaries(account: Account | undefined): Promise<Binaries> {
   const { version } = JSON.parse(readFileSync(join(native, '..', 'package.json'), 'utf8')) as { version: string };
   const target = join(SYSTEM_RUNTIME_DIR, `postgres-${version}`);
   if (!existsSync(join(target, 'bin', 'postgres'))) {
-    mkdirSync(SYSTEM_RUNTIME_DIR, { recursive: true });
-    chmodSync(SYSTEM_RUNTIME_DIR, 0o755);
-    const partial = `${target}.${process.pid}.partial`;
+    const partial = runtimeFolder(`postgres-${version}.${process.pid}.partial`);
     cpSync(native, partial, { recursive: true, verbatimSymlinks: true });
     try {
       renameSync(partial, target);
@@ -120,10 +127,7 @@ async function binaries(account: Account | undefined): Promise<Binaries> {
 export function dataLocation(dir: string, account: Account | undefined = postgresAccount()): string {
   if (!account || reachableBy(dirname(dir), account)) return resolve(dir);
   const key = createHash('sha256').update(resolve(dir)).digest('hex').slice(0, 12);
-  const home = join(SYSTEM_RUNTIME_DIR, `cluster-${key}`);
-  mkdirSync(home, { recursive: true });
-  chmodSync(SYSTEM_RUNTIME_DIR, 0o755);
-  chmodSync(home, 0o755);
+  const home = runtimeFolder(`cluster-${key}`);
   writeFileSync(join(home, 'ORIGIN'), `PostgreSQL cluster of ${resolve(dir)}, moved here because the postgres user cannot reach that folder.\n`);
   return join(home, 'postgres');
 }
