@@ -11,6 +11,8 @@ import type { LlmProvider } from './partners/llm.js';
 import { SimulatedOperator } from './operator/simulator.js';
 import type { PostalOperator } from './operator/postal-operator.js';
 import type { BrowserPool } from './pdf/browser.js';
+import type { Client } from '@temporalio/client';
+import { reconcilerActivities } from './reconciler.js';
 
 export interface ActivityDeps {
   db: Db;
@@ -20,6 +22,8 @@ export interface ActivityDeps {
   operator?: PostalOperator;
   /** The LLM of the AI operations; the configured OpenAI-compatible API unless another is given. */
   llm?: LlmProvider;
+  /** The Temporal client of the reconciler (absent where no reconciler runs, e.g. replays). */
+  temporal?: Client;
 }
 
 /** Every activity of the worker, as plain async functions closed over their dependencies. */
@@ -36,6 +40,7 @@ export function createActivities(deps: ActivityDeps) {
     ...webhookActivities(deps.db, deps.config),
     ...lookupActivities(deps.config),
     ...aiActivities(deps.config, deps.llm),
+    ...reconcilerActivities(deps.db, deps.config, deps.temporal),
   };
 }
 

@@ -1,11 +1,12 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Db } from '../db/knex.js';
 import { refund } from '../domain/billing/ledger.js';
 import { findShipment, type Shipment, type ShipmentRow } from '../domain/mailings/shipment.js';
-import { PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, type ShipmentStatus } from '../domain/mailings/states.js';
+import { isAhead, nextAfter, PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, type ShipmentStatus } from '../domain/mailings/states.js';
 import type { LetterDocument } from '../domain/letters/render.js';
 import { OperatorRejectedError, OperatorUnavailableError, type PostalOperator } from './operator/postal-operator.js';
-import { FILING_REJECTED } from '../workflows/contract.js';
+import { FILING_REJECTED, NO_NEWS } from '../workflows/contract.js';
 import type { BrowserPool } from './pdf/browser.js';
 import { pdfPageCount, printLetter } from './pdf.js';
 import { proofHtml } from './pdf/proof-html.js';
@@ -131,9 +132,30 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
       return 'filed';
     },
 
-    /** The operator's next status for a live shipment (heartbeats while it waits). */
+    /**
+     * Asks the operator once for news of a filed letter. Nothing new is a benign, retryable
+     * failure: the activity's retry policy is the polling schedule, so no slot is held between
+     * two questions and the workflow's history does not grow with each one.
+     */
+    async checkOperatorStatus(shipmentId: string, mode: Mode, current: ShipmentStatus): Promise<ShipmentStatus> {
+      const reported = await operator.trackingStatus(shipmentId, mode);
+      if (!isAhead(mode, reported, current))
+        throw ApplicationFailure.create({ message: `no news from the postal operator since ${current}`, type: NO_NEWS, category: 'BENIGN' });
+      return reported;
+    },
+
+    /**
+     * Mailings started before the polls wait here, as they always did (heartbeating while the
+     * operator says nothing); new ones use checkOperatorStatus.
+     */
     async awaitOperatorStatus(shipmentId: string, mode: Mode, current: ShipmentStatus): Promise<ShipmentStatus> {
-      return operator.nextStatus(shipmentId, mode, current, () => Context.current().heartbeat(), Context.current().cancellationSignal);
+      const { cancellationSignal } = Context.current();
+      for (;;) {
+        const reported = await operator.trackingStatus(shipmentId, mode);
+        if (isAhead(mode, reported, current)) return nextAfter(mode, current, reported);
+        Context.current().heartbeat();
+        await sleep(1000, undefined, { signal: cancellationSignal });
+      }
     },
 
     /**

@@ -48,6 +48,10 @@ export interface Config {
   webhookAllowPrivate: boolean;
   operatorStepDelayMs: number;
   operatorFailFirstFilings: number;
+  /** How often a filed letter's tracking is asked for news (OPERATOR_POLL_INTERVAL). */
+  operatorPollMs: number;
+  /** Activities one worker process runs at once on the main task queue (WORKER_ACTIVITY_SLOTS). */
+  workerActivitySlots: number;
   logLevel: string;
   /** Temporal SDK log level in the worker (TEMPORAL_LOG_LEVEL). */
   temporalLogLevel: 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
@@ -118,6 +122,15 @@ function temporalLogLevel(raw: string | undefined): Config['temporalLogLevel'] {
   return level as Config['temporalLogLevel'];
 }
 
+/**
+ * A real operator is asked every minute unless told otherwise; the simulator no more often than
+ * its own steps (at least every 100 ms, the shortest retry interval worth having).
+ */
+function operatorPollMs(raw: string | undefined, stepDelayMs: number): number {
+  if (raw) return Math.max(100, parseDuration(raw));
+  return Math.max(100, Math.min(60_000, stepDelayMs));
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const appEnv = (env.APP_ENV ?? 'local') as AppEnv;
   if (!['local', 'preprod', 'production'].includes(appEnv)) throw new Error(`APP_ENV must be local, preprod or production, got "${appEnv}"`);
@@ -138,6 +151,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivate: knob('WEBHOOK_ALLOW_PRIVATE') === '1',
     operatorStepDelayMs: parseDuration(knob('OPERATOR_STEP_DELAY') || '30s'),
     operatorFailFirstFilings: positiveInt(knob('OPERATOR_FAIL_FIRST_FILINGS'), 'OPERATOR_FAIL_FIRST_FILINGS', 0),
+    operatorPollMs: operatorPollMs(env.OPERATOR_POLL_INTERVAL, production ? 60_000 : parseDuration(knob('OPERATOR_STEP_DELAY') || '30s')),
+    workerActivitySlots: positiveInt(env.WORKER_ACTIVITY_SLOTS, 'WORKER_ACTIVITY_SLOTS', 100) || 100,
     logLevel: logLevel(env),
     temporalLogLevel: temporalLogLevel(env.TEMPORAL_LOG_LEVEL),
     temporalCliPath: env.TEMPORAL_CLI_PATH || undefined,

@@ -1,12 +1,12 @@
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
 import { createActivities } from '../activities/index.js';
 import { BrowserPool } from '../activities/pdf/browser.js';
-import { COMPANIES_QUEUE, FUEL_QUEUE, GEOCODING_QUEUE, LLM_QUEUE, ROUTING_QUEUE } from '../workflows/contract.js';
-import { purgeExpiredData, purgeWebhookDeliveries } from '../workflows/index.js';
+import { COMPANIES_QUEUE, FUEL_QUEUE, GEOCODING_QUEUE, interactiveQueue, LLM_QUEUE, ROUTING_QUEUE, trackingQueue } from '../workflows/contract.js';
+import { purgeExpiredData, purgeWebhookDeliveries, reconcileMailings } from '../workflows/index.js';
 import { logger } from '../lib/logger.js';
 
 const workflowsPath = fileURLToPath(new URL('../workflows/index.js', import.meta.url));
@@ -38,9 +38,27 @@ export interface RunnableWorker {
 export async function createWorker({ config, db, address }: WorkerDeps): Promise<RunnableWorker> {
   installRuntime(config);
   const connection = await NativeConnection.connect({ address });
+  // The reconciler starts workflows again: a client of its own, connected on first use.
+  const clientConnection = Connection.lazy({ address, connectTimeout: '5s' });
+  const temporal = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
   const browsers = new BrowserPool({ pages: config.pdf.pages, executablePath: config.pdf.executablePath });
-  const activities = createActivities({ db, config, browsers });
-  const worker = await Worker.create({ connection, namespace: config.temporalNamespace, taskQueue: config.taskQueue, workflowsPath, activities });
+  const activities = createActivities({ db, config, browsers, temporal });
+  const namespace = config.temporalNamespace;
+  // Bundled once for the two workers that run workflows.
+  const workflowBundle = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
+  // Mailings, their deliveries and the schedules' runs: filing and proofs take these slots.
+  const worker = await Worker.create({
+    connection,
+    namespace,
+    taskQueue: config.taskQueue,
+    workflowBundle,
+    activities,
+    maxConcurrentActivityTaskExecutions: config.workerActivitySlots,
+  });
+  // Short interactive runs (lookups, PDFs, AI): apart, so that neither kind waits for the other.
+  const interactive = await Worker.create({ connection, namespace, taskQueue: interactiveQueue(config.taskQueue), workflowBundle, activities });
+  // The operator's tracking polls: each one short, none held while a letter is in transit.
+  const tracking = await Worker.create({ connection, namespace, taskQueue: trackingQueue(config.taskQueue), activities });
   // One activity-only worker per partner: the task queue's rate is enforced by the server, so all
   // workers together never exceed what the partner allows.
   const partnerQueues: [string, number][] = [
@@ -51,18 +69,16 @@ export async function createWorker({ config, db, address }: WorkerDeps): Promise
     [LLM_QUEUE, config.llm.perSecond],
   ];
   const partners = await Promise.all(
-    partnerQueues.map(([taskQueue, perSecond]) =>
-      Worker.create({ connection, namespace: config.temporalNamespace, taskQueue, activities, maxTaskQueueActivitiesPerSecond: perSecond }),
-    ),
+    partnerQueues.map(([taskQueue, perSecond]) => Worker.create({ connection, namespace, taskQueue, activities, maxTaskQueueActivitiesPerSecond: perSecond })),
   );
-  const all = [worker, ...partners];
+  const all = [worker, interactive, tracking, ...partners];
   return {
     worker,
     browsers,
     run: () =>
       Promise.all(all.map((w) => w.run()))
         .then(() => undefined)
-        .finally(() => Promise.all([browsers.close(), connection.close()])),
+        .finally(() => Promise.all([browsers.close(), connection.close(), clientConnection.close()])),
     shutdown: () => {
       for (const w of all) if (w.getState() === 'RUNNING') w.shutdown();
     },
@@ -74,6 +90,7 @@ export async function ensureSchedules(client: Client, config: Config): Promise<v
   const schedules = [
     { scheduleId: 'maintenance-purge', every: '10m', workflowType: purgeExpiredData },
     { scheduleId: 'webhook-history-purge', every: '1h', workflowType: purgeWebhookDeliveries },
+    { scheduleId: 'mailing-reconciler', every: '10m', workflowType: reconcileMailings },
   ];
   for (const { scheduleId, every, workflowType } of schedules) {
     try {

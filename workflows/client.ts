@@ -29,6 +29,7 @@ import {
   advanceUpdate,
   cancelUpdate,
   deliveryWorkflowId,
+  interactiveQueue,
   MAILING_MODE,
   MAILING_REFERENCE,
   MAILING_STATUS,
@@ -142,7 +143,7 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
         // Started by function. Callers are checked against the workflow's own signature (the
         // WorkflowRunner type); TypeScript cannot follow a generic index into the options here.
         return await client.workflow.execute<Workflows[N]>(workflows[name], {
-          taskQueue: config.taskQueue,
+          taskQueue: interactiveQueue(config.taskQueue),
           workflowId: `${options.idPrefix}-${randomUUID()}`,
           workflowExecutionTimeout: options.timeout ?? '60s',
           args: args as never,

@@ -16,6 +16,8 @@ export interface MailingWorkflowInput {
   test: boolean;
   /** Delays between webhook attempts (WEBHOOK_RETRY_DELAYS), passed on to every delivery. */
   webhookRetryDelaysMs: number[];
+  /** How often the postal operator's tracking is asked for news (live mailings); absent in runs started before it existed. */
+  operatorPollMs?: number;
 }
 
 /** V1TestAdvance: {} (next step), { step } (that step) or { status: returned | error }. */
@@ -48,6 +50,22 @@ export const REFUSED_INVALID = 'invalid';
  * letter the operator refuses for good): the mailing ends in `error` and is refunded.
  */
 export const FILING_REJECTED = 'filing_rejected';
+
+/**
+ * Task queues beside the main one (`TEMPORAL_TASK_QUEUE`, the mailings and their deliveries):
+ * short interactive runs (lookups, PDFs, AI) and the postal operator's tracking polls each have
+ * their own workers, so neither takes the slots that filing and proofs need.
+ */
+export const interactiveQueue = (mainQueue: string): string => `${mainQueue}-interactive`;
+export const trackingQueue = (mainQueue: string): string => `${mainQueue}-tracking`;
+
+/** A test mailing not advanced for this long ends in `error`: the sandbox keeps no execution open forever. */
+export const TEST_MAILING_IDLE_LIMIT = '30 days';
+/** A filed letter the operator says nothing more about for this long ends in `error` (its tracking is lost). */
+export const TRACKING_SILENCE_LIMIT = '30 days';
+
+/** `ApplicationFailure.type` of a tracking poll that found nothing new (benign: it is retried as the polling schedule). */
+export const NO_NEWS = 'operator_no_news';
 
 /** Partner task queues: each one's worker caps requests per second for all processes together. */
 export const GEOCODING_QUEUE = 'partner-geocoding';

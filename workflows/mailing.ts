@@ -12,11 +12,13 @@ import {
   startChild,
   upsertSearchAttributes,
   allHandlersFinished,
+  setCurrentDetails,
+  workflowInfo,
 } from '@temporalio/workflow';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { TimeoutFailure, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities/index.js';
 import type { Shipment } from '../domain/mailings/shipment.js';
-import { advanceRefusal, isFinal, PATHS, proofAt, type MoveRefusal, type ShipmentStatus } from '../domain/mailings/states.js';
+import { advanceRefusal, isFinal, movesTo, PATHS, proofAt, type MoveRefusal, type ShipmentStatus } from '../domain/mailings/states.js';
 import type { EventType } from '../domain/webhooks/event-types.js';
 import {
   advanceUpdate,
@@ -26,14 +28,22 @@ import {
   MAILING_STATUS,
   REFUSED_CONFLICT,
   REFUSED_INVALID,
+  TEST_MAILING_IDLE_LIMIT,
+  TRACKING_SILENCE_LIMIT,
+  trackingQueue,
   type MailingWorkflowInput,
   type TestAdvance,
 } from './contract.js';
 import { webhookDelivery } from './webhook-delivery.js';
 
 // Short database writes run as local activities: no task-queue round trip between the steps of a
-// move, which keeps webhook latency low; they are idempotent, like every activity here.
-const projection = proxyLocalActivities<Activities>({ startToCloseTimeout: '30s', retry: { initialInterval: '1s', maximumInterval: '1m' } });
+// move, which keeps webhook latency low; they are idempotent, like every activity here. Their
+// attempts are bounded (local ones do not show among the UI's pending activities): past two
+// minutes, the same write goes on as a regular activity, visible and retried until it succeeds.
+const projection = withFallback(
+  proxyLocalActivities<Activities>({ startToCloseTimeout: '30s', scheduleToCloseTimeout: '2m', retry: { initialInterval: '1s', maximumInterval: '30s' } }),
+  proxyActivities<Activities>({ startToCloseTimeout: '30s', retry: { initialInterval: '5s', maximumInterval: '5m' } }),
+);
 // A proof prints in about a second: a short timeout, so a lost worker's attempt is retried soon.
 // The API records the mailing right after the start (usually within milliseconds, so the first
 // retries come quickly), in at most four statements of at most 5 s (api/mailings/create.ts):
@@ -45,7 +55,32 @@ const creation = proxyLocalActivities<Activities>({
 const printing = proxyActivities<Activities>({ startToCloseTimeout: '20s', retry: { initialInterval: '1s', maximumInterval: '1m' } });
 // Filing is retried for as long as the operator does not confirm: the shipment stays `paid`.
 const filing = proxyActivities<Activities>({ startToCloseTimeout: '1m', retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '10m' } });
+// Options are given per call (the poll interval is the mailing's): see operatorNews.
+const trackingPolls = proxyActivities<Activities>({ startToCloseTimeout: '30s' });
+// Runs started before the tracking polls wait for the operator inside one long activity.
 const tracking = proxyActivities<Activities>({ startToCloseTimeout: '30d', heartbeatTimeout: '30s', retry: { initialInterval: '5s', maximumInterval: '10m' } });
+
+/** A paid mailing still unfiled this long after its creation is not posted late: it is refunded. */
+const STALE_PAID_LIMIT_MS = 7 * 24 * 3600_000;
+
+/** Calls `local`'s activity; when its bounded attempts run out, the same one through `regular`. */
+function withFallback<A extends object>(local: A, regular: A): A {
+  const pick = (side: A, name: string | symbol) => (side as Record<string | symbol, (...args: unknown[]) => Promise<unknown>>)[name]!;
+  return new Proxy(local, {
+    get:
+      (_, name) =>
+      async (...args: unknown[]) => {
+        try {
+          return await pick(local, name)(...args);
+        } catch (error) {
+          // A refusal of the activity itself (e.g. a missing shipment) is final; time running out is not.
+          const refused = error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.nonRetryable;
+          if (!(error instanceof ActivityFailure) || refused) throw error;
+          return pick(regular, name)(...args);
+        }
+      },
+  });
+}
 
 /**
  * One mailing, from payment to its final state. Each move: the Postgres projection first (so the
@@ -185,14 +220,26 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
       if ((await projection.abandonShipment(input.shipmentId)) === 'abandoned') return null;
     }
   }
-  // Only the endpoints declared when the mailing was created hear of its creation.
-  await emit('mailing.created', latest, { endpointsCreatedBy: latest.createdAt });
+  if (latest.status === 'paid') {
+    if (Date.now() - Date.parse(latest.createdAt) > STALE_PAID_LIMIT_MS) {
+      // Resumed by the reconciler long after it was paid: too late to post it; refunded.
+      if (await projection.failShipment({ shipmentId: input.shipmentId, step: last, at: new Date().toISOString() })) await endedAs('error');
+      return latest;
+    }
+    // Only the endpoints declared when the mailing was created hear of its creation.
+    await emit('mailing.created', latest, { endpointsCreatedBy: latest.createdAt });
+  } else {
+    // Resumed by the reconciler past payment: it goes on from where the projection is.
+    status = latest.status;
+    step = latest.step;
+    filed = true;
+  }
   busy = false;
 
   if (!input.test) {
-    let outcome: 'filed' | 'canceled' | 'rejected';
+    let outcome: 'filed' | 'canceled' | 'rejected' = filed ? 'filed' : 'canceled';
     try {
-      outcome = canceled() ? 'canceled' : await filingScope.run(() => filing.fileWithOperator(input.shipmentId));
+      if (!filed && !canceled()) outcome = await filingScope.run(() => filing.fileWithOperator(input.shipmentId));
     } catch (error) {
       if (isCancellation(error) && canceled()) outcome = 'canceled';
       else if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === FILING_REJECTED) outcome = 'rejected';
@@ -204,18 +251,64 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
         if (await projection.failShipment({ shipmentId: input.shipmentId, step: last, at: new Date().toISOString() })) await endedAs('error');
       });
     }
-    if (outcome === 'filed') {
+    if (outcome === 'filed' && status === 'paid') {
       await exclusively(async () => {
         filed = true;
         await moveTo('printed', 1);
       });
     }
     while (outcome === 'filed' && !isFinal(input.mode, status)) {
-      const next = await tracking.awaitOperatorStatus(input.shipmentId, input.mode, status);
-      await exclusively(() => moveTo(next, next === 'returned' || next === 'error' ? last : path.indexOf(next as (typeof path)[number])));
+      if (patched('tracking-polls')) {
+        const reported = await operatorNews();
+        await exclusively(async () => {
+          for (const [next, nextStep] of movesTo(input.mode, status, reported)) await moveTo(next, nextStep);
+        });
+      } else {
+        const next = await tracking.awaitOperatorStatus(input.shipmentId, input.mode, status);
+        await exclusively(() => moveTo(next, next === 'returned' || next === 'error' ? last : path.indexOf(next as (typeof path)[number])));
+      }
+    }
+  } else if (patched('test-mailing-idle-limit')) {
+    // A test mailing left alone for 30 days ends in error (a later advance gets 409, like any
+    // final mailing): no sandbox execution stays open forever.
+    while (!isFinal(input.mode, status)) {
+      const at = step;
+      setCurrentDetails(`Waiting for a test advance from step ${step} (${status}); ends in error after ${TEST_MAILING_IDLE_LIMIT} without one.`);
+      if (await condition(() => step !== at || isFinal(input.mode, status), TEST_MAILING_IDLE_LIMIT)) continue;
+      await exclusively(async () => {
+        if (isFinal(input.mode, status)) return;
+        if (status === 'paid') {
+          if (await projection.failShipment({ shipmentId: input.shipmentId, step: last, at: new Date().toISOString() })) await endedAs('error');
+        } else await moveTo('error', last);
+      });
     }
   }
   await condition(() => isFinal(input.mode, status));
   await condition(allHandlersFinished);
   return latest;
+
+  /**
+   * The operator's next news of the letter, asked on the tracking task queue: each question is a
+   * short activity and its retry policy the polling schedule, so a letter in transit for weeks
+   * holds no worker slot. Thirty days of silence mean its tracking is lost: `error`.
+   */
+  async function operatorNews(): Promise<ShipmentStatus> {
+    const pollMs = Math.max(100, input.operatorPollMs ?? 60_000);
+    setCurrentDetails(`Asking the postal operator every ${pollMs} ms for news after ${status}; ${TRACKING_SILENCE_LIMIT} of silence ends in error.`);
+    try {
+      return await trackingPolls.checkOperatorStatus.executeWithOptions(
+        {
+          taskQueue: trackingQueue(workflowInfo().taskQueue),
+          startToCloseTimeout: '30s',
+          scheduleToCloseTimeout: TRACKING_SILENCE_LIMIT,
+          retry: { initialInterval: pollMs, backoffCoefficient: 1, maximumInterval: pollMs },
+          summary: `tracking after ${status}`,
+        },
+        [input.shipmentId, input.mode, status],
+      );
+    } catch (error) {
+      if (error instanceof ActivityFailure && error.cause instanceof TimeoutFailure) return 'error';
+      throw error;
+    }
+  }
 }

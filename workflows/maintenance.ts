@@ -25,3 +25,16 @@ export async function purgeExpiredData(): Promise<{ idempotencyKeys: number }> {
 export async function purgeWebhookDeliveries(): Promise<{ deliveries: number }> {
   return { deliveries: await purgeWebhookHistory() };
 }
+
+const { resumeUnattendedMailings } = proxyActivities<Activities>({
+  startToCloseTimeout: '5m',
+  retry: { maximumAttempts: 3 },
+});
+
+/**
+ * Run by the "mailing-reconciler" Temporal Schedule: every shipment that is not final has a
+ * running workflow, or gets one again (DESIGN.md §1).
+ */
+export async function reconcileMailings(options: { accountId?: string } = {}): Promise<{ checked: number; resumed: string[] }> {
+  return resumeUnattendedMailings(options);
+}

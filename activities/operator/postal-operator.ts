@@ -36,6 +36,9 @@ export interface PostalOperator {
    * OperatorRejectedError when it will never take this letter.
    */
   file(filing: Filing): Promise<void>;
-  /** Waits until the operator reports the shipment's next status after `current`; stops when `signal` aborts. */
-  nextStatus(shipmentId: string, mode: Mode, current: ShipmentStatus, heartbeat: () => void, signal?: AbortSignal): Promise<ShipmentStatus>;
+  /**
+   * The latest status the operator reports for a filed letter, asked now (it never waits): the
+   * workflow asks again later while nothing changes, without holding a worker slot meanwhile.
+   */
+  trackingStatus(shipmentId: string, mode: Mode): Promise<ShipmentStatus>;
 }

@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../../db/knex.js';
-import { PATHS, type MainStatus, type Mode, type ShipmentStatus } from '../../domain/mailings/states.js';
+import { PATHS, type Mode, type ShipmentStatus } from '../../domain/mailings/states.js';
 import { OperatorRejectedError, OperatorUnavailableError, type Filing, type PostalOperator } from './postal-operator.js';
 import { pdfPageCount } from '../pdf.js';
 
@@ -38,15 +37,16 @@ export class SimulatedOperator implements PostalOperator {
     await this.db('operator_filings').where({ shipment_id: filing.shipmentId }).whereNull('filed_at').update({ filed_at: this.db.fn.now(), pages });
   }
 
-  async nextStatus(_shipmentId: string, mode: Mode, current: ShipmentStatus, heartbeat: () => void, signal?: AbortSignal): Promise<ShipmentStatus> {
+  /**
+   * Like a real operator's tracking: the letter is `printed` when filed and moves one step along
+   * its mode's path every stepDelayMs after that, by the operator's own clock.
+   */
+  async trackingStatus(shipmentId: string, mode: Mode): Promise<ShipmentStatus> {
+    const row = (await this.db('operator_filings').where({ shipment_id: shipmentId }).first('filed_at')) as { filed_at: Date | null } | undefined;
+    if (!row?.filed_at) throw new Error(`shipment ${shipmentId} was never filed with the operator`);
     const path = PATHS[mode];
-    const next = path[path.indexOf(current as MainStatus) + 1];
-    if (!next) throw new Error(`no status after ${current} for mode ${mode}`);
-    for (let waited = 0; waited < this.settings.stepDelayMs; waited += 1000) {
-      // A worker shutting down (or a cancellation) interrupts the wait: another worker resumes it.
-      await sleep(Math.min(1000, this.settings.stepDelayMs - waited), undefined, { signal });
-      heartbeat();
-    }
-    return next;
+    const elapsed = Date.now() - row.filed_at.getTime();
+    const steps = this.settings.stepDelayMs === 0 ? path.length : Math.floor(elapsed / this.settings.stepDelayMs);
+    return path[Math.min(1 + Math.max(0, steps), path.length - 1)]!;
   }
 }

@@ -2,6 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Db, Tx } from '../../db/knex.js';
 import { logger } from '../../lib/logger.js';
+import type { Config } from '../../lib/config.js';
 import type { MailingWorkflowInput } from '../../workflows/contract.js';
 import type { MailingRequest } from './request.js';
 import type { Caller, Deps } from '../deps.js';
@@ -13,6 +14,11 @@ import { addressProblems } from './addresses.js';
 import { prepareLetter } from './letter.js';
 import { toShipment, type PostalAddress, type Shipment, type ShipmentRow } from './shipment.js';
 import { lastStep } from './states.js';
+
+/** What a mailing's workflow is started with, at creation or when the reconciler resumes it. */
+export function mailingWorkflowInput(config: Config, shipment: Pick<MailingWorkflowInput, 'shipmentId' | 'accountId' | 'mode' | 'test'>): MailingWorkflowInput {
+  return { ...shipment, webhookRetryDelaysMs: config.webhookRetryDelaysMs, operatorPollMs: config.operatorPollMs };
+}
 
 /** Bound on each recording statement; the workflow waits far longer for the record (workflows/mailing.ts). */
 const RECORD_TIMEOUT_MS = 5000;
@@ -106,13 +112,7 @@ export async function createMailing(deps: Deps, caller: Caller, request: Mailing
     tracking_number: trackingNumber(),
     created_at: now,
   };
-  const input: MailingWorkflowInput = {
-    shipmentId: id,
-    accountId: caller.accountId,
-    mode: request.mode,
-    test,
-    webhookRetryDelaysMs: config.webhookRetryDelaysMs,
-  };
+  const input = mailingWorkflowInput(config, { shipmentId: id, accountId: caller.accountId, mode: request.mode, test });
   // The response is what is being written: no need to read it back.
   const shipment = toShipment(row, [{ step: 0, status: 'paid', at: now }], [], true);
   try {

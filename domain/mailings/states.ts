@@ -86,3 +86,28 @@ export function advanceRefusal(mailing: { mode: Mode; status: ShipmentStatus; st
   if (target <= step) return { kind: 'conflict', message: `Step ${target} is not ahead of the current step ${step}.` };
   return undefined;
 }
+
+/** Whether a status the postal operator reports is news for a shipment at `current`. */
+export function isAhead(mode: Mode, reported: ShipmentStatus, current: ShipmentStatus): boolean {
+  if (isFinal(mode, current)) return false;
+  if (reported === 'returned' || reported === 'error') return true;
+  return PATHS[mode].indexOf(reported as MainStatus) > PATHS[mode].indexOf(current as MainStatus);
+}
+
+/**
+ * The moves from `current` to a reported status, one per step so that every event goes out:
+ * [status, step] pairs; an off-path ending is one move to the last step.
+ */
+export function movesTo(mode: Mode, current: ShipmentStatus, reported: ShipmentStatus): [ShipmentStatus, number][] {
+  if (!isAhead(mode, reported, current)) return [];
+  if (reported === 'returned' || reported === 'error' || reported === 'canceled') return [[reported, lastStep(mode)]];
+  const path = PATHS[mode];
+  const moves: [ShipmentStatus, number][] = [];
+  for (let s = path.indexOf(current as MainStatus) + 1; s <= path.indexOf(reported as MainStatus); s++) moves.push([path[s]!, s]);
+  return moves;
+}
+
+/** The next status after `current` towards a reported one (a single move). */
+export function nextAfter(mode: Mode, current: ShipmentStatus, reported: ShipmentStatus): ShipmentStatus {
+  return movesTo(mode, current, reported)[0]?.[0] ?? current;
+}

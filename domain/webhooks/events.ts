@@ -30,7 +30,7 @@ function uuidFrom(text: string): string {
 
 /**
  * Records the event (body per SPEC.md "Request received") and one pending delivery per matching
- * endpoint of the right environment; returns the delivery ids. Repeating it creates nothing twice.
+ * endpoint of the right environment; returns the ids of those still pending. Repeating it creates nothing twice.
  */
 export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<string[]> {
   const eventId = event.eventId ?? uuidFrom(`event/${event.eventKey}`);
@@ -65,8 +65,18 @@ export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<strin
     account_id: event.accountId,
     status: 'pending',
   }));
-  if (deliveries.length) await db('webhook_deliveries').insert(deliveries).onConflict('id').ignore();
-  return deliveries.map((d) => d.id);
+  if (!deliveries.length) return [];
+  await db('webhook_deliveries').insert(deliveries).onConflict('id').ignore();
+  // An event recorded again (a Reset, a mailing resumed by the reconciler) sends nothing twice:
+  // only the deliveries still pending are (re)started.
+  const pending = await db('webhook_deliveries')
+    .whereIn(
+      'id',
+      deliveries.map((d) => d.id),
+    )
+    .andWhere({ status: 'pending' })
+    .select('id');
+  return pending.map((d) => d.id as string);
 }
 
 /** "Send a ping" of the developer space: a `ping` event to one endpoint, delivered like any other. */

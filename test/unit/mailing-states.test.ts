@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import {
   advanceRefusal,
+  isAhead,
   isFinal,
+  movesTo,
   lastStep,
   MODE_LABELS,
   MODES,
@@ -163,5 +165,29 @@ describe('advanceRefusal (what a test mailing may be asked to do)', () => {
     expect(advanceRefusal({ ...paid, status: 'ar_signed', step: 5 }, {})?.kind).to.equal('conflict');
     expect(advanceRefusal({ ...paid, status: 'canceled', step: 5 }, { status: 'error' })?.kind).to.equal('conflict');
     expect(advanceRefusal({ ...paid, test: false }, {})?.kind).to.equal('conflict');
+  });
+});
+
+describe('news from the postal operator', () => {
+  it('moves through every step up to the reported one, so that each event goes out', () => {
+    expect(movesTo('ar', 'printed', 'delivered')).to.deep.equal([
+      ['posted', 2],
+      ['in_transit', 3],
+      ['delivered', 4],
+    ]);
+    expect(movesTo('simple', 'printed', 'posted')).to.deep.equal([['posted', 2]]);
+  });
+
+  it('ends off the path at the last step', () => {
+    expect(movesTo('registered', 'in_transit', 'returned')).to.deep.equal([['returned', 4]]);
+    expect(movesTo('ar', 'printed', 'error')).to.deep.equal([['error', 5]]);
+  });
+
+  it('is no news when the operator is not ahead, or the mailing is final', () => {
+    expect(isAhead('ar', 'printed', 'printed')).to.equal(false);
+    expect(isAhead('ar', 'posted', 'in_transit')).to.equal(false);
+    expect(isAhead('simple', 'error', 'posted')).to.equal(false);
+    expect(movesTo('ar', 'in_transit', 'posted')).to.deep.equal([]);
+    expect(isAhead('ar', 'posted', 'printed')).to.equal(true);
   });
 });

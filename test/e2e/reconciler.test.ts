@@ -1,0 +1,114 @@
+import { expect } from 'chai';
+import { balanceOf, call, createAccount, eventually, IsolatedServices } from '../support/api.js';
+import { stack } from '../support/stack.js';
+import { reconcileMailings } from '../../workflows/index.js';
+import { mailingWorkflowId } from '../../workflows/contract.js';
+
+const QUEUE = 'reconciler-test';
+
+describe('the mailing reconciler (a non-final shipment always has a running workflow)', function () {
+  this.timeout(120_000);
+  const env = { OPERATOR_STEP_DELAY: '300ms', OPERATOR_FAIL_FIRST_FILINGS: '0', LOG_LEVEL: 'warn' };
+  const services = new IsolatedServices({ ...env, TEMPORAL_TASK_QUEUE: QUEUE });
+  // Mailings created here are queued where no worker ever runs: they stay paid, never filed.
+  const unserved = new IsolatedServices({ ...env, TEMPORAL_TASK_QUEUE: 'reconciler-unserved' });
+  before(async () => {
+    await Promise.all([services.start(), unserved.start()]);
+    services.startWorker();
+  });
+  after(() => Promise.all([services.stop(), unserved.stop()]));
+
+  /** What an operator's mistake or a bug leaves: the shipment unfinished, its workflow closed. */
+  async function loseWorkflow(shipmentId: string, createdAgo: string): Promise<void> {
+    await stack().temporal.client.workflow.getHandle(mailingWorkflowId(shipmentId)).terminate('test: the workflow is lost');
+    await stack()
+      .db('shipments')
+      .where({ id: shipmentId })
+      .update({ created_at: stack().db.raw(`now() - interval '${createdAgo}'`) });
+  }
+
+  const reconcile = (accountId: string) =>
+    stack().temporal.client.workflow.execute(reconcileMailings, {
+      taskQueue: QUEUE,
+      workflowId: `reconcile-${accountId}-${Date.now()}`,
+      args: [{ accountId }],
+    });
+
+  const shipment = (id: string) => stack().db('shipments').where({ id }).first('status', 'step');
+  const eventSteps = async (id: string) => (await stack().db('shipment_events').where({ shipment_id: id }).orderBy('step').select('step')).map((e) => e.step);
+
+  it('files and posts a paid live mailing whose workflow was lost before filing, charged once', async () => {
+    const account = await createAccount({ balanceCents: 10_000 });
+    const res = await unserved.mail(account.liveKey);
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    const id = res.body.id as string;
+    const balance = await balanceOf(account.id);
+    // Terminated before any worker ran it; the reconciler's worker takes it on.
+    await loseWorkflow(id, '5 minutes');
+    const { resumed } = await reconcile(account.id);
+    expect(resumed).to.deep.equal([id]);
+    expect(
+      await eventually(
+        () => shipment(id),
+        (s) => s?.status === 'posted',
+        30_000,
+        200,
+      ),
+    ).to.deep.include({ status: 'posted', step: 2 });
+    expect(await eventSteps(id)).to.deep.equal([0, 1, 2]);
+    expect(await stack().db('operator_filings').where({ shipment_id: id }).count({ n: '*' })).to.deep.equal([{ n: '1' }]);
+    expect(await balanceOf(account.id)).to.equal(balance);
+  });
+
+  it('resumes a test mailing where it was: the next advance moves it on', async () => {
+    const account = await createAccount();
+    const res = await services.mail(account.testKey, 'ar');
+    const id = res.body.id as string;
+    const advanced = await call('POST', `/v1/test/mailings/${id}/advance`, { key: account.testKey, body: { step: 2 }, baseUrl: services.api.url });
+    expect(advanced.status, JSON.stringify(advanced.body)).to.equal(200);
+    await loseWorkflow(id, '5 minutes');
+    // Without a workflow, the mailing cannot move: the answer says it has ended.
+    const refused = await call('POST', `/v1/test/mailings/${id}/advance`, { key: account.testKey, body: {}, baseUrl: services.api.url });
+    expect(refused.status).to.equal(409);
+    expect((await reconcile(account.id)).resumed).to.deep.equal([id]);
+    const next = await call('POST', `/v1/test/mailings/${id}/advance`, { key: account.testKey, body: {}, baseUrl: services.api.url });
+    expect(next.status, JSON.stringify(next.body)).to.equal(200);
+    expect(next.body).to.deep.include({ status: 'in_transit', step: 3 });
+    expect(await eventSteps(id)).to.deep.equal([0, 1, 2, 3]);
+    // Nothing was announced twice: one mailing.created, one mailing.posted.
+    const types = (await stack().db('webhook_events').where({ shipment_id: id }).select('type')).map((e) => e.type).sort();
+    expect(types).to.deep.equal(['mailing.created', 'mailing.in_transit', 'mailing.posted', 'mailing.printed', 'mailing.proof_available']);
+  });
+
+  it('refunds, with mailing.error, a live mailing found unfiled more than 7 days after payment', async () => {
+    const account = await createAccount({ balanceCents: 10_000 });
+    const before = await balanceOf(account.id);
+    const res = await unserved.mail(account.liveKey, 'registered');
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    const id = res.body.id as string;
+    expect(await balanceOf(account.id)).to.be.below(before);
+    await loseWorkflow(id, '8 days');
+    expect((await reconcile(account.id)).resumed).to.deep.equal([id]);
+    expect(
+      await eventually(
+        () => shipment(id),
+        (s) => s?.status === 'error',
+        30_000,
+        200,
+      ),
+    ).to.deep.include({ status: 'error', step: 4 });
+    expect(await balanceOf(account.id)).to.equal(before);
+    const types = (await stack().db('webhook_events').where({ shipment_id: id }).select('type')).map((e) => e.type);
+    expect(types).to.include('mailing.error');
+  });
+
+  it('leaves alone a mailing whose workflow runs', async () => {
+    const account = await createAccount();
+    const res = await services.mail(account.testKey);
+    await stack()
+      .db('shipments')
+      .where({ id: res.body.id })
+      .update({ created_at: stack().db.raw(`now() - interval '5 minutes'`) });
+    expect(await reconcile(account.id)).to.deep.equal({ checked: 1, resumed: [] });
+  });
+});
