@@ -14,6 +14,7 @@ import {
   allHandlersFinished,
   setCurrentDetails,
   workflowInfo,
+  type ActivityOptions,
 } from '@temporalio/workflow';
 import { TimeoutFailure, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities/index.js';
@@ -52,9 +53,11 @@ const creation = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10s',
   retry: { initialInterval: '50ms', backoffCoefficient: 1.5, maximumInterval: '2s', maximumAttempts: 25 },
 });
-const printing = proxyActivities<Activities>({ startToCloseTimeout: '20s', retry: { initialInterval: '1s', maximumInterval: '1m' } });
+const PRINTING: ActivityOptions = { startToCloseTimeout: '20s', retry: { initialInterval: '1s', maximumInterval: '1m' } };
+const printing = proxyActivities<Activities>(PRINTING);
 // Filing is retried for as long as the operator does not confirm: the shipment stays `paid`.
-const filing = proxyActivities<Activities>({ startToCloseTimeout: '1m', retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '10m' } });
+const FILING: ActivityOptions = { startToCloseTimeout: '1m', retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '10m' } };
+const filing = proxyActivities<Activities>(FILING);
 // Options are given per call (the poll interval is the mailing's): see operatorNews.
 const trackingPolls = proxyActivities<Activities>({ startToCloseTimeout: '30s' });
 // Runs started before the tracking polls wait for the operator inside one long activity.
@@ -135,7 +138,7 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
     await emit(`mailing.${next}` as EventType, latest);
     const proof = proofAt(input.mode, next);
     if (proof) {
-      latest = await printing.generateProof(input.shipmentId, proof);
+      latest = await printing.generateProof.executeWithOptions({ ...PRINTING, summary: `${proof} proof` }, [input.shipmentId, proof]);
       await emit('mailing.proof_available', latest, { proof: { kind: proof } });
     }
   }
@@ -239,7 +242,12 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
   if (!input.test) {
     let outcome: 'filed' | 'canceled' | 'rejected' = filed ? 'filed' : 'canceled';
     try {
-      if (!filed && !canceled()) outcome = await filingScope.run(() => filing.fileWithOperator(input.shipmentId));
+      if (!filed && !canceled()) {
+        setCurrentDetails('Filing with the postal operator: retried while it does not confirm; cancelable until an attempt reaches it.');
+        outcome = await filingScope.run(() =>
+          filing.fileWithOperator.executeWithOptions({ ...FILING, summary: `file the ${input.mode} letter with the operator` }, [input.shipmentId]),
+        );
+      }
     } catch (error) {
       if (isCancellation(error) && canceled()) outcome = 'canceled';
       else if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === FILING_REJECTED) outcome = 'rejected';
