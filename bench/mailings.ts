@@ -12,6 +12,13 @@ import { mailingWorkflowId, type MailingWorkflowInput } from '../workflows/contr
 import { healthCheck } from '../workflows/index.js';
 import { temporalWorkflows } from '../workflows/client.js';
 import { summary } from './stats.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { createAccount } from '../domain/access/accounts.js';
+import { createApiKey } from '../domain/access/keys.js';
+import { SCOPES } from '../domain/access/scopes.js';
+import { topUp } from '../domain/billing/ledger.js';
+import { bareActivities } from './bare-workflow.js';
 import { freeLetter, recipient, sender } from '../test/support/fixtures.js';
 
 const body = JSON.stringify({ mode: 'ar', letter: freeLetter, sender, recipient });
@@ -148,24 +155,10 @@ export async function benchMailings(deps: MailingBenchDeps): Promise<string[]> {
     // History of one AR mailing taken to its end, with that one endpoint.
     const ar = (await (await fetch(url, { method: 'POST', headers, body })).json()) as { id: string };
     await fetch(`http://127.0.0.1:${apiPort}/v1/test/mailings/${ar.id}/advance`, { method: 'POST', headers, body: JSON.stringify({ step: 5 }) });
-    const handle = deps.client.workflow.getHandle(mailingWorkflowId(ar.id));
-    await handle.result();
-    const history = await handle.fetchHistory();
-    const events = (history.events ?? []) as Record<string, unknown>[];
-    // Each event carries exactly one "<kind>EventAttributes" field naming its type.
-    const count = (attributes: string): number => events.filter((e) => e[attributes]).length;
-    const parts = {
-      activities: count('activityTaskScheduledEventAttributes'),
-      localActivities: count('markerRecordedEventAttributes'),
-      childDeliveries: count('startChildWorkflowExecutionInitiatedEventAttributes'),
-      updates: count('workflowExecutionUpdateAcceptedEventAttributes'),
-      upserts: count('upsertWorkflowSearchAttributesEventAttributes'),
-      timers: count('timerStartedEventAttributes'),
-    };
-    const actions = 1 + Object.values(parts).reduce((a, b) => a + b, 0);
-    lines.push(
-      `AR mailing to ar_signed with one endpoint: ${events.length} history events; ${actions} actions (1 start, ${parts.activities} activities, ${parts.localActivities} local activities, ${parts.childDeliveries} child deliveries, ${parts.updates} updates, ${parts.upserts} search-attribute upserts, ${parts.timers} timers)`,
-    );
+    const parts = await historyParts(deps.client, ar.id);
+    lines.push(`AR test mailing to ar_signed (advance { step: 5 }) with one endpoint: ${describeParts(parts)}`);
+
+    lines.push(...(await liveThroughput(deps, env)));
   } finally {
     await receiver.stop();
     if (worker) await stopProcess(worker);
@@ -173,4 +166,104 @@ export async function benchMailings(deps: MailingBenchDeps): Promise<string[]> {
     await stopProcess(intakeApi);
   }
   return lines;
+}
+
+interface HistoryParts {
+  events: number;
+  activities: number;
+  localActivities: number;
+  childDeliveries: number;
+  updates: number;
+  upserts: number;
+  timers: number;
+  actions: number;
+}
+
+/** What one mailing's history holds, once it has ended; actions as Temporal Cloud bills them, roughly. */
+async function historyParts(client: Client, shipmentId: string): Promise<HistoryParts> {
+  const handle = client.workflow.getHandle(mailingWorkflowId(shipmentId));
+  await handle.result();
+  const events = ((await handle.fetchHistory()).events ?? []) as Record<string, { markerName?: string } | undefined>[];
+  // Each event carries exactly one "<kind>EventAttributes" field naming its type.
+  const count = (attributes: string): number => events.filter((e) => e[attributes]).length;
+  const parts = {
+    activities: count('activityTaskScheduledEventAttributes'),
+    // Patch markers are not local activities.
+    localActivities: events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length,
+    childDeliveries: count('startChildWorkflowExecutionInitiatedEventAttributes'),
+    updates: count('workflowExecutionUpdateAcceptedEventAttributes'),
+    upserts: count('upsertWorkflowSearchAttributesEventAttributes'),
+    timers: count('timerStartedEventAttributes'),
+  };
+  return { events: events.length, ...parts, actions: 1 + Object.values(parts).reduce((a, b) => a + b, 0) };
+}
+
+function describeParts(p: HistoryParts): string {
+  return `${p.events} history events; ${p.actions} actions (1 start, ${p.activities} activities, ${p.localActivities} local activities, ${p.childDeliveries} child deliveries, ${p.updates} updates, ${p.upserts} search-attribute upserts, ${p.timers} timers)`;
+}
+
+const LIVE_MAILINGS = 40;
+
+/**
+ * Live AR mailings taken to ar_signed by the worker with the operator's step delay at 0, per
+ * second, against a bare workflow running as many activities, in the same run and concurrency.
+ */
+async function liveThroughput(deps: MailingBenchDeps, env: Record<string, string>): Promise<string[]> {
+  const account = await createAccount(deps.db, { name: 'bench live', liveEnabled: true });
+  await topUp(deps.db, account.id, 10_000_000, 'bench');
+  const { key } = await createApiKey(deps.db, account.id, 'live', SCOPES);
+  const taskQueue = `bench-live-${randomUUID()}`;
+  const port = await freePort();
+  const liveEnv = { ...env, PORT: String(port), TEMPORAL_TASK_QUEUE: taskQueue, OPERATOR_STEP_DELAY: '0', OPERATOR_POLL_INTERVAL: '100ms' };
+  const api = await startProcess(join(distRoot, 'api', 'main.js'), liveEnv, `http://127.0.0.1:${port}/v1/openapi.json`);
+  const worker = await startProcess(join(distRoot, 'worker', 'main.js'), liveEnv, `http://127.0.0.1:${port}/v1/openapi.json`);
+  try {
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const post = async (): Promise<string> => ((await (await fetch(`http://127.0.0.1:${port}/v1/mailings`, { method: 'POST', headers, body })).json()) as { id: string }).id;
+    // Warm-up: bundling, the browser's first pages; and the parts of one mailing for the baseline.
+    const first = await post();
+    const parts = await historyParts(deps.client, first);
+    const started = performance.now();
+    const ids = await Promise.all(Array.from({ length: LIVE_MAILINGS }, post));
+    for (;;) {
+      const done = await deps.db('shipments').whereIn('id', ids).andWhere({ status: 'ar_signed' }).count({ n: '*' });
+      if (Number(done[0]!.n) === LIVE_MAILINGS) break;
+      await sleep(50);
+    }
+    const live = LIVE_MAILINGS / ((performance.now() - started) / 1000);
+    const bare = await bareWorkflows(deps, parts);
+    return [
+      `live AR mailing to ar_signed (operator step delay 0, no endpoint): ${describeParts(parts)}`,
+      `live AR mailings completed (${LIVE_MAILINGS} at once): ${live.toFixed(1)}/s; bare workflows with the same ${parts.activities} activities and ${parts.localActivities} local activities: ${bare.toFixed(1)}/s; ratio ${(live / bare).toFixed(2)}`,
+    ];
+  } finally {
+    await stopProcess(worker);
+    await stopProcess(api);
+  }
+}
+
+/** The baseline: LIVE_MAILINGS bare workflows at once, on a worker of this process. */
+async function bareWorkflows(deps: MailingBenchDeps, parts: HistoryParts): Promise<number> {
+  const taskQueue = `bench-bare-activities-${randomUUID()}`;
+  const connection = await NativeConnection.connect({ address: deps.temporalAddress });
+  const worker = await Worker.create({
+    connection,
+    namespace: deps.config.temporalNamespace,
+    taskQueue,
+    workflowsPath: join(distRoot, 'bench', 'bare-workflow.js'),
+    activities: { noop: async () => undefined },
+  });
+  const running = worker.run();
+  try {
+    const run = () =>
+      deps.client.workflow.execute(bareActivities, { taskQueue, workflowId: `bench-bare-${randomUUID()}`, args: [parts.activities, parts.localActivities] });
+    await run();
+    const started = performance.now();
+    await Promise.all(Array.from({ length: LIVE_MAILINGS }, run));
+    return LIVE_MAILINGS / ((performance.now() - started) / 1000);
+  } finally {
+    worker.shutdown();
+    await running;
+    await connection.close();
+  }
 }

@@ -130,11 +130,12 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
     }
   }
 
-  async function moveTo(next: ShipmentStatus, nextStep: number): Promise<void> {
+  /** One move; `showStatus` false skips the search attribute of a step that the next move of the same batch passes. */
+  async function moveTo(next: ShipmentStatus, nextStep: number, showStatus = true): Promise<void> {
     latest = await projection.recordShipmentStep({ shipmentId: input.shipmentId, step: nextStep, status: next, at: new Date().toISOString() });
     status = next;
     step = nextStep;
-    upsertSearchAttributes([{ key: MAILING_STATUS, value: next }]);
+    if (showStatus) upsertSearchAttributes([{ key: MAILING_STATUS, value: next }]);
     await emit(`mailing.${next}` as EventType, latest);
     const proof = proofAt(input.mode, next);
     if (proof) {
@@ -178,7 +179,9 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
           await moveTo(request.status, last);
         } else {
           const target = request.step ?? step + 1;
-          for (let s = step + 1; s <= target; s++) await moveTo(path[s]!, s);
+          // Several steps at once: the search attribute is set once, to where the batch ends.
+          const once = target > step + 1 && patched('one-status-upsert-per-batch');
+          for (let s = step + 1; s <= target; s++) await moveTo(path[s]!, s, !once || s === target);
         }
         return latest;
       }),
@@ -269,7 +272,8 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
       if (patched('tracking-polls')) {
         const reported = await operatorNews();
         await exclusively(async () => {
-          for (const [next, nextStep] of movesTo(input.mode, status, reported)) await moveTo(next, nextStep);
+          const moves = movesTo(input.mode, status, reported);
+          for (const [i, [next, nextStep]] of moves.entries()) await moveTo(next, nextStep, i === moves.length - 1);
         });
       } else {
         const next = await tracking.awaitOperatorStatus(input.shipmentId, input.mode, status);
@@ -282,7 +286,8 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
     while (!isFinal(input.mode, status)) {
       const at = step;
       setCurrentDetails(`Waiting for a test advance from step ${step} (${status}); ends in error after ${TEST_MAILING_IDLE_LIMIT} without one.`);
-      if (await condition(() => step !== at || isFinal(input.mode, status), TEST_MAILING_IDLE_LIMIT)) continue;
+      // Re-armed once per advance, not per step of it: one timer for `{ step: 5 }`.
+      if (await condition(() => (step !== at && !busy) || isFinal(input.mode, status), TEST_MAILING_IDLE_LIMIT)) continue;
       await exclusively(async () => {
         if (isFinal(input.mode, status)) return;
         if (status === 'paid') {
