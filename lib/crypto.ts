@@ -30,10 +30,14 @@ export function hmacSha256Hex(key: string | Buffer, data: string | Buffer): stri
   return createHmac('sha256', key).update(data).digest('hex');
 }
 
+/** GCM's full tag and its standard nonce: Node would otherwise accept a tag cut to 4 bytes, or any nonce length. */
+const TAG_BYTES = 16;
+const IV_BYTES = 12;
+
 /** AES-256-GCM; the output is self-describing ("v1.<iv>.<tag>.<ciphertext>", base64url parts). */
 export function encrypt(plain: string, key: Buffer, context = ''): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
   // Bound to its context: a value sealed for one purpose cannot be replayed for another.
   if (context) cipher.setAAD(Buffer.from(context));
   const ciphertext = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
@@ -41,11 +45,14 @@ export function encrypt(plain: string, key: Buffer, context = ''): string {
 }
 
 export function decrypt(sealed: string, key: Buffer, context = ''): string {
-  const [version, iv, tag, ciphertext] = sealed.split('.');
-  if (version !== 'v1' || !iv || !tag || ciphertext === undefined) throw new Error('unreadable sealed value');
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+  const [version, iv, tag, ciphertext, extra] = sealed.split('.');
+  if (version !== 'v1' || !iv || !tag || ciphertext === undefined || extra !== undefined) throw new Error('unreadable sealed value');
+  const ivBytes = Buffer.from(iv, 'base64url');
+  const tagBytes = Buffer.from(tag, 'base64url');
+  if (ivBytes.length !== IV_BYTES || tagBytes.length !== TAG_BYTES) throw new Error('unreadable sealed value');
+  const decipher = createDecipheriv('aes-256-gcm', key, ivBytes, { authTagLength: TAG_BYTES });
   if (context) decipher.setAAD(Buffer.from(context));
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  decipher.setAuthTag(tagBytes);
   return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
 }
 
