@@ -148,7 +148,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: positiveInt(env.RATE_LIMIT_PER_MINUTE, 'RATE_LIMIT_PER_MINUTE', 120),
     sandboxDailyQuota: positiveInt(env.SANDBOX_DAILY_QUOTA, 'SANDBOX_DAILY_QUOTA', 1000),
     webhookRetryDelaysMs: (knob('WEBHOOK_RETRY_DELAYS') || DEFAULT_RETRY_DELAYS).split(',').map(parseDuration),
-    webhookAllowPrivate: knob('WEBHOOK_ALLOW_PRIVATE') === '1',
+    // Private targets are for local runs and tests only, never preprod or production.
+    webhookAllowPrivate: appEnv === 'local' && env.WEBHOOK_ALLOW_PRIVATE === '1',
     operatorStepDelayMs: parseDuration(knob('OPERATOR_STEP_DELAY') || '30s'),
     operatorFailFirstFilings: positiveInt(knob('OPERATOR_FAIL_FIRST_FILINGS'), 'OPERATOR_FAIL_FIRST_FILINGS', 0),
     operatorPollMs: operatorPollMs(env.OPERATOR_POLL_INTERVAL, production ? 60_000 : parseDuration(knob('OPERATOR_STEP_DELAY') || '30s')),

@@ -1,7 +1,7 @@
 import { request } from 'node:https';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { isPublicAddress } from '../../lib/net/public-address.js';
+import { isPublicAddress, isWebhookPort } from '../../lib/net/public-address.js';
 
 export interface WebhookResponse {
   ok: boolean;
@@ -20,6 +20,7 @@ export const WEBHOOK_TIMEOUT_MS = 10_000;
 export async function postWebhook(url: string, headers: Record<string, string>, body: string, allowPrivate: boolean): Promise<WebhookResponse> {
   const target = new URL(url);
   if (target.protocol !== 'https:') return { ok: false, status: null, error: 'not an HTTPS address' };
+  if (!allowPrivate && !isWebhookPort(target)) return { ok: false, status: null, error: `refused: port ${target.port} (443 or 8443 only)` };
   const host = target.hostname.replace(/^\[|\]$/g, '');
   let addresses: { address: string; family: number }[];
   try {

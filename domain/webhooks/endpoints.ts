@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import type { Db } from '../../db/knex.js';
 import type { Config } from '../../lib/config.js';
 import { encrypt, randomBase62 } from '../../lib/crypto.js';
-import { isPublicAddress } from '../../lib/net/public-address.js';
+import { isPublicAddress, isWebhookPort, WEBHOOK_PORTS } from '../../lib/net/public-address.js';
 import { EVENT_TYPES, type EventType } from './event-types.js';
 
 export const MAX_WEBHOOK_ENDPOINTS = 5;
@@ -17,7 +17,7 @@ export class WebhookEndpointError extends Error {
   }
 }
 
-/** HTTPS only, and (unless WEBHOOK_ALLOW_PRIVATE=1 outside production) only public addresses. */
+/** HTTPS only, and (unless WEBHOOK_ALLOW_PRIVATE=1, local runs only) ports 443 or 8443 of public addresses only. */
 export async function checkWebhookUrl(rawUrl: string, config: Config): Promise<URL> {
   let url: URL;
   try {
@@ -28,6 +28,7 @@ export async function checkWebhookUrl(rawUrl: string, config: Config): Promise<U
   if (url.protocol !== 'https:') throw new WebhookEndpointError('https_required', 'Webhook addresses must use HTTPS.');
   if (url.username || url.password) throw new WebhookEndpointError('invalid_url', 'Webhook addresses cannot carry credentials.');
   if (config.webhookAllowPrivate) return url;
+  if (!isWebhookPort(url)) throw new WebhookEndpointError('port_not_allowed', `Webhook addresses use port ${WEBHOOK_PORTS.join(' or ')}.`);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const addresses = isIP(host) ? [host] : (await lookup(host, { all: true }).catch(() => [])).map((a) => a.address);
   if (addresses.length === 0) throw new WebhookEndpointError('unresolvable_host', `${host} does not resolve.`);

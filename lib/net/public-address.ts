@@ -1,59 +1,34 @@
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
-/** Addresses that are not reachable public unicast hosts (RFC 6890 special-purpose registries). */
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['100::', 64],
-  ['2001::', 23],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv6');
-
-/** IPv4 carried inside IPv6 forms (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::, 6to4 2002::). */
-function embeddedIpv4(ip: string): string | undefined {
-  const lower = ip.toLowerCase();
-  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  const sixToFour = /^2002:([0-9a-f]{1,4}):([0-9a-f]{1,4}):/.exec(lower);
-  const pair = hex ?? sixToFour;
-  if (!pair) return undefined;
-  const high = parseInt(pair[1]!, 16);
-  const low = parseInt(pair[2]!, 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+/**
+ * True only for a public unicast IP address. ipaddr.js classifies an address against the IANA
+ * special-purpose registries (loopback, private, link-local, unique-local, site-local, NAT64,
+ * 6to4, Teredo, ORCHID, documentation, benchmarking…); only `unicast` is public. An IPv4-mapped
+ * IPv6 address (::ffff:a.b.c.d) is judged by its IPv4 address; ::/96 (unspecified, loopback and
+ * the deprecated IPv4-compatible ::a.b.c.d) and every other IPv6 form carrying an IPv4 address
+ * (NAT64, 6to4, Teredo) are refused outright.
+ */
+export function isPublicAddress(ip: string): boolean {
+  // Node's strict syntax first: ipaddr.js also reads legacy forms such as 1.2.3.
+  const family = isIP(ip);
+  if (family === 4) return ipaddr.IPv4.parse(ip).range() === 'unicast';
+  if (family !== 6) return false;
+  let v6: ipaddr.IPv6;
+  try {
+    // In hexadecimal form first: ipaddr.js reads any embedded dotted quad as IPv4-mapped.
+    v6 = ipaddr.IPv6.parse(new URL(`http://[${ip}]`).hostname.slice(1, -1));
+  } catch {
+    return false; // e.g. a zone index (fe80::1%eth0)
+  }
+  if (v6.parts.slice(0, 6).every((word) => word === 0)) return false;
+  if (v6.range() === 'ipv4Mapped') return v6.toIPv4Address().range() === 'unicast';
+  return v6.range() === 'unicast';
 }
 
-/** True only for a public unicast IP address; loopback, private, link-local, ULA and the rest are refused. */
-export function isPublicAddress(ip: string): boolean {
-  const family = isIP(ip);
-  if (family === 4) return !blocked.check(ip, 'ipv4');
-  if (family === 6) {
-    const v4 = embeddedIpv4(ip);
-    if (v4) return isPublicAddress(v4);
-    return !blocked.check(ip, 'ipv6');
-  }
-  return false;
+/** Webhook receivers listen on the HTTPS ports: 443 (the default) or 8443. */
+export const WEBHOOK_PORTS = ['443', '8443'];
+
+export function isWebhookPort(url: URL): boolean {
+  return url.port === '' || WEBHOOK_PORTS.includes(url.port);
 }

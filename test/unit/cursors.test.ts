@@ -135,7 +135,8 @@ describe('sealed values (lib/crypto)', () => {
 
     it('a token whose authentication tag is truncated does not open (16-byte tags only)', () => {
       const [iv, tag, ciphertext] = sealToken([1, 2, 3], KEY, 'A').split('.') as [string, string, string];
-      for (const length of [6, 11, 16, 21]) expect(openToken([iv, tag.slice(0, length), ciphertext].join('.'), KEY, 'A'), `tag of ${length} chars`).to.equal(undefined);
+      for (const length of [6, 11, 16, 21])
+        expect(openToken([iv, tag.slice(0, length), ciphertext].join('.'), KEY, 'A'), `tag of ${length} chars`).to.equal(undefined);
       expect(openToken([iv, tag, ciphertext].join('.'), KEY, 'A')).to.deep.equal([1, 2, 3]);
     });
 
