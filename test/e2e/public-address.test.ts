@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { isPublicAddress } from '../../lib/net/public-address.js';
-import { checkWebhookUrl, WebhookEndpointError } from '../../domain/webhooks/endpoints.js';
+import { checkWebhookUrl, type WebhookEndpointError } from '../../domain/webhooks/endpoints.js';
 import { loadConfig } from '../../lib/config.js';
 
 const SECRET_KEY = 'ab'.repeat(32);
