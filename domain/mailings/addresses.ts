@@ -7,10 +7,20 @@ export interface AddressProblem {
   message: string;
 }
 
+const CONTROL = /\p{Cc}/u;
+
 /** Postal norm: at most 6 lines (name, up to 4 lines, postcode and city) of at most 38 characters. */
 export function addressProblems(address: MailingAddressInput, field: string): AddressProblem[] {
   const problems: AddressProblem[] = [];
   const lines = [address.name, ...address.lines];
+  // A line break or any other control character would add lines to the envelope window.
+  const parts: [string, string][] = [
+    [`${field}.name`, address.name],
+    ...address.lines.map((line, i): [string, string] => [`${field}.lines.${i}`, line]),
+    [`${field}.postcode`, address.postcode],
+    [`${field}.city`, address.city],
+  ];
+  for (const [name, text] of parts) if (CONTROL.test(text)) problems.push({ field: name, message: 'contains a control character (line break, tab…)' });
   if (!address.name.trim()) problems.push({ field: `${field}.name`, message: 'is empty' });
   address.lines.forEach((line, i) => {
     if (!line.trim()) problems.push({ field: `${field}.lines.${i}`, message: 'is empty' });

@@ -30,13 +30,18 @@ export function prepareLetter(request: MailingRequest): PreparedLetter {
     const { letter, provider } = findLetter(slug, providerSlug);
     if (!provider && !request.recipient) throw unprocessable('A recipient address is required unless the letter has a provider.', { field: 'recipient' });
     const recipient = provider ? provider.address : asAddress(request.recipient!);
-    const values: Record<string, FieldValue> = {
+    // The envelope window prints exactly the validated addresses: letter.fields may repeat them, never change them.
+    const printed: Record<string, FieldValue> = {
       senderName: sender.name,
       senderAddress: blockText(sender),
-      place: sender.city.replace(/\s+cedex.*$/i, ''),
       ...(provider ? {} : { recipientName: recipient.name, recipientAddress: blockText(recipient) }),
-      ...fields,
     };
+    const overridden = Object.keys(printed).filter((name) => name in fields && String(fields[name]).trim() !== String(printed[name]));
+    if (overridden.length)
+      throw unprocessable(`letter.fields cannot change the printed addresses (${overridden.join(', ')}): they come from sender and recipient.`, {
+        fields: overridden,
+      });
+    const values: Record<string, FieldValue> = { place: sender.city.replace(/\s+cedex.*$/i, ''), ...fields, ...printed };
     const clean = requireValidValues(letterFields(letter, provider), values);
     const rendered = renderLetter(letter, provider, clean);
     if (rendered.missingFields.length) throw unprocessable(`The letter needs ${rendered.missingFields.join(', ')}.`, { missingFields: rendered.missingFields });

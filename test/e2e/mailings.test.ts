@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createHmac, randomUUID } from 'node:crypto';
 import { balanceOf, call, createAccount, eventually, type TestAccount } from '../support/api.js';
 import { stack } from '../support/stack.js';
-import { freeLetter, recipient, sender } from '../support/fixtures.js';
+import { boxLetterValues, freeLetter, recipient, sender } from '../support/fixtures.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { createWebhookEndpoint } from '../../domain/webhooks/endpoints.js';
 import { priceOf } from '../../domain/billing/prices.js';
@@ -166,6 +166,36 @@ describe('mailings', function () {
     const noEmail = await post(account.testKey, { mode: 'simple', letter: freeLetter, sender, recipient, options: { emailCopy: true } });
     expect(noEmail.status).to.equal(422);
     expect(noEmail.body.error.code).to.equal('recipient_email_required');
+  });
+
+  it('prints exactly the validated addresses: letter.fields cannot change them, lines carry no control characters', async () => {
+    const letter = { slug: 'resiliation-box-internet', fields: boxLetterValues };
+    // Repeating the printed values is fine (an AI fill returns them too).
+    const same = await post(account.testKey, { mode: 'simple', letter, sender, recipient });
+    expect(same.status, JSON.stringify(same.body)).to.equal(201);
+    const { layout } = await stack().db('shipments').where({ id: same.body.id }).first('layout');
+    const printed = (block: { text?: string; value?: string | null }[]) => block.map((s) => s.text ?? s.value ?? '').join('');
+    expect(printed(layout.recipient)).to.equal(`${recipient.name}\n${recipient.lines[0]}\n${recipient.postcode} ${recipient.city}`);
+    expect(printed(layout.sender)).to.equal(`${sender.name}\n${sender.lines[0]}\n${sender.postcode} ${sender.city}`);
+    for (const [name, value] of [
+      ['recipientAddress', '3 rue Ailleurs\n75001 Paris'],
+      ['recipientName', 'Quelqu’un d’autre'],
+      ['senderAddress', '1 place Bellecour\n69002 Lyon'],
+    ]) {
+      const res = await post(account.testKey, { mode: 'simple', letter: { ...letter, fields: { ...boxLetterValues, [name!]: value } }, sender, recipient });
+      expect(res.status, name).to.equal(422);
+      expect(res.body.error.details.fields).to.deep.equal([name]);
+    }
+    for (const bad of [
+      { ...recipient, lines: ['1 place de la Comédie\nBâtiment B'] },
+      { ...recipient, name: 'Mairie\tde Lyon' },
+      { ...recipient, city: 'Lyon\r' },
+    ]) {
+      const res = await post(account.testKey, { mode: 'simple', letter: freeLetter, sender, recipient: bad });
+      expect(res.status, JSON.stringify(bad)).to.equal(422);
+      expect(res.body.error.code).to.equal('address_invalid');
+      expect(JSON.stringify(res.body.error.details)).to.contain('control character');
+    }
   });
 
   it('402 without money: nothing is created', async () => {
