@@ -1,4 +1,4 @@
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type LogMetadata } from '@temporalio/worker';
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../lib/config.js';
@@ -19,11 +19,19 @@ export interface WorkerDeps {
 
 let runtimeInstalled = false;
 
+/** The SDK's logger, without the warning every activity-only worker (tracking, partners) gets at start: expected here. */
+class QuietLogger extends DefaultLogger {
+  override log(level: LogLevel, message: string, meta?: LogMetadata): void {
+    if (message.startsWith('No workflows registered')) return;
+    super.log(level, message, meta);
+  }
+}
+
 /** Quiet SDK logs, and shutdown driven by our own signal handlers rather than the SDK's. */
 function installRuntime(config: Config): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  Runtime.install({ logger: new DefaultLogger(config.temporalLogLevel), shutdownSignals: [] });
+  Runtime.install({ logger: new QuietLogger(config.temporalLogLevel), shutdownSignals: [] });
 }
 
 export interface RunnableWorker {
