@@ -30,6 +30,8 @@ export function createApp(services: Services): Koa {
   catalogue();
   const app = new Koa();
   app.context.services = services;
+  // Behind a reverse proxy, the client's address (failed-authentication limit, logs) is the forwarded one.
+  app.proxy = services.config.trustProxy;
   // Errors are answered in the SPEC.md shape; Koa's default printer would only add noise.
   app.silent = true;
 

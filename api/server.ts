@@ -23,7 +23,7 @@ export interface ApiDeps {
 
 /** Serves the API on `port` (0 picks a free one). */
 export async function startApiServer(deps: ApiDeps, port: number, host = '0.0.0.0'): Promise<RunningApi> {
-  const guard = new KeyGuard(deps.db, deps.databaseUrl);
+  const guard = new KeyGuard(deps.db, deps.databaseUrl, deps.config.failedAuthPerMinute);
   await guard.start();
   const app = createApp({ config: deps.config, db: deps.db, guard, domain: domainDeps(deps.db, deps.config, deps.temporal) } satisfies Services);
   const server = createServer(app.callback());

@@ -52,6 +52,10 @@ export interface Config {
   operatorPollMs: number;
   /** Activities one worker process runs at once on the main task queue (WORKER_ACTIVITY_SLOTS). */
   workerActivitySlots: number;
+  /** Failed authentications allowed per client address and minute (FAILED_AUTH_PER_MINUTE). */
+  failedAuthPerMinute: number;
+  /** Behind a reverse proxy: client addresses come from X-Forwarded-For (TRUST_PROXY=1). */
+  trustProxy: boolean;
   logLevel: string;
   /** Temporal SDK log level in the worker (TEMPORAL_LOG_LEVEL). */
   temporalLogLevel: 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
@@ -154,6 +158,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operatorFailFirstFilings: positiveInt(knob('OPERATOR_FAIL_FIRST_FILINGS'), 'OPERATOR_FAIL_FIRST_FILINGS', 0),
     operatorPollMs: operatorPollMs(env.OPERATOR_POLL_INTERVAL, production ? 60_000 : parseDuration(knob('OPERATOR_STEP_DELAY') || '30s')),
     workerActivitySlots: positiveInt(env.WORKER_ACTIVITY_SLOTS, 'WORKER_ACTIVITY_SLOTS', 100) || 100,
+    failedAuthPerMinute: positiveInt(env.FAILED_AUTH_PER_MINUTE, 'FAILED_AUTH_PER_MINUTE', 30) || 30,
+    trustProxy: env.TRUST_PROXY === '1',
     logLevel: logLevel(env),
     temporalLogLevel: temporalLogLevel(env.TEMPORAL_LOG_LEVEL),
     temporalCliPath: env.TEMPORAL_CLI_PATH || undefined,

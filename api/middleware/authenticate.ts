@@ -8,6 +8,12 @@ import { safeEqualText } from '../../lib/crypto.js';
 
 const invalidKey = (): ApiError => new ApiError(401, 'invalid_api_key', 'Provide a valid API key as "Authorization: Bearer svc_test_…" or "svc_live_…".');
 
+/** A failed authentication counts against the client's address. */
+function refuse(ctx: Context, error: ApiError): ApiError {
+  ctx.services.guard.failedAuth.recordFailure(ctx.ip);
+  return error;
+}
+
 export function setBalanceHeader(ctx: Context, balanceCents: number): void {
   ctx.set('X-Service-Balance', String(balanceCents));
 }
@@ -24,9 +30,14 @@ const UNCOUNTED: CounterResult = { allowed: true, remaining: 0 };
  */
 export function authenticate(scope: Scope) {
   return function authenticateKey(ctx: Context, next: Next): void | Promise<void> {
+    const { failedAuth } = ctx.services.guard;
+    if (!failedAuth.allows(ctx.ip)) {
+      ctx.set('Retry-After', String(60 - (Math.floor(Date.now() / 1000) % 60)));
+      throw new ApiError(429, 'rate_limited', 'Too many failed authentications from this address; retry in a minute with a valid key.');
+    }
     const match = /^Bearer +(\S+)$/.exec(ctx.req.headers.authorization ?? '');
     const key = match?.[1];
-    if (!key || !KEY_PATTERN.test(key)) throw invalidKey();
+    if (!key || !KEY_PATTERN.test(key)) throw refuse(ctx, invalidKey());
     const digest = apiKeyDigest(key);
     const record = ctx.services.guard.findKey(digest);
     if (record instanceof Promise) return record.then((found) => checkKey(ctx, next, scope, digest, found));
@@ -36,8 +47,8 @@ export function authenticate(scope: Scope) {
 
 function checkKey(ctx: Context, next: Next, scope: Scope, digest: string, record: KeyRecord | null): void | Promise<void> {
   // The record was found by digest; the constant-time comparison guards against any lookup quirk.
-  if (!record || !safeEqualText(record.keyDigest, digest)) throw invalidKey();
-  if (record.revoked) throw new ApiError(401, 'revoked_api_key', 'This API key has been revoked. Create a new key in the developer space.');
+  if (!record || !safeEqualText(record.keyDigest, digest)) throw refuse(ctx, invalidKey());
+  if (record.revoked) throw refuse(ctx, new ApiError(401, 'revoked_api_key', 'This API key has been revoked. Create a new key in the developer space.'));
   if (record.accountStatus === 'suspended') throw new ApiError(403, 'account_suspended', 'This account is suspended. Contact support.');
   if (record.mode === 'live' && !record.liveEnabled) {
     throw new ApiError(403, 'live_not_enabled', 'Production is not yet open for this account; use a svc_test_ key until the account is validated.');

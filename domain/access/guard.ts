@@ -2,6 +2,7 @@ import { parisDate } from '../../lib/paris-time.js';
 import type { Db } from '../../db/knex.js';
 import { KeyStore, type KeyRecord } from './key-store.js';
 import { LeasedCounter, type CounterResult } from './leased-counter.js';
+import { FailedAuthLimiter } from './failed-auth.js';
 
 /**
  * What authentication needs per request, with no database round trip in the steady state: the
@@ -10,11 +11,14 @@ import { LeasedCounter, type CounterResult } from './leased-counter.js';
  */
 export class KeyGuard {
   readonly keys: KeyStore;
+  /** Failed authentications per client address. */
+  readonly failedAuth: FailedAuthLimiter;
   private readonly minutes: LeasedCounter;
   private readonly sandboxDays: LeasedCounter;
 
-  constructor(db: Db, databaseUrl: string) {
+  constructor(db: Db, databaseUrl: string, failedAuthPerMinute?: number) {
     this.keys = new KeyStore(db, databaseUrl);
+    this.failedAuth = new FailedAuthLimiter(failedAuthPerMinute);
     this.minutes = new LeasedCounter(db, 'rate_limit_windows', 'key_id', 'window_start');
     this.sandboxDays = new LeasedCounter(db, 'sandbox_usage', 'account_id', 'day');
   }

@@ -18,13 +18,25 @@ export interface KeyRecord {
 }
 
 interface Entry {
-  record: KeyRecord | null;
+  record: KeyRecord;
   expiresAt: number;
 }
 
 /** Safety net only: every change is announced on `auth_changed` and dropped at once. */
 const TTL_MS = 60_000;
 const MAX_ENTRIES = 50_000;
+/**
+ * Unknown keys are remembered too (each would otherwise cost a query), apart and bounded: a flood
+ * of made-up keys evicts the oldest unknown ones, never a valid key.
+ */
+const MAX_MISSES = 10_000;
+
+/** Sets `key` as the newest entry of a Map used as an LRU list, dropping the oldest past `max`. */
+function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+  map.delete(key);
+  if (map.size >= max) map.delete(map.keys().next().value!);
+  map.set(key, value);
+}
 
 /**
  * Keys and their accounts, cached in the process so that an authenticated call costs no database
@@ -34,6 +46,8 @@ const MAX_ENTRIES = 50_000;
  */
 export class KeyStore {
   private readonly entries = new Map<string, Entry>();
+  /** Digests of unknown keys, with when to forget them. */
+  private readonly misses = new Map<string, number>();
   private readonly byAccount = new Map<string, Set<string>>();
   /** One database lookup per key at a time, however many requests wait for it. */
   private readonly loading = new Map<string, Promise<KeyRecord | null>>();
@@ -46,6 +60,7 @@ export class KeyStore {
   constructor(
     private readonly db: Db,
     private readonly databaseUrl: string,
+    private readonly maxMisses = MAX_MISSES,
   ) {}
 
   async start(): Promise<void> {
@@ -80,6 +95,7 @@ export class KeyStore {
   private clear(): void {
     this.generation += 1;
     this.entries.clear();
+    this.misses.clear();
     this.byAccount.clear();
   }
 
@@ -91,8 +107,10 @@ export class KeyStore {
 
   /** The cached record synchronously when there is one, else a promise of the database lookup. */
   find(keyDigest: string): KeyRecord | null | Promise<KeyRecord | null> {
+    const now = Date.now();
     const cached = this.entries.get(keyDigest);
-    if (cached && cached.expiresAt > Date.now()) return cached.record;
+    if (cached && cached.expiresAt > now) return cached.record;
+    if ((this.misses.get(keyDigest) ?? 0) > now) return null;
     return this.lookup(keyDigest);
   }
 
@@ -105,9 +123,10 @@ export class KeyStore {
     }
     const record = await pending;
     if (this.listening && generation === this.generation) {
-      if (this.entries.size >= MAX_ENTRIES) this.clear();
-      this.entries.set(name, { record, expiresAt: Date.now() + TTL_MS });
-      if (record) {
+      const expiresAt = Date.now() + TTL_MS;
+      if (!record) remember(this.misses, name, expiresAt, this.maxMisses);
+      else {
+        remember(this.entries, name, { record, expiresAt }, MAX_ENTRIES);
         const hashes = this.byAccount.get(record.accountId) ?? new Set<string>();
         hashes.add(name);
         this.byAccount.set(record.accountId, hashes);

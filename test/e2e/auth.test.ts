@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { call, createAccount, createKey, eventually, expenseGroup, spawnApiProcess } from '../support/api.js';
+import { awayFromMinuteBoundary, call, createAccount, createKey, eventually, expenseGroup, spawnApiProcess } from '../support/api.js';
+import { KeyStore } from '../../domain/access/key-store.js';
+import { apiKeyDigest } from '../../domain/access/keys.js';
 import { stack } from '../support/stack.js';
 
 const settle = (key: string | undefined, headers: Record<string, string> = {}) => call('POST', '/v1/expenses/settle', { key, body: expenseGroup(), headers });
@@ -84,5 +86,52 @@ describe('authentication', () => {
     }
     expect(api.output()).to.include('"path":"/v1/expenses/settle"');
     expect(api.output()).not.to.include(account.testKey.slice(9));
+  });
+});
+
+describe('authentication under a flood of made-up keys', function () {
+  this.timeout(60_000);
+
+  it('refuses a client address for the rest of the minute after too many failed authentications (429, Retry-After)', async () => {
+    const api = await spawnApiProcess({ FAILED_AUTH_PER_MINUTE: '5', LOG_LEVEL: 'warn' });
+    try {
+      const account = await createAccount();
+      await awayFromMinuteBoundary();
+      const made = (i: number) => 'svc_test_' + String(i).padStart(32, 'Z');
+      for (let i = 0; i < 5; i++) {
+        const res = await call('POST', '/v1/expenses/settle', { key: made(i), body: expenseGroup(), baseUrl: api.url });
+        expect(res.status, `attempt ${i + 1}`).to.equal(401);
+      }
+      const blocked = await call('POST', '/v1/expenses/settle', { key: made(6), body: expenseGroup(), baseUrl: api.url });
+      expect(blocked.status).to.equal(429);
+      expect(blocked.body.error.code).to.equal('rate_limited');
+      expect(Number(blocked.headers.get('retry-after'))).to.be.within(1, 60);
+      // Before any lookup: even a valid key from that address waits for the next minute.
+      const valid = await call('POST', '/v1/expenses/settle', { key: account.testKey, body: expenseGroup(), baseUrl: api.url });
+      expect(valid.status).to.equal(429);
+    } finally {
+      await api.stop();
+    }
+  });
+
+  it('remembers unknown keys apart, bounded: they never evict a valid key from the cache', async () => {
+    const { db } = stack();
+    const databaseUrl = process.env.DATABASE_URL!;
+    const store = new KeyStore(db, databaseUrl, 100);
+    await store.start();
+    try {
+      const account = await createAccount();
+      const digest = apiKeyDigest(account.testKey);
+      expect(await store.find(digest)).to.include({ accountId: account.id });
+      const unknown = Array.from({ length: 300 }, (_, i) => apiKeyDigest('svc_test_' + String(i).padStart(32, 'Y')));
+      for (const d of unknown) expect(await store.find(d)).to.equal(null);
+      // Still cached: answered synchronously, no query.
+      expect(store.find(digest)).to.include({ accountId: account.id });
+      // The latest unknown keys are remembered (no query either); the oldest were evicted.
+      expect(store.find(unknown.at(-1)!)).to.equal(null);
+      expect(store.find(unknown[0]!)).to.be.instanceOf(Promise);
+    } finally {
+      await store.stop();
+    }
   });
 });
