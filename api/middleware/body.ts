@@ -3,6 +3,20 @@ import getRawBody from 'raw-body';
 import { ApiError, badRequest } from '../errors.js';
 
 export const MAX_BODY_BYTES = 1_000_000;
+/** No request of the API nests deeper than a few levels; 32 leaves room and bounds every walk of a body. */
+export const MAX_BODY_DEPTH = 32;
+
+/** How deep a parsed JSON value nests, walked without recursion (a body may be 1 MB of `[`). */
+function depthExceeds(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
 
 const tooLarge = (): ApiError => new ApiError(413, 'payload_too_large', `The request body is larger than 1 MB (${MAX_BODY_BYTES} bytes).`);
 
@@ -28,6 +42,7 @@ export async function jsonBody(ctx: Context, next: Next): Promise<void> {
     } catch {
       throw badRequest('The request body is not valid JSON.');
     }
+    if (depthExceeds(ctx.request.body, MAX_BODY_DEPTH)) throw badRequest(`The request body nests more than ${MAX_BODY_DEPTH} levels deep.`);
   }
   await next();
 }

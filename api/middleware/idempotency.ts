@@ -12,14 +12,40 @@ declare module 'koa' {
   }
 }
 
-/** JSON with sorted keys, so that key order and spacing never make two equal requests differ. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return '[' + value.map(canonical).join(',') + ']';
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return '{' + entries.map(([k, v]) => JSON.stringify(k) + ':' + canonical(v)).join(',') + '}';
+/**
+ * JSON with sorted keys, so that key order and spacing never make two equal requests differ.
+ * Iterative: the body's depth is bounded (jsonBody), but a fingerprint never recurses anyway.
+ */
+function canonical(root: unknown): string {
+  let out = '';
+  // Either a value still to write, or text (a closing bracket, a comma) to append.
+  const work: ({ value: unknown } | string)[] = [{ value: root }];
+  while (work.length) {
+    const item = work.pop()!;
+    if (typeof item === 'string') {
+      out += item;
+      continue;
+    }
+    const { value } = item;
+    if (Array.isArray(value)) {
+      out += '[';
+      work.push(']');
+      for (let i = value.length - 1; i >= 0; i--) {
+        work.push({ value: value[i] });
+        if (i > 0) work.push(',');
+      }
+    } else if (value && typeof value === 'object') {
+      const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      out += '{';
+      work.push('}');
+      for (let i = entries.length - 1; i >= 0; i--) {
+        work.push({ value: entries[i]![1] });
+        work.push(JSON.stringify(entries[i]![0]) + ':');
+        if (i > 0) work.push(',');
+      }
+    } else out += JSON.stringify(value) ?? 'null';
   }
-  return JSON.stringify(value) ?? 'null';
+  return out;
 }
 
 function fingerprint(ctx: Context): string {

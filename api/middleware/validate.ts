@@ -47,7 +47,8 @@ export function validateThenHandle(route: Route) {
       params: check(params, ctx.params ?? {}, 'path'),
       // A copy, so that a handler changing its input cannot change the next call's.
       query: emptyQuery && ctx.querystring === '' ? { ...emptyQuery } : check(query, { ...ctx.query }, 'query'),
-      body: check(body, ctx.request.body, 'body'),
+      // A missing or empty body is validated as {}: the answer names each missing field.
+      body: check(body, body && ctx.request.body === undefined ? {} : ctx.request.body, 'body'),
     });
   };
 }
