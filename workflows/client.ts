@@ -85,6 +85,11 @@ export function devServerSearchAttributeFlags(): string[] {
   return SEARCH_ATTRIBUTES.flatMap((key) => ['--search-attribute', `${key.name}=${ATTRIBUTE_TYPES[key.type]!.cli}`]);
 }
 
+/** Our search attributes, by name, with their types as the operator service numbers them. */
+export function searchAttributeTypes(keys = SEARCH_ATTRIBUTES): Record<string, number> {
+  return Object.fromEntries(keys.map((key) => [key.name, ATTRIBUTE_TYPES[key.type]!.indexed]));
+}
+
 /** Registers our search attributes on a server that lacks them (the dev server gets them at start). */
 export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<void> {
   const existing = await connection.operatorService.listSearchAttributes({ namespace });
@@ -93,7 +98,7 @@ export async function ensureSearchAttributes(connection: Connection, namespace: 
   if (missing.length === 0) return;
   await connection.operatorService.addSearchAttributes({
     namespace,
-    searchAttributes: Object.fromEntries(missing.map((key) => [key.name, ATTRIBUTE_TYPES[key.type]!.indexed])),
+    searchAttributes: searchAttributeTypes(missing),
   });
   logger.info({ added: missing.map((key) => key.name) }, 'registered Temporal search attributes');
 }
