@@ -28,6 +28,8 @@ import {
   ACCOUNT_ID,
   advanceUpdate,
   cancelUpdate,
+  deliverySearchAttributes,
+  deliverySummary,
   deliveryWorkflowId,
   MAILING_MODE,
   MAILING_REFERENCE,
@@ -186,13 +188,14 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
       update(client, () => mailingHandle(shipmentId).executeUpdate(advanceUpdate, { args: [advance], updateId })),
     cancelMailing: (shipmentId, updateId) => update(client, () => mailingHandle(shipmentId).executeUpdate(cancelUpdate, { args: [null], updateId })),
 
-    async startDelivery(deliveryId) {
+    async startDelivery(target) {
       try {
         await client.workflow.start(workflows.webhookDelivery, {
           taskQueue: config.taskQueue,
-          workflowId: deliveryWorkflowId(deliveryId),
-          args: [{ deliveryId, retryDelaysMs: config.webhookRetryDelaysMs }],
-          staticSummary: 'ping webhook',
+          workflowId: deliveryWorkflowId(target.deliveryId),
+          args: [{ deliveryId: target.deliveryId, retryDelaysMs: config.webhookRetryDelaysMs }],
+          staticSummary: deliverySummary(target),
+          typedSearchAttributes: deliverySearchAttributes(target),
         });
       } catch {
         throw unreachable();

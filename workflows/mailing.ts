@@ -21,11 +21,14 @@ import type { EventType } from '../domain/webhooks/event-types.js';
 import {
   advanceUpdate,
   cancelUpdate,
+  deliverySearchAttributes,
+  deliverySummary,
   deliveryWorkflowId,
   FILING_REJECTED,
   MAILING_STATUS,
   REFUSED_CONFLICT,
   REFUSED_INVALID,
+  type DeliveryTarget,
   type MailingWorkflowInput,
   type TestAdvance,
 } from './contract.js';
@@ -65,7 +68,7 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
   let filed = false;
 
   async function emit(type: EventType, shipment: Shipment, extra: { proof?: { kind: string }; endpointsCreatedBy?: string } = {}): Promise<void> {
-    const deliveryIds = await projection.createWebhookEvent({
+    const event = {
       // The event's id derives from what it announces, never from the workflow's random seed: an
       // operator's Reset re-sends the same events with the same ids, so receivers deduplicate.
       eventKey: `${input.shipmentId}/${type}/${extra.proof?.kind ?? step}`,
@@ -75,14 +78,24 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
       created: new Date().toISOString(),
       mailing: shipment,
       ...extra,
-    });
-    for (const deliveryId of deliveryIds) {
+    };
+    // Deliveries findable by account, endpoint, event and status in the Temporal UI; mailings of
+    // older builds go on recording delivery ids alone (another activity: a worker of the previous
+    // build that meets the new one in a history fails its task rather than misread the result).
+    const deliveries: (DeliveryTarget | string)[] = patched('delivery-search-attributes')
+      ? await projection.createWebhookDeliveries(event)
+      : await projection.createWebhookEvent(event);
+    for (const delivery of deliveries) {
+      const target = typeof delivery === 'string' ? undefined : delivery;
+      const deliveryId = target?.deliveryId ?? (delivery as string);
       try {
         await startChild(webhookDelivery, {
           workflowId: deliveryWorkflowId(deliveryId),
           args: [{ deliveryId, retryDelaysMs: input.webhookRetryDelaysMs }],
-          staticSummary: `${type} webhook of shipment ${input.shipmentId}`,
-          // Retries go on for a day after the mailing itself has finished.
+          staticSummary: target ? deliverySummary(target, input.shipmentId) : `${type} webhook of shipment ${input.shipmentId}`,
+          ...(target ? { typedSearchAttributes: deliverySearchAttributes(target) } : {}),
+          // Retries go on for a day after the mailing itself has finished; the mailing never waits
+          // for a delivery's result (an abandoned delivery fails, which it ignores).
           parentClosePolicy: ParentClosePolicy.ABANDON,
         });
       } catch (error) {

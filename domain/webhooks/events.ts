@@ -3,6 +3,7 @@ import { sha256Hex } from '../../lib/crypto.js';
 import type { Deps } from '../deps.js';
 import type { Shipment } from '../mailings/shipment.js';
 import type { EventType } from './event-types.js';
+import type { DeliveryTarget } from '../../workflows/contract.js';
 import { randomUUID } from 'node:crypto';
 
 export interface NewEvent {
@@ -30,9 +31,9 @@ function uuidFrom(text: string): string {
 
 /**
  * Records the event (body per SPEC.md "Request received") and one pending delivery per matching
- * endpoint of the right environment; returns the delivery ids. Repeating it creates nothing twice.
+ * endpoint of the right environment; returns the deliveries to start. Repeating it creates nothing twice.
  */
-export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<string[]> {
+export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<DeliveryTarget[]> {
   const eventId = event.eventId ?? uuidFrom(`event/${event.eventKey}`);
   const payload = {
     id: eventId,
@@ -66,12 +67,12 @@ export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<strin
     status: 'pending',
   }));
   if (deliveries.length) await db('webhook_deliveries').insert(deliveries).onConflict('id').ignore();
-  return deliveries.map((d) => d.id);
+  return deliveries.map((d) => ({ deliveryId: d.id, accountId: event.accountId, endpointId: d.endpoint_id, eventId, eventType: event.type }));
 }
 
 /** "Send a ping" of the developer space: a `ping` event to one endpoint, delivered like any other. */
 export async function pingEndpoint(deps: Deps, endpoint: { id: string; account_id: string; env: string }): Promise<{ deliveryId: string; endpointId: string }> {
-  const [deliveryId] = await recordWebhookEvent(deps.db, {
+  const [delivery] = await recordWebhookEvent(deps.db, {
     eventId: randomUUID(),
     type: 'ping',
     accountId: endpoint.account_id,
@@ -79,6 +80,6 @@ export async function pingEndpoint(deps: Deps, endpoint: { id: string; account_i
     created: new Date().toISOString(),
     endpointId: endpoint.id,
   });
-  await deps.workflows.startDelivery(deliveryId!);
-  return { deliveryId: deliveryId!, endpointId: endpoint.id };
+  await deps.workflows.startDelivery(delivery!);
+  return { deliveryId: delivery!.deliveryId, endpointId: endpoint.id };
 }
