@@ -43,7 +43,7 @@ function pom(): string {
  */
 const wrapperScript = (): string => `#!/bin/sh
 # Temporal test server ${TEMPORAL_TEST_SERVER_VERSION} (${ARTIFACT}), built by scripts/local/temporal-test-server.ts.
-exec "\${JAVA_HOME:+$JAVA_HOME/bin/}java" -cp "$(dirname "$0")/lib/*" ${MAIN_CLASS} "$@"
+exec java -cp "$(dirname "$0")/lib/*" ${MAIN_CLASS} "$@"
 `;
 
 function copyDependencies(folder: string, log: (line: string) => void): Promise<number> {
@@ -51,6 +51,7 @@ function copyDependencies(folder: string, log: (line: string) => void): Promise<
     const args = [
       '-B',
       '-q',
+      '-Dstyle.color=never',
       '-f',
       join(folder, 'pom.xml'),
       'dependency:copy-dependencies',
@@ -61,8 +62,10 @@ function copyDependencies(folder: string, log: (line: string) => void): Promise<
     const relay = (chunk: Buffer): void =>
       chunk
         .toString()
+        // eslint-disable-next-line no-control-regex
+        .replace(/\x1b\[[0-9;]*m/g, '')
         .split('\n')
-        .filter(Boolean)
+        .filter((line) => line.trim())
         .forEach((line) => log('  ' + line));
     child.stdout.on('data', relay);
     child.stderr.on('data', relay);
@@ -93,7 +96,7 @@ export async function resolveTemporalTestServer(log: (line: string) => void = (l
   const cached = join(cacheDir, WRAPPER);
   if (isExecutable(cached)) return cached;
 
-  if (spawnSync('java', ['-version']).status !== 0 && !process.env.JAVA_HOME) {
+  if (spawnSync('java', ['-version']).status !== 0) {
     throw new StartupError(
       'Temporal test server',
       'java is not on PATH (the test server is a Java program)',
