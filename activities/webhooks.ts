@@ -5,6 +5,7 @@ import { decrypt, hmacSha256Hex } from '../lib/crypto.js';
 import { API_VERSION } from '../domain/version.js';
 import { recordWebhookEvent, type NewEvent } from '../domain/webhooks/events.js';
 import { postWebhook } from './net/webhook-request.js';
+import type { DeliveryTarget } from '../workflows/contract.js';
 
 export const USER_AGENT = `Service-Webhooks/${API_VERSION}`;
 /** The delivery history is kept this long (SPEC.md: 30 days). */
@@ -21,12 +22,19 @@ export function webhookActivities(db: Db, config: Config) {
   return {
     /**
      * Records the event (body per SPEC.md "Request received") and one pending delivery per matching
-     * endpoint of the right environment; returns the delivery ids.
+     * endpoint of the right environment; returns the delivery ids. Kept for the mailings of older
+     * builds, which replay it; new ones call createWebhookDeliveries.
      */
-    createWebhookEvent: (event: NewEvent): Promise<string[]> => recordWebhookEvent(db, event),
+    createWebhookEvent: async (event: NewEvent): Promise<string[]> => (await recordWebhookEvent(db, event)).map((d) => d.deliveryId),
+    /** The same, with what each delivery is found by in the Temporal UI (account, endpoint, event). */
+    createWebhookDeliveries: (event: NewEvent): Promise<DeliveryTarget[]> => recordWebhookEvent(db, event),
 
-    /** One attempt: a fresh timestamp and signature, 10 s to answer 2xx, no redirects. */
-    async attemptWebhookDelivery(deliveryId: string): Promise<AttemptResult> {
+    /**
+     * One attempt: a fresh timestamp and signature, 10 s to answer 2xx, no redirects. `attempt`
+     * (its number and the delivery workflow's time) is recorded in `attempted_at`; a retry of the
+     * same attempt replaces its time rather than adding one. Workflows of older builds do not pass it.
+     */
+    async attemptWebhookDelivery(deliveryId: string, attempt?: { number: number; at: string }): Promise<AttemptResult> {
       const delivery = await db('webhook_deliveries as d')
         .join('webhook_events as e', 'e.id', 'd.event_id')
         .join('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
@@ -58,6 +66,9 @@ export function webhookActivities(db: Db, config: Config) {
           status: response.ok ? 'delivered' : 'pending',
           delivered_at: response.ok ? db.fn.now() : null,
           updated_at: db.fn.now(),
+          attempted_at: attempt
+            ? db.raw('attempted_at[1:?] || ?::timestamptz', [attempt.number - 1, attempt.at])
+            : db.raw('attempted_at || now()::timestamptz'),
         });
       return { delivered: response.ok, httpStatus: response.status, error: response.error };
     },

@@ -2,7 +2,7 @@ import type { WorkflowResultType } from '@temporalio/common';
 import type { Config } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
 import type * as workflows from '../workflows/index.js';
-import type { MailingWorkflowInput, TestAdvance } from '../workflows/contract.js';
+import type { DeliveryTarget, MailingWorkflowInput, TestAdvance } from '../workflows/contract.js';
 import type { KeyMode } from './access/scopes.js';
 import type { IdempotencyClaim } from './access/idempotency.js';
 import type { DomainError } from './errors.js';
@@ -39,7 +39,7 @@ export interface WorkflowRunner {
   advanceMailing(shipmentId: string, advance: TestAdvance, updateId?: string): Promise<Shipment>;
   cancelMailing(shipmentId: string, updateId?: string): Promise<Shipment>;
   /** Starts the delivery of one webhook event to one endpoint. */
-  startDelivery(deliveryId: string): Promise<void>;
+  startDelivery(target: DeliveryTarget): Promise<void>;
 }
 
 /** What domain operations work with: passed in, never looked up. */

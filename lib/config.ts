@@ -23,6 +23,14 @@ export function toolsCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'svc-postal', 'tools');
 }
 
+/**
+ * TEMPORAL_TEST_SERVER_PATH: Temporal's time-skipping test server (an executable taking the port
+ * as its first argument) for the time-skipping tests; unset, it is built from Maven Central.
+ */
+export function temporalTestServerPath(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.TEMPORAL_TEST_SERVER_PATH || undefined;
+}
+
 /** The directories searched for programs (PATH). */
 export function searchPath(env: NodeJS.ProcessEnv = process.env): string {
   return env.PATH ?? '';

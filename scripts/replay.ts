@@ -8,14 +8,17 @@ import { replayHistories } from '../worker/replay.js';
 import { toolTemporalAddress } from './local/database.js';
 
 /**
- * `npm run replay`: before rolling out a new build, replay the histories of the mailings running
- * on a Temporal server (TEMPORAL_ADDRESS, else the one `npm start` runs) against this build's
- * workflow code. Prints {"replayed", "failed":[{workflowId, error}]}; exit 1 when any fails (do not
- * deploy: the change is not compatible with mailings in flight). `--save DIR` also writes each
- * history there (binary protobuf), to add to test/fixtures/histories/.
+ * `npm run replay`: before rolling out a new build, replay the histories of the mailings and webhook
+ * deliveries running on a Temporal server (TEMPORAL_ADDRESS, else the one `npm start` runs)
+ * against this build's workflow code. Prints {"replayed", "failed":[{workflowId, error}]}; exit 1
+ * when any fails (do not deploy: the change is not compatible with workflows in flight). `--save
+ * DIR` also writes each history there (binary protobuf), to add to test/fixtures/histories/;
+ * `--query` picks other executions (a visibility query, e.g. finished deliveries to record).
  */
+const RUNNING = "(WorkflowType = 'mailing' OR WorkflowType = 'webhookDelivery') AND ExecutionStatus = 'Running'";
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { save: { type: 'string' }, limit: { type: 'string' } } });
+  const { values } = parseArgs({ options: { save: { type: 'string' }, limit: { type: 'string' }, query: { type: 'string' } } });
   const config = loadConfig();
   const temporal = await connectTemporal(toolTemporalAddress(config), config.temporalNamespace);
   const limit = Number(values.limit ?? 1000);
@@ -23,7 +26,7 @@ async function main(): Promise<number> {
   if (saveDir) mkdirSync(saveDir, { recursive: true });
   try {
     const histories = [];
-    for await (const execution of temporal.client.workflow.list({ query: "WorkflowType = 'mailing' AND ExecutionStatus = 'Running'" })) {
+    for await (const execution of temporal.client.workflow.list({ query: values.query ?? RUNNING })) {
       if (histories.length >= limit) break;
       const history = await temporal.client.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory();
       if (saveDir) writeFileSync(join(saveDir, `${execution.workflowId}.binpb`), proto.temporal.api.history.v1.History.encode(history).finish());

@@ -31,7 +31,9 @@ class QuietLogger extends DefaultLogger {
 function installRuntime(config: Config): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  Runtime.install({ logger: new QuietLogger(config.temporalLogLevel), shutdownSignals: [] });
+  // The same level for the SDK's native (Rust) logs, which are printed apart from the logger.
+  const level = config.temporalLogLevel;
+  Runtime.install({ logger: new QuietLogger(level), shutdownSignals: [], telemetryOptions: { logging: { filter: { core: level, other: level } } } });
 }
 
 export interface RunnableWorker {

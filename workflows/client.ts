@@ -28,6 +28,8 @@ import {
   ACCOUNT_ID,
   advanceUpdate,
   cancelUpdate,
+  deliverySearchAttributes,
+  deliverySummary,
   deliveryWorkflowId,
   interactiveQueue,
   MAILING_MODE,
@@ -86,6 +88,11 @@ export function devServerSearchAttributeFlags(): string[] {
   return SEARCH_ATTRIBUTES.flatMap((key) => ['--search-attribute', `${key.name}=${ATTRIBUTE_TYPES[key.type]!.cli}`]);
 }
 
+/** Our search attributes, by name, with their types as the operator service numbers them. */
+export function searchAttributeTypes(keys = SEARCH_ATTRIBUTES): Record<string, number> {
+  return Object.fromEntries(keys.map((key) => [key.name, ATTRIBUTE_TYPES[key.type]!.indexed]));
+}
+
 /** Registers our search attributes on a server that lacks them (the dev server gets them at start). */
 export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<void> {
   const existing = await connection.operatorService.listSearchAttributes({ namespace });
@@ -94,7 +101,7 @@ export async function ensureSearchAttributes(connection: Connection, namespace: 
   if (missing.length === 0) return;
   await connection.operatorService.addSearchAttributes({
     namespace,
-    searchAttributes: Object.fromEntries(missing.map((key) => [key.name, ATTRIBUTE_TYPES[key.type]!.indexed])),
+    searchAttributes: searchAttributeTypes(missing),
   });
   logger.info({ added: missing.map((key) => key.name) }, 'registered Temporal search attributes');
 }
@@ -182,13 +189,14 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
       update(client, () => mailingHandle(shipmentId).executeUpdate(advanceUpdate, { args: [advance], updateId })),
     cancelMailing: (shipmentId, updateId) => update(client, () => mailingHandle(shipmentId).executeUpdate(cancelUpdate, { args: [null], updateId })),
 
-    async startDelivery(deliveryId) {
+    async startDelivery(target) {
       try {
         await client.workflow.start(workflows.webhookDelivery, {
           taskQueue: config.taskQueue,
-          workflowId: deliveryWorkflowId(deliveryId),
-          args: [{ deliveryId, retryDelaysMs: config.webhookRetryDelaysMs }],
-          staticSummary: 'ping webhook',
+          workflowId: deliveryWorkflowId(target.deliveryId),
+          args: [{ deliveryId: target.deliveryId, retryDelaysMs: config.webhookRetryDelaysMs }],
+          staticSummary: deliverySummary(target),
+          typedSearchAttributes: deliverySearchAttributes(target),
         });
       } catch {
         throw unreachable();

@@ -36,6 +36,23 @@ export function mailingSummary(input: MailingWorkflowInput, reference: string): 
 }
 export const deliveryWorkflowId = (deliveryId: string): string => `delivery-${deliveryId}`;
 
+/** One delivery to start: an event to one endpoint of an account (what recording an event returns). */
+export interface DeliveryTarget {
+  deliveryId: string;
+  accountId: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+}
+
+/** A delivery's line in the Temporal UI, e.g. "mailing.posted webhook · shipment … → endpoint …". */
+export function deliverySummary(target: DeliveryTarget, shipmentId?: string): string {
+  return [`${target.eventType} webhook`, ...(shipmentId ? [`shipment ${shipmentId}`] : []), `endpoint ${target.endpointId}`].join(' · ');
+}
+
+/** `ApplicationFailure.type` of a delivery workflow that gave up: every attempt failed. */
+export const WEBHOOK_ABANDONED = 'webhook_abandoned';
+
 /** POST /v1/test/mailings/{id}/advance. */
 export const advanceUpdate = defineUpdate<Shipment, [TestAdvance]>('advance');
 /** POST /v1/mailings/{id}/cancel. */
@@ -84,5 +101,33 @@ export const MAILING_REFERENCE = defineSearchAttributeKey('MailingReference', Se
 export const MAILING_MODE = defineSearchAttributeKey('MailingMode', SearchAttributeType.KEYWORD);
 export const MAILING_STATUS = defineSearchAttributeKey('MailingStatus', SearchAttributeType.KEYWORD);
 export const MAILING_TEST = defineSearchAttributeKey('MailingTest', SearchAttributeType.BOOL);
+/** Webhook deliveries are found by their account (ACCOUNT_ID), endpoint, event and status. */
+export const WEBHOOK_ENDPOINT_ID = defineSearchAttributeKey('WebhookEndpointId', SearchAttributeType.KEYWORD);
+export const WEBHOOK_EVENT_ID = defineSearchAttributeKey('WebhookEventId', SearchAttributeType.KEYWORD);
+export const WEBHOOK_EVENT_TYPE = defineSearchAttributeKey('WebhookEventType', SearchAttributeType.KEYWORD);
+/** `pending` (first attempt), `retrying` (an attempt failed), `delivered` or `abandoned`. */
+export const DELIVERY_STATUS = defineSearchAttributeKey('DeliveryStatus', SearchAttributeType.KEYWORD);
+export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'abandoned';
 /** Every search attribute above: the servers must know them (registered at start). */
-export const SEARCH_ATTRIBUTES = [ACCOUNT_ID, MAILING_REFERENCE, MAILING_MODE, MAILING_STATUS, MAILING_TEST];
+export const SEARCH_ATTRIBUTES = [
+  ACCOUNT_ID,
+  MAILING_REFERENCE,
+  MAILING_MODE,
+  MAILING_STATUS,
+  MAILING_TEST,
+  WEBHOOK_ENDPOINT_ID,
+  WEBHOOK_EVENT_ID,
+  WEBHOOK_EVENT_TYPE,
+  DELIVERY_STATUS,
+];
+
+/** A delivery's search attributes when it starts, e.g. `WebhookEndpointId = "…" AND DeliveryStatus = "retrying"`. */
+export function deliverySearchAttributes(target: DeliveryTarget) {
+  return [
+    { key: ACCOUNT_ID, value: target.accountId },
+    { key: WEBHOOK_ENDPOINT_ID, value: target.endpointId },
+    { key: WEBHOOK_EVENT_ID, value: target.eventId },
+    { key: WEBHOOK_EVENT_TYPE, value: target.eventType },
+    { key: DELIVERY_STATUS, value: 'pending' satisfies DeliveryStatus },
+  ];
+}

@@ -24,6 +24,8 @@ import type { EventType } from '../domain/webhooks/event-types.js';
 import {
   advanceUpdate,
   cancelUpdate,
+  deliverySearchAttributes,
+  deliverySummary,
   deliveryWorkflowId,
   FILING_REJECTED,
   MAILING_STATUS,
@@ -32,6 +34,7 @@ import {
   TEST_MAILING_IDLE_LIMIT,
   TRACKING_SILENCE_LIMIT,
   trackingQueue,
+  type DeliveryTarget,
   type MailingWorkflowInput,
   type TestAdvance,
 } from './contract.js';
@@ -103,7 +106,7 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
   let filed = false;
 
   async function emit(type: EventType, shipment: Shipment, extra: { proof?: { kind: string }; endpointsCreatedBy?: string } = {}): Promise<void> {
-    const deliveryIds = await projection.createWebhookEvent({
+    const event = {
       // The event's id derives from what it announces, never from the workflow's random seed: an
       // operator's Reset re-sends the same events with the same ids, so receivers deduplicate.
       eventKey: `${input.shipmentId}/${type}/${extra.proof?.kind ?? step}`,
@@ -113,14 +116,24 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
       created: new Date().toISOString(),
       mailing: shipment,
       ...extra,
-    });
-    for (const deliveryId of deliveryIds) {
+    };
+    // Deliveries findable by account, endpoint, event and status in the Temporal UI; mailings of
+    // older builds go on recording delivery ids alone (another activity: a worker of the previous
+    // build that meets the new one in a history fails its task rather than misread the result).
+    const deliveries: (DeliveryTarget | string)[] = patched('delivery-search-attributes')
+      ? await projection.createWebhookDeliveries(event)
+      : await projection.createWebhookEvent(event);
+    for (const delivery of deliveries) {
+      const target = typeof delivery === 'string' ? undefined : delivery;
+      const deliveryId = target?.deliveryId ?? (delivery as string);
       try {
         await startChild(webhookDelivery, {
           workflowId: deliveryWorkflowId(deliveryId),
           args: [{ deliveryId, retryDelaysMs: input.webhookRetryDelaysMs }],
-          staticSummary: `${type} webhook of shipment ${input.shipmentId}`,
-          // Retries go on for a day after the mailing itself has finished.
+          staticSummary: target ? deliverySummary(target, input.shipmentId) : `${type} webhook of shipment ${input.shipmentId}`,
+          ...(target ? { typedSearchAttributes: deliverySearchAttributes(target) } : {}),
+          // Retries go on for a day after the mailing itself has finished; the mailing never waits
+          // for a delivery's result (an abandoned delivery fails, which it ignores).
           parentClosePolicy: ParentClosePolicy.ABANDON,
         });
       } catch (error) {

@@ -1,5 +1,7 @@
-import { proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { ApplicationFailure, patched, proxyLocalActivities, setCurrentDetails, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import type { AttemptResult } from '../activities/webhooks.js';
+import { DELIVERY_STATUS, WEBHOOK_ABANDONED, type DeliveryStatus } from './contract.js';
 
 // Local activities: an attempt starts in the same workflow task, without a task-queue round trip
 // (webhook latency). 10 s for the receiver, plus DNS and connection set-up.
@@ -15,17 +17,66 @@ export interface DeliveryInput {
   retryDelaysMs: number[];
 }
 
+/** "2 h", "30 min", "1 d 2 h", "300 ms": a wait as an operator reads it. */
+export function humanDuration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  const units: [number, string][] = [
+    [86_400_000, 'd'],
+    [3_600_000, 'h'],
+    [60_000, 'min'],
+    [1000, 's'],
+  ];
+  const parts: string[] = [];
+  let rest = ms;
+  for (const [size, name] of units) {
+    if (rest >= size && parts.length < 2) {
+      parts.push(`${Math.floor(rest / size)} ${name}`);
+      rest %= size;
+    }
+  }
+  return parts.join(' ');
+}
+
+const answer = (result: AttemptResult): string => (result.httpStatus !== null ? `HTTP ${result.httpStatus}` : (result.error ?? 'no answer'));
+
 /**
  * One webhook delivery: an attempt, then the retry schedule, then abandoned. It outlives the
- * mailing workflow that started it (parent close policy ABANDON).
+ * mailing workflow that started it (parent close policy ABANDON). In the Temporal UI: its
+ * `DeliveryStatus` search attribute, its current details ("attempt 4/8 failed (HTTP 500), next in
+ * 2 h"), and an abandoned delivery ends failed (`webhook_abandoned`), never as a success.
  */
 export async function webhookDelivery(input: DeliveryInput): Promise<{ delivered: boolean; attempts: number }> {
   const attempts = input.retryDelaysMs.length + 1;
+  // Deliveries started by older builds end as they began: no status updates, abandoned as a result.
+  const reporting = patched('delivery-status');
+  const status = (value: DeliveryStatus): void => {
+    if (reporting) upsertSearchAttributes([{ key: DELIVERY_STATUS, value }]);
+  };
+  let last: AttemptResult | undefined;
   for (let attempt = 1; attempt <= attempts; attempt++) {
-    const result = await attemptWebhookDelivery(input.deliveryId);
-    if (result.delivered) return { delivered: true, attempts: attempt };
-    if (attempt < attempts) await sleep(input.retryDelaysMs[attempt - 1]!);
+    setCurrentDetails(`attempt ${attempt}/${attempts} under way`);
+    const result = await attemptWebhookDelivery(input.deliveryId, { number: attempt, at: new Date().toISOString() });
+    if (result.delivered) {
+      setCurrentDetails(`delivered at attempt ${attempt}/${attempts}`);
+      status('delivered');
+      return { delivered: true, attempts: attempt };
+    }
+    if (!last) status('retrying');
+    last = result;
+    if (attempt < attempts) {
+      const delay = input.retryDelaysMs[attempt - 1]!;
+      setCurrentDetails(`attempt ${attempt}/${attempts} failed (${answer(result)}), next in ${humanDuration(delay)}`);
+      await sleep(delay);
+    } else {
+      setCurrentDetails(`abandoned: all ${attempts} attempts failed, the last with ${answer(result)}`);
+    }
   }
   await abandonWebhookDelivery(input.deliveryId);
-  return { delivered: false, attempts };
+  if (!reporting) return { delivered: false, attempts };
+  status('abandoned');
+  throw ApplicationFailure.create({
+    type: WEBHOOK_ABANDONED,
+    message: `Abandoned after ${attempts} attempts; the last one got ${last ? answer(last) : 'nothing'}.`,
+    nonRetryable: true,
+  });
 }

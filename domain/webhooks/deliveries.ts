@@ -8,6 +8,8 @@ export interface DeliveryRecord {
   url: string;
   status: string;
   attempts: number;
+  /** When each attempt was made, first to last. */
+  attemptedAt: Date[];
   lastHttpStatus: number | null;
   lastError: string | null;
   createdAt: Date;
@@ -31,6 +33,7 @@ export async function listDeliveries(db: Db, accountId: string, limit: number): 
       'w.url',
       'd.status',
       'd.attempts',
+      'd.attempted_at',
       'd.last_http_status',
       'd.last_error',
       'd.created_at',
@@ -45,6 +48,7 @@ export async function listDeliveries(db: Db, accountId: string, limit: number): 
     url: r.url,
     status: r.status,
     attempts: r.attempts,
+    attemptedAt: r.attempted_at,
     lastHttpStatus: r.last_http_status,
     lastError: r.last_error,
     createdAt: r.created_at,

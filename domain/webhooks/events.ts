@@ -3,6 +3,7 @@ import { sha256Hex } from '../../lib/crypto.js';
 import type { Deps } from '../deps.js';
 import type { Shipment } from '../mailings/shipment.js';
 import type { EventType } from './event-types.js';
+import type { DeliveryTarget } from '../../workflows/contract.js';
 import { randomUUID } from 'node:crypto';
 
 export interface NewEvent {
@@ -30,9 +31,10 @@ function uuidFrom(text: string): string {
 
 /**
  * Records the event (body per SPEC.md "Request received") and one pending delivery per matching
- * endpoint of the right environment; returns the ids of those still pending. Repeating it creates nothing twice.
+ * endpoint of the right environment; returns the deliveries to start: those still pending.
+ * Repeating it creates nothing twice.
  */
-export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<string[]> {
+export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<DeliveryTarget[]> {
   const eventId = event.eventId ?? uuidFrom(`event/${event.eventKey}`);
   const payload = {
     id: eventId,
@@ -69,19 +71,25 @@ export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<strin
   await db('webhook_deliveries').insert(deliveries).onConflict('id').ignore();
   // An event recorded again (a Reset, a mailing resumed by the reconciler) sends nothing twice:
   // only the deliveries still pending are (re)started.
-  const pending = await db('webhook_deliveries')
-    .whereIn(
-      'id',
-      deliveries.map((d) => d.id),
-    )
-    .andWhere({ status: 'pending' })
-    .select('id');
-  return pending.map((d) => d.id as string);
+  const pending = new Set(
+    (
+      await db('webhook_deliveries')
+        .whereIn(
+          'id',
+          deliveries.map((d) => d.id),
+        )
+        .andWhere({ status: 'pending' })
+        .select('id')
+    ).map((d) => d.id as string),
+  );
+  return deliveries
+    .filter((d) => pending.has(d.id))
+    .map((d) => ({ deliveryId: d.id, accountId: event.accountId, endpointId: d.endpoint_id, eventId, eventType: event.type }));
 }
 
 /** "Send a ping" of the developer space: a `ping` event to one endpoint, delivered like any other. */
 export async function pingEndpoint(deps: Deps, endpoint: { id: string; account_id: string; env: string }): Promise<{ deliveryId: string; endpointId: string }> {
-  const [deliveryId] = await recordWebhookEvent(deps.db, {
+  const [delivery] = await recordWebhookEvent(deps.db, {
     eventId: randomUUID(),
     type: 'ping',
     accountId: endpoint.account_id,
@@ -89,6 +97,6 @@ export async function pingEndpoint(deps: Deps, endpoint: { id: string; account_i
     created: new Date().toISOString(),
     endpointId: endpoint.id,
   });
-  await deps.workflows.startDelivery(deliveryId!);
-  return { deliveryId: deliveryId!, endpointId: endpoint.id };
+  await deps.workflows.startDelivery(delivery!);
+  return { deliveryId: delivery!.deliveryId, endpointId: endpoint.id };
 }

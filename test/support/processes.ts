@@ -9,13 +9,18 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
+/** Any other child a test starts (e.g. Temporal's test server): killed when the run exits, if still running. */
+export function track(child: ChildProcess): ChildProcess {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
 /** Runs one of our entry points (dist/api/main.js, dist/worker/main.js) as a child of the test run. */
 export function spawnNode(entry: 'api' | 'worker', env: Record<string, string>, stdio: 'pipe' | 'quiet' = 'quiet'): ChildProcess {
   const child = spawn(process.execPath, [join(distRoot, entry, 'main.js')], {
     env: { ...process.env, ...env },
     stdio: stdio === 'pipe' ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'ignore', 'inherit'],
   });
-  running.add(child);
-  child.once('exit', () => running.delete(child));
-  return child;
+  return track(child);
 }
