@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { Db } from '../db/knex.js';
+import type { Db, Tx } from '../db/knex.js';
+import { recordWebhookEvent, type NewEvent } from '../domain/webhooks/events.js';
 import { refund } from '../domain/billing/ledger.js';
 import { findShipment, type Shipment, type ShipmentRow } from '../domain/mailings/shipment.js';
 import { isAhead, nextAfter, PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, type ShipmentStatus } from '../domain/mailings/states.js';
 import type { LetterDocument } from '../domain/letters/render.js';
 import { OperatorRejectedError, OperatorUnavailableError, type PostalOperator } from './operator/postal-operator.js';
-import { FILING_REJECTED, NO_NEWS } from '../workflows/contract.js';
+import { FILING_REJECTED, NO_NEWS, type DeliveryTarget } from '../workflows/contract.js';
 import type { BrowserPool } from './pdf/browser.js';
 import { pdfPageCount, printLetter } from './pdf.js';
 import { proofHtml } from './pdf/proof-html.js';
@@ -24,6 +25,18 @@ export interface StepRecord {
   status: ShipmentStatus;
   /** ISO time of the move, fixed by the workflow so that a retried activity writes the same. */
   at: string;
+}
+
+/** Writes a step once; `step` only ever grows. */
+async function writeStep(trx: Tx, record: StepRecord): Promise<void> {
+  await trx('shipment_events')
+    .insert({ shipment_id: record.shipmentId, step: record.step, status: record.status, at: record.at })
+    .onConflict(['shipment_id', 'step'])
+    .ignore();
+  await trx('shipments')
+    .where({ id: record.shipmentId })
+    .andWhere('step', '<', record.step)
+    .update({ status: record.status, step: record.step, updated_at: record.at });
 }
 
 /** Where a mailing's state changes: the Postgres projection the API reads, written by the workflow. */
@@ -83,19 +96,24 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
       return rows.length ? 'abandoned' : 'recorded';
     },
 
+    /**
+     * A move as one transaction: the step, then its event (with the shipment as of that step) and
+     * the event's deliveries; a step is never recorded without its announcement. Repeating it
+     * creates nothing twice. Returns the shipment and the deliveries to start.
+     */
+    async recordMove(record: StepRecord, event: Omit<NewEvent, 'mailing'>): Promise<{ shipment: Shipment; deliveries: DeliveryTarget[] }> {
+      return db.transaction(async (trx) => {
+        await writeStep(trx, record);
+        const found = await findShipment(trx, record.shipmentId, false);
+        if (!found) throw ApplicationFailure.nonRetryable(`shipment ${record.shipmentId} does not exist`, 'shipment_missing');
+        const deliveries = await recordWebhookEvent(trx, { ...event, mailing: found.shipment });
+        return { shipment: found.shipment, deliveries };
+      });
+    },
+
     /** Records a step once (a retry changes nothing) and returns the shipment as of that step. */
     async recordShipmentStep(record: StepRecord): Promise<Shipment> {
-      await db.transaction(async (trx) => {
-        await trx('shipment_events')
-          .insert({ shipment_id: record.shipmentId, step: record.step, status: record.status, at: record.at })
-          .onConflict(['shipment_id', 'step'])
-          .ignore();
-        // `step` only ever grows.
-        await trx('shipments')
-          .where({ id: record.shipmentId })
-          .andWhere('step', '<', record.step)
-          .update({ status: record.status, step: record.step, updated_at: record.at });
-      });
+      await db.transaction((trx) => writeStep(trx, record));
       return snapshot(record.shipmentId);
     },
 

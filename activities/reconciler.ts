@@ -44,7 +44,7 @@ export function reconcilerActivities(db: Db, config: Config, temporal: Client | 
         if (await isRunning(temporal, row.id)) continue;
         try {
           await workflows.startMailing(
-            mailingWorkflowInput(config, { shipmentId: row.id, accountId: row.account_id, mode: row.mode, test: row.test }),
+            { ...mailingWorkflowInput(config, { shipmentId: row.id, accountId: row.account_id, mode: row.mode, test: row.test }), resumed: true },
             row.reference ?? '',
           );
           resumed.push(row.id);

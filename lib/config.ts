@@ -58,6 +58,10 @@ export interface Config {
   operatorFailFirstFilings: number;
   /** How often a filed letter's tracking is asked for news (OPERATOR_POLL_INTERVAL). */
   operatorPollMs: number;
+  /** A test mailing not advanced this long ends in error (TEST_MAILING_IDLE_LIMIT, 30 days; a test knob). */
+  testMailingIdleLimitMs: number;
+  /** A filed letter without news this long ends in error (OPERATOR_SILENCE_LIMIT, 30 days; a test knob). */
+  trackingSilenceLimitMs: number;
   /** Activities one worker process runs at once on the main task queue (WORKER_ACTIVITY_SLOTS). */
   workerActivitySlots: number;
   /** Failed authentications allowed per client address and minute (FAILED_AUTH_PER_MINUTE). */
@@ -165,6 +169,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operatorStepDelayMs: parseDuration(knob('OPERATOR_STEP_DELAY') || '30s'),
     operatorFailFirstFilings: positiveInt(knob('OPERATOR_FAIL_FIRST_FILINGS'), 'OPERATOR_FAIL_FIRST_FILINGS', 0),
     operatorPollMs: operatorPollMs(env.OPERATOR_POLL_INTERVAL, production ? 60_000 : parseDuration(knob('OPERATOR_STEP_DELAY') || '30s')),
+    testMailingIdleLimitMs: parseDuration(knob('TEST_MAILING_IDLE_LIMIT') || '30d'),
+    trackingSilenceLimitMs: parseDuration(knob('OPERATOR_SILENCE_LIMIT') || '30d'),
     workerActivitySlots: positiveInt(env.WORKER_ACTIVITY_SLOTS, 'WORKER_ACTIVITY_SLOTS', 100) || 100,
     failedAuthPerMinute: positiveInt(env.FAILED_AUTH_PER_MINUTE, 'FAILED_AUTH_PER_MINUTE', 30) || 30,
     trustProxy: env.TRUST_PROXY === '1',

@@ -18,6 +18,12 @@ export interface MailingWorkflowInput {
   webhookRetryDelaysMs: number[];
   /** How often the postal operator's tracking is asked for news (live mailings); absent in runs started before it existed. */
   operatorPollMs?: number;
+  /** Started again by the reconciler (the shipment existed before this run). */
+  resumed?: boolean;
+  /** TEST_MAILING_IDLE_LIMIT_MS unless configured (tests); absent in runs started before it existed. */
+  testIdleLimitMs?: number;
+  /** TRACKING_SILENCE_LIMIT_MS unless configured (tests); absent in runs started before it existed. */
+  trackingSilenceLimitMs?: number;
 }
 
 /** V1TestAdvance: {} (next step), { step } (that step) or { status: returned | error }. */
@@ -77,9 +83,9 @@ export const interactiveQueue = (mainQueue: string): string => `${mainQueue}-int
 export const trackingQueue = (mainQueue: string): string => `${mainQueue}-tracking`;
 
 /** A test mailing not advanced for this long ends in `error`: the sandbox keeps no execution open forever. */
-export const TEST_MAILING_IDLE_LIMIT = '30 days';
+export const TEST_MAILING_IDLE_LIMIT_MS = 30 * 24 * 3600_000;
 /** A filed letter the operator says nothing more about for this long ends in `error` (its tracking is lost). */
-export const TRACKING_SILENCE_LIMIT = '30 days';
+export const TRACKING_SILENCE_LIMIT_MS = 30 * 24 * 3600_000;
 
 /** `ApplicationFailure.type` of a tracking poll that found nothing new (benign: it is retried as the polling schedule). */
 export const NO_NEWS = 'operator_no_news';

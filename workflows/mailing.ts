@@ -13,13 +13,14 @@ import {
   upsertSearchAttributes,
   allHandlersFinished,
   setCurrentDetails,
+  sleep,
   workflowInfo,
   type ActivityOptions,
 } from '@temporalio/workflow';
-import { TimeoutFailure, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities/index.js';
 import type { Shipment } from '../domain/mailings/shipment.js';
-import { advanceRefusal, isFinal, movesTo, PATHS, proofAt, type MoveRefusal, type ShipmentStatus } from '../domain/mailings/states.js';
+import { advanceRefusal, isFinal, movesTo, PATHS, proofAt, type Mode, type MoveRefusal, type ShipmentStatus } from '../domain/mailings/states.js';
 import type { EventType } from '../domain/webhooks/event-types.js';
 import {
   advanceUpdate,
@@ -31,8 +32,8 @@ import {
   MAILING_STATUS,
   REFUSED_CONFLICT,
   REFUSED_INVALID,
-  TEST_MAILING_IDLE_LIMIT,
-  TRACKING_SILENCE_LIMIT,
+  TEST_MAILING_IDLE_LIMIT_MS,
+  TRACKING_SILENCE_LIMIT_MS,
   trackingQueue,
   type DeliveryTarget,
   type MailingWorkflowInput,
@@ -68,6 +69,8 @@ const tracking = proxyActivities<Activities>({ startToCloseTimeout: '30d', heart
 
 /** A paid mailing still unfiled this long after its creation is not posted late: it is refunded. */
 const STALE_PAID_LIMIT_MS = 7 * 24 * 3600_000;
+
+const days = (ms: number): string => `${Math.round((ms / 86_400_000) * 10) / 10} days`;
 
 /** Calls `local`'s activity; when its bounded attempts run out, the same one through `regular`. */
 function withFallback<A extends object>(local: A, regular: A): A {
@@ -105,24 +108,32 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
   let busy = true;
   let filed = false;
 
-  async function emit(type: EventType, shipment: Shipment, extra: { proof?: { kind: string }; endpointsCreatedBy?: string } = {}): Promise<void> {
-    const event = {
+  /** The event announcing `type` at `atStep` (or a proof): its id derives from these, see recordWebhookEvent. */
+  function eventOf(type: EventType, atStep: number, extra: { proof?: { kind: string }; endpointsCreatedBy?: string } = {}) {
+    return {
       // The event's id derives from what it announces, never from the workflow's random seed: an
       // operator's Reset re-sends the same events with the same ids, so receivers deduplicate.
-      eventKey: `${input.shipmentId}/${type}/${extra.proof?.kind ?? step}`,
+      eventKey: `${input.shipmentId}/${type}/${extra.proof?.kind ?? atStep}`,
       type,
       accountId: input.accountId,
       livemode: !input.test,
       created: new Date().toISOString(),
-      mailing: shipment,
       ...extra,
     };
+  }
+
+  async function emit(type: EventType, shipment: Shipment, extra: { proof?: { kind: string }; endpointsCreatedBy?: string } = {}): Promise<void> {
+    const event = { ...eventOf(type, step, extra), mailing: shipment };
     // Deliveries findable by account, endpoint, event and status in the Temporal UI; mailings of
     // older builds go on recording delivery ids alone (another activity: a worker of the previous
     // build that meets the new one in a history fails its task rather than misread the result).
     const deliveries: (DeliveryTarget | string)[] = patched('delivery-search-attributes')
       ? await projection.createWebhookDeliveries(event)
       : await projection.createWebhookEvent(event);
+    await startDeliveries(type, deliveries);
+  }
+
+  async function startDeliveries(type: EventType, deliveries: (DeliveryTarget | string)[]): Promise<void> {
     for (const delivery of deliveries) {
       const target = typeof delivery === 'string' ? undefined : delivery;
       const deliveryId = target?.deliveryId ?? (delivery as string);
@@ -145,11 +156,23 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
 
   /** One move; `showStatus` false skips the search attribute of a step that the next move of the same batch passes. */
   async function moveTo(next: ShipmentStatus, nextStep: number, showStatus = true): Promise<void> {
-    latest = await projection.recordShipmentStep({ shipmentId: input.shipmentId, step: nextStep, status: next, at: new Date().toISOString() });
-    status = next;
-    step = nextStep;
-    if (showStatus) upsertSearchAttributes([{ key: MAILING_STATUS, value: next }]);
-    await emit(`mailing.${next}` as EventType, latest);
+    const type = `mailing.${next}` as EventType;
+    const record = { shipmentId: input.shipmentId, step: nextStep, status: next, at: new Date().toISOString() };
+    if (patched('step-with-its-event')) {
+      // The step and its event in one local activity (one transaction): half the activities per move.
+      const recorded = await projection.recordMove(record, eventOf(type, nextStep));
+      latest = recorded.shipment;
+      status = next;
+      step = nextStep;
+      if (showStatus) upsertSearchAttributes([{ key: MAILING_STATUS, value: next }]);
+      await startDeliveries(type, recorded.deliveries);
+    } else {
+      latest = await projection.recordShipmentStep(record);
+      status = next;
+      step = nextStep;
+      if (showStatus) upsertSearchAttributes([{ key: MAILING_STATUS, value: next }]);
+      await emit(type, latest);
+    }
     const proof = proofAt(input.mode, next);
     if (proof) {
       latest = await printing.generateProof.executeWithOptions({ ...PRINTING, summary: `${proof} proof` }, [input.shipmentId, proof]);
@@ -240,7 +263,7 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
     }
   }
   if (latest.status === 'paid') {
-    if (Date.now() - Date.parse(latest.createdAt) > STALE_PAID_LIMIT_MS) {
+    if (input.resumed && Date.now() - Date.parse(latest.createdAt) > STALE_PAID_LIMIT_MS) {
       // Resumed by the reconciler long after it was paid: too late to post it; refunded.
       if (await projection.failShipment({ shipmentId: input.shipmentId, step: last, at: new Date().toISOString() })) await endedAs('error');
       return latest;
@@ -296,11 +319,12 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
   } else if (patched('test-mailing-idle-limit')) {
     // A test mailing left alone for 30 days ends in error (a later advance gets 409, like any
     // final mailing): no sandbox execution stays open forever.
+    const idleLimitMs = input.testIdleLimitMs ?? TEST_MAILING_IDLE_LIMIT_MS;
     while (!isFinal(input.mode, status)) {
       const at = step;
-      setCurrentDetails(`Waiting for a test advance from step ${step} (${status}); ends in error after ${TEST_MAILING_IDLE_LIMIT} without one.`);
+      setCurrentDetails(`Waiting for a test advance from step ${step} (${status}); ends in error after ${days(idleLimitMs)} without one.`);
       // Re-armed once per advance, not per step of it: one timer for `{ step: 5 }`.
-      if (await condition(() => (step !== at && !busy) || isFinal(input.mode, status), TEST_MAILING_IDLE_LIMIT)) continue;
+      if (await condition(() => (step !== at && !busy) || isFinal(input.mode, status), idleLimitMs)) continue;
       await exclusively(async () => {
         if (isFinal(input.mode, status)) return;
         if (status === 'paid') {
@@ -320,21 +344,39 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
    */
   async function operatorNews(): Promise<ShipmentStatus> {
     const pollMs = Math.max(100, input.operatorPollMs ?? 60_000);
-    setCurrentDetails(`Asking the postal operator every ${pollMs} ms for news after ${status}; ${TRACKING_SILENCE_LIMIT} of silence ends in error.`);
+    const silenceLimitMs = input.trackingSilenceLimitMs ?? TRACKING_SILENCE_LIMIT_MS;
+    setCurrentDetails(`Asking the postal operator every ${pollMs} ms for news after ${status}; ${days(silenceLimitMs)} of silence end in error.`);
+    const question = {
+      taskQueue: trackingQueue(workflowInfo().taskQueue),
+      startToCloseTimeout: '30s',
+      summary: `tracking after ${status}`,
+    };
+    const args: [string, Mode, ShipmentStatus] = [input.shipmentId, input.mode, status];
+    // Asked once first: when the operator already has news, no deadline timer is needed.
     try {
-      return await trackingPolls.checkOperatorStatus.executeWithOptions(
-        {
-          taskQueue: trackingQueue(workflowInfo().taskQueue),
-          startToCloseTimeout: '30s',
-          scheduleToCloseTimeout: TRACKING_SILENCE_LIMIT,
-          retry: { initialInterval: pollMs, backoffCoefficient: 1, maximumInterval: pollMs },
-          summary: `tracking after ${status}`,
-        },
-        [input.shipmentId, input.mode, status],
-      );
+      return await trackingPolls.checkOperatorStatus.executeWithOptions({ ...question, retry: { maximumAttempts: 1 } }, args);
     } catch (error) {
-      if (error instanceof ActivityFailure && error.cause instanceof TimeoutFailure) return 'error';
-      throw error;
+      if (!(error instanceof ActivityFailure)) throw error;
     }
+    // Then again on the poll interval, raced with the deadline, a timer of the workflow: it counts
+    // workflow time whatever the retries do, and whichever ends first cancels the other.
+    const questions = new CancellationScope();
+    const deadline = new CancellationScope();
+    const news = questions.run(() =>
+      trackingPolls.checkOperatorStatus.executeWithOptions(
+        { ...question, retry: { initialInterval: pollMs, backoffCoefficient: 1, maximumInterval: pollMs } },
+        args,
+      ),
+    );
+    const silence = deadline.run(() => sleep(silenceLimitMs));
+    const first = await Promise.race([news.then((reported) => ({ reported })), silence.then(() => undefined)]);
+    if (first) {
+      deadline.cancel();
+      await silence.catch(() => undefined);
+      return first.reported;
+    }
+    questions.cancel();
+    await news.catch(() => undefined);
+    return 'error';
   }
 }

@@ -17,7 +17,13 @@ import { lastStep } from './states.js';
 
 /** What a mailing's workflow is started with, at creation or when the reconciler resumes it. */
 export function mailingWorkflowInput(config: Config, shipment: Pick<MailingWorkflowInput, 'shipmentId' | 'accountId' | 'mode' | 'test'>): MailingWorkflowInput {
-  return { ...shipment, webhookRetryDelaysMs: config.webhookRetryDelaysMs, operatorPollMs: config.operatorPollMs };
+  return {
+    ...shipment,
+    webhookRetryDelaysMs: config.webhookRetryDelaysMs,
+    operatorPollMs: config.operatorPollMs,
+    testIdleLimitMs: config.testMailingIdleLimitMs,
+    trackingSilenceLimitMs: config.trackingSilenceLimitMs,
+  };
 }
 
 /** Bound on each recording statement; the workflow waits far longer for the record (workflows/mailing.ts). */
