@@ -8,8 +8,8 @@ import { mailingWorkflowId } from '../../workflows/contract.js';
 
 const DAY = 24 * 3600_000;
 
-/** The deadline of both, here: see startTimeSkippingServices (30 days in production). */
-const LIMIT = 20 * DAY;
+/** The idle limit of test mailings, as in production. */
+const LIMIT = 30 * DAY;
 
 /**
  * The deadlines that keep executions from staying open for ever (issue 13, item 3), in workflow

@@ -134,9 +134,7 @@ export interface TimeSkippingServices {
 }
 
 export async function startTimeSkippingServices(env: TimeSkippingEnv, knobs: Record<string, string> = {}): Promise<TimeSkippingServices> {
-  // The Java test server's timers overflow past 2^31 ms (24.8 days: a 30-day timer fires at once),
-  // so the 30-day deadlines of mailings run at 20 days here; the real server has no such limit.
-  const config = loadConfig({ ...process.env, WEBHOOK_RETRY_DELAYS: '', TEST_MAILING_IDLE_LIMIT: '20d', OPERATOR_SILENCE_LIMIT: '20d', ...knobs });
+  const config = loadConfig({ ...process.env, WEBHOOK_RETRY_DELAYS: '', ...knobs });
   const { databaseUrl } = stack().local;
   const db = createDb(databaseUrl);
   const workerDb = createDb(databaseUrl);
