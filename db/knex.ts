@@ -28,3 +28,30 @@ export async function migrateLatest(db: Db): Promise<string[]> {
   const [, applied] = (await db.migrate.latest()) as [number, string[]];
   return applied;
 }
+
+/** Socket errors that mean the server cannot be reached or dropped the connection. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * SQLSTATEs of a server that is going away or not there yet: class 08 (connection exception),
+ * 57P01-57P03 (admin shutdown, crash shutdown, cannot connect now), 53300 (too many connections).
+ */
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
+
+/** What node-postgres and knex say, without a code, when a connection is lost or cannot be had. */
+const UNAVAILABLE_MESSAGE = /Connection terminated|terminating connection|not queryable|Timeout acquiring a connection/;
+
+/**
+ * True when `error` says the database cannot be reached right now (refused, reset, shut down,
+ * starting up, no pool connection in time), rather than that a statement is wrong: the one place
+ * that knows the drivers' words for an outage. Looks through `cause` and AggregateError.
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (!(error instanceof Error) || depth > 5) return false;
+  const { code, name } = error as Error & { code?: unknown };
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
+  if (name === 'KnexTimeoutError' && /acquiring a connection/.test(error.message)) return true;
+  if (typeof code !== 'string' && UNAVAILABLE_MESSAGE.test(error.message)) return true;
+  if (error instanceof AggregateError && error.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
+  return isDatabaseUnavailable(error.cause, depth + 1);
+}
