@@ -124,7 +124,7 @@ async function benchFrontDoor({ db, databaseUrl, temporalAddress, testKey: key }
     const scenarios: [string, LoadOptions][] = [
       ['bare Koa hello-world', { url: `http://127.0.0.1:${helloPort}/` }],
       ['GET /v1/catalogue, If-None-Match (304)', { url: `http://127.0.0.1:${apiPort}/v1/catalogue`, headers: { ...auth, 'if-none-match': etag } }],
-      ['GET /v1/mailings/{id} (posted, 3 events, 1 proof)', { url: `http://127.0.0.1:${apiPort}/v1/mailings/${mailingId}`, headers: auth }],
+      ['GET /v1/mailings/{id} (3 events, 1 proof)', { url: `http://127.0.0.1:${apiPort}/v1/mailings/${mailingId}`, headers: auth }],
       ['GET /v1/catalogue (149 KB body)', { url: `http://127.0.0.1:${apiPort}/v1/catalogue`, headers: auth }],
       [
         'POST /v1/expenses/settle (test key)',
