@@ -1,4 +1,5 @@
 import knexFactory, { type Knex } from 'knex';
+import type pg from 'pg';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,6 +23,21 @@ export function createDb(databaseUrl: string, poolMax = 10): Db {
     acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
     migrations: { directory: migrationsDir, loadExtensions: ['.js'], tableName: 'knex_migrations' },
   });
+}
+
+/**
+ * A named prepared statement on a pool connection, past knex's query builder: Postgres parses and
+ * plans it once per connection, and the call skips knex's per-query machinery. For the hottest
+ * reads only (GET /v1/mailings/{id}); `text` uses $1, $2… In a transaction, runs there unprepared.
+ */
+export async function preparedQuery<R>(db: Db | Tx, name: string, text: string, values: unknown[]): Promise<R[]> {
+  if (db.isTransaction) return ((await db.raw(text.replace(/\$\d+/g, '?'), values as never[])) as { rows: R[] }).rows;
+  const connection = (await db.client.acquireConnection()) as pg.PoolClient;
+  try {
+    return (await connection.query<R & pg.QueryResultRow>({ name, text, values })).rows;
+  } finally {
+    await db.client.releaseConnection(connection);
+  }
 }
 
 export async function migrateLatest(db: Db): Promise<string[]> {

@@ -64,7 +64,10 @@ export class HealthCheck {
     const { db, workflows } = this.deps;
     const [postgres, temporal] = await Promise.all([timed(() => db.raw('SELECT 1'), POSTGRES_DEADLINE_MS), timed(() => workflows.lastWorkerPoll())]);
     const lastPoll = temporal.value ?? null;
-    const worker = { ok: lastPoll !== null && Date.now() - lastPoll.getTime() < WORKER_SILENCE_MS, ...(lastPoll ? { lastPollAt: lastPoll.toISOString() } : {}) };
+    const worker = {
+      ok: lastPoll !== null && Date.now() - lastPoll.getTime() < WORKER_SILENCE_MS,
+      ...(lastPoll ? { lastPollAt: lastPoll.toISOString() } : {}),
+    };
     return {
       status: postgres.ok && temporal.ok && worker.ok ? 'ok' : 'degraded',
       checkedAt: new Date().toISOString(),

@@ -76,7 +76,9 @@ export const mailingRoutes = [
       const { db, config } = ctx.services;
       const auth = ctx.state.auth!;
       const scope = `mailings:${auth.accountId}:${auth.mode}`;
-      let q = db('shipments').select(SHIPMENT_VIEW_COLUMNS).where({ account_id: auth.accountId, test: auth.mode === 'test' });
+      let q = db('shipments')
+        .select(SHIPMENT_VIEW_COLUMNS)
+        .where({ account_id: auth.accountId, test: auth.mode === 'test' });
       if (query.reference !== undefined) q = q.andWhere({ reference: query.reference });
       if (query.status !== undefined) q = q.andWhere({ status: query.status });
       const result = await keysetPage<ShipmentViewRow>(q, query, config.secretKey, scope);

@@ -1,4 +1,4 @@
-import type { Db, Tx } from '../../db/knex.js';
+import { preparedQuery, type Db, type Tx } from '../../db/knex.js';
 import { MODE_LABELS, PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, type ShipmentStatus } from './states.js';
 
 import type { PostalAddress } from '../catalogue/catalogue.js';
@@ -129,21 +129,23 @@ export async function shipmentsOf(db: Db | Tx, rows: ShipmentViewRow[], withDocu
 }
 
 /**
- * One shipment with its events and proofs in one statement (one round trip, one pool connection):
- * GET /v1/mailings/{id} and every webhook snapshot read it. `at` has millisecond precision in the
+ * One shipment with its events and proofs in one prepared statement (one round trip, one pool
+ * connection, planned once per connection): GET /v1/mailings/{id} and every webhook snapshot read it. `at` has millisecond precision in the
  * table, so its JSON text parses to the same Date as the driver's.
  */
 const ONE_SHIPMENT_SQL = `
   SELECT ${SHIPMENT_VIEW_COLUMNS.map((c) => `s.${c}`).join(', ')},
     coalesce((SELECT json_agg(json_build_object('step', e.step, 'status', e.status, 'at', e.at)) FROM shipment_events e WHERE e.shipment_id = s.id), '[]') AS events,
     array(SELECT p.kind FROM shipment_proofs p WHERE p.shipment_id = s.id ORDER BY p.created_at) AS proofs
-  FROM shipments s WHERE s.id = ?`;
+  FROM shipments s WHERE s.id = $1`;
 
 export async function findShipment(db: Db | Tx, id: string, withDocument: boolean): Promise<{ row: ShipmentViewRow; shipment: Shipment } | undefined> {
-  const { rows } = (await db.raw(ONE_SHIPMENT_SQL, [id])) as {
-    rows: (ShipmentViewRow & { events: { step: number; status: ShipmentStatus; at: string }[]; proofs: ProofKind[] })[];
-  };
-  const found = rows[0];
+  const [found] = await preparedQuery<ShipmentViewRow & { events: { step: number; status: ShipmentStatus; at: string }[]; proofs: ProofKind[] }>(
+    db,
+    'one-shipment',
+    ONE_SHIPMENT_SQL,
+    [id],
+  );
   if (!found) return undefined;
   const { events, proofs, ...row } = found;
   const shipment = toShipment(
