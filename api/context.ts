@@ -3,6 +3,7 @@ import type { Db } from '../db/knex.js';
 import type { KeyMode, Scope } from '../domain/access/scopes.js';
 import type { KeyGuard } from '../domain/access/guard.js';
 import type { Deps } from '../domain/deps.js';
+import type { HealthCheck } from '../domain/health.js';
 
 /** What every request handler can reach: no globals, so tests can run several apps side by side. */
 export interface Services {
@@ -11,6 +12,8 @@ export interface Services {
   guard: KeyGuard;
   /** What the domain's operations are called with (the same object for every request). */
   domain: Deps;
+  /** GET /health, shared for a few seconds by every caller. */
+  health: HealthCheck;
 }
 
 export interface AuthState {

@@ -9,6 +9,7 @@ import {
   Unavailable,
   Unprocessable,
 } from '../domain/errors.js';
+import { isDatabaseUnavailable } from '../db/knex.js';
 
 /** An error answered over HTTP; the error middleware turns it into the SPEC.md error body. */
 export class ApiError extends Error {
@@ -43,4 +44,13 @@ export function fromDomainError(error: unknown): ApiError | undefined {
   if (!(error instanceof DomainError)) return undefined;
   const [, status, code] = HTTP_OF.find(([type]) => error instanceof type) ?? [DomainError, 500, 'internal_error'];
   return new ApiError(status, error.code ?? code, error.message, error.details);
+}
+
+/** Seconds a client is asked to wait (Retry-After) after a 503: our components restart in seconds. */
+export const RETRY_AFTER_SECONDS = 3;
+
+/** 503 service_unavailable for an outage of our own database; undefined for any other error. */
+export function fromOutage(error: unknown): ApiError | undefined {
+  if (!isDatabaseUnavailable(error)) return undefined;
+  return new ApiError(503, 'service_unavailable', 'The database cannot be reached right now; please retry shortly.');
 }

@@ -72,7 +72,8 @@ export function buildOpenApi(routes: Route[], serverUrl: string): JsonSchema {
       [success.status]: { description: success.description, ...(authenticated ? { headers: rateLimitHeaders } : {}), ...(content ? { content } : {}) },
     };
     for (const status of route.errors) {
-      responses[status] = { description: ERROR_DESCRIPTIONS[status] ?? 'Error', content: { 'application/json': { schema: errorSchema } } };
+      const sameBody = success.sameBodyOn?.includes(status) && content;
+      responses[status] = { description: ERROR_DESCRIPTIONS[status] ?? 'Error', content: sameBody || { 'application/json': { schema: errorSchema } } };
     }
     const idempotencyHeader =
       route.method === 'POST'

@@ -7,6 +7,7 @@ import type { Config } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
 import type { Client } from '@temporalio/client';
 import { domainDeps } from '../workflows/client.js';
+import { HealthCheck } from '../domain/health.js';
 
 export interface RunningApi {
   server: Server;
@@ -25,7 +26,8 @@ export interface ApiDeps {
 export async function startApiServer(deps: ApiDeps, port: number, host = '0.0.0.0'): Promise<RunningApi> {
   const guard = new KeyGuard(deps.db, deps.databaseUrl, deps.config.failedAuthPerMinute);
   await guard.start();
-  const app = createApp({ config: deps.config, db: deps.db, guard, domain: domainDeps(deps.db, deps.config, deps.temporal) } satisfies Services);
+  const domain = domainDeps(deps.db, deps.config, deps.temporal);
+  const app = createApp({ config: deps.config, db: deps.db, guard, domain, health: new HealthCheck(domain) } satisfies Services);
   const server = createServer(app.callback());
   // Slightly above common load-balancer idle timeouts, so they close first.
   server.keepAliveTimeout = 65_000;

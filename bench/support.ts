@@ -46,11 +46,12 @@ export async function load(name: string, options: LoadOptions): Promise<LoadResu
 }
 
 /** Runs a server script in its own process (autocannon must not share its event loop). */
-export async function startProcess(script: string, env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
+/** `stdout`: a file descriptor for the process's standard output (e.g. its access log); discarded otherwise. */
+export async function startProcess(script: string, env: Record<string, string>, readyUrl: string, stdout?: number): Promise<ChildProcess> {
   // BENCH_CPU_PROFILE=<dir> writes a V8 CPU profile of each server process there (open it in Chrome DevTools).
   const profileDir = process.env.BENCH_CPU_PROFILE;
   const execArgv = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const child = fork(script, [], { env: { ...process.env, ...env }, execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(script, [], { env: { ...process.env, ...env }, execArgv, stdio: ['ignore', stdout ?? 'ignore', 'inherit', 'ipc'] });
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {

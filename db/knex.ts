@@ -1,4 +1,5 @@
 import knexFactory, { type Knex } from 'knex';
+import type pg from 'pg';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,7 +25,49 @@ export function createDb(databaseUrl: string, poolMax = 10): Db {
   });
 }
 
+/**
+ * A named prepared statement on a pool connection, past knex's query builder: Postgres parses and
+ * plans it once per connection, and the call skips knex's per-query machinery. For the hottest
+ * reads only (GET /v1/mailings/{id}); `text` uses $1, $2… In a transaction, runs there unprepared.
+ */
+export async function preparedQuery<R>(db: Db | Tx, name: string, text: string, values: unknown[]): Promise<R[]> {
+  if (db.isTransaction) return ((await db.raw(text.replace(/\$\d+/g, '?'), values as never[])) as { rows: R[] }).rows;
+  const connection = (await db.client.acquireConnection()) as pg.PoolClient;
+  try {
+    return (await connection.query<R & pg.QueryResultRow>({ name, text, values })).rows;
+  } finally {
+    await db.client.releaseConnection(connection);
+  }
+}
+
 export async function migrateLatest(db: Db): Promise<string[]> {
   const [, applied] = (await db.migrate.latest()) as [number, string[]];
   return applied;
+}
+
+/** Socket errors that mean the server cannot be reached or dropped the connection. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * SQLSTATEs of a server that is going away or not there yet: class 08 (connection exception),
+ * 57P01-57P03 (admin shutdown, crash shutdown, cannot connect now), 53300 (too many connections).
+ */
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
+
+/** What node-postgres and knex say, without a code, when a connection is lost or cannot be had. */
+const UNAVAILABLE_MESSAGE = /Connection terminated|terminating connection|not queryable|Timeout acquiring a connection/;
+
+/**
+ * True when `error` says the database cannot be reached right now (refused, reset, shut down,
+ * starting up, no pool connection in time), rather than that a statement is wrong: the one place
+ * that knows the drivers' words for an outage. Looks through `cause` and AggregateError.
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (!(error instanceof Error) || depth > 5) return false;
+  const { code, name } = error as Error & { code?: unknown };
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
+  if (name === 'KnexTimeoutError' && /acquiring a connection/.test(error.message)) return true;
+  if (typeof code !== 'string' && UNAVAILABLE_MESSAGE.test(error.message)) return true;
+  if (error instanceof AggregateError && error.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
+  return isDatabaseUnavailable(error.cause, depth + 1);
 }

@@ -38,6 +38,11 @@ export interface WorkflowRunner {
    */
   advanceMailing(shipmentId: string, advance: TestAdvance, updateId?: string): Promise<Shipment>;
   cancelMailing(shipmentId: string, updateId?: string): Promise<Shipment>;
+  /**
+   * When a worker last polled the main task queue (null: none known to the server), read from the
+   * server without running anything. Rejects when Temporal cannot be reached.
+   */
+  lastWorkerPoll(): Promise<Date | null>;
   /** Starts the delivery of one webhook event to one endpoint. */
   startDelivery(target: DeliveryTarget): Promise<void>;
 }

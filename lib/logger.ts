@@ -1,12 +1,35 @@
 import { pino } from 'pino';
 import { logLevel } from './config.js';
 
+/**
+ * Standard output, written asynchronously in blocks of at least LOG_BLOCK_BYTES: one request line
+ * is no longer one synchronous write (that cost about a quarter of the CPU of a cheap GET).
+ * Nothing is lost at shutdown: pino writes what is buffered synchronously when the process exits
+ * (process.exit, the end of the event loop, an uncaught error). Only a SIGKILL loses the last
+ * second's lines at most.
+ */
+const LOG_BLOCK_BYTES = 4096;
+const LOG_FLUSH_MS = 1000;
+const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BLOCK_BYTES });
+
+/** A quiet process still shows its lines within a second. */
+setInterval(() => {
+  try {
+    destination.flush();
+  } catch {
+    // Closed at exit: nothing more to write.
+  }
+}, LOG_FLUSH_MS).unref();
+
 /** One structured logger; API keys, secrets and signatures are redacted wherever they appear. */
-export const logger = pino({
-  level: logLevel(),
-  base: { service: 'svc-postal-api' },
-  redact: {
-    paths: ['req.headers.authorization', '*.authorization', '*.secret', '*.key', '*.apiKey', '*.password'],
-    censor: '[redacted]',
+export const logger = pino(
+  {
+    level: logLevel(),
+    base: { service: 'svc-postal-api' },
+    redact: {
+      paths: ['req.headers.authorization', '*.authorization', '*.secret', '*.key', '*.apiKey', '*.password'],
+      censor: '[redacted]',
+    },
   },
-});
+  destination,
+);

@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import Joi from 'joi';
-import { ApiError, fromDomainError } from '../errors.js';
+import { ApiError, fromDomainError, fromOutage, RETRY_AFTER_SECONDS } from '../errors.js';
 import { logger } from '../../lib/logger.js';
 
 interface HttpLikeError {
@@ -14,6 +14,8 @@ function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   const fromDomain = fromDomainError(error);
   if (fromDomain) return fromDomain;
+  const outage = fromOutage(error);
+  if (outage) return outage;
   if (error instanceof Joi.ValidationError) {
     return new ApiError(
       400,
@@ -40,10 +42,16 @@ export async function errorBody(ctx: Context, next: Next): Promise<void> {
     if (ctx.status === 404 && ctx.body === undefined) throw new ApiError(404, 'not_found', `No route ${ctx.method} ${ctx.path}.`);
   } catch (error) {
     const apiError = toApiError(error);
-    // Our own failures are errors; a partner or Temporal being down (502, 503) is a warning.
+    // Our own failures are errors; a partner, Temporal or the database being down (502, 503) is a warning.
     if (apiError.status === 500) logger.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
-    else if (apiError.status > 500) logger.warn({ code: apiError.code, method: ctx.method, path: ctx.path }, apiError.message);
+    else if (apiError.status > 500)
+      logger.warn(
+        { code: apiError.code, method: ctx.method, path: ctx.path, ...(error === apiError || !(error instanceof Error) ? {} : { reason: error.message }) },
+        apiError.message,
+      );
     ctx.status = apiError.status;
+    // An outage of the database or of Temporal: the client may retry, after a short wait.
+    if (apiError.status === 503) ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
     ctx.type = 'application/json';
     ctx.remove('Content-Disposition');
     ctx.body = { error: { code: apiError.code, message: apiError.message, ...(apiError.details === undefined ? {} : { details: apiError.details }) } };

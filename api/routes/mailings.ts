@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import Joi from 'joi';
 import { Conflict, NotAllowed, notFound } from '../../domain/errors.js';
 import { createMailing } from '../../domain/mailings/create.js';
-import { findShipment, shipmentsOf, type Shipment, type ShipmentRow } from '../../domain/mailings/shipment.js';
+import { findShipment, SHIPMENT_VIEW_COLUMNS, shipmentsOf, type Shipment, type ShipmentViewRow } from '../../domain/mailings/shipment.js';
 import { isFinal, PROOF_LABELS, type ProofKind, type ShipmentStatus } from '../../domain/mailings/states.js';
 import { keysetPage } from '../../domain/pagination.js';
 import { openToken, sealToken } from '../../lib/crypto.js';
@@ -34,7 +34,7 @@ function updateId(ctx: Context, name: 'advance' | 'cancel'): string | undefined 
 export const PROOF_LINK_SECONDS = 300;
 
 /** The account's shipment in the key's environment (test keys see test shipments only). */
-async function ownShipment(ctx: Context, id: string): Promise<{ row: ShipmentRow; shipment: Shipment }> {
+async function ownShipment(ctx: Context, id: string): Promise<{ row: ShipmentViewRow; shipment: Shipment }> {
   const found = await findShipment(ctx.services.db, id, true);
   const auth = ctx.state.auth!;
   if (!found || found.row.account_id !== auth.accountId || found.row.test !== (auth.mode === 'test')) throw notFound(`No mailing ${id}.`);
@@ -76,10 +76,12 @@ export const mailingRoutes = [
       const { db, config } = ctx.services;
       const auth = ctx.state.auth!;
       const scope = `mailings:${auth.accountId}:${auth.mode}`;
-      let q = db('shipments').where({ account_id: auth.accountId, test: auth.mode === 'test' });
+      let q = db('shipments')
+        .select(SHIPMENT_VIEW_COLUMNS)
+        .where({ account_id: auth.accountId, test: auth.mode === 'test' });
       if (query.reference !== undefined) q = q.andWhere({ reference: query.reference });
       if (query.status !== undefined) q = q.andWhere({ status: query.status });
-      const result = await keysetPage<ShipmentRow>(q, query, config.secretKey, scope);
+      const result = await keysetPage<ShipmentViewRow>(q, query, config.secretKey, scope);
       ctx.body = { data: await shipmentsOf(db, result.rows, true), nextCursor: result.nextCursor, hasMore: result.hasMore };
     },
   }),

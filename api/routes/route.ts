@@ -14,6 +14,8 @@ export interface SuccessResponse {
   /** JSON body schema; omitted for binary responses. */
   schema?: Joi.Schema;
   contentType?: string;
+  /** Error statuses answered with this same body rather than the error shape (e.g. /health's 503). */
+  sameBodyOn?: number[];
 }
 
 /**

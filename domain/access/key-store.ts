@@ -77,10 +77,15 @@ export class KeyStore {
   private async listen(): Promise<void> {
     const client = new pg.Client({ connectionString: this.databaseUrl });
     const lost = (): void => {
+      // 'error' and then 'end' both come when a connection drops: one reconnection, not two.
       if (this.listener !== client) return;
+      this.listener = undefined;
       this.listening = false;
       this.clear();
-      if (!this.stopped) setTimeout(() => void this.listen().catch((error) => logger.warn({ err: error }, 'auth_changed listener failed')), 1000);
+      if (this.stopped) return;
+      setTimeout(() => {
+        if (!this.stopped) void this.listen().catch((error: unknown) => logger.warn({ err: error }, 'auth_changed listener failed'));
+      }, 1000);
     };
     client.on('error', lost);
     client.on('end', lost);

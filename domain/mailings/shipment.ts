@@ -1,4 +1,4 @@
-import type { Db, Tx } from '../../db/knex.js';
+import { preparedQuery, type Db, type Tx } from '../../db/knex.js';
 import { MODE_LABELS, PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, type ShipmentStatus } from './states.js';
 
 import type { PostalAddress } from '../catalogue/catalogue.js';
@@ -55,13 +55,33 @@ export interface ShipmentRow {
   created_at: Date;
 }
 
+/** The columns a Shipment is built from (and the owner): never the layout, which only printing reads. */
+export const SHIPMENT_VIEW_COLUMNS = [
+  'id',
+  'account_id',
+  'test',
+  'mode',
+  'status',
+  'step',
+  'last_step',
+  'title',
+  'recipient',
+  'reference',
+  'document',
+  'amount_cents',
+  'tracking_number',
+  'created_at',
+] as const;
+
+export type ShipmentViewRow = Pick<ShipmentRow, (typeof SHIPMENT_VIEW_COLUMNS)[number]>;
+
 /** The lines printed in the address window. */
 export function addressLines(address: PostalAddress): string[] {
   return [address.name, ...address.lines, `${address.postcode} ${address.city}`];
 }
 
 export function toShipment(
-  row: ShipmentRow,
+  row: ShipmentViewRow,
   events: { step: number; status: ShipmentStatus; at: Date }[],
   proofs: ProofKind[],
   withDocument: boolean,
@@ -91,7 +111,7 @@ export function toShipment(
 }
 
 /** Shipments with their events and proofs, in the order of `rows`. */
-export async function shipmentsOf(db: Db | Tx, rows: ShipmentRow[], withDocument: boolean): Promise<Shipment[]> {
+export async function shipmentsOf(db: Db | Tx, rows: ShipmentViewRow[], withDocument: boolean): Promise<Shipment[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [events, proofs] = await Promise.all([
@@ -108,9 +128,31 @@ export async function shipmentsOf(db: Db | Tx, rows: ShipmentRow[], withDocument
   );
 }
 
-export async function findShipment(db: Db | Tx, id: string, withDocument: boolean): Promise<{ row: ShipmentRow; shipment: Shipment } | undefined> {
-  const row = (await db('shipments').where({ id }).first()) as ShipmentRow | undefined;
-  if (!row) return undefined;
-  const [shipment] = await shipmentsOf(db, [row], withDocument);
-  return { row, shipment: shipment! };
+/**
+ * One shipment with its events and proofs in one prepared statement (one round trip, one pool
+ * connection, planned once per connection): GET /v1/mailings/{id} and every webhook snapshot read it. `at` has millisecond precision in the
+ * table, so its JSON text parses to the same Date as the driver's.
+ */
+const ONE_SHIPMENT_SQL = `
+  SELECT ${SHIPMENT_VIEW_COLUMNS.map((c) => `s.${c}`).join(', ')},
+    coalesce((SELECT json_agg(json_build_object('step', e.step, 'status', e.status, 'at', e.at)) FROM shipment_events e WHERE e.shipment_id = s.id), '[]') AS events,
+    array(SELECT p.kind FROM shipment_proofs p WHERE p.shipment_id = s.id ORDER BY p.created_at) AS proofs
+  FROM shipments s WHERE s.id = $1`;
+
+export async function findShipment(db: Db | Tx, id: string, withDocument: boolean): Promise<{ row: ShipmentViewRow; shipment: Shipment } | undefined> {
+  const [found] = await preparedQuery<ShipmentViewRow & { events: { step: number; status: ShipmentStatus; at: string }[]; proofs: ProofKind[] }>(
+    db,
+    'one-shipment',
+    ONE_SHIPMENT_SQL,
+    [id],
+  );
+  if (!found) return undefined;
+  const { events, proofs, ...row } = found;
+  const shipment = toShipment(
+    row,
+    events.map((e) => ({ step: e.step, status: e.status, at: new Date(e.at) })),
+    proofs,
+    withDocument,
+  );
+  return { row, shipment };
 }

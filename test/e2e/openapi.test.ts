@@ -34,14 +34,3 @@ describe('OpenAPI document and docs page', () => {
     for (const route of routes) expect(res.text).to.include(`id="${route.operationId}"`);
   });
 });
-
-describe('health', () => {
-  it('proves Postgres and a Temporal worker are reachable end to end', async () => {
-    const res = await call('GET', '/health');
-    expect(res.status).to.equal(200);
-    expect(res.body.status).to.equal('ok');
-    expect(res.body.postgres.ok).to.equal(true);
-    expect(res.body.temporal.ok).to.equal(true);
-    expect(Date.parse(res.body.temporal.workerAt)).to.be.closeTo(Date.now(), 60_000);
-  });
-});
