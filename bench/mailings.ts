@@ -219,7 +219,8 @@ async function liveThroughput(deps: MailingBenchDeps, env: Record<string, string
   const worker = await startProcess(join(distRoot, 'worker', 'main.js'), liveEnv, `http://127.0.0.1:${port}/v1/openapi.json`);
   try {
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const post = async (): Promise<string> => ((await (await fetch(`http://127.0.0.1:${port}/v1/mailings`, { method: 'POST', headers, body })).json()) as { id: string }).id;
+    const post = async (): Promise<string> =>
+      ((await (await fetch(`http://127.0.0.1:${port}/v1/mailings`, { method: 'POST', headers, body })).json()) as { id: string }).id;
     // Warm-up: bundling, the browser's first pages; and the parts of one mailing for the baseline.
     const first = await post();
     const parts = await historyParts(deps.client, first);
