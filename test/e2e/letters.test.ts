@@ -138,7 +138,7 @@ describe('letters', function () {
       for (const expected of [
         'Marie Dupont',
         'FB-0987654321',
-        'Service Résiliation',
+        'TSA 59013',
         'Lyon, le 1er mars 2026',
         'Objet : Résiliation de mon abonnement internet',
       ]) {
