@@ -135,13 +135,7 @@ describe('letters', function () {
         expect(width).to.be.closeTo(595.3, 1);
         expect(height).to.be.closeTo(841.9, 1);
       }
-      for (const expected of [
-        'Marie Dupont',
-        'FB-0987654321',
-        'TSA 59013',
-        'Lyon, le 1er mars 2026',
-        'Objet : Résiliation de mon abonnement internet',
-      ]) {
+      for (const expected of ['Marie Dupont', 'FB-0987654321', 'TSA 59013', 'Lyon, le 1er mars 2026', 'Objet : Résiliation de mon abonnement internet']) {
         expect(text.replace(/\s+/g, ' ')).to.include(expected);
       }
     });
