@@ -17,12 +17,21 @@ export type PriceUnit =
 export interface PriceTable {
   currency: 'EUR';
   amountsExcludeVat: true;
+  vat: { rate: number; appliesTo: string; description: string };
   freeMonthlyQuota: { calls: number; appliesTo: PriceUnit[]; description: string };
   units: { unit: PriceUnit; label: string; amountCents: number; operations: string[] }[];
 }
 
 /** The one price table (catalogue/prices.json): every debit reads its amount here. */
 export const priceTable: PriceTable = JSON.parse(readFileSync(join(catalogueDir, 'prices.json'), 'utf8'));
+
+/** The VAT rate added to every amount of the table (mailings and their postage included, docs/billing.md). */
+export const VAT_RATE = priceTable.vat.rate;
+
+/** VAT on an amount excluding VAT, in whole cents. */
+export function vatOf(amountCents: number): number {
+  return Math.round(amountCents * VAT_RATE);
+}
 
 const byUnit = new Map(priceTable.units.map((u) => [u.unit, u]));
 

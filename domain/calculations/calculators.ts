@@ -46,6 +46,17 @@ function frenchDuration(years: number, months: number, days: number): string {
   return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} et ${words[words.length - 1]}`;
 }
 
+export interface KilometricScale {
+  incomeYears: number[];
+  electricMajoration: number;
+  bands: { cv: number; upTo5000: { a: number }; upTo20000: { a: number; b: number }; above20000: { a: number } }[];
+}
+
+/** The kilometric scale of the catalogue (calculators.json, indemnites-kilometriques.scale). */
+export function kilometricScale(): KilometricScale {
+  return catalogue().calculators.get('indemnites-kilometriques')!.scale as unknown as KilometricScale;
+}
+
 const NOTICES: Record<string, { months?: number; days?: number }> = {
   'bail-vide-3-mois': { months: 3 },
   'bail-1-mois': { months: 1 },
@@ -64,40 +75,81 @@ export const calculators: Record<string, (inputs: Inputs) => Output> = {
     return { endDate: addDays(addMonths(String(inputs.receiptDate), notice.months ?? 0), notice.days ?? 0) };
   },
 
-  /** Legal severance pay (Code du travail L1234-9, R1234-2, R1234-4): 1/4 month per year up to 10, 1/3 beyond. */
+  /**
+   * Legal severance pay (Code du travail L1234-9, R1234-1, R1234-2, R1234-4). The right (8 months of
+   * uninterrupted seniority) is assessed when the dismissal letter is sent (notificationDate); the
+   * amount counts seniority up to the end of the notice: 1/4 month per year up to 10, 1/3 beyond.
+   */
   'indemnite-licenciement'(inputs) {
+    const atNotification = monthsBetween(String(inputs.hireDate), String(inputs.notificationDate));
     const { months, days } = monthsBetween(String(inputs.hireDate), String(inputs.noticeEndDate));
     const reference = Math.max(Number(inputs.averageSalary12MonthsCents), Number(inputs.averageSalary3MonthsCents ?? 0));
-    const seniority = frenchDuration(Math.floor(months / 12), months % 12, days);
-    if (months < 8) return { seniority, seniorityMonths: months, eligible: false, referenceSalaryCents: reference, indemnityCents: 0 };
-    const years = months / 12; // incomplete years count in whole months (R1234-2)
+    const head = {
+      seniority: frenchDuration(Math.floor(months / 12), months % 12, days),
+      seniorityMonths: months,
+      seniorityAtNotification: frenchDuration(Math.floor(atNotification.months / 12), atNotification.months % 12, atNotification.days),
+      seniorityMonthsAtNotification: atNotification.months,
+    };
+    if (atNotification.months < 8) return { ...head, eligible: false, referenceSalaryCents: reference, indemnityCents: 0 };
+    const years = months / 12; // incomplete years count in whole months (R1234-1)
     const indemnity = reference * (Math.min(years, 10) / 4 + Math.max(years - 10, 0) / 3);
-    return { seniority, seniorityMonths: months, eligible: true, referenceSalaryCents: reference, indemnityCents: Math.round(indemnity) };
+    return { ...head, eligible: true, referenceSalaryCents: reference, indemnityCents: Math.round(indemnity) };
   },
 
-  /** Kilometric allowance from the official scale (CGI annexe IV art. 6 B), +20 % for electric vehicles. */
+  /**
+   * Kilometric allowance from the official scale (CGI annexe IV art. 6 B), +20 % for electric
+   * vehicles. The scale says which income years it covers (`incomeYears`); the scale of income year
+   * N is published and used in year N+1 (`scaleYear`).
+   */
   'indemnites-kilometriques'(inputs) {
-    const scale = catalogue().calculators.get('indemnites-kilometriques')!.scale as {
-      year: number;
-      electricMajoration: number;
-      bands: { cv: number; upTo5000: { a: number }; upTo20000: { a: number; b: number }; above20000: { a: number } }[];
-    };
+    const scale = kilometricScale();
+    const incomeYear = Number(inputs.incomeYear ?? Math.max(...scale.incomeYears));
     const band = scale.bands.find((b) => b.cv === Number(inputs.fiscalHorsepower))!;
     const d = Number(inputs.distanceKm);
     let amount = d <= 5000 ? d * band.upTo5000.a : d <= 20000 ? d * band.upTo20000.a + band.upTo20000.b : d * band.above20000.a;
     if (inputs.electricVehicle === 'oui') amount *= 1 + scale.electricMajoration;
-    return { amountCents: Math.round(amount * 100), scaleYear: scale.year };
+    return { amountCents: Math.round(amount * 100), incomeYear, scaleYear: incomeYear + 1 };
   },
 
-  /** Late return of a security deposit (loi n° 89-462 art. 22): 10 % of the monthly rent per started month. */
+  /**
+   * Late return of a security deposit (loi n° 89-462 art. 22). Leases signed since 27 March 2014
+   * (loi ALUR): 10 % of the monthly rent per started month late. Older leases keep the former
+   * article 22: legal interest on the balance, computed when the rate is given. In a shared building
+   * the landlord may keep a justified provision (at most 20 %, checked before) until the accounts.
+   */
   'depot-garantie-restitution'(inputs) {
     const dueDate = addMonths(String(inputs.keysReturnDate), inputs.exitInventory === 'non-conforme' ? 2 : 1);
     const refundDate = String(inputs.refundDate);
+    const provision = Number(inputs.sharedBuildingProvisionCents ?? 0);
+    const balance = Number(inputs.depositAmountCents) - Number(inputs.deductionsCents ?? 0) - provision;
+    const lateDays = Math.max(0, Math.round((Date.parse(refundDate) - Date.parse(dueDate)) / 86_400_000));
+    if (inputs.leaseDate === 'avant-2014-03-27') {
+      const rate = inputs.legalInterestRatePercent === undefined ? null : Number(inputs.legalInterestRatePercent);
+      const interest = rate === null ? null : Math.round((Math.max(balance, 0) * rate * lateDays) / 100 / 365);
+      return {
+        dueDate,
+        regime: 'interet-legal',
+        startedLateMonths: 0,
+        penaltyCents: 0,
+        lateDays,
+        legalInterestCents: interest,
+        provisionHeldCents: provision,
+        totalDueCents: balance + (interest ?? 0),
+      };
+    }
     let started = 0;
     while (refundDate > addMonths(dueDate, started)) started += 1;
     const penalty = Math.round(Number(inputs.monthlyRentCents) * 0.1) * started;
-    const total = Number(inputs.depositAmountCents) - Number(inputs.deductionsCents ?? 0) + penalty;
-    return { dueDate, startedLateMonths: started, penaltyCents: penalty, totalDueCents: total };
+    return {
+      dueDate,
+      regime: 'majoration-10-pourcent',
+      startedLateMonths: started,
+      penaltyCents: penalty,
+      lateDays,
+      legalInterestCents: null,
+      provisionHeldCents: provision,
+      totalDueCents: balance + penalty,
+    };
   },
 
   /** Paid leave earned (Code du travail L3141-3, L3141-5-1, L3141-7): 2.5 days a month worked, 2 a month of sick leave, rounded up. */
@@ -106,13 +158,13 @@ export const calculators: Record<string, (inputs: Inputs) => Output> = {
     return { rawDays: raw, days: Math.min(30, Math.ceil(raw)), unit: 'jours ouvrables' };
   },
 
-  /** Train delay compensation (règlement (UE) 2021/782 art. 19): 25 % from 60 min, 50 % from 120 min. */
+  /** The EU minimum for a train delay (règlement (UE) 2021/782 art. 19): 25 % from 60 min, 50 % from 120 min (SNCF's G30 can pay more). */
   'indemnite-retard-train'(inputs) {
     const delay = Number(inputs.arrivalDelayMinutes);
     const rate = delay >= 120 ? 0.5 : delay >= 60 ? 0.25 : 0;
     const compensation = Math.round(Number(inputs.ticketPriceCents) * rate);
     // The carrier may withhold compensation under 4 € (art. 19 §8).
-    return { rate, compensationCents: compensation, belowMinimumThreshold: compensation > 0 && compensation < 400 };
+    return { basis: 'minimum-ue', rate, compensationCents: compensation, belowMinimumThreshold: compensation > 0 && compensation < 400 };
   },
 
   /** Flight delay compensation (règlement (CE) n° 261/2004 art. 7; CJUE Sturgeon): 250, 400 or 600 € from 3 h. */

@@ -4,7 +4,7 @@ import { requireValidValues, type FieldValue } from '../letters/values.js';
 import { parisTodayIso } from '../letters/render.js';
 import { fuelPrices } from '../lookups/lookup.js';
 import type { Deps } from '../deps.js';
-import { calculators, type Inputs } from './calculators.js';
+import { calculators, kilometricScale, type Inputs } from './calculators.js';
 
 export interface DefaultApplied {
   field: string;
@@ -24,6 +24,11 @@ function localDefaults(slug: string, inputs: Inputs): DefaultApplied[] {
   if (slug === 'depot-garantie-restitution') {
     set('deductionsCents', 0, 'no deduction given');
     set('refundDate', parisTodayIso(), 'not refunded yet: the penalty is computed as of today (Europe/Paris)');
+    set('leaseDate', 'depuis-2014-03-27', 'not given: a lease signed on or after 27 March 2014 (10 % of the rent per started month late)');
+    set('sharedBuildingProvisionCents', 0, 'no provision kept for the accounts of a shared building');
+  }
+  if (slug === 'indemnites-kilometriques') {
+    set('incomeYear', Math.max(...kilometricScale().incomeYears), 'not given: the latest income year the scale covers');
   }
   if (slug === 'conges-payes-acquis') set('sickLeaveMonths', 0, 'no sick leave given');
   if (slug === 'date-fin-preavis' && inputs.noticeType === 'personnalise') {
@@ -31,6 +36,28 @@ function localDefaults(slug: string, inputs: Inputs): DefaultApplied[] {
     set('customDays', 0, 'no days given');
   }
   return out;
+}
+
+/** Rules between inputs that their fields alone cannot say (422, before anything is billed). */
+function crossChecks(slug: string, inputs: Inputs): void {
+  const problems: { field: string; message: string }[] = [];
+  if (slug === 'indemnite-licenciement') {
+    if (String(inputs.notificationDate) < String(inputs.hireDate)) problems.push({ field: 'notificationDate', message: 'must be on or after hireDate' });
+    if (String(inputs.noticeEndDate) < String(inputs.notificationDate))
+      problems.push({ field: 'noticeEndDate', message: 'must be on or after notificationDate' });
+  }
+  if (slug === 'indemnites-kilometriques') {
+    const years = kilometricScale().incomeYears;
+    if (!years.includes(Number(inputs.incomeYear)))
+      problems.push({ field: 'incomeYear', message: `no scale for this income year (known: ${years.join(', ')})` });
+  }
+  if (slug === 'depot-garantie-restitution') {
+    const max = Math.floor(Number(inputs.depositAmountCents) * 0.2);
+    if (Number(inputs.sharedBuildingProvisionCents) > max) {
+      problems.push({ field: 'sharedBuildingProvisionCents', message: `must be at most 20 % of the deposit (${max} cents)` });
+    }
+  }
+  if (problems.length) throw unprocessable(problems.map((p) => `${p.field} ${p.message}`).join('; ') + '.', problems);
 }
 
 /** Road distance in km (1 decimal) between two addresses, through the route lookup workflow. */
@@ -121,6 +148,7 @@ export function prepareComputation(slug: string, given: Record<string, FieldValu
   const defaultsApplied = localDefaults(slug, inputs);
   for (const d of defaultsApplied) inputs[d.field] = d.value;
   requireInputs(calculator, inputs);
+  crossChecks(slug, inputs);
   return { slug, title: calculator.title, source: calculator.source, inputs, defaultsApplied };
 }
 

@@ -1,7 +1,7 @@
 import { catalogue } from '../catalogue/catalogue.js';
 import { notFound, unprocessable } from '../errors.js';
 import type { FieldValue } from '../letters/values.js';
-import { priceOf, type PriceUnit } from '../billing/prices.js';
+import { priceOf, vatOf, VAT_RATE, type PriceUnit } from '../billing/prices.js';
 import { parisDate } from '../../lib/paris-time.js';
 import { addDays, type Inputs } from './calculators.js';
 import type { Deps } from '../deps.js';
@@ -31,7 +31,6 @@ interface Priced {
 
 /** Contact fields of a quote request: needed to send it to providers, not to estimate it. */
 const CONTACT_FIELDS = ['email', 'phone'];
-const VAT_RATE = 0.2;
 
 function line(code: string, label: string, quantity: number, unit: string, unitAmountCents: number): LineItem {
   return { code, label, quantity, unit, unitAmountCents, amountCents: Math.round(quantity * unitAmountCents) };
@@ -158,6 +157,7 @@ function bulkMailingQuote(inputs: Inputs): Priced {
     lineItems: items,
     notes: [
       'Tarif de ce service (GET /v1/catalogue, prices) : chaque courrier posté par POST /v1/mailings est débité à ce prix, hors remise de volume négociée.',
+      "TVA à 20 % sur la totalité, affranchissement compris : l'impression, la mise sous pli et l'affranchissement forment un seul service vendu en notre nom (l'exonération du service universel postal ne bénéficie qu'à La Poste).",
     ],
   };
 }
@@ -188,7 +188,7 @@ function legalReviewQuote(inputs: Inputs, today: string): Priced {
   return {
     lineItems: items,
     notes: [
-      "Honoraires libres : le montant définitif est fixé par l'avocat dans une convention d'honoraires (loi n° 71-1130 du 31 décembre 1971, article 10).",
+      "Montant indicatif : les honoraires sont libres et le montant définitif est fixé par l'avocat dans une convention d'honoraires (loi n° 71-1130 du 31 décembre 1971, article 10).",
     ],
   };
 }
@@ -239,7 +239,7 @@ export async function estimateQuote(deps: Deps, prepared: PreparedQuote, today =
         ? bulkMailingQuote(inputs)
         : legalReviewQuote(inputs, today);
   const totalCents = subtotalOf(priced.lineItems);
-  const vatCents = Math.round(totalCents * VAT_RATE);
+  const vatCents = vatOf(totalCents);
   return {
     slug,
     title: prepared.title,

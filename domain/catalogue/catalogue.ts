@@ -17,6 +17,17 @@ export interface Field {
   help?: string;
   example?: string | number;
   default?: string | number | boolean;
+  /** Required when the enum field `field` has one of `values`. */
+  requiredWhen?: { field: string; values: string[] };
+}
+
+/** A legal source: the text, the article, its page on Légifrance, service-public.fr or EUR-Lex, and the day it was last read there. */
+export interface LegalSource {
+  text: string;
+  article: string;
+  url: string;
+  checkedOn: string;
+  note?: string;
 }
 
 export interface PostalAddress {
@@ -31,6 +42,7 @@ export interface Provider {
   slug: string;
   name: string;
   address: PostalAddress;
+  addressSource: { description: string; url?: string; checkedOn: string; reliability: 'good' | 'medium' };
   fields: Field[];
 }
 
@@ -40,6 +52,7 @@ export interface LetterData {
   category: string;
   summary: string;
   legalBasis: string[];
+  sources: LegalSource[];
   recommendedMode: 'simple' | 'registered' | 'ar';
   keywords: string[];
   providers: Provider[];
@@ -55,6 +68,7 @@ export interface ToolData {
   summary: string;
   inputs: Field[];
   source: string[];
+  sources: LegalSource[];
   needsRoute?: boolean;
   examples?: Record<string, unknown>[];
   scale?: Record<string, unknown>;
@@ -87,6 +101,73 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z][\w.]*)\s*\}\}/g;
 
 export function placeholders(template: string): string[] {
   return [...template.matchAll(PLACEHOLDER)].map((m) => m[1]!);
+}
+
+/**
+ * A passage printed only for some values of an enum field of the letter:
+ * `{{#field=a,b}}…{{/field}}` (when the value is a or b) or `{{#field!=a,b}}…{{/field}}` (otherwise).
+ * Passages do not nest. When the field has no value yet, the passage is left out.
+ */
+const PASSAGE = /\{\{#([A-Za-z]\w*)(!?=)([\w,-]+)\}\}([\s\S]*?)\{\{\/\1\}\}/g;
+
+export interface Passage {
+  field: string;
+  negated: boolean;
+  values: string[];
+  inner: string;
+}
+
+export function passages(template: string): Passage[] {
+  return [...template.matchAll(PASSAGE)].map((m) => ({ field: m[1]!, negated: m[2] === '!=', values: m[3]!.split(','), inner: m[4]! }));
+}
+
+/** Whether a passage is printed for this value of its field. */
+export function passagePrinted(passage: Pick<Passage, 'negated' | 'values'>, value: unknown): boolean {
+  if (value === undefined) return false;
+  return passage.values.includes(String(value)) !== passage.negated;
+}
+
+/** The template with its passages resolved for these values. */
+export function resolvePassages(template: string, values: Record<string, unknown>): string {
+  return template.replace(PASSAGE, (_match, field: string, op: string, list: string, inner: string) =>
+    passagePrinted({ negated: op === '!=', values: list.split(',') }, values[field]) ? inner : '',
+  );
+}
+
+/** Whether a field is required for these values (always, or by its requiredWhen condition). */
+export function fieldRequired(field: Field, values: Record<string, unknown>): boolean {
+  if (field.required) return true;
+  if (!field.requiredWhen) return false;
+  const value = values[field.requiredWhen.field];
+  return value !== undefined && field.requiredWhen.values.includes(String(value));
+}
+
+/** Legal sources whose last check is older than `months` months before `today` (or dated after it). */
+export function staleSources(data: CatalogueData, today: string, months = 12): string[] {
+  const [y, m, d] = today.split('-').map(Number) as [number, number, number];
+  const back = new Date(Date.UTC(y, m - 1 - months, 1));
+  const lastDay = new Date(Date.UTC(back.getUTCFullYear(), back.getUTCMonth() + 1, 0)).getUTCDate();
+  const oldest = `${back.toISOString().slice(0, 8)}${String(Math.min(d, lastDay)).padStart(2, '0')}`;
+  const entries: [string, { slug: string; sources: LegalSource[] }][] = [
+    ...data.letters.map((l) => ['letter', l] as [string, LetterData]),
+    ...data.calculators.map((c) => ['calculator', c] as [string, ToolData]),
+    ...data.aiTools.map((t) => ['AI tool', t] as [string, ToolData]),
+    ...data.quotes.map((q) => ['quote', q] as [string, ToolData]),
+  ];
+  const stale: string[] = [];
+  for (const [kind, entry] of entries) {
+    for (const source of entry.sources) {
+      if (source.checkedOn < oldest) stale.push(`${kind} ${entry.slug}: ${source.text}, ${source.article} last checked ${source.checkedOn} (before ${oldest})`);
+      else if (source.checkedOn > today) stale.push(`${kind} ${entry.slug}: ${source.text}, ${source.article} checked in the future (${source.checkedOn})`);
+    }
+  }
+  for (const letter of data.letters) {
+    for (const provider of letter.providers) {
+      const checked = provider.addressSource.checkedOn;
+      if (checked < oldest || checked > today) stale.push(`letter ${letter.slug}: address of provider ${provider.slug} last checked ${checked}`);
+    }
+  }
+  return stale;
 }
 
 function readJson(file: string): unknown {
@@ -127,7 +208,17 @@ export function catalogueProblems(data: CatalogueData): string[] {
     const everyProvider = letter.providers.length
       ? letter.providers.map((p) => new Set(p.fields.map((f) => f.name))).reduce((a, b) => new Set([...a].filter((n) => b.has(n))))
       : new Set<string>();
-    for (const name of placeholders(letter.subject + '\n' + letter.body)) {
+    const template = letter.subject + '\n' + letter.body;
+    const enums = new Map(letter.fields.filter((f) => f.type === 'enum').map((f) => [f.name, new Set(f.options!.map((o) => o.value))]));
+    const condition = (where: string, field: string, values: string[]): void => {
+      const options = enums.get(field);
+      if (!options) problems.push(`letter ${letter.slug}: ${where} depends on ${field}, which is not an enum field of the letter`);
+      else for (const v of values) if (!options.has(v)) problems.push(`letter ${letter.slug}: ${where} names ${field}=${v}, which is not one of its options`);
+    };
+    for (const passage of passages(template)) condition(`a passage`, passage.field, passage.values);
+    if (/\{\{[#/]/.test(resolvePassages(template, {}))) problems.push(`letter ${letter.slug}: a passage {{#…}} is not closed by its {{/…}}, or is nested`);
+    for (const field of letter.fields) if (field.requiredWhen) condition(`field ${field.name}`, field.requiredWhen.field, field.requiredWhen.values);
+    for (const name of placeholders(template)) {
       if (name === 'provider.name') {
         if (letter.providers.length === 0) problems.push(`letter ${letter.slug}: {{provider.name}} without providers`);
       } else if (!own.has(name) && !STANDARD_NAMES.has(name) && !everyProvider.has(name)) {
@@ -164,6 +255,7 @@ export function publicLetter(letter: LetterData) {
     category: letter.category,
     summary: letter.summary,
     legalBasis: letter.legalBasis,
+    sources: letter.sources,
     recommendedMode: letter.recommendedMode,
     keywords: letter.keywords,
     providers: letter.providers.map((p) => ({ slug: p.slug, name: p.name, address: p.address })),

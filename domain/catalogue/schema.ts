@@ -49,7 +49,36 @@ export const fieldSchema = Joi.object({
   help: Joi.string().max(1000),
   example: Joi.alternatives(Joi.string(), Joi.number()),
   default: Joi.alternatives(Joi.string(), Joi.number(), Joi.boolean()),
+  requiredWhen: Joi.object({
+    field: Joi.string().required(),
+    values: Joi.array().items(Joi.string()).min(1).required(),
+  }).description('The field is required when the enum field `field` has one of `values` (a letter then prints the passage that uses it)'),
 }).label('Field');
+
+/**
+ * Where each legal source may point: the official French sites (Légifrance for the texts,
+ * service-public.fr for the administration's own explanations), and EUR-Lex for EU regulations,
+ * CJEU judgments and conventions the EU is party to, which neither French site publishes.
+ */
+export const SOURCE_URL = /^https:\/\/(?:www\.legifrance\.gouv\.fr|(?:www\.|entreprendre\.)?service-public\.fr|eur-lex\.europa\.eu)\//;
+const isoDay = Joi.string().pattern(/^\d{4}-\d{2}-\d{2}$/);
+
+/** One legal source of a letter or a tool, with the day someone last read it on the official site. */
+export const legalSourceSchema = Joi.object({
+  text: Joi.string().min(3).max(200).required().description('The text: a code, a law, a regulation, a judgment'),
+  article: Joi.string().min(1).max(100).required().description('The article(s) relied on, or "—" for a text as a whole'),
+  url: Joi.string().pattern(SOURCE_URL).required().description('Légifrance, service-public.fr, or EUR-Lex for EU texts'),
+  checkedOn: isoDay.required().description('Day (YYYY-MM-DD) the text was last read on the official site'),
+  note: Joi.string().max(500).description('What remains to check, or why the source is only partly verified'),
+}).label('LegalSource');
+
+/** Where a provider's postal address comes from. */
+export const addressSourceSchema = Joi.object({
+  description: Joi.string().min(3).max(400).required(),
+  url: Joi.string().uri({ scheme: ['https', 'http'] }),
+  checkedOn: isoDay.required(),
+  reliability: Joi.string().valid('good', 'medium').required(),
+}).label('AddressSource');
 
 /** A French postal address (at most 6 lines of 38 characters once printed). */
 export const postalAddressSchema = Joi.object({
@@ -75,6 +104,7 @@ export const providerSchema = Joi.object({
   slug: catalogueSlug.required(),
   name: Joi.string().required(),
   address: postalAddressSchema.required(),
+  addressSource: addressSourceSchema.required(),
   fields: Joi.array().items(fieldSchema).required(),
 }).label('ProviderData');
 
@@ -84,6 +114,7 @@ export const letterDataSchema = Joi.object({
   category: catalogueSlug.required(),
   summary: Joi.string().required(),
   legalBasis: Joi.array().items(Joi.string()).min(1).required(),
+  sources: Joi.array().items(legalSourceSchema).min(1).required(),
   recommendedMode: Joi.string().valid('simple', 'registered', 'ar').required(),
   keywords: Joi.array().items(Joi.string()).min(1).required(),
   providers: Joi.array().items(providerSchema).required(),
@@ -99,6 +130,7 @@ export const toolDataSchema = Joi.object({
   summary: Joi.string().required(),
   inputs: Joi.array().items(fieldSchema).required(),
   source: Joi.array().items(Joi.string()).required(),
+  sources: Joi.array().items(legalSourceSchema).min(1).required(),
   needsRoute: Joi.boolean(),
   examples: Joi.array().items(Joi.object().unknown(true)),
   scale: Joi.object().unknown(true),
@@ -112,6 +144,7 @@ export const catalogueLetterSchema = Joi.object({
   category: Joi.string().required(),
   summary: Joi.string().required(),
   legalBasis: Joi.array().items(Joi.string()).required(),
+  sources: Joi.array().items(legalSourceSchema).required(),
   recommendedMode: Joi.string().valid('simple', 'registered', 'ar').required(),
   keywords: Joi.array().items(Joi.string()).required(),
   providers: Joi.array()
@@ -126,6 +159,7 @@ const publicTool = Joi.object({
   summary: Joi.string(),
   inputs: Joi.array().items(publicField).required(),
   source: Joi.array().items(Joi.string()),
+  sources: Joi.array().items(legalSourceSchema),
   needsRoute: Joi.boolean(),
 }).label('CatalogueTool');
 

@@ -1,5 +1,5 @@
 import { parisDate } from '../../lib/paris-time.js';
-import { letterFields, type Field, type LetterData, type Provider } from '../catalogue/catalogue.js';
+import { fieldRequired, letterFields, resolvePassages, type Field, type LetterData, type Provider } from '../catalogue/catalogue.js';
 import type { FieldValue } from './values.js';
 
 export type Segment = { type: 'text'; text: string } | { type: 'field'; name: string; label: string; value: string | null };
@@ -94,7 +94,10 @@ export function layoutLetter(
     if (value === undefined) missing.add(name);
     return { type: 'field', name, label: field.label, value: value === undefined ? null : formatValue(field, value) };
   };
-  for (const field of fields) if (field.required && given[field.name as keyof typeof given] === undefined) missing.add(field.name);
+  for (const field of fields) if (fieldRequired(field, given) && given[field.name as keyof typeof given] === undefined) missing.add(field.name);
+  // Passages printed only for some values of an enum field are resolved first.
+  const subject = resolvePassages(letter.subject, given);
+  const body = resolvePassages(letter.body, given);
   const quoted = new Set([...`${letter.subject}\n${letter.body}`.matchAll(PLACEHOLDER)].map((m) => m[1]));
   const references = (provider?.fields ?? [])
     .filter((f) => !quoted.has(f.name) && (f.required || given[f.name as keyof typeof given] !== undefined))
@@ -104,9 +107,9 @@ export function layoutLetter(
     sender: segmentsOf('{{senderName}}\n{{senderAddress}}', slot),
     recipient: provider ? [{ type: 'text', text: addressText(provider.address) }] : segmentsOf('{{recipientName}}\n{{recipientAddress}}', slot),
     placeAndDate: segmentsOf('{{place}}, le {{date}}', slot),
-    subject: segmentsOf(letter.subject, slot),
+    subject: segmentsOf(subject, slot),
     references,
-    body: segmentsOf(letter.body, slot),
+    body: segmentsOf(body, slot),
     signature: segmentsOf('{{senderName}}', slot),
   };
   return { ...document, missingFields: fields.map((f) => f.name).filter((n) => missing.has(n)) };

@@ -56,11 +56,30 @@ describe('POST /v1/calculators/{slug}/compute', function () {
     (await import('../support/api.js')).call('POST', `/v1/calculators/${slug}/compute`, { key, body: { inputs } });
 
   it('computes, completes defaults and says which', async () => {
-    const res = await computeCall('indemnite-licenciement', { hireDate: '2014-01-01', noticeEndDate: '2026-01-01', averageSalary12MonthsCents: 200000 });
+    const res = await computeCall('indemnite-licenciement', {
+      hireDate: '2014-01-01',
+      notificationDate: '2025-11-01',
+      noticeEndDate: '2026-01-01',
+      averageSalary12MonthsCents: 200000,
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.result).to.include({ indemnityCents: 633333, eligible: true, seniority: '12 ans' });
     expect(res.body.defaultsApplied).to.deep.equal([{ field: 'averageSalary3MonthsCents', value: 200000, reason: 'not given: the 12-month average is used' }]);
     expect(res.body.source.join(' ')).to.include('R1234-2');
+  });
+
+  it('assesses the right to severance pay when the dismissal letter is sent, and needs that date (issue 16)', async () => {
+    const inputs = { hireDate: '2025-05-01', notificationDate: '2025-12-05', noticeEndDate: '2026-01-05', averageSalary12MonthsCents: 200000 };
+    const res = await computeCall('indemnite-licenciement', inputs);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.result).to.include({ eligible: false, indemnityCents: 0, seniorityAtNotification: '7 mois et 4 jours' });
+    const { notificationDate: _n, ...without } = inputs;
+    const missing = await computeCall('indemnite-licenciement', without);
+    expect(missing.status).to.equal(422);
+    expect(missing.body.error.details.missingFields).to.deep.equal(['notificationDate']);
+    const backwards = await computeCall('indemnite-licenciement', { ...inputs, notificationDate: '2026-02-01' });
+    expect(backwards.status).to.equal(422);
+    expect(backwards.body.error.details[0]).to.include({ field: 'noticeEndDate' });
   });
 
   it("prices a car trip with the road distance and the day's average fuel price", async () => {

@@ -57,7 +57,9 @@ describe('catalogue', () => {
       expect(res.body).to.have.keys('version', 'categories', 'letters', 'calculators', 'aiTools', 'quotes', 'prices');
       expect(res.body.letters).to.have.length(catalogue().letters.size);
       const letter = res.body.letters[0];
-      expect(letter).to.have.keys('slug', 'title', 'category', 'summary', 'legalBasis', 'recommendedMode', 'keywords', 'providers', 'fields');
+      expect(letter).to.have.keys('slug', 'title', 'category', 'summary', 'legalBasis', 'sources', 'recommendedMode', 'keywords', 'providers', 'fields');
+      expect(letter.sources[0]).to.have.keys('text', 'article', 'url', 'checkedOn');
+      expect(res.body.calculators[0].sources.length).to.be.greaterThan(0);
       expect(letter).not.to.have.property('body');
       expect(res.body.prices.units.find((u: { unit: string }) => u.unit === 'mailing.ar').amountCents).to.be.a('number');
     });

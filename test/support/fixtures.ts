@@ -3,7 +3,7 @@ export const sender = { name: 'Marie Dupont', lines: ['12 rue des Lilas'], postc
 export const recipient = { name: 'Mairie de Lyon', lines: ['1 place de la Comédie'], postcode: '69001', city: 'Lyon' };
 export const freeLetter = { title: 'Demande de rendez-vous', body: 'Madame, Monsieur,\n\nJe souhaite un rendez-vous.\n\nCordialement.' };
 
-/** Values of the catalogue letter resiliation-box-internet (provider free). */
+/** Values of the catalogue letter resiliation-box-internet (provider bouygues-telecom). */
 export const boxLetterValues = {
   senderName: 'Marie Dupont',
   senderAddress: '12 rue des Lilas\n69003 Lyon',

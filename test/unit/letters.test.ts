@@ -4,12 +4,12 @@ import { formatValue, frenchDate, renderLetter, type Segment } from '../../domai
 import { checkValue, checkValues, type FieldValue } from '../../domain/letters/values.js';
 import { boxLetterValues } from '../support/fixtures.js';
 
-function boxLetter(): { letter: LetterData; free: Provider } {
+function boxLetter(): { letter: LetterData; provider: Provider } {
   const letter = catalogue().letters.get('resiliation-box-internet');
   if (!letter) throw new Error('resiliation-box-internet is not in the catalogue');
-  const free = letter.providers.find((p) => p.slug === 'free');
-  if (!free) throw new Error('provider free is not in resiliation-box-internet');
-  return { letter, free };
+  const provider = letter.providers.find((p) => p.slug === 'bouygues-telecom');
+  if (!provider) throw new Error('provider bouygues-telecom is not in resiliation-box-internet');
+  return { letter, provider };
 }
 
 /** A catalogue field by name, from any letter or provider. */
@@ -43,53 +43,53 @@ describe('letters (domain/letters)', () => {
   });
 
   describe('renderLetter of a catalogue letter', () => {
-    it('resiliation-box-internet for Free: checked values render with nothing missing', () => {
-      const { letter, free } = boxLetter();
-      const { values, problems } = checkValues(letterFields(letter, free), boxLetterValues);
+    it('resiliation-box-internet for Bouygues Telecom: checked values render with nothing missing', () => {
+      const { letter, provider } = boxLetter();
+      const { values, problems } = checkValues(letterFields(letter, provider), boxLetterValues);
       expect(problems).to.deep.equal([]);
-      const render = renderLetter(letter, free, values, LATE_FEBRUARY_UTC);
+      const render = renderLetter(letter, provider, values, LATE_FEBRUARY_UTC);
       expect(render.missingFields).to.deep.equal([]);
       expect(render.text).to.include('Marie Dupont\n12 rue des Lilas\n69003 Lyon');
-      expect(render.text).to.include('Free\nService Résiliation\n75371 Paris Cedex 08');
+      expect(render.text).to.include('Bouygues Telecom\nService Clients\nTSA 59013\n60643 Chantilly Cedex');
       expect(render.text).to.include('Objet : Résiliation de mon abonnement internet – identifiant FB-0987654321');
       expect(render.text).to.include("à l'adresse suivante : 12 rue des Lilas, 69003 Lyon.");
       expect(render.text).not.to.match(/\{\{|\}\}|\[/);
     });
 
     it('an enum value reads as its label, not its code', () => {
-      const { letter, free } = boxLetter();
-      const render = renderLetter(letter, free, boxLetterValues, LATE_FEBRUARY_UTC);
+      const { letter, provider } = boxLetter();
+      const render = renderLetter(letter, provider, boxLetterValues, LATE_FEBRUARY_UTC);
       expect(render.text).to.include("Cette résiliation intervient alors que mon contrat ne comporte pas, ou plus, de période minimale d'engagement.");
       expect(render.text).not.to.include('sans-engagement');
     });
 
     it('the date defaults to today in Europe/Paris, written in French', () => {
-      const { letter, free } = boxLetter();
-      expect(renderLetter(letter, free, boxLetterValues, LATE_FEBRUARY_UTC).text).to.include('Lyon, le 1er mars 2026');
+      const { letter, provider } = boxLetter();
+      expect(renderLetter(letter, provider, boxLetterValues, LATE_FEBRUARY_UTC).text).to.include('Lyon, le 1er mars 2026');
     });
 
     it('a given date wins over today', () => {
-      const { letter, free } = boxLetter();
-      expect(renderLetter(letter, free, { ...boxLetterValues, date: '2026-03-12' }, LATE_FEBRUARY_UTC).text).to.include('Lyon, le 12 mars 2026');
+      const { letter, provider } = boxLetter();
+      expect(renderLetter(letter, provider, { ...boxLetterValues, date: '2026-03-12' }, LATE_FEBRUARY_UTC).text).to.include('Lyon, le 12 mars 2026');
     });
 
     it('the text is the segments read in order', () => {
-      const { letter, free } = boxLetter();
-      const render = renderLetter(letter, free, boxLetterValues, LATE_FEBRUARY_UTC);
+      const { letter, provider } = boxLetter();
+      const render = renderLetter(letter, provider, boxLetterValues, LATE_FEBRUARY_UTC);
       expect(render.segments.map((s) => (s.type === 'text' ? s.text : s.value)).join('')).to.equal(render.text);
     });
 
     it('an optional provider reference is left out unless given, then listed under the subject', () => {
-      const { letter, free } = boxLetter();
-      expect(renderLetter(letter, free, boxLetterValues, LATE_FEBRUARY_UTC).text).not.to.include('Freebox');
-      const given = renderLetter(letter, free, { ...boxLetterValues, freeboxLineNumber: '09 51 23 45 67' }, LATE_FEBRUARY_UTC);
-      expect(given.text).to.include('FB-0987654321\nNuméro de ligne fixe Freebox : 09 51 23 45 67\n\nMadame');
+      const { letter, provider } = boxLetter();
+      expect(renderLetter(letter, provider, boxLetterValues, LATE_FEBRUARY_UTC).text).not.to.include('Numéro de compte client');
+      const given = renderLetter(letter, provider, { ...boxLetterValues, bouyguesCustomerNumber: '123456789' }, LATE_FEBRUARY_UTC);
+      expect(given.text).to.include('FB-0987654321\nNuméro de compte client Bouygues Telecom : 123456789\n\nMadame');
     });
 
     it('missing required fields are listed, in field order, and stay as null field segments', () => {
-      const { letter, free } = boxLetter();
+      const { letter, provider } = boxLetter();
       const { subscriberId: _id, place: _place, ...rest } = boxLetterValues;
-      const render = renderLetter(letter, free, rest, LATE_FEBRUARY_UTC);
+      const render = renderLetter(letter, provider, rest, LATE_FEBRUARY_UTC);
       expect(render.missingFields).to.deep.equal(['subscriberId', 'place']);
       const slots = render.segments.filter((s): s is Extract<Segment, { type: 'field' }> => s.type === 'field' && render.missingFields.includes(s.name));
       expect(slots.length).to.be.greaterThan(0);
@@ -147,7 +147,9 @@ describe('letters (domain/letters)', () => {
     it('an enum refuses a value that is not one of its options, listing them', () => {
       const context = catalogueField('terminationContext');
       expect(problemOf(context, 'sans-engagement')).to.equal(undefined);
-      expect(problemOf(context, 'Sans engagement')).to.equal('must be one of sans-engagement, engagement-24-mois-apres-12, motif-legitime');
+      expect(problemOf(context, 'Sans engagement')).to.equal(
+        'must be one of sans-engagement, engagement-24-mois-apres-12, engagement-apres-12-terminal-subventionne, motif-legitime',
+      );
     });
 
     it('a date must exist on the calendar', () => {
@@ -179,8 +181,8 @@ describe('letters (domain/letters)', () => {
     });
 
     it('checkValues refuses unknown field names and prefixes problems with the field label', () => {
-      const { letter, free } = boxLetter();
-      const { values, problems } = checkValues(letterFields(letter, free), { ...boxLetterValues, subscriberID: 'typo', terminationContext: 'autre' });
+      const { letter, provider } = boxLetter();
+      const { values, problems } = checkValues(letterFields(letter, provider), { ...boxLetterValues, subscriberID: 'typo', terminationContext: 'autre' });
       expect(problems).to.deep.include({ field: 'subscriberID', message: 'is not a field of this letter' });
       const context = problems.find((p) => p.field === 'terminationContext');
       expect(context?.message).to.match(/^Situation de votre contrat must be one of /);
