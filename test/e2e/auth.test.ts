@@ -142,7 +142,7 @@ describe('proof links (the link is the credential)', function () {
 
   it('never logs the token, and refuses an address that keeps trying links that do not open (429)', async () => {
     const api = await spawnApiProcess({ LOG_LEVEL: 'info' });
-    let token = '';
+    let token: string | undefined;
     try {
       const account = await createAccount();
       const created = await call('POST', '/v1/mailings', {
@@ -175,6 +175,6 @@ describe('proof links (the link is the credential)', function () {
       await api.stop();
     }
     expect(api.output()).to.include('"path":"/v1/proof-files/[redacted]"');
-    expect(api.output()).not.to.include(token);
+    expect(api.output()).not.to.include(token!);
   });
 });
