@@ -1,4 +1,5 @@
 import Koa from 'koa';
+import { METHODS } from 'node:http';
 import Router from '@koa/router';
 import type { Services } from './context.js';
 import { routes } from './routes/index.js';
@@ -35,7 +36,8 @@ export function createApp(services: Services): Koa {
   // Errors are answered in the SPEC.md shape; Koa's default printer would only add noise.
   app.silent = true;
 
-  const router = new Router();
+  // Every method Node parses counts as implemented: a known path answers 405 to any it does not take.
+  const router = new Router({ methods: [...METHODS] });
   for (const route of routes) {
     router.register(koaPath(route.path), [route.method], chain(route), { name: route.operationId });
   }
@@ -43,5 +45,7 @@ export function createApp(services: Services): Koa {
   app.use(requestLog);
   app.use(errorBody);
   app.use(router.routes());
+  // A known path with another method: 405 with its Allow header (the error shape comes from errorBody).
+  app.use(router.allowedMethods());
   return app;
 }

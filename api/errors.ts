@@ -54,3 +54,12 @@ export function fromOutage(error: unknown): ApiError | undefined {
   if (!isDatabaseUnavailable(error)) return undefined;
   return new ApiError(503, 'service_unavailable', 'The database cannot be reached right now; please retry shortly.');
 }
+
+/**
+ * 429 `rate_limited` for a client address that keeps failing (authentication, proof links): it may
+ * try again when the minute is over, which Retry-After says.
+ */
+export function tooManyFailures(ctx: { set(field: string, value: string): void }, message: string): ApiError {
+  ctx.set('Retry-After', String(60 - (Math.floor(Date.now() / 1000) % 60)));
+  return new ApiError(429, 'rate_limited', message);
+}

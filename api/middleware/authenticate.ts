@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { ApiError } from '../errors.js';
+import { ApiError, tooManyFailures } from '../errors.js';
 import { apiKeyDigest, KEY_PATTERN } from '../../domain/access/keys.js';
 import type { Scope } from '../../domain/access/scopes.js';
 import type { KeyRecord } from '../../domain/access/key-store.js';
@@ -31,10 +31,7 @@ const UNCOUNTED: CounterResult = { allowed: true, remaining: 0 };
 export function authenticate(scope: Scope) {
   return function authenticateKey(ctx: Context, next: Next): void | Promise<void> {
     const { failedAuth } = ctx.services.guard;
-    if (!failedAuth.allows(ctx.ip)) {
-      ctx.set('Retry-After', String(60 - (Math.floor(Date.now() / 1000) % 60)));
-      throw new ApiError(429, 'rate_limited', 'Too many failed authentications from this address; retry in a minute with a valid key.');
-    }
+    if (!failedAuth.allows(ctx.ip)) throw tooManyFailures(ctx, 'Too many failed authentications from this address; retry in a minute with a valid key.');
     const match = /^Bearer +(\S+)$/.exec(ctx.req.headers.authorization ?? '');
     const key = match?.[1];
     if (!key || !KEY_PATTERN.test(key)) throw refuse(ctx, invalidKey());

@@ -2,6 +2,7 @@ import type { Context, Next } from 'koa';
 import Joi from 'joi';
 import { ApiError, fromDomainError, fromOutage, RETRY_AFTER_SECONDS } from '../errors.js';
 import { logger } from '../../lib/logger.js';
+import { loggedPath } from './request-log.js';
 
 interface HttpLikeError {
   status?: number;
@@ -39,14 +40,23 @@ function toApiError(error: unknown): ApiError {
 export async function errorBody(ctx: Context, next: Next): Promise<void> {
   try {
     await next();
-    if (ctx.status === 404 && ctx.body === undefined) throw new ApiError(404, 'not_found', `No route ${ctx.method} ${ctx.path}.`);
+    if (ctx.body === undefined || ctx.body === '') {
+      if (ctx.status === 404) throw new ApiError(404, 'not_found', `No route ${ctx.method} ${ctx.path}.`);
+      if (ctx.status === 405)
+        throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}.`);
+    }
   } catch (error) {
     const apiError = toApiError(error);
     // Our own failures are errors; a partner, Temporal or the database being down (502, 503) is a warning.
-    if (apiError.status === 500) logger.error({ err: error, method: ctx.method, path: ctx.path }, 'request failed');
+    if (apiError.status === 500) logger.error({ err: error, method: ctx.method, path: loggedPath(ctx.path) }, 'request failed');
     else if (apiError.status > 500)
       logger.warn(
-        { code: apiError.code, method: ctx.method, path: ctx.path, ...(error === apiError || !(error instanceof Error) ? {} : { reason: error.message }) },
+        {
+          code: apiError.code,
+          method: ctx.method,
+          path: loggedPath(ctx.path),
+          ...(error === apiError || !(error instanceof Error) ? {} : { reason: error.message }),
+        },
         apiError.message,
       );
     ctx.status = apiError.status;

@@ -54,7 +54,8 @@ function fingerprint(ctx: Context): string {
 
 /**
  * SPEC.md "Idempotency rules" for every POST: replay within 24 h, 422 for another request under
- * the same key, 409 while the first is still running. Keys belong to the account. Only successful
+ * the same key, 409 while the first is still running. Keys belong to the account and the mode
+ * (a test key and a live key never share one). Only successful
  * responses are kept: a failed request has changed nothing, so it can be retried with its key.
  */
 export async function idempotency(ctx: Context, next: Next): Promise<void> {
@@ -64,8 +65,7 @@ export async function idempotency(ctx: Context, next: Next): Promise<void> {
     throw badRequest('Idempotency-Key must be 1 to 255 printable ASCII characters (a UUID v4 is recommended).');
   }
   const { db } = ctx.services;
-  const accountId = ctx.state.auth!.accountId;
-  const outcome = await claimKey(db, accountId, key, fingerprint(ctx));
+  const outcome = await claimKey(db, ctx.state.auth!, key, fingerprint(ctx));
   switch (outcome.kind) {
     case 'mismatch':
       throw new ApiError(422, 'idempotency_key_reused', 'This Idempotency-Key was already used for a different request.');

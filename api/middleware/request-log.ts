@@ -2,6 +2,11 @@ import type { Context, Next } from 'koa';
 import { randomUUID } from 'node:crypto';
 import { logger } from '../../lib/logger.js';
 
+/** The path as logged: a proof link's token is its credential, so it never reaches a log. */
+export function loggedPath(path: string): string {
+  return path.startsWith('/v1/proof-files/') ? '/v1/proof-files/[redacted]' : path;
+}
+
 /**
  * Gives each request an id (Request-Id header) and the headers every response carries, and logs
  * one line when the response is sent; keys are never logged.
@@ -20,7 +25,7 @@ export function requestLog(ctx: Context, next: Next): Promise<void> {
         {
           requestId: id,
           method: ctx.method,
-          path: ctx.path,
+          path: loggedPath(ctx.path),
           status: ctx.status,
           ms: Math.round((performance.now() - started) * 10) / 10,
           account: ctx.state.auth?.accountId,

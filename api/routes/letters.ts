@@ -89,6 +89,7 @@ export const letterRoutes = [
         'letter.pdf',
         () => deps(ctx).workflows.run('letterPdf', [document], { idPrefix: 'letter-pdf' }),
         letter.slug,
+        (pdf) => ({ type: 'application/pdf', body: Buffer.from(pdf) }),
       );
       const bytes = Buffer.from(pdf);
       ctx.set('Content-Disposition', `inline; filename="${letter.slug}.pdf"`);

@@ -19,6 +19,7 @@ import {
   type TestAdvance,
 } from '../schemas/mailings.js';
 import { defineRoute } from './route.js';
+import { tooManyFailures } from '../errors.js';
 import { caller, deps, publicOrigin } from '../respond.js';
 
 /**
@@ -169,10 +170,15 @@ export const mailingRoutes = [
     scope: null,
     params: Joi.object({ token: Joi.string().max(500).required() }),
     success: { status: 200, description: 'application/pdf', contentType: 'application/pdf' },
-    errors: [404, 500],
+    errors: [404, 429, 500],
     async handler(ctx, { params }) {
+      const { failedProofLinks } = ctx.services.guard;
+      if (!failedProofLinks.allows(ctx.ip)) throw tooManyFailures(ctx, 'Too many proof links that do not open from this address; retry in a minute.');
       const link = openToken<{ id: string; kind: ProofKind; exp: number }>(params.token, ctx.services.config.secretKey, 'proof-link');
-      if (!link || link.exp < Date.now()) throw notFound('This proof link is unknown or has expired; ask for a new one.');
+      if (!link || link.exp < Date.now()) {
+        failedProofLinks.recordFailure(ctx.ip);
+        throw notFound('This proof link is unknown or has expired; ask for a new one.');
+      }
       const proof = await ctx.services.db('shipment_proofs').where({ shipment_id: link.id, kind: link.kind }).first('pdf');
       if (!proof) throw notFound('No such proof.');
       ctx.type = 'application/pdf';

@@ -2,7 +2,7 @@ import { parisDate } from '../../lib/paris-time.js';
 import type { Db } from '../../db/knex.js';
 import { KeyStore, type KeyRecord } from './key-store.js';
 import { LeasedCounter, type CounterResult } from './leased-counter.js';
-import { FailedAuthLimiter } from './failed-auth.js';
+import { FAILED_AUTH_PER_MINUTE, FAILED_PROOF_LINKS_PER_MINUTE, FailureLimiter } from './failure-limiter.js';
 
 /**
  * What authentication needs per request, with no database round trip in the steady state: the
@@ -12,13 +12,15 @@ import { FailedAuthLimiter } from './failed-auth.js';
 export class KeyGuard {
   readonly keys: KeyStore;
   /** Failed authentications per client address. */
-  readonly failedAuth: FailedAuthLimiter;
+  readonly failedAuth: FailureLimiter;
+  /** Proof links that did not open, per client address (the link is a credential: no guessing). */
+  readonly failedProofLinks = new FailureLimiter(FAILED_PROOF_LINKS_PER_MINUTE);
   private readonly minutes: LeasedCounter;
   private readonly sandboxDays: LeasedCounter;
 
   constructor(db: Db, databaseUrl: string, failedAuthPerMinute?: number) {
     this.keys = new KeyStore(db, databaseUrl);
-    this.failedAuth = new FailedAuthLimiter(failedAuthPerMinute);
+    this.failedAuth = new FailureLimiter(failedAuthPerMinute ?? FAILED_AUTH_PER_MINUTE);
     this.minutes = new LeasedCounter(db, 'rate_limit_windows', 'key_id', 'window_start');
     this.sandboxDays = new LeasedCounter(db, 'sandbox_usage', 'account_id', 'day');
   }

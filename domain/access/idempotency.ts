@@ -1,7 +1,8 @@
 import type { Db, Tx } from '../../db/knex.js';
+import type { KeyMode } from './scopes.js';
 
 /**
- * The idempotency store (SPEC.md "Idempotency rules"): one row per account and key, holding the
+ * The idempotency store (SPEC.md "Idempotency rules"): one row per account, mode and key, holding the
  * request's fingerprint while it runs, then its answer for 24 hours.
  */
 const WINDOW = "interval '24 hours'";
@@ -10,6 +11,8 @@ const LEASE = "interval '5 minutes'";
 
 export interface IdempotencyClaim {
   accountId: string;
+  /** Keys of test and live calls are apart: the same key in the other mode is another request. */
+  mode: KeyMode;
   key: string;
   saved: boolean;
 }
@@ -18,21 +21,22 @@ export type ClaimOutcome =
   { kind: 'acquired'; claim: IdempotencyClaim } | { kind: 'replay'; status: number; type: string; body: Buffer } | { kind: 'mismatch' } | { kind: 'running' };
 
 /** Takes the key for a request with this fingerprint, or says why not (replay, another request, still running). */
-export async function claimKey(db: Db, accountId: string, key: string, fingerprint: string): Promise<ClaimOutcome> {
+export async function claimKey(db: Db, owner: { accountId: string; mode: KeyMode }, key: string, fingerprint: string): Promise<ClaimOutcome> {
+  const { accountId, mode } = owner;
   for (let attempt = 0; attempt < 3; attempt++) {
     // Takes the key when it is new, expired, or held by a request that died.
     const { rows } = await db.raw(
-      `INSERT INTO idempotency_keys AS i (account_id, key, request_hash, state, locked_until)
-       VALUES (?, ?, ?, 'running', now() + ${LEASE})
-       ON CONFLICT (account_id, key) DO UPDATE
+      `INSERT INTO idempotency_keys AS i (account_id, mode, key, request_hash, state, locked_until)
+       VALUES (?, ?, ?, ?, 'running', now() + ${LEASE})
+       ON CONFLICT (account_id, mode, key) DO UPDATE
           SET request_hash = EXCLUDED.request_hash, state = 'running', locked_until = EXCLUDED.locked_until,
               created_at = now(), response_status = NULL, response_type = NULL, response_body = NULL, response_headers = NULL
         WHERE i.created_at < now() - ${WINDOW} OR (i.state = 'running' AND i.locked_until < now())
        RETURNING 1`,
-      [accountId, key, fingerprint],
+      [accountId, mode, key, fingerprint],
     );
-    if (rows.length > 0) return { kind: 'acquired', claim: { accountId, key, saved: false } };
-    const existing = await db('idempotency_keys').where({ account_id: accountId, key }).first();
+    if (rows.length > 0) return { kind: 'acquired', claim: { accountId, mode, key, saved: false } };
+    const existing = await db('idempotency_keys').where({ account_id: accountId, mode, key }).first();
     if (!existing) continue; // released between our two statements: try again
     if (existing.request_hash !== fingerprint) return { kind: 'mismatch' };
     if (existing.state === 'running') return { kind: 'running' };
@@ -47,9 +51,11 @@ function serialize(body: unknown): Buffer {
 
 /** Stores the answer of a claimed request. */
 export async function saveAnswer(db: Db | Tx, claim: IdempotencyClaim, status: number, type: string, body: unknown): Promise<void> {
-  await db('idempotency_keys')
-    .where({ account_id: claim.accountId, key: claim.key })
+  const updated = await db('idempotency_keys')
+    .where({ account_id: claim.accountId, mode: claim.mode, key: claim.key })
     .update({ state: 'done', response_status: status, response_type: type, response_body: serialize(body), locked_until: db.fn.now() });
+  // The claim was taken over (its lease expired) or purged: the answer is not stored, say so.
+  if (updated === 0) throw new Error(`the idempotency claim ${claim.key} was lost before its answer was stored`);
   claim.saved = true;
 }
 
@@ -63,7 +69,7 @@ export async function saveAnswerWithin(trx: Tx, claim: IdempotencyClaim | undefi
 
 /** Frees the key of a request that failed: it changed nothing, so it may be retried with its key. */
 export async function releaseKey(db: Db, claim: IdempotencyClaim): Promise<void> {
-  await db('idempotency_keys').where({ account_id: claim.accountId, key: claim.key, state: 'running' }).delete();
+  await db('idempotency_keys').where({ account_id: claim.accountId, mode: claim.mode, key: claim.key, state: 'running' }).delete();
 }
 
 export async function purgeExpiredIdempotencyKeys(db: Db): Promise<number> {

@@ -1,6 +1,6 @@
 import type { Tx } from '../../db/knex.js';
 import type { Caller, Deps } from '../deps.js';
-import { saveAnswerWithin } from '../access/idempotency.js';
+import { saveAnswer, saveAnswerWithin } from '../access/idempotency.js';
 import { debit, refund, type Charge } from './ledger.js';
 import type { PriceUnit } from './prices.js';
 
@@ -23,16 +23,40 @@ export async function payWithin<T>(deps: Deps, caller: Caller, unit: PriceUnit, 
   });
 }
 
+/** How a result is stored as the idempotent answer: JSON by default. */
+export interface StoredAnswer {
+  type: string;
+  body: unknown;
+}
+const asJson = (result: unknown): StoredAnswer => ({ type: 'application/json', body: result });
+
 /**
  * Work outside the database (a partner call, a PDF): debited first, credited back if it fails,
- * so nothing is billed for a failed call.
+ * so nothing is billed for a failed call. Under an Idempotency-Key the answer (status 200) is
+ * stored as part of the work: if it cannot be stored, the call fails and is credited back, so a
+ * retry never pays twice for an answer it was never given.
  */
-export async function payThen<T>(deps: Deps, caller: Caller, unit: PriceUnit, work: () => Promise<T>, reference: string | null = null): Promise<T> {
-  if (caller.mode !== 'live') return work();
+export async function payThen<T>(
+  deps: Deps,
+  caller: Caller,
+  unit: PriceUnit,
+  work: () => Promise<T>,
+  reference: string | null = null,
+  answer: (result: T) => StoredAnswer = asJson,
+): Promise<T> {
+  const storedWork = async (): Promise<T> => {
+    const result = await work();
+    if (caller.idempotency) {
+      const { type, body } = answer(result);
+      await saveAnswer(deps.db, caller.idempotency, 200, type, body);
+    }
+    return result;
+  };
+  if (caller.mode !== 'live') return storedWork();
   const charge: Charge = await deps.db.transaction((trx) => debit(trx, caller.accountId, unit, reference));
   caller.onBalance?.(charge.balanceCents);
   try {
-    return await work();
+    return await storedWork();
   } catch (error) {
     caller.onBalance?.(await refund(deps.db, caller.accountId, charge, unit, reference));
     throw error;

@@ -3,6 +3,7 @@ import { awayFromMinuteBoundary, call, createAccount, createKey, eventually, exp
 import { KeyStore } from '../../domain/access/key-store.js';
 import { apiKeyDigest } from '../../domain/access/keys.js';
 import { stack } from '../support/stack.js';
+import { freeLetter, recipient, sender } from '../support/fixtures.js';
 
 const settle = (key: string | undefined, headers: Record<string, string> = {}) => call('POST', '/v1/expenses/settle', { key, body: expenseGroup(), headers });
 
@@ -133,5 +134,47 @@ describe('authentication under a flood of made-up keys', function () {
     } finally {
       await store.stop();
     }
+  });
+});
+
+describe('proof links (the link is the credential)', function () {
+  this.timeout(60_000);
+
+  it('never logs the token, and refuses an address that keeps trying links that do not open (429)', async () => {
+    const api = await spawnApiProcess({ LOG_LEVEL: 'info' });
+    let token: string | undefined;
+    try {
+      const account = await createAccount();
+      const created = await call('POST', '/v1/mailings', {
+        key: account.testKey,
+        body: { mode: 'simple', letter: freeLetter, sender, recipient },
+        baseUrl: api.url,
+      });
+      await call('POST', `/v1/test/mailings/${created.body.id}/advance`, { key: account.testKey, body: { step: 2 }, baseUrl: api.url });
+      const link = await eventually(
+        () => call('GET', `/v1/mailings/${created.body.id}/proofs/filing`, { key: account.testKey, baseUrl: api.url }),
+        (r) => r.status === 200,
+        10_000,
+        200,
+      );
+      token = new URL(link.body.url).pathname.split('/').pop()!;
+      const path = `/v1/proof-files/${token}`;
+      expect((await call('GET', path, { baseUrl: api.url })).status).to.equal(200);
+      await awayFromMinuteBoundary();
+      // A forged link: the right shape, a guessed tag.
+      const [iv, tag, body] = token.split('.') as [string, string, string];
+      for (let i = 0; i < 20; i++) {
+        const forged = [iv, tag.slice(0, -2) + String(i).padStart(2, '0'), body].join('.');
+        expect((await call('GET', `/v1/proof-files/${forged}`, { baseUrl: api.url })).status).to.equal(404);
+      }
+      const blocked = await call('GET', path, { baseUrl: api.url });
+      expect(blocked.status).to.equal(429);
+      expect(blocked.body.error.code).to.equal('rate_limited');
+      expect(Number(blocked.headers.get('retry-after'))).to.be.within(1, 60);
+    } finally {
+      await api.stop();
+    }
+    expect(api.output()).to.include('"path":"/v1/proof-files/[redacted]"');
+    expect(api.output()).not.to.include(token!);
   });
 });

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { balanceOf, call, createAccount, exhaustFreeQuota, expenseGroup, type TestAccount } from '../support/api.js';
 import { stack } from '../support/stack.js';
+import { freeLetter, recipient, sender } from '../support/fixtures.js';
 
 const settle = (key: string, idempotencyKey: string, amountCents = 3000) =>
   call('POST', '/v1/expenses/settle', { key, body: expenseGroup(amountCents), headers: { 'idempotency-key': idempotencyKey } });
@@ -109,6 +110,30 @@ describe('idempotency', () => {
     expect(res.body.totalCents).to.equal(5000);
   });
 
+  it('scopes keys to the mode: a test call and a live call never share a key, in either order', async () => {
+    const rich = await createAccount({ balanceCents: 10_000 });
+    const body = { mode: 'simple', letter: freeLetter, sender, recipient };
+    const mail = (apiKey: string, idempotencyKey: string) =>
+      call('POST', '/v1/mailings', { key: apiKey, body, headers: { 'idempotency-key': idempotencyKey } });
+    for (const [first, second] of [
+      [rich.testKey, rich.liveKey],
+      [rich.liveKey, rich.testKey],
+    ] as const) {
+      const key = randomUUID();
+      const a = await mail(first, key);
+      const b = await mail(second, key);
+      expect([a.status, b.status]).to.deep.equal([201, 201]);
+      expect(b.headers.get('idempotent-replayed')).to.equal(null);
+      expect(b.body.id).to.not.equal(a.body.id);
+      expect(b.body.test).to.equal(second === rich.testKey);
+      expect(b.body.amountCents > 0).to.equal(second === rich.liveKey);
+      // Each mode still replays its own.
+      const again = await mail(second, key);
+      expect(again.headers.get('idempotent-replayed')).to.equal('true');
+      expect(again.body.id).to.equal(b.body.id);
+    }
+  });
+
   it('keeps a key 24 hours, then lets it be used again', async () => {
     const key = randomUUID();
     await settle(account.liveKey, key, 3000);
@@ -136,5 +161,39 @@ describe('idempotency', () => {
     const retry = await settle(poor.liveKey, key);
     expect(retry.status).to.equal(200);
     expect(retry.headers.get('idempotent-replayed')).to.equal(null);
+  });
+});
+
+describe('idempotency of paid work done outside the database', function () {
+  this.timeout(30_000);
+  const failingKey = `fail-save-${randomUUID()}`;
+  before(async () => {
+    // The store refuses to keep this key's answer, as a database failure at that moment would.
+    await stack().db.raw(`
+      CREATE OR REPLACE FUNCTION test_refuse_answer() RETURNS trigger AS $$
+      BEGIN
+        IF NEW.state = 'done' AND NEW.key LIKE 'fail-save-%' THEN RAISE EXCEPTION 'test: answer not stored'; END IF;
+        RETURN NEW;
+      END $$ LANGUAGE plpgsql`);
+    await stack().db.raw(`CREATE TRIGGER test_refuse_answer BEFORE UPDATE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION test_refuse_answer()`);
+  });
+  after(async () => {
+    await stack().db.raw(`DROP TRIGGER IF EXISTS test_refuse_answer ON idempotency_keys`);
+    await stack().db.raw(`DROP FUNCTION IF EXISTS test_refuse_answer()`);
+  });
+
+  it('credits the charge back when the answer cannot be stored, so a retry never pays twice', async () => {
+    const account = await createAccount({ balanceCents: 1000 });
+    await exhaustFreeQuota(account.id);
+    const before = await balanceOf(account.id);
+    const res = await call('POST', '/v1/calculators/date-fin-preavis/compute', {
+      key: account.liveKey,
+      body: { inputs: { noticeType: 'bail-vide-3-mois', receiptDate: '2025-02-10' } },
+      headers: { 'idempotency-key': failingKey },
+    });
+    expect(res.status).to.be.at.least(500);
+    expect(await balanceOf(account.id)).to.equal(before);
+    const kinds = (await stack().db('ledger_entries').where({ account_id: account.id }).orderBy('id').select('kind')).map((e) => e.kind);
+    expect(kinds).to.deep.equal(['topup', 'debit', 'refund']);
   });
 });

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import { request, type IncomingHttpHeaders } from 'node:http';
+import { stack } from '../support/stack.js';
 import { call, createAccount, type TestAccount } from '../support/api.js';
 import { routes } from '../../api/routes/index.js';
 import { MAX_BODY_DEPTH } from '../../api/middleware/body.js';
@@ -93,5 +95,40 @@ describe('request bodies: missing, empty, null, an array, not JSON, or nested wi
     });
     expect(a.status).to.equal(200);
     expect(b.headers.get('idempotent-replayed')).to.equal('true');
+  });
+});
+
+function rawRequest(method: string, path: string, key: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(stack().api.url + path, { method, headers: { authorization: `Bearer ${key}` } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('methods a path does not take', () => {
+  it('405 method_not_allowed with an Allow header, in the error shape (TRACE, DELETE, PUT on known paths)', async () => {
+    const account = await createAccount();
+    for (const [method, path, allowed] of [
+      ['DELETE', '/v1/catalogue', 'HEAD, GET'],
+      ['TRACE', '/v1/catalogue', 'HEAD, GET'],
+      ['PUT', '/v1/mailings', 'HEAD, GET, POST'],
+      ['GET', '/v1/expenses/settle', 'POST'],
+    ] as const) {
+      // node:http, not fetch: fetch refuses to send TRACE.
+      const res = await rawRequest(method, path, account.testKey);
+      expect(res.status, `${method} ${path}`).to.equal(405);
+      expect(JSON.parse(res.body).error.code).to.equal('method_not_allowed');
+      expect(String(res.headers.allow).split(', ').sort()).to.deep.equal(allowed.split(', ').sort());
+    }
+    // An unknown path stays a 404.
+    const unknown = await call('DELETE', '/v1/nothing-here', { key: account.testKey });
+    expect(unknown.status).to.equal(404);
+    expect(unknown.body.error.code).to.equal('not_found');
   });
 });

@@ -1,19 +1,21 @@
 /** Failed authentications allowed per client address and minute, per API process. */
 export const FAILED_AUTH_PER_MINUTE = 30;
+/** Proof links that fail to open (unknown, forged or expired) per client address and minute. */
+export const FAILED_PROOF_LINKS_PER_MINUTE = 20;
 /** Addresses tracked per minute; past that the window starts afresh (a flood from many addresses). */
 const MAX_ADDRESSES = 100_000;
 
 /**
- * Counts failed authentications per client address in fixed one-minute windows: a client that
- * keeps presenting unknown or revoked keys is refused (429) for the rest of the minute, before
- * any lookup. In memory, per process: it guards the key lookup of this process, and needs no
- * database round trip, which is the point.
+ * Counts failures per client address in fixed one-minute windows (failed authentications, proof
+ * links that do not open): a client that keeps guessing is refused (429) for the rest of the
+ * minute, before any lookup. In memory, per process: it guards this process's lookups and needs
+ * no database round trip, which is the point.
  */
-export class FailedAuthLimiter {
+export class FailureLimiter {
   private window = 0;
   private readonly failures = new Map<string, number>();
 
-  constructor(private readonly limit = FAILED_AUTH_PER_MINUTE) {}
+  constructor(private readonly limit: number) {}
 
   private current(now: number): void {
     const window = Math.floor(now / 60_000);
