@@ -107,7 +107,7 @@ describe('PDF browser', function () {
       ).to.equal('%PDF-');
       // The log is written in blocks, flushed every second: wait for the line.
       const startedLines = () => output.split('\n').filter((line) => line.includes('PDF browser started'));
-      for (const deadline = Date.now() + 5_000; startedLines().length === 0 && Date.now() < deadline; ) await sleep(100);
+      for (const deadline = Date.now() + 5_000; startedLines().length === 0 && Date.now() < deadline;) await sleep(100);
       const started = startedLines().map((line) => JSON.parse(line) as { pid: number });
       expect(started, output).to.have.length(1);
       const browserPid = started[0].pid;
