@@ -15,7 +15,9 @@ describe('front door', () => {
 
   it('never sends CORS headers, even to a browser preflight', async () => {
     const preflight = await call('OPTIONS', '/v1/expenses/settle', { headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
-    expect(preflight.status).to.equal(404);
+    // OPTIONS tells the methods of the path (Allow), never a CORS permission.
+    expect(preflight.status).to.equal(200);
+    expect(preflight.headers.get('allow')).to.equal('POST');
     const res = await call('POST', '/v1/expenses/settle', { key: account.testKey, body: expenseGroup(), headers: { origin: 'https://app.example' } });
     expect(res.status).to.equal(200);
     for (const response of [preflight, res]) {

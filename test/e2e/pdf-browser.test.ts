@@ -105,10 +105,10 @@ describe('PDF browser', function () {
           .subarray(0, 5)
           .toString(),
       ).to.equal('%PDF-');
-      const started = output
-        .split('\n')
-        .filter((line) => line.includes('PDF browser started'))
-        .map((line) => JSON.parse(line) as { pid: number });
+      // The log is written in blocks, flushed every second: wait for the line.
+      const startedLines = () => output.split('\n').filter((line) => line.includes('PDF browser started'));
+      for (const deadline = Date.now() + 5_000; startedLines().length === 0 && Date.now() < deadline;) await sleep(100);
+      const started = startedLines().map((line) => JSON.parse(line) as { pid: number });
       expect(started, output).to.have.length(1);
       const browserPid = started[0].pid;
       expect(processGroup(browserPid).length, 'the browser runs before the kill').to.be.greaterThan(0);
