@@ -65,7 +65,7 @@ echo "== schemathesis $ST_VERSION against $BASE/v1/openapi.json"
 status=0
 SCHEMATHESIS_HOOKS=schemathesis_hooks PYTHONPATH=.ci "$VENV/bin/st" --config-file .ci/schemathesis.toml run "$BASE/v1/openapi.json" \
   -H "Authorization: Bearer $KEY" \
-  --checks not_a_server_error,status_code_conformance,positive_data_acceptance,content_type_conformance,response_schema_conformance \
+  --checks not_a_server_error,status_code_conformance,positive_data_acceptance,content_type_conformance,response_schema_conformance,unsupported_method,allow_header_conformance \
   --max-examples "${SCHEMATHESIS_EXAMPLES:-20}" \
   --generation-database none \
   --no-color \

@@ -55,11 +55,20 @@ interface Description {
 
 /** JavaScript's String.prototype.trim() blanks (ECMAScript WhiteSpace and LineTerminator), spelled out so Python's `re` reads them alike. */
 const BLANKS = '\\t\\n\\x0b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
+/** Every character of the Basic Multilingual Plane but those blanks. */
+const NON_BLANK_BMP =
+  '\\u0000-\\u0008\\u000e-\\u001f\\u0021-\\u009f\\u00a1-\\u167f\\u1681-\\u1fff\\u200b-\\u2027\\u202a-\\u202e\\u2030-\\u205e\\u2060-\\u2fff\\u3001-\\ufefe\\uff00-\\uffff';
+/**
+ * Characters of the Basic Multilingual Plane only. JSON Schema counts characters (code points),
+ * Joi counts UTF-16 code units, where a character beyond the BMP (an emoji) counts two: a bounded
+ * string is documented as BMP-only, so that what fits the document fits Joi.
+ */
+export const BMP_ONLY = '^[\\u0000-\\uffff]*$';
 
-/** A string whose trimmed value has at least `min` characters (min ≥ 1). */
+/** A string whose trimmed value has at least `min` characters (min ≥ 1), of the BMP only. */
 export function trimmedMinPattern(min: number): string {
-  if (min <= 1) return `[^${BLANKS}]`;
-  return `^[${BLANKS}]*[^${BLANKS}][\\s\\S]{${min - 2},}[^${BLANKS}][${BLANKS}]*$`;
+  const middle = min <= 1 ? '(?:[\\u0000-\\uffff]*[' + NON_BLANK_BMP + '])?' : `[\\u0000-\\uffff]{${min - 2},}[${NON_BLANK_BMP}]`;
+  return `^[${BLANKS}]*[${NON_BLANK_BMP}]${middle}[${BLANKS}]*$`;
 }
 
 const GUID_VERSIONS: Record<string, string> = { uuidv1: '1', uuidv2: '2', uuidv3: '3', uuidv4: '4', uuidv5: '5', uuidv6: '6', uuidv7: '7', uuidv8: '8' };
@@ -68,7 +77,26 @@ function regexSource(regex: string): string {
   const match = /^\/(.*)\/([a-z]*)$/s.exec(regex);
   if (!match) throw new Error(`Unreadable pattern ${regex}`);
   if (match[2]!.replace(/[u]/g, '') !== '') throw new Error(`Pattern flags ${match[2]} cannot be documented: ${regex}`);
-  return match[1]!;
+  // JavaScript's \d is ASCII only, Python's any Unicode digit: spelled out for both.
+  let out = '';
+  let inClass = false;
+  const source = match[1]!;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') {
+      const next = source[i + 1];
+      if (next === 'd') out += inClass ? '0-9' : '[0-9]';
+      else if (next === 'D' || next === 'w' || next === 'W' || next === 's' || next === 'S' || next === 'b' || next === 'B')
+        throw new Error(`Pattern ${regex}: \\${next} differs between JavaScript and Python; spell the characters out`);
+      else out += c + (next ?? '');
+      i++;
+      continue;
+    }
+    if (c === '[') inClass = true;
+    else if (c === ']') inClass = false;
+    out += c;
+  }
+  return out;
 }
 
 const rule = (d: Description, name: string): Record<string, unknown> | undefined => {
@@ -149,9 +177,13 @@ function core(d: Description, options: ConvertOptions): JsonSchema {
       const patterns: string[] = [];
       if (trimmed) {
         if (effectiveMin > 0) patterns.push(trimmedMinPattern(effectiveMin));
+        else if (max !== undefined || length !== undefined) patterns.push(BMP_ONLY);
         // The maximum applies to the trimmed value: the raw length is a stricter, exact-enough bound.
         if (length !== undefined) inexpressible(d, 'length() with trim()', options);
-      } else if (effectiveMin > 0) s.minLength = effectiveMin;
+      } else {
+        if (effectiveMin > 0) s.minLength = effectiveMin;
+        if (max !== undefined || length !== undefined) patterns.push(BMP_ONLY);
+      }
       if (length !== undefined) s.maxLength = length;
       else if (max !== undefined) s.maxLength = max;
       for (const r of d.rules ?? []) {

@@ -96,7 +96,7 @@ describe('OpenAPI document and docs page', () => {
     expect(doc.paths['/v1/proof-files/{token}'].get.parameters[0].schema).to.include({ minLength: 1, maxLength: 500 });
     const stations = doc.paths['/v1/fuel/stations'].get.parameters[0];
     expect(stations).to.include({ in: 'query', style: 'form', explode: true });
-    expect(stations.schema.properties.insee.pattern).to.equal('^(\\d{5}|2[AB]\\d{3})$');
+    expect(stations.schema.properties.insee.pattern).to.equal('^([0-9]{5}|2[AB][0-9]{3})$');
     expect(stations.schema.allOf).to.have.length(2);
   });
 
@@ -140,11 +140,18 @@ describe('OpenAPI document and docs page', () => {
       }
       const type = Array.isArray(s.type) ? s.type.find((t: string) => t !== 'null') : s.type;
       if (type === 'string') {
-        if (s.pattern || s.allOf || s.format) return [];
-        const out = [];
-        if (s.minLength !== undefined) out.push('x'.repeat(s.minLength));
-        if (s.maxLength !== undefined) out.push('é'.repeat(Math.min(s.maxLength, 60_000)));
-        return out.length ? out : ['x'];
+        if (s.format) return [];
+        // Candidates at the bounds; only those this property's own schema allows (its patterns too).
+        const min = s.minLength ?? 1;
+        const max = s.maxLength ?? 20;
+        const candidates = [
+          'x'.repeat(min),
+          'x'.repeat(Math.max(min, 12)),
+          'é'.repeat(Math.min(max, 60_000)),
+          ` ${'ab '.repeat(Math.ceil(min / 2))}`.slice(0, max),
+        ];
+        const validate = compile(s);
+        return [...new Set(candidates)].filter((c) => validate(c));
       }
       if (type === 'integer' || type === 'number') return [s.minimum, s.maximum].filter((v) => v !== undefined);
       if (type === 'boolean') return [true, false];

@@ -39,6 +39,19 @@ describe('Joi → JSON Schema for the published contract', () => {
     expect(allowedBy(Joi.string().trim().max(10), ['', '   ', ' a ', '\u3000'])).to.deep.equal([' a ']);
   });
 
+  it('a bounded string is of the Basic Multilingual Plane: JSON Schema counts characters, Joi UTF-16 units', () => {
+    const emoji = '\u{1F4EC}';
+    expect(Joi.string().max(3).validate(emoji.repeat(2)).error).to.not.equal(undefined);
+    expect(allowedBy(Joi.string().max(3), ['abc', 'éèà', emoji, emoji.repeat(2)])).to.deep.equal(['abc', 'éèà']);
+    expect(allowedBy(Joi.string().trim().min(2).max(4), [` ${emoji}${emoji} `, ' ab ', ` a${emoji} `])).to.deep.equal([' ab ']);
+  });
+
+  it('\\d in a Joi pattern is spelled [0-9]: Python reads \\d as any Unicode digit', () => {
+    expect(documented(Joi.string().pattern(/^\d{5}$/))).to.include({ pattern: '^[0-9]{5}$' });
+    expect(documented(Joi.string().pattern(/^[\dAB]{2}$/))).to.include({ pattern: '^[0-9AB]{2}$' });
+    expect(allowedBy(Joi.string().pattern(/^\d{5}$/), ['69123', '\u0666\u0669\u0661\u0662\u0663'])).to.deep.equal(['69123']);
+  });
+
   it('numbers carry the safe-integer bounds Joi enforces, and integer', () => {
     expect(allowedBy(Joi.number().integer(), [1, 1.5, 2 ** 53, -(2 ** 53), Number.MAX_SAFE_INTEGER])).to.deep.equal([1, Number.MAX_SAFE_INTEGER]);
     expect(allowedBy(Joi.number().min(1).max(30), [0, 1, 30, 30.5, 12.25])).to.deep.equal([1, 30, 12.25]);
