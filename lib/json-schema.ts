@@ -57,17 +57,18 @@ interface Description {
 const BLANKS = '\\t\\n\\x0b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
 /** Every character of the Basic Multilingual Plane but those blanks. */
 const NON_BLANK_BMP =
-  '\\u0000-\\u0008\\u000e-\\u001f\\u0021-\\u009f\\u00a1-\\u167f\\u1681-\\u1fff\\u200b-\\u2027\\u202a-\\u202e\\u2030-\\u205e\\u2060-\\u2fff\\u3001-\\ufefe\\uff00-\\uffff';
+  '\\u0001-\\u0008\\u000e-\\u001f\\u0021-\\u009f\\u00a1-\\u167f\\u1681-\\u1fff\\u200b-\\u2027\\u202a-\\u202e\\u2030-\\u205e\\u2060-\\u2fff\\u3001-\\ufefe\\uff00-\\uffff';
 /**
- * Characters of the Basic Multilingual Plane only. JSON Schema counts characters (code points),
- * Joi counts UTF-16 code units, where a character beyond the BMP (an emoji) counts two: a bounded
- * string is documented as BMP-only, so that what fits the document fits Joi.
+ * Characters of the Basic Multilingual Plane but U+0000. JSON Schema counts characters (code
+ * points), Joi counts UTF-16 code units, where a character beyond the BMP (an emoji) counts two: a
+ * string is documented as BMP-only, so that what fits the document fits Joi. U+0000 is refused in
+ * every input (PostgreSQL text cannot hold it: api/middleware/validate.ts).
  */
-export const BMP_ONLY = '^[\\u0000-\\uffff]*$';
+export const BMP_ONLY = '^[\\u0001-\\uffff]*$';
 
 /** A string whose trimmed value has at least `min` characters (min ≥ 1), of the BMP only. */
 export function trimmedMinPattern(min: number): string {
-  const middle = min <= 1 ? '(?:[\\u0000-\\uffff]*[' + NON_BLANK_BMP + '])?' : `[\\u0000-\\uffff]{${min - 2},}[${NON_BLANK_BMP}]`;
+  const middle = min <= 1 ? '(?:[\\u0001-\\uffff]*[' + NON_BLANK_BMP + '])?' : `[\\u0001-\\uffff]{${min - 2},}[${NON_BLANK_BMP}]`;
   return `^[${BLANKS}]*[${NON_BLANK_BMP}]${middle}[${BLANKS}]*$`;
 }
 
@@ -177,12 +178,12 @@ function core(d: Description, options: ConvertOptions): JsonSchema {
       const patterns: string[] = [];
       if (trimmed) {
         if (effectiveMin > 0) patterns.push(trimmedMinPattern(effectiveMin));
-        else if (max !== undefined || length !== undefined) patterns.push(BMP_ONLY);
+        else if (!options.loose) patterns.push(BMP_ONLY);
         // The maximum applies to the trimmed value: the raw length is a stricter, exact-enough bound.
         if (length !== undefined) inexpressible(d, 'length() with trim()', options);
       } else {
         if (effectiveMin > 0) s.minLength = effectiveMin;
-        if (max !== undefined || length !== undefined) patterns.push(BMP_ONLY);
+        if (!options.loose) patterns.push(BMP_ONLY);
       }
       if (length !== undefined) s.maxLength = length;
       else if (max !== undefined) s.maxLength = max;

@@ -47,8 +47,9 @@ describe('Joi → JSON Schema for the published contract', () => {
   });
 
   it('\\d in a Joi pattern is spelled [0-9]: Python reads \\d as any Unicode digit', () => {
-    expect(documented(Joi.string().pattern(/^\d{5}$/))).to.include({ pattern: '^[0-9]{5}$' });
-    expect(documented(Joi.string().pattern(/^[\dAB]{2}$/))).to.include({ pattern: '^[0-9AB]{2}$' });
+    const patterns = (schema: JsonSchema): unknown[] => ((schema.allOf ?? []) as JsonSchema[]).map((p) => p.pattern);
+    expect(patterns(documented(Joi.string().pattern(/^\d{5}$/)))).to.include('^[0-9]{5}$');
+    expect(patterns(documented(Joi.string().pattern(/^[\dAB]{2}$/)))).to.include('^[0-9AB]{2}$');
     expect(allowedBy(Joi.string().pattern(/^\d{5}$/), ['69123', '\u0666\u0669\u0661\u0662\u0663'])).to.deep.equal(['69123']);
   });
 
