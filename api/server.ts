@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import type { Services } from './context.js';
 import { KeyGuard } from '../domain/access/guard.js';
+import { ShipmentCache } from '../domain/mailings/shipment-cache.js';
 import type { Config } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
 import type { Client } from '@temporalio/client';
@@ -26,8 +27,10 @@ export interface ApiDeps {
 export async function startApiServer(deps: ApiDeps, port: number, host = '0.0.0.0'): Promise<RunningApi> {
   const guard = new KeyGuard(deps.db, deps.databaseUrl, deps.config.failedAuthPerMinute);
   await guard.start();
+  const shipments = new ShipmentCache(deps.db);
+  await shipments.start(deps.databaseUrl);
   const domain = domainDeps(deps.db, deps.config, deps.temporal);
-  const app = createApp({ config: deps.config, db: deps.db, guard, domain, health: new HealthCheck(domain) } satisfies Services);
+  const app = createApp({ config: deps.config, db: deps.db, guard, domain, health: new HealthCheck(domain), shipments } satisfies Services);
   const server = createServer(app.callback());
   // Slightly above common load-balancer idle timeouts, so they close first.
   server.keepAliveTimeout = 65_000;
@@ -42,7 +45,7 @@ export async function startApiServer(deps: ApiDeps, port: number, host = '0.0.0.
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
-        server.close(() => void guard.stop().then(resolve));
+        server.close(() => void Promise.all([guard.stop(), shipments.stop()]).then(() => resolve()));
       }),
   };
 }
