@@ -4,6 +4,7 @@ import type { KeyMode, Scope } from '../domain/access/scopes.js';
 import type { KeyGuard } from '../domain/access/guard.js';
 import type { Deps } from '../domain/deps.js';
 import type { HealthCheck } from '../domain/health.js';
+import type { ShipmentCache } from '../domain/mailings/shipment-cache.js';
 
 /** What every request handler can reach: no globals, so tests can run several apps side by side. */
 export interface Services {
@@ -14,6 +15,8 @@ export interface Services {
   domain: Deps;
   /** GET /health, shared for a few seconds by every caller. */
   health: HealthCheck;
+  /** The mailings clients read, kept until they change. */
+  shipments: ShipmentCache;
 }
 
 export interface AuthState {

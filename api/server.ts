@@ -3,11 +3,17 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import type { Services } from './context.js';
 import { KeyGuard } from '../domain/access/guard.js';
+import { ShipmentCache } from '../domain/mailings/shipment-cache.js';
 import type { Config } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
 import type { Client } from '@temporalio/client';
 import { domainDeps } from '../workflows/client.js';
 import { HealthCheck } from '../domain/health.js';
+import { createWebApp } from '../web/app.js';
+import { createMailer } from '../lib/mailer.js';
+
+/** The developer space's prefix: those requests go to its own app (web/), never through the API's chain. */
+const isDashboard = (url: string | undefined): boolean => url === '/dashboard' || /^\/dashboard[/?]/.test(url ?? '');
 
 export interface RunningApi {
   server: Server;
@@ -26,9 +32,14 @@ export interface ApiDeps {
 export async function startApiServer(deps: ApiDeps, port: number, host = '0.0.0.0'): Promise<RunningApi> {
   const guard = new KeyGuard(deps.db, deps.databaseUrl, deps.config.failedAuthPerMinute);
   await guard.start();
+  const shipments = new ShipmentCache(deps.db);
+  await shipments.start(deps.databaseUrl);
   const domain = domainDeps(deps.db, deps.config, deps.temporal);
-  const app = createApp({ config: deps.config, db: deps.db, guard, domain, health: new HealthCheck(domain) } satisfies Services);
-  const server = createServer(app.callback());
+  const app = createApp({ config: deps.config, db: deps.db, guard, domain, health: new HealthCheck(domain), shipments } satisfies Services);
+  const mailer = createMailer(deps.config);
+  const web = createWebApp({ config: deps.config, db: deps.db, mailer }).callback();
+  const api = app.callback();
+  const server = createServer((req, res) => (isDashboard(req.url) ? web(req, res) : api(req, res)));
   // Slightly above common load-balancer idle timeouts, so they close first.
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -42,7 +53,8 @@ export async function startApiServer(deps: ApiDeps, port: number, host = '0.0.0.
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
-        server.close(() => void guard.stop().then(resolve));
+        mailer.close();
+        server.close(() => void Promise.all([guard.stop(), shipments.stop()]).then(() => resolve()));
       }),
   };
 }

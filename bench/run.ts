@@ -108,7 +108,7 @@ async function benchFrontDoor({ db, databaseUrl, temporalAddress, testKey: key }
       PORT: String(apiPort),
       DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: temporalAddress,
-      LOG_LEVEL: 'info',
+      LOG_LEVEL: process.env.BENCH_API_LOG_LEVEL ?? 'info',
       // The bench measures the work of the limits, not their refusals.
       RATE_LIMIT_PER_MINUTE: '100000000',
       SANDBOX_DAILY_QUOTA: '100000000',

@@ -66,6 +66,10 @@ export interface Config {
   workerActivitySlots: number;
   /** Failed authentications allowed per client address and minute (FAILED_AUTH_PER_MINUTE). */
   failedAuthPerMinute: number;
+  /** Email of the developer space (SMTP_URL, MAIL_FROM); no SMTP_URL: .eml files in the outbox folder. */
+  mail: { smtpUrl: string | undefined; from: string; outboxDir: string };
+  /** The developer space: its public address for emailed links (PUBLIC_URL), its sessions' lifetime. */
+  dashboard: { publicUrl: string | undefined; sessionTtlMs: number };
   /** Behind a reverse proxy: client addresses come from X-Forwarded-For (TRUST_PROXY=1). */
   trustProxy: boolean;
   logLevel: string;
@@ -174,6 +178,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerActivitySlots: positiveInt(env.WORKER_ACTIVITY_SLOTS, 'WORKER_ACTIVITY_SLOTS', 100) || 100,
     failedAuthPerMinute: positiveInt(env.FAILED_AUTH_PER_MINUTE, 'FAILED_AUTH_PER_MINUTE', 30) || 30,
     trustProxy: env.TRUST_PROXY === '1',
+    mail: {
+      smtpUrl: env.SMTP_URL || undefined,
+      from: env.MAIL_FROM || 'Service postal <no-reply@localhost>',
+      outboxDir: join(dataDir(env), 'outbox'),
+    },
+    dashboard: {
+      publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : undefined,
+      sessionTtlMs: parseDuration(env.DASHBOARD_SESSION_TTL || '12h'),
+    },
     logLevel: logLevel(env),
     temporalLogLevel: temporalLogLevel(env.TEMPORAL_LOG_LEVEL),
     temporalCliPath: env.TEMPORAL_CLI_PATH || undefined,

@@ -33,3 +33,19 @@ export const logger = pino(
   },
   destination,
 );
+
+/**
+ * The access log: one line per request, in pino's format, of fields we choose (never a header, a
+ * body or a key). Written as a prepared string: it skips pino's redaction and serializers, which
+ * cost about a third of a cheap request's CPU.
+ */
+export const accessLog = {
+  enabled: logger.isLevelEnabled('info'),
+  write(fields: { requestId: string; method: string; path: string; status: number; ms: number; account: string | undefined }): void {
+    const account = fields.account === undefined ? '' : `,"account":"${fields.account}"`;
+    destination.write(
+      `{"level":30,"time":${Date.now()},"service":"svc-postal-api","requestId":"${fields.requestId}","method":${JSON.stringify(fields.method)},` +
+        `"path":${JSON.stringify(fields.path)},"status":${fields.status},"ms":${fields.ms}${account},"msg":"request"}\n`,
+    );
+  },
+};

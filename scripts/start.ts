@@ -47,6 +47,7 @@ async function main(): Promise<void> {
 
   console.log(`
   API base URL   ${api.url}/v1      (docs: ${api.url}/docs, health: ${api.url}/health)
+  Dev space      ${api.url}/dashboard   (emails: ${config.mail.smtpUrl ? 'SMTP_URL' : config.mail.outboxDir})
   Temporal UI    ${stack.temporalUiUrl ?? '(external Temporal at ' + stack.temporalAddress + ')'}
   PDF browser    ${browser}
   Sandbox key    ${account?.testKey ?? '(create one: npm run --silent admin -- key create …)'}

@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import { randomUUID } from 'node:crypto';
-import { logger } from '../../lib/logger.js';
+import { accessLog } from '../../lib/logger.js';
 
 /** The path as logged: a proof link's token is its credential, so it never reaches a log. */
 export function loggedPath(path: string): string {
@@ -18,20 +18,17 @@ export function requestLog(ctx: Context, next: Next): Promise<void> {
   // API responses are private and never cached by intermediaries unless a route says otherwise.
   ctx.res.setHeader('Cache-Control', 'no-store');
   ctx.res.setHeader('X-Content-Type-Options', 'nosniff');
-  if (logger.isLevelEnabled('info')) {
+  if (accessLog.enabled) {
     const started = performance.now();
     ctx.res.once('close', () =>
-      logger.info(
-        {
-          requestId: id,
-          method: ctx.method,
-          path: loggedPath(ctx.path),
-          status: ctx.status,
-          ms: Math.round((performance.now() - started) * 10) / 10,
-          account: ctx.state.auth?.accountId,
-        },
-        'request',
-      ),
+      accessLog.write({
+        requestId: id,
+        method: ctx.method,
+        path: loggedPath(ctx.path),
+        status: ctx.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        account: ctx.state.auth?.accountId,
+      }),
     );
   }
   return next();

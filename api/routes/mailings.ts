@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import Joi from 'joi';
 import { Conflict, NotAllowed, notFound } from '../../domain/errors.js';
 import { createMailing } from '../../domain/mailings/create.js';
-import { findShipment, SHIPMENT_VIEW_COLUMNS, shipmentsOf, type Shipment, type ShipmentViewRow } from '../../domain/mailings/shipment.js';
+import { SHIPMENT_VIEW_COLUMNS, shipmentsOf, type Shipment, type ShipmentViewRow } from '../../domain/mailings/shipment.js';
 import { isFinal, PROOF_LABELS, type ProofKind, type ShipmentStatus } from '../../domain/mailings/states.js';
 import { keysetPage } from '../../domain/pagination.js';
 import { openToken, sealToken } from '../../lib/crypto.js';
@@ -36,7 +36,7 @@ export const PROOF_LINK_SECONDS = 300;
 
 /** The account's shipment in the key's environment (test keys see test shipments only). */
 async function ownShipment(ctx: Context, id: string): Promise<{ row: ShipmentViewRow; shipment: Shipment }> {
-  const found = await findShipment(ctx.services.db, id, true);
+  const found = await ctx.services.shipments.find(id);
   const auth = ctx.state.auth!;
   if (!found || found.row.account_id !== auth.accountId || found.row.test !== (auth.mode === 'test')) throw notFound(`No mailing ${id}.`);
   return found;
@@ -97,7 +97,9 @@ export const mailingRoutes = [
     success: { status: 200, description: 'Shipment', schema: shipmentSchema },
     errors: [400, 401, 403, 404, 429, 500],
     async handler(ctx, { params }) {
-      ctx.body = (await ownShipment(ctx, params.id)).shipment;
+      const { shipment } = await ownShipment(ctx, params.id);
+      ctx.type = 'application/json';
+      ctx.body = ctx.services.shipments.json(shipment);
     },
   }),
   defineRoute<{ id: string; kind: ProofKind }>({
@@ -135,6 +137,7 @@ export const mailingRoutes = [
       const { row } = await ownShipment(ctx, params.id);
       if (row.status !== 'paid') throw new Conflict(`Only a paid mailing can be canceled; this one is ${row.status}.`);
       await deps(ctx).workflows.cancelMailing(params.id, updateId(ctx, 'cancel'));
+      ctx.services.shipments.forget(params.id);
       ctx.body = (await ownShipment(ctx, params.id)).shipment;
     },
   }),
@@ -158,6 +161,7 @@ export const mailingRoutes = [
       if (!row.test) throw new NotAllowed('Only test mailings can be advanced by hand.', undefined, 'test_only');
       if (isFinal(row.mode, row.status)) throw new Conflict(`This mailing is final (${row.status}).`);
       await deps(ctx).workflows.advanceMailing(params.id, body ?? {}, updateId(ctx, 'advance'));
+      ctx.services.shipments.forget(params.id);
       ctx.body = (await ownShipment(ctx, params.id)).shipment;
     },
   }),

@@ -1,5 +1,13 @@
 import type { Db, Tx } from '../../db/knex.js';
 import type { KeyMode } from './scopes.js';
+import { refund, type Charge } from '../billing/ledger.js';
+import type { PriceUnit } from '../billing/prices.js';
+
+/** A debit waiting for its answer to be stored (see recordCharge). */
+interface PendingCharge extends Charge {
+  unit: PriceUnit;
+  reference: string | null;
+}
 
 /**
  * The idempotency store (SPEC.md "Idempotency rules"): one row per account, mode and key, holding the
@@ -32,10 +40,16 @@ export async function claimKey(db: Db, owner: { accountId: string; mode: KeyMode
           SET request_hash = EXCLUDED.request_hash, state = 'running', locked_until = EXCLUDED.locked_until,
               created_at = now(), response_status = NULL, response_type = NULL, response_body = NULL, response_headers = NULL
         WHERE i.created_at < now() - ${WINDOW} OR (i.state = 'running' AND i.locked_until < now())
-       RETURNING 1`,
+       RETURNING charge`,
       [accountId, mode, key, fingerprint],
     );
-    if (rows.length > 0) return { kind: 'acquired', claim: { accountId, mode, key, saved: false } };
+    if (rows.length > 0) {
+      const claim = { accountId, mode, key, saved: false };
+      // Taken over from a request that died after paying and before its answer was stored.
+      const orphan = rows[0].charge as PendingCharge | null;
+      if (orphan) await refundOrphan(db, claim, orphan);
+      return { kind: 'acquired', claim };
+    }
     const existing = await db('idempotency_keys').where({ account_id: accountId, mode, key }).first();
     if (!existing) continue; // released between our two statements: try again
     if (existing.request_hash !== fingerprint) return { kind: 'mismatch' };
@@ -53,7 +67,7 @@ function serialize(body: unknown): Buffer {
 export async function saveAnswer(db: Db | Tx, claim: IdempotencyClaim, status: number, type: string, body: unknown): Promise<void> {
   const updated = await db('idempotency_keys')
     .where({ account_id: claim.accountId, mode: claim.mode, key: claim.key })
-    .update({ state: 'done', response_status: status, response_type: type, response_body: serialize(body), locked_until: db.fn.now() });
+    .update({ state: 'done', response_status: status, response_type: type, response_body: serialize(body), locked_until: db.fn.now(), charge: null });
   // The claim was taken over (its lease expired) or purged: the answer is not stored, say so.
   if (updated === 0) throw new Error(`the idempotency claim ${claim.key} was lost before its answer was stored`);
   claim.saved = true;
@@ -65,6 +79,32 @@ export async function saveAnswer(db: Db | Tx, claim: IdempotencyClaim, status: n
  */
 export async function saveAnswerWithin(trx: Tx, claim: IdempotencyClaim | undefined, status: number, body: unknown, type = 'application/json'): Promise<void> {
   if (claim) await saveAnswer(trx, claim, status, type, body);
+}
+
+/**
+ * Records the debit of a paid request done outside the database with its claim, in the debit's
+ * own transaction: until the answer is stored, whoever takes the claim over refunds it.
+ */
+export async function recordCharge(trx: Tx, claim: IdempotencyClaim, charge: PendingCharge): Promise<void> {
+  await trx('idempotency_keys')
+    .where({ account_id: claim.accountId, mode: claim.mode, key: claim.key })
+    .update({ charge: JSON.stringify(charge) });
+}
+
+/** Forgets the charge of a claim whose request has refunded it itself. */
+export async function clearCharge(db: Db | Tx, claim: IdempotencyClaim): Promise<void> {
+  await db('idempotency_keys').where({ account_id: claim.accountId, mode: claim.mode, key: claim.key }).update({ charge: null });
+}
+
+async function refundOrphan(db: Db, claim: IdempotencyClaim, charge: PendingCharge): Promise<void> {
+  await db.transaction(async (trx) => {
+    // Only once, whoever takes the claim over first.
+    const cleared = await trx('idempotency_keys')
+      .where({ account_id: claim.accountId, mode: claim.mode, key: claim.key })
+      .whereNotNull('charge')
+      .update({ charge: null });
+    if (cleared > 0) await refund(trx, claim.accountId, charge, charge.unit, charge.reference);
+  });
 }
 
 /** Frees the key of a request that failed: it changed nothing, so it may be retried with its key. */

@@ -1,6 +1,5 @@
-import pg from 'pg';
 import type { Db } from '../../db/knex.js';
-import { logger } from '../../lib/logger.js';
+import { listenTo, type ChannelListener } from '../../db/listener.js';
 import type { KeyMode, Scope } from './scopes.js';
 import { digestBytes } from './keys.js';
 
@@ -53,9 +52,7 @@ export class KeyStore {
   private readonly loading = new Map<string, Promise<KeyRecord | null>>();
   /** Bumped by every invalidation: a lookup that raced with one is not cached. */
   private generation = 0;
-  private listener: pg.Client | undefined;
-  private listening = false;
-  private stopped = false;
+  private listener: ChannelListener | undefined;
 
   constructor(
     private readonly db: Db,
@@ -64,37 +61,15 @@ export class KeyStore {
   ) {}
 
   async start(): Promise<void> {
-    this.stopped = false;
-    await this.listen();
+    this.listener = await listenTo(this.databaseUrl, 'auth_changed', { notify: (accountId) => this.forgetAccount(accountId), reset: () => this.clear() });
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.listening = false;
-    await this.listener?.end().catch(() => undefined);
+    await this.listener?.stop();
   }
 
-  private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.databaseUrl });
-    const lost = (): void => {
-      // 'error' and then 'end' both come when a connection drops: one reconnection, not two.
-      if (this.listener !== client) return;
-      this.listener = undefined;
-      this.listening = false;
-      this.clear();
-      if (this.stopped) return;
-      setTimeout(() => {
-        if (!this.stopped) void this.listen().catch((error: unknown) => logger.warn({ err: error }, 'auth_changed listener failed'));
-      }, 1000);
-    };
-    client.on('error', lost);
-    client.on('end', lost);
-    client.on('notification', (message) => this.forgetAccount(message.payload ?? ''));
-    this.listener = client;
-    await client.connect();
-    await client.query('LISTEN auth_changed');
-    this.clear();
-    this.listening = true;
+  private get listening(): boolean {
+    return this.listener?.listening ?? false;
   }
 
   private clear(): void {

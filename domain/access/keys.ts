@@ -34,13 +34,60 @@ export async function purgeExpiredCounters(db: Db): Promise<void> {
   await db.raw(`DELETE FROM sandbox_usage WHERE day < (now() AT TIME ZONE 'Europe/Paris')::date - 1`);
 }
 
-/** Revokes a key given in clear or by id (revoking twice keeps the first time); undefined when there is no such key. */
-export async function revokeApiKey(db: Db, keyOrId: string): Promise<{ id: string; revokedAt: Date } | undefined> {
+/**
+ * Revokes a key given in clear or by id (revoking twice keeps the first time); undefined when there
+ * is no such key, or, given `accountId`, none of that account's.
+ */
+export async function revokeApiKey(db: Db, keyOrId: string, owner: { accountId?: string } = {}): Promise<{ id: string; revokedAt: Date } | undefined> {
   const where = KEY_PATTERN.test(keyOrId) ? { key_hash: hashApiKey(keyOrId) } : /^[0-9a-f-]{36}$/i.test(keyOrId) ? { id: keyOrId } : undefined;
   if (!where) return undefined;
   const [row] = await db('api_keys')
     .where(where)
+    .modify((query) => {
+      if (owner.accountId) void query.where({ account_id: owner.accountId });
+    })
     .update({ revoked_at: db.raw('coalesce(revoked_at, now())') })
     .returning(['id', 'revoked_at']);
   return row ? { id: row.id, revokedAt: row.revoked_at } : undefined;
+}
+
+export interface KeySummary {
+  id: string;
+  mode: KeyMode;
+  /** `svc_test_` or `svc_live_`: with last4, all that is shown of a key after its creation. */
+  prefix: string;
+  last4: string;
+  scopes: Scope[];
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** An account's keys, newest first, revoked ones included. */
+export async function listApiKeys(db: Db, accountId: string): Promise<KeySummary[]> {
+  const rows = await db('api_keys')
+    .where({ account_id: accountId })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .select('id', 'mode', 'last4', 'scopes', 'created_at', 'last_used_at', 'revoked_at');
+  return rows.map((row) => ({
+    id: row.id,
+    mode: row.mode,
+    prefix: `svc_${row.mode}_`,
+    last4: row.last4,
+    scopes: row.scopes,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+  }));
+}
+
+/** How often, at most, a process writes that a key was used. */
+export const LAST_USED_PRECISION_MS = 60_000;
+
+/** Notes that a key was used (the trigger on api_keys ignores this column: no cache is dropped). */
+export async function recordKeyUse(db: Db, keyId: string): Promise<void> {
+  await db('api_keys').where({ id: keyId }).update({ last_used_at: db.fn.now() });
 }

@@ -1,6 +1,6 @@
 import type { Tx } from '../../db/knex.js';
 import type { Caller, Deps } from '../deps.js';
-import { saveAnswer, saveAnswerWithin } from '../access/idempotency.js';
+import { clearCharge, recordCharge, saveAnswer, saveAnswerWithin } from '../access/idempotency.js';
 import { debit, refund, type Charge } from './ledger.js';
 import type { PriceUnit } from './prices.js';
 
@@ -53,12 +53,23 @@ export async function payThen<T>(
     return result;
   };
   if (caller.mode !== 'live') return storedWork();
-  const charge: Charge = await deps.db.transaction((trx) => debit(trx, caller.accountId, unit, reference));
+  const claim = caller.idempotency;
+  const charge: Charge = await deps.db.transaction(async (trx) => {
+    const taken = await debit(trx, caller.accountId, unit, reference);
+    // Should this process die before the answer is stored, a retry refunds this debit first.
+    if (claim) await recordCharge(trx, claim, { ...taken, unit, reference });
+    return taken;
+  });
   caller.onBalance?.(charge.balanceCents);
   try {
     return await storedWork();
   } catch (error) {
-    caller.onBalance?.(await refund(deps.db, caller.accountId, charge, unit, reference));
+    // The refund and the claim's charge go together: a crash cannot refund it twice.
+    const balance = await deps.db.transaction(async (trx) => {
+      if (claim) await clearCharge(trx, claim);
+      return refund(trx, caller.accountId, charge, unit, reference);
+    });
+    caller.onBalance?.(balance);
     throw error;
   }
 }

@@ -50,10 +50,12 @@ export async function startLocalStack(config: Config, options: StackOptions): Pr
       const cli = await resolveTemporalCli(config.temporalCliPath, options.log);
       const port = options.persistent ? await preferredOrFreePort(LOCAL_PORTS.temporal) : await freePort();
       options.log(`Starting Temporal dev server on 127.0.0.1:${port}…`);
+      // The UI's usual port when free, else any: never collide with a service already there.
+      const uiPort = options.uiPort === null ? null : await preferredOrFreePort(options.uiPort);
       const temporal = await startTemporalDevServer({
         cli,
         port,
-        uiPort: options.uiPort,
+        uiPort,
         dbFile: options.persistent ? join(options.dataDir, 'temporal.db') : undefined,
         logFile: join(options.dataDir, 'temporal.log'),
       });

@@ -197,3 +197,40 @@ describe('idempotency of paid work done outside the database', function () {
     expect(kinds).to.deep.equal(['topup', 'debit', 'refund']);
   });
 });
+
+describe('a paid request whose process died between the debit and its stored answer', function () {
+  this.timeout(30_000);
+
+  it('is refunded by the retry that takes its claim over, which then pays once', async () => {
+    const account = await createAccount({ balanceCents: 1000 });
+    await exhaustFreeQuota(account.id);
+    const key = randomUUID();
+    const body = { inputs: { noticeType: 'bail-vide-3-mois', receiptDate: '2025-02-10' } };
+    const compute = () => call('POST', '/v1/calculators/date-fin-preavis/compute', { key: account.liveKey, body, headers: { 'idempotency-key': key } });
+    // What the dead process left: a running claim past its lease, and the debit it recorded.
+    const first = await compute();
+    expect(first.status).to.equal(200);
+    const price = 1000 - (await balanceOf(account.id));
+    expect(price).to.be.above(0);
+    const [entry] = await stack().db('ledger_entries').where({ account_id: account.id, kind: 'debit' }).select('id');
+    await stack()
+      .db('idempotency_keys')
+      .where({ account_id: account.id, key })
+      .update({
+        state: 'running',
+        locked_until: stack().db.raw(`now() - interval '1 second'`),
+        response_status: null,
+        response_body: null,
+        charge: JSON.stringify({ amountCents: price, balanceCents: 1000 - price, ledgerEntryId: Number(entry.id), unit: 'calculation', reference: null }),
+      });
+    const retry = await compute();
+    expect(retry.status).to.equal(200);
+    expect(retry.headers.get('idempotent-replayed')).to.equal(null);
+    // Paid once in all: the orphaned debit was given back before the retry paid.
+    expect(await balanceOf(account.id)).to.equal(1000 - price);
+    const kinds = (await stack().db('ledger_entries').where({ account_id: account.id }).orderBy('id').select('kind')).map((e) => e.kind);
+    expect(kinds).to.deep.equal(['topup', 'debit', 'refund', 'debit']);
+    // And the claim keeps no charge once its answer is stored.
+    expect((await stack().db('idempotency_keys').where({ account_id: account.id, key }).first('charge')).charge).to.equal(null);
+  });
+});

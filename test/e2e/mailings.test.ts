@@ -198,6 +198,19 @@ describe('mailings', function () {
     }
   });
 
+  it('GET serves a mailing from the process cache until it changes anywhere (a worker, another process)', async () => {
+    const created = await post(account.testKey, { mode: 'simple', letter: freeLetter, sender, recipient });
+    const get = () => call('GET', `/v1/mailings/${created.body.id}`, { key: account.testKey });
+    expect((await get()).body.status).to.equal('paid');
+    // What a worker's projection write does: committed elsewhere, announced on shipment_changed.
+    await stack().db('shipments').where({ id: created.body.id }).update({ reference: 'changed-elsewhere' });
+    const seen = await eventually(get, (r) => r.body.reference === 'changed-elsewhere', 2_000, 10);
+    expect(seen.body.reference).to.equal('changed-elsewhere');
+    // Another account never reads it, cached or not.
+    const other = await createAccount();
+    expect((await call('GET', `/v1/mailings/${created.body.id}`, { key: other.testKey })).status).to.equal(404);
+  });
+
   it('402 without money: nothing is created', async () => {
     const poor = await createAccount({ balanceCents: 100 });
     const res = await post(poor.liveKey, { mode: 'ar', letter: freeLetter, sender, recipient });

@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../../db/knex.js';
+import { sha256Hex } from '../../lib/crypto.js';
+import { createAccount } from '../access/accounts.js';
+import { createApiKey } from '../access/keys.js';
+import { SCOPES } from '../access/scopes.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import { clearSignInFailures, recordSignInFailure, signInAllowed } from './throttle.js';
+import { deleteUserSessions } from './sessions.js';
+
+type TokenPurpose = 'confirm_email' | 'reset_password';
+const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = { confirm_email: 48 * 3_600_000, reset_password: 3_600_000 };
+
+const tokenHash = (token: string): Buffer => Buffer.from(sha256Hex(token), 'hex');
+export const normalEmail = (email: string): string => email.trim().toLowerCase();
+
+/** A single-use token for an emailed link; only its SHA-256 is stored. */
+async function issueToken(db: Db, userId: string, purpose: TokenPurpose): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await db('developer_tokens').insert({
+    token_hash: tokenHash(token),
+    user_id: userId,
+    purpose,
+    expires_at: new Date(Date.now() + TOKEN_LIFETIME_MS[purpose]),
+  });
+  return token;
+}
+
+/** Uses a token once: the user it was issued to, or undefined (unknown, expired, used, other purpose). */
+async function useToken(db: Db, token: string, purpose: TokenPurpose): Promise<string | undefined> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
+  const [row] = await db('developer_tokens')
+    .where({ token_hash: tokenHash(token), purpose })
+    .whereNull('used_at')
+    .where('expires_at', '>', db.fn.now())
+    .update({ used_at: db.fn.now() })
+    .returning('user_id');
+  return row?.user_id as string | undefined;
+}
+
+/**
+ * Signs up: a new account (sandbox only) and its user, waiting for the email to be confirmed.
+ * `exists` when the email already has an account: the caller answers the same either way and
+ * tells the owner by email. The password is hashed in both cases so both take as long.
+ */
+export async function signUp(db: Db, input: { email: string; password: string }): Promise<{ kind: 'created'; confirmToken: string } | { kind: 'exists' }> {
+  const email = normalEmail(input.email);
+  const passwordHash = await hashPassword(input.password);
+  if (await db('developer_users').where({ email }).first('id')) return { kind: 'exists' };
+  try {
+    return await db.transaction(async (tx) => {
+      const { id: accountId } = await createAccount(tx, { name: email });
+      const [user] = await tx('developer_users').insert({ account_id: accountId, email, password_hash: passwordHash }).returning('id');
+      return { kind: 'created' as const, confirmToken: await issueToken(tx, user.id, 'confirm_email') };
+    });
+  } catch (error) {
+    // Two sign-ups with the same email at once: the second finds it taken.
+    if ((error as { code?: string }).code === '23505') return { kind: 'exists' };
+    throw error;
+  }
+}
+
+/** Confirms the email of the link's user; false when the link is unknown, used or expired. */
+export async function confirmEmail(db: Db, token: string): Promise<boolean> {
+  const userId = await useToken(db, token, 'confirm_email');
+  if (!userId) return false;
+  await db('developer_users')
+    .where({ id: userId })
+    .update({ email_confirmed_at: db.raw('coalesce(email_confirmed_at, now())') });
+  return true;
+}
+
+export type SignInResult =
+  | { kind: 'signed_in'; userId: string; accountId: string }
+  /** Wrong password or unknown email: the same answer. */
+  | { kind: 'refused' }
+  /** Too many failures for this email or this address: refused whatever the password. */
+  | { kind: 'throttled' }
+  /** The right password, but the email is not confirmed yet: a new confirmation link is issued. */
+  | { kind: 'unconfirmed'; confirmToken: string };
+
+export async function signIn(db: Db, input: { email: string; password: string; address: string }): Promise<SignInResult> {
+  const email = normalEmail(input.email);
+  if (!(await signInAllowed(db, email, input.address))) return { kind: 'throttled' };
+  const user = await db('developer_users').where({ email }).first('id', 'account_id', 'password_hash', 'email_confirmed_at');
+  if (!(await verifyPassword(user?.password_hash, input.password))) {
+    await recordSignInFailure(db, email, input.address);
+    return { kind: 'refused' };
+  }
+  await clearSignInFailures(db, email);
+  if (!user.email_confirmed_at) return { kind: 'unconfirmed', confirmToken: await issueToken(db, user.id, 'confirm_email') };
+  return { kind: 'signed_in', userId: user.id, accountId: user.account_id };
+}
+
+/** A password-reset token when the email has an account; the caller answers the same either way. */
+export async function requestPasswordReset(db: Db, email: string): Promise<{ email: string; resetToken: string } | undefined> {
+  const user = await db('developer_users')
+    .where({ email: normalEmail(email) })
+    .first('id', 'email');
+  if (!user) return undefined;
+  return { email: user.email, resetToken: await issueToken(db, user.id, 'reset_password') };
+}
+
+/** True when the reset link is still valid (without using it). */
+export async function resetTokenValid(db: Db, token: string): Promise<boolean> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return false;
+  const row = await db('developer_tokens')
+    .where({ token_hash: tokenHash(token), purpose: 'reset_password' })
+    .whereNull('used_at')
+    .where('expires_at', '>', db.fn.now())
+    .first('user_id');
+  return row !== undefined;
+}
+
+/**
+ * Sets a new password through a reset link (used once): every session of the user ends, and the
+ * link proves the email, so it is confirmed too. False when the link is not valid.
+ */
+export async function resetPassword(db: Db, token: string, password: string): Promise<boolean> {
+  const passwordHash = await hashPassword(password);
+  const userId = await useToken(db, token, 'reset_password');
+  if (!userId) return false;
+  const [user] = await db('developer_users')
+    .where({ id: userId })
+    .update({ password_hash: passwordHash, email_confirmed_at: db.raw('coalesce(email_confirmed_at, now())') })
+    .returning('email');
+  await deleteUserSessions(db, userId);
+  await clearSignInFailures(db, user.email);
+  return true;
+}
+
+/**
+ * The sandbox key of a new account, created at its first sign-in with every scope (the same domain
+ * function as the admin CLI); undefined when the account already has a key.
+ */
+export async function firstSandboxKey(db: Db, accountId: string): Promise<string | undefined> {
+  return db.transaction(async (tx) => {
+    // One first key even if two sign-ins race.
+    await tx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`first-key:${accountId}`]);
+    if (await tx('api_keys').where({ account_id: accountId }).first('id')) return undefined;
+    return (await createApiKey(tx, accountId, 'test', SCOPES)).key;
+  });
+}
