@@ -1,51 +1,131 @@
 import type Joi from 'joi';
-import { joiToJsonSchema as parse } from '../lib/json-schema.js';
+import { joiToOpenApiSchema, type JsonSchema } from '../lib/json-schema.js';
 import { errorObject } from './schemas/common.js';
+import { webhookEventSchema } from './schemas/webhooks.js';
 import type { Route } from './routes/route.js';
 import { IDEMPOTENCY_KEY_PATTERN } from './middleware/idempotency.js';
-
-type JsonSchema = Record<string, unknown>;
-
+import { requestExamples, type RequestExample } from './examples.js';
 import { API_VERSION } from '../domain/version.js';
+import { EVENT_TYPES } from '../domain/webhooks/event-types.js';
 
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid parameters or body (invalid_request, invalid_cursor)',
-  401: 'Missing, unknown (invalid_api_key) or revoked (revoked_api_key) key',
-  402: 'Prepaid balance too low (insufficient_balance); nothing was executed',
-  403: 'insufficient_scope, account_suspended, live_not_enabled or test_only',
-  404: 'Unknown slug, id or SIRET (not_found)',
-  409: 'idempotency_in_progress, or a state conflict',
-  413: 'Body larger than 1 MB (payload_too_large)',
-  422: 'idempotency_key_reused, address_invalid, recipient_email_required or another unprocessable request',
-  429: 'rate_limited (120 requests per minute per key) or test_quota_exceeded',
-  500: 'Internal error (internal_error)',
-  502: 'A partner service failed (upstream_error)',
-  503: 'Service unavailable (service_unavailable)',
+/** SPEC.md's Errors table, with the codes DESIGN.md adds; the document's error table and examples. */
+export const ERROR_CODES: { status: number; code: string; condition: string }[] = [
+  { status: 400, code: 'invalid_request', condition: 'Invalid parameters or body; `details` lists each invalid field (`in`, `field`, `message`, `type`)' },
+  { status: 400, code: 'invalid_cursor', condition: 'Unreadable pagination cursor: pass `nextCursor` exactly as received' },
+  { status: 401, code: 'invalid_api_key', condition: 'Key missing, unknown or invalid' },
+  { status: 401, code: 'revoked_api_key', condition: 'Key revoked' },
+  { status: 402, code: 'insufficient_balance', condition: 'Prepaid balance too low for a paid unit; nothing is executed' },
+  { status: 403, code: 'insufficient_scope', condition: 'Key lacks the scope the operation requires' },
+  { status: 403, code: 'account_suspended', condition: 'Account suspended' },
+  { status: 403, code: 'live_not_enabled', condition: 'Production not yet opened for the account' },
+  { status: 403, code: 'test_only', condition: 'A test-only operation called with a live key or on a live mailing' },
+  { status: 404, code: 'not_found', condition: 'Unknown slug, id, SIRET or route' },
+  { status: 405, code: 'method_not_allowed', condition: 'A known path with a method it does not have; the `Allow` header lists those it has' },
+  { status: 409, code: 'idempotency_in_progress', condition: 'An identical request with the same `Idempotency-Key` is still running' },
+  { status: 409, code: 'conflict', condition: 'The resource is not in a state that allows the operation (e.g. a mailing already filed)' },
+  { status: 413, code: 'payload_too_large', condition: 'Body larger than 1 MB' },
+  { status: 422, code: 'idempotency_key_reused', condition: 'The `Idempotency-Key` was used for a different request' },
+  { status: 422, code: 'address_invalid', condition: 'An address fails the postal norm or the official commune list' },
+  { status: 422, code: 'recipient_email_required', condition: 'The mode or letter needs an electronic copy and no recipientEmail was given' },
+  { status: 422, code: 'unprocessable', condition: 'Other unprocessable request (well-formed but inconsistent), on operations that list 422' },
+  { status: 429, code: 'rate_limited', condition: 'More than 120 requests per minute for the key (see `RateLimit-*`)' },
+  { status: 429, code: 'test_quota_exceeded', condition: 'Sandbox daily quota exceeded' },
+  { status: 500, code: 'internal_error', condition: 'Internal error' },
+  { status: 502, code: 'upstream_error', condition: 'A partner service fails; nothing is billed' },
+  { status: 503, code: 'service_unavailable', condition: 'Our database or Temporal cannot be reached; retry after `Retry-After` seconds' },
+];
+
+const STATUS_TITLES: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Unauthenticated',
+  402: 'Payment required',
+  403: 'Forbidden',
+  404: 'Not found',
+  409: 'Conflict',
+  413: 'Body too large',
+  422: 'Unprocessable',
+  429: 'Too many requests',
+  500: 'Internal error',
+  502: 'Partner failure',
+  503: 'Service unavailable',
 };
 
-function toJsonSchema(schema: Joi.Schema, components: Record<string, JsonSchema>): JsonSchema {
-  const shared: Record<string, JsonSchema> = {};
-  const converted = parse(schema as never, 'open-api-3.1', shared) as JsonSchema & { schemas?: Record<string, JsonSchema> };
-  Object.assign(components, shared, converted.schemas ?? {});
-  delete converted.schemas;
-  const label = schema.describe().flags as { label?: string } | undefined;
-  if (label?.label) {
-    components[label.label] = converted;
-    return { $ref: `#/components/schemas/${label.label}` };
+/**
+ * The statuses a route answers beyond its SPEC.md list because of the steps every route of its
+ * kind goes through (api/app.ts `chain`), each with why. Documented once here rather than repeated
+ * in every route; test/e2e/spec-conformance.test.ts checks the document is SPEC.md plus these.
+ */
+export function commonStatuses(route: Route): Map<number, string> {
+  const common = new Map<number, string>();
+  const authenticated = route.scope !== null;
+  if (route.params || route.query || route.body || route.method === 'POST') common.set(400, 'parameters, body or headers refused');
+  if (authenticated) {
+    common.set(401, 'authenticate: key missing, unknown or revoked');
+    common.set(403, 'authenticate: scope, suspended account, live not enabled');
+    common.set(429, 'authenticate: rate limit and sandbox quota');
   }
-  return converted;
+  if (route.method === 'POST') {
+    common.set(409, 'idempotency: the same key still running');
+    common.set(413, 'body: larger than 1 MB');
+    common.set(422, 'idempotency: the key was used for another request');
+  }
+  common.set(500, 'any route');
+  if (!route.fromMemory) common.set(503, 'an outage of the database or Temporal, on any route that reaches them');
+  return common;
 }
 
-function parameters(schema: Joi.ObjectSchema | undefined, where: 'path' | 'query'): JsonSchema[] {
-  if (!schema) return [];
-  const object = toJsonSchema(schema, {}) as { properties?: Record<string, JsonSchema>; required?: string[] };
-  return Object.entries(object.properties ?? {}).map(([name, property]) => ({
-    name,
-    in: where,
-    required: where === 'path' || (object.required ?? []).includes(name),
-    ...(typeof property.description === 'string' ? { description: property.description } : {}),
-    schema: property,
-  }));
+/** Every status the route can answer, sorted. */
+export function documentedStatuses(route: Route): number[] {
+  return [...new Set([...route.errors, ...commonStatuses(route).keys()])].sort((a, b) => a - b);
+}
+
+function errorTable(): string {
+  return ['| HTTP | Code | Meaning |', '|---|---|---|', ...ERROR_CODES.map((e) => `| ${e.status} | \`${e.code}\` | ${e.condition} |`)].join('\n');
+}
+
+const WEBHOOK_CHECK = `\`\`\`js
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+// rawBody: the exact bytes received (before any JSON parsing); secret: the whole whsec_… string.
+export function verify(rawBody, signatureHeader, secret, now = Date.now()) {
+  const parts = Object.fromEntries(signatureHeader.split(',').map((p) => p.split('=')));
+  const expected = createHmac('sha256', secret).update(\`\${parts.t}.\`).update(rawBody).digest();
+  const given = Buffer.from(parts.v1 ?? '', 'hex');
+  const fresh = Math.abs(now / 1000 - Number(parts.t)) <= 300; // 5 minutes
+  return fresh && given.length === expected.length && timingSafeEqual(given, expected);
+}
+\`\`\``;
+
+function description(): string {
+  return `Postal mailings (simple, registered, registered with acknowledgment of receipt), administrative letters, calculators, quotes and public-data lookups.
+
+Amounts are integers in euro cents, excluding VAT. Authenticate every call with \`Authorization: Bearer svc_test_…\` (sandbox: nothing is billed or posted) or \`svc_live_…\`. Call the API from a server: no CORS header is sent.
+
+# Errors
+
+Every error answers \`{ "error": { "code", "message", "details"? } }\` with one of these codes. Each operation lists the statuses it can answer; 503 (with \`Retry-After\`) can come from any operation that reaches our database or Temporal during an outage, 429 from any authenticated one.
+
+${errorTable()}
+
+# Limits
+
+- 120 requests per minute per key: \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` on every authenticated answer; \`X-Service-Balance\` gives the remaining prepaid balance.
+- Bodies up to 1 MB, JSON only (\`Content-Type: application/json\`).
+- Every POST takes an optional \`Idempotency-Key\` (1 to 255 printable ASCII characters; a UUID v4 is recommended): the same key and request within 24 hours replays the first answer with \`Idempotent-Replayed: true\`; another request under the same key is 422 \`idempotency_key_reused\`; the same one still running is 409 \`idempotency_in_progress\`. Keys are scoped to the account and the mode (test or live).
+- Lists (\`GET /v1/mailings\`, \`GET /v1/requests\`) are pages of 1 to 100 items, most recent first; pass \`nextCursor\` as \`cursor\` while \`hasMore\` is true. The cursor is opaque: anything else is 400 \`invalid_cursor\`.
+
+# Webhooks
+
+Each step of a mailing is announced by an HTTPS \`POST\` to the account's endpoints (test events to test endpoints, live to live), with the body shown under **Webhooks** (event types: ${EVENT_TYPES.map((t) => `\`${t}\``).join(', ')}) and these headers: \`Service-Event\` (the type), \`Service-Delivery\` (delivery id, the same on every retry), \`Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256>\`.
+
+Answer 2xx within 10 seconds; otherwise the delivery is retried after 1 min, 5 min, 30 min, 2 h, 6 h, 12 h and 24 h (8 attempts). Deduplicate on the event \`id\`; never move a mailing backwards (keep the highest \`data.mailing.step\`).
+
+## Verify the signature
+
+\`v1\` is the lowercase hex HMAC-SHA256 of \`<t>.<raw body>\` keyed with the whole \`whsec_…\` secret. Compute it on the raw bytes, compare in constant time, refuse a \`t\` more than 5 minutes from your clock:
+
+${WEBHOOK_CHECK}
+`;
 }
 
 const rateLimitHeaders = {
@@ -55,27 +135,109 @@ const rateLimitHeaders = {
   'X-Service-Balance': { description: 'Remaining prepaid balance, euro cents excluding VAT', schema: { type: 'integer' } },
 };
 
+interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  description?: string;
+  schema: JsonSchema;
+  style?: string;
+  explode?: boolean;
+  example?: unknown;
+}
+
+function parameters(
+  schema: Joi.ObjectSchema | undefined,
+  where: 'path' | 'query',
+  example: Record<string, unknown> | undefined,
+  components: Record<string, JsonSchema>,
+): Parameter[] {
+  if (!schema) return [];
+  const object = joiToOpenApiSchema(schema, { components, query: true }) as JsonSchema & { properties?: Record<string, JsonSchema>; required?: string[] };
+  const dependent = ['allOf', 'anyOf', 'oneOf', 'not'].some((k) => k in object);
+  if (dependent && where === 'query') {
+    // Parameters that depend on each other (e.g. lat with lon, or insee): one exploded object, so
+    // that the dependencies are part of the document rather than prose.
+    const { description: _d, ...rest } = object;
+    return [
+      {
+        name: 'query',
+        in: 'query',
+        required: true,
+        style: 'form',
+        explode: true,
+        description: `The query parameters, each sent as its own \`name=value\`. ${(object.description as string | undefined) ?? ''}`.trim(),
+        schema: rest,
+        ...(example ? { example } : {}),
+      },
+    ];
+  }
+  return Object.entries(object.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: where,
+    required: where === 'path' || (object.required ?? []).includes(name),
+    ...(typeof property.description === 'string' ? { description: property.description } : {}),
+    schema: property,
+    ...(example?.[name] !== undefined ? { example: example[name] } : {}),
+  }));
+}
+
+const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** The curl command of an example request. */
+export function curlExample(route: Route, example: RequestExample | undefined, serverUrl: string): string {
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(example?.params?.[name] ?? `{${name}}`));
+  const query = example?.query ? '?' + new URLSearchParams(Object.entries(example.query).map(([k, v]): [string, string] => [k, String(v)])).toString() : '';
+  const lines = [`curl ${route.method === 'GET' ? '' : `-X ${route.method} `}${shellQuote(serverUrl + path + query)}`];
+  if (route.scope) lines.push(`-H 'Authorization: Bearer svc_test_…'`);
+  if (route.method === 'POST') lines.push(`-H 'Idempotency-Key: 7f3c1a52-3c2e-4c8e-9d6b-1b2f0e4d5a6c'`);
+  if (example?.body !== undefined) lines.push(`-H 'Content-Type: application/json'`, `-d ${shellQuote(JSON.stringify(example.body, null, 2))}`);
+  return lines.join(' \\\n  ');
+}
+
+function errorExample(status: number): Record<string, unknown> {
+  const first = ERROR_CODES.find((e) => e.status === status);
+  return {
+    error: {
+      code: first?.code ?? 'error',
+      message: first?.condition.replace(/`/g, '') ?? 'Error',
+      ...(status === 400 ? { details: [{ in: 'body', field: 'sender.postcode', message: 'sender.postcode is required', type: 'any.required' }] } : {}),
+    },
+  };
+}
+
 /** The OpenAPI 3.1 document, generated from the routes' Joi schemas. */
 export function buildOpenApi(routes: Route[], serverUrl: string): JsonSchema {
   const components: Record<string, JsonSchema> = {};
-  const errorSchema = toJsonSchema(errorObject, components);
+  const response = (schema: Joi.Schema): JsonSchema => joiToOpenApiSchema(schema, { components, loose: true });
+  const errorSchema = response(errorObject);
+  const examples = requestExamples();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const authenticated = route.scope !== null;
+    const example = examples[route.operationId];
     const success = route.success;
     const content = success.schema
-      ? { [success.contentType ?? 'application/json']: { schema: toJsonSchema(success.schema, components) } }
+      ? { [success.contentType ?? 'application/json']: { schema: response(success.schema) } }
       : success.contentType
         ? { [success.contentType]: { schema: { type: 'string', format: 'binary' } } }
         : undefined;
     const responses: Record<string, unknown> = {
       [success.status]: { description: success.description, ...(authenticated ? { headers: rateLimitHeaders } : {}), ...(content ? { content } : {}) },
     };
-    for (const status of route.errors) {
+    if (route.operationId === 'getCatalogue') responses['304'] = { description: 'Not modified: If-None-Match holds the current ETag (no body)' };
+    const common = commonStatuses(route);
+    for (const status of documentedStatuses(route)) {
       const sameBody = success.sameBodyOn?.includes(status) && content;
-      responses[status] = { description: ERROR_DESCRIPTIONS[status] ?? 'Error', content: sameBody || { 'application/json': { schema: errorSchema } } };
+      const codes = ERROR_CODES.filter((e) => e.status === status).map((e) => `\`${e.code}\``);
+      const why = route.errors.includes(status) ? '' : ` (${common.get(status)})`;
+      responses[status] = {
+        description: `${STATUS_TITLES[status] ?? 'Error'}${codes.length ? ': ' + codes.join(', ') : ''}${why}`,
+        ...(status === 503 ? { headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } } } : {}),
+        content: sameBody || { 'application/json': { schema: errorSchema, example: errorExample(status) } },
+      };
     }
-    const idempotencyHeader =
+    const idempotencyHeader: Parameter[] =
       route.method === 'POST'
         ? [
             {
@@ -87,6 +249,10 @@ export function buildOpenApi(routes: Route[], serverUrl: string): JsonSchema {
             },
           ]
         : [];
+    const bodyRequired = route.body ? route.body.validate({}).error !== undefined : false;
+    const bodyContent = route.body
+      ? { schema: joiToOpenApiSchema(route.body, { components }), ...(example?.body !== undefined ? { example: example.body } : {}) }
+      : undefined;
     paths[route.path] ??= {};
     paths[route.path]![route.method.toLowerCase()] = {
       operationId: route.operationId,
@@ -94,21 +260,42 @@ export function buildOpenApi(routes: Route[], serverUrl: string): JsonSchema {
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       ...(authenticated ? { security: [{ bearerAuth: [] }], 'x-required-scope': route.scope } : { security: [] }),
-      parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query'), ...idempotencyHeader],
-      ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: toJsonSchema(route.body, components) } } } } : {}),
+      parameters: [
+        ...parameters(route.params, 'path', example?.params, components),
+        ...parameters(route.query, 'query', example?.query, components),
+        ...idempotencyHeader,
+      ],
+      ...(bodyContent ? { requestBody: { required: bodyRequired, content: { 'application/json': bodyContent } } } : {}),
       responses,
+      'x-codeSamples': [{ lang: 'Shell', label: 'curl', source: curlExample(route, example, serverUrl) }],
     };
   }
+  const event = response(webhookEventSchema);
+  const webhooks = Object.fromEntries(
+    EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          summary: type,
+          description: `Sent to your endpoint, signed in \`Service-Signature\` (see "Verify the signature").${type === 'ping' ? ' `data` is `{}`.' : ''}`,
+          parameters: [
+            { name: 'Service-Event', in: 'header', required: true, schema: { const: type } },
+            { name: 'Service-Delivery', in: 'header', required: true, schema: { type: 'string', format: 'uuid' } },
+            { name: 'Service-Signature', in: 'header', required: true, schema: { type: 'string', pattern: '^t=\\d+,v1=[0-9a-f]{64}$' } },
+          ],
+          requestBody: { required: true, content: { 'application/json': { schema: event } } },
+          responses: { '2XX': { description: 'Received; anything else (or no answer within 10 s) is retried' } },
+        },
+      },
+    ]),
+  );
   return {
     openapi: '3.1.0',
-    info: {
-      title: 'Postal Mailing, Administrative Letters and Data API',
-      version: API_VERSION,
-      description: 'Amounts are integers in euro cents, excluding VAT. Authenticate with "Authorization: Bearer svc_test_…" (sandbox) or "svc_live_…".',
-    },
+    info: { title: 'Postal Mailing, Administrative Letters and Data API', version: API_VERSION, description: description() },
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],
     paths,
+    webhooks,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'svc_test_… or svc_live_… API key' } },
       schemas: components,

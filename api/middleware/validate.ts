@@ -5,7 +5,30 @@ import type { Route } from '../routes/route.js';
 
 const OPTIONS: Joi.ValidationOptions = { abortEarly: false, convert: true, allowUnknown: false, errors: { wrap: { label: false } } };
 
+/** The path of the first string or key holding U+0000, which PostgreSQL text and jsonb cannot store; undefined when none. */
+function nulCharacterAt(value: unknown): string | undefined {
+  const pending: [unknown, string][] = [[value, '']];
+  while (pending.length) {
+    const [item, path] = pending.pop()!;
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return path;
+    } else if (item !== null && typeof item === 'object') {
+      for (const [key, child] of Object.entries(item)) {
+        const childPath = path ? `${path}.${key}` : key;
+        if (key.includes('\u0000')) return childPath;
+        pending.push([child, childPath]);
+      }
+    }
+  }
+  return undefined;
+}
+
 function check(schema: Joi.Schema | undefined, value: unknown, where: 'path' | 'query' | 'body'): unknown {
+  const nul = nulCharacterAt(value);
+  if (nul !== undefined) {
+    const details = [{ in: where, field: nul, message: `${nul || 'the value'} contains the character U+0000`, type: 'string.nul' }];
+    throw badRequest(`Invalid ${where === 'body' ? 'body field' : where + ' parameter'} "${nul}": the character U+0000 is not accepted.`, details);
+  }
   if (!schema) {
     if (where === 'body' && value !== undefined) throw badRequest('This operation takes no request body.');
     return undefined;

@@ -36,8 +36,13 @@ export interface RouteSpec<P, Q, B> {
   query?: Joi.ObjectSchema<Q>;
   body?: Joi.Schema<B>;
   success: SuccessResponse;
-  /** Error statuses of SPEC.md's Endpoints table for this operation. */
+  /**
+   * Error statuses of SPEC.md's Endpoints table for this operation. The OpenAPI document adds the
+   * statuses every route of its kind can answer (api/openapi.ts `commonStatuses`).
+   */
   errors: number[];
+  /** Answered from memory (no database, no Temporal): never 503. */
+  fromMemory?: true;
   handler(ctx: Context, input: RouteInput<P, Q, B>): Promise<void>;
 }
 

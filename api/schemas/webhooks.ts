@@ -1,0 +1,22 @@
+import Joi from 'joi';
+import { EVENT_TYPES } from '../../domain/webhooks/event-types.js';
+import { PROOF_KINDS } from '../../domain/mailings/states.js';
+import { shipmentSchema } from './mailings.js';
+
+/** SPEC.md "Request received": the body of every webhook delivery (docs/webhooks.md). */
+export const webhookEventSchema = Joi.object({
+  id: Joi.string().guid().required().description('Event identifier, the same on every retry and after a workflow reset: deduplicate on it'),
+  type: Joi.string()
+    .valid(...EVENT_TYPES)
+    .required(),
+  created: Joi.string().isoDate().required().description('Event time, ISO 8601 UTC with milliseconds'),
+  livemode: Joi.boolean().required().description('False in the sandbox'),
+  data: Joi.object({
+    mailing: shipmentSchema.description('The shipment as GET /v1/mailings/{id} returns it, without document, in its state at event time; absent from ping'),
+    proof: Joi.object({
+      kind: Joi.string()
+        .valid(...PROOF_KINDS)
+        .required(),
+    }).description('Only for mailing.proof_available'),
+  }).required(),
+}).label('WebhookEvent');
