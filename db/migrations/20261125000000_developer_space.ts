@@ -24,7 +24,7 @@ export async function up(knex: Knex): Promise<void> {
     t.uuid('account_id').notNullable().unique().references('accounts.id');
     // Lower-cased before it is stored: one account per address.
     t.text('email').notNullable().unique();
-    // argon2id, PHC string format (parameters and salt inside).
+    // The password hash in a self-describing format (algorithm, parameters and salt inside).
     t.text('password_hash').notNullable();
     t.timestamp('email_confirmed_at', { useTz: true });
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
