@@ -313,20 +313,23 @@ export function createWebApp(services: WebServices): Koa {
     );
   });
 
+  /** A reset link that is unknown, expired or used: offer a new one. */
+  const invalidResetLink = (ctx: Context, session: Session): void =>
+    page(
+      ctx,
+      400,
+      infoPage(
+        session,
+        'Lien invalide',
+        { kind: 'error', text: 'Ce lien est invalide, expiré ou déjà utilisé.' },
+        { href: `${BASE}/mot-de-passe-oublie`, text: 'Demander un nouveau lien' },
+      ),
+    );
+
   router.get('/nouveau-mot-de-passe', async (ctx) => {
     const session = await ensureSession(ctx);
     const token = String(ctx.query.token ?? '');
-    if (!(await resetTokenValid(db, token)))
-      return page(
-        ctx,
-        400,
-        infoPage(
-          session,
-          'Lien invalide',
-          { kind: 'error', text: 'Ce lien est invalide, expiré ou déjà utilisé.' },
-          { href: `${BASE}/mot-de-passe-oublie`, text: 'Demander un nouveau lien' },
-        ),
-      );
+    if (!(await resetTokenValid(db, token))) return invalidResetLink(ctx, session);
     page(ctx, 200, resetPage(session, token));
   });
   router.post('/nouveau-mot-de-passe', async (ctx) => {
@@ -339,17 +342,7 @@ export function createWebApp(services: WebServices): Koa {
         400,
         resetPage(session, token, { kind: 'error', text: `Le mot de passe doit compter de ${PASSWORD_MIN_LENGTH} à ${PASSWORD_MAX_LENGTH} caractères.` }),
       );
-    if (!(await resetPassword(db, token, password.value)))
-      return page(
-        ctx,
-        400,
-        infoPage(
-          session,
-          'Lien invalide',
-          { kind: 'error', text: 'Ce lien est invalide, expiré ou déjà utilisé.' },
-          { href: `${BASE}/mot-de-passe-oublie`, text: 'Demander un nouveau lien' },
-        ),
-      );
+    if (!(await resetPassword(db, token, password.value))) return invalidResetLink(ctx, session);
     page(
       ctx,
       200,

@@ -68,20 +68,15 @@ export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<Deliv
     status: 'pending',
   }));
   if (!deliveries.length) return [];
-  await db('webhook_deliveries').insert(deliveries).onConflict('id').ignore();
-  // An event recorded again (a Reset, a mailing resumed by the reconciler) sends nothing twice:
-  // only the deliveries still pending are (re)started.
-  const pending = new Set(
-    (
-      await db('webhook_deliveries')
-        .whereIn(
-          'id',
-          deliveries.map((d) => d.id),
-        )
-        .andWhere({ status: 'pending' })
-        .select('id')
-    ).map((d) => d.id as string),
-  );
+  // One statement: the new deliveries, and those an earlier record of this event left pending
+  // (a Reset, a mailing resumed by the reconciler). Delivered or abandoned ones are not sent again.
+  const started = await db('webhook_deliveries')
+    .insert(deliveries)
+    .onConflict('id')
+    .merge({ id: db.raw('EXCLUDED.id') })
+    .where('webhook_deliveries.status', 'pending')
+    .returning('id');
+  const pending = new Set(started.map((d: { id: string }) => d.id));
   return deliveries
     .filter((d) => pending.has(d.id))
     .map((d) => ({ deliveryId: d.id, accountId: event.accountId, endpointId: d.endpoint_id, eventId, eventType: event.type }));

@@ -82,6 +82,13 @@ describe('deadlines of mailings, shortened, on the Temporal dev server', functio
   after(() => services.stop());
 
   const shipment = (id: string) => stack().db('shipments').where({ id }).first('status', 'step');
+  const reaches = (id: string, status: string) =>
+    eventually(
+      () => shipment(id),
+      (s) => s?.status === status,
+      20_000,
+      100,
+    );
 
   it('a filed letter the operator says nothing more about ends in error after the silence limit, not refunded (it was handed over)', async () => {
     const account = await createAccount({ balanceCents: 10_000 });
@@ -89,23 +96,9 @@ describe('deadlines of mailings, shortened, on the Temporal dev server', functio
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
     const id = created.body.id as string;
     const paid = await balanceOf(account.id);
-    expect(
-      await eventually(
-        () => shipment(id),
-        (s) => s?.status === 'printed',
-        20_000,
-        100,
-      ),
-    ).to.deep.equal({ status: 'printed', step: 1 });
+    expect(await reaches(id, 'printed')).to.deep.equal({ status: 'printed', step: 1 });
     const printedAt = Date.now();
-    expect(
-      await eventually(
-        () => shipment(id),
-        (s) => s?.status === 'error',
-        20_000,
-        100,
-      ),
-    ).to.deep.equal({ status: 'error', step: 4 });
+    expect(await reaches(id, 'error')).to.deep.equal({ status: 'error', step: 4 });
     expect(Date.now() - printedAt).to.be.at.least(3_000);
     const types = (await stack().db('webhook_events').where({ shipment_id: id }).orderBy('created_at').select('type')).map((e) => e.type);
     expect(types).to.deep.equal(['mailing.created', 'mailing.printed', 'mailing.error']);
@@ -122,13 +115,6 @@ describe('deadlines of mailings, shortened, on the Temporal dev server', functio
     }
     // 7.5 s in all, never 4 s without an advance: still going; then left alone, it ends.
     expect(await shipment(id)).to.deep.equal({ status: 'in_transit', step: 3 });
-    expect(
-      await eventually(
-        () => shipment(id),
-        (s) => s?.status === 'error',
-        20_000,
-        100,
-      ),
-    ).to.deep.equal({ status: 'error', step: 4 });
+    expect(await reaches(id, 'error')).to.deep.equal({ status: 'error', step: 4 });
   });
 });

@@ -151,7 +151,8 @@ describe('outages of Postgres and Temporal', function () {
     await own.destroy();
   });
 
-  it('Postgres down: 503 with Retry-After, answers again at once when it is back, and mailings in flight complete', async () => {
+  /** A live mailing already filed and a test mailing at its start, both to finish after the outage. */
+  async function mailingsInFlight() {
     const live = await mail(keys.liveKey);
     expect(live.status, live.text).to.equal(201);
     const sandbox = await mail(keys.testKey);
@@ -162,6 +163,11 @@ describe('outages of Postgres and Temporal', function () {
       60_000,
       200,
     );
+    return { live, sandbox };
+  }
+
+  it('Postgres down: 503 with Retry-After, answers again at once when it is back, and mailings in flight complete', async () => {
+    const { live, sandbox } = await mailingsInFlight();
 
     await db.destroy();
     await own.stopPostgres();
@@ -202,16 +208,7 @@ describe('outages of Postgres and Temporal', function () {
   });
 
   it('Temporal down: 503 with Retry-After for what needs it, reads still served, and back at once when it returns', async () => {
-    const live = await mail(keys.liveKey);
-    expect(live.status, live.text).to.equal(201);
-    const sandbox = await mail(keys.testKey);
-    expect(sandbox.status, sandbox.text).to.equal(201);
-    await eventually(
-      () => get(keys.liveKey, live.body.id),
-      (r) => r.body.step >= 1,
-      60_000,
-      200,
-    );
+    const { live, sandbox } = await mailingsInFlight();
 
     await own.stopTemporal();
     expectUnavailable(await mail(keys.testKey), 'POST /v1/mailings');
