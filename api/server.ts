@@ -37,7 +37,7 @@ export async function startApiServer(deps: ApiDeps, port: number, host = '0.0.0.
   const domain = domainDeps(deps.db, deps.config, deps.temporal);
   const app = createApp({ config: deps.config, db: deps.db, guard, domain, health: new HealthCheck(domain), shipments } satisfies Services);
   const mailer = createMailer(deps.config);
-  const web = createWebApp({ config: deps.config, db: deps.db, mailer }).callback();
+  const web = createWebApp({ config: deps.config, db: deps.db, mailer, domain }).callback();
   const api = app.callback();
   const server = createServer((req, res) => (isDashboard(req.url) ? web(req, res) : api(req, res)));
   // Slightly above common load-balancer idle timeouts, so they close first.

@@ -1,125 +1,31 @@
 import { expect } from 'chai';
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
-import { SMTPServer } from 'smtp-server';
-import type { AddressInfo } from 'node:net';
-import { chooseBrowser } from '../../activities/pdf/chromium.js';
-import { startApiServer, type RunningApi } from '../../api/server.js';
 import { changeAccount } from '../../domain/access/accounts.js';
 import { SIGNIN_FAILURES_PER_ACCOUNT, SIGNIN_FAILURES_PER_ADDRESS } from '../../domain/developers/throttle.js';
+import { startDashboard, type Dashboard } from '../support/dashboard.js';
 import { stack } from '../support/stack.js';
-
-interface Mail {
-  to: string;
-  text: string;
-}
-
-/** The text of a nodemailer message: one part, base64 (lib/mailer.ts). */
-function mailText(raw: string): string {
-  const [headers = '', ...rest] = raw.split(/\r?\n\r?\n/);
-  const body = rest.join('\n');
-  if (!/Content-Transfer-Encoding: base64/i.test(headers)) return `unexpected encoding: ${headers}`;
-  return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-}
-
-const PASSWORD = 'un mot de passe solide';
 
 describe('developer space (browser, SMTP)', function () {
   this.timeout(180_000);
-  let smtp: SMTPServer;
-  let space: RunningApi;
-  let browser: Browser;
-  const inbox: Mail[] = [];
+  let dashboard: Dashboard;
   let base: string;
+  let space: Dashboard['space'];
 
   before(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          inbox.push({ to: session.envelope.rcptTo[0]!.address, text: mailText(Buffer.concat(chunks).toString('utf8')) });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const smtpPort = (smtp.server.address() as AddressInfo).port;
-    const { config, db, local, temporal } = stack();
-    // A second process-like server of the same code, its email sent to this test's SMTP server.
-    space = await startApiServer(
-      {
-        config: { ...config, mail: { ...config.mail, smtpUrl: `smtp://127.0.0.1:${smtpPort}` } },
-        db,
-        databaseUrl: local.databaseUrl,
-        temporal: temporal.client,
-      },
-      0,
-      '127.0.0.1',
-    );
-    base = `${space.url}/dashboard`;
-    const { executablePath } = await chooseBrowser();
-    browser = await puppeteer.launch({ executablePath, headless: 'shell', pipe: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    dashboard = await startDashboard();
+    ({ base, space } = dashboard);
   });
+  after(() => dashboard?.close());
 
-  after(async () => {
-    await browser?.close().catch(() => undefined);
-    await space?.close().catch(() => undefined);
-    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
-  });
-
-  async function waitForMail(to: string, pattern: RegExp): Promise<string> {
-    for (let i = 0; i < 100; i++) {
-      const mail = inbox.find((m) => m.to === to && pattern.test(m.text));
-      if (mail) {
-        inbox.splice(inbox.indexOf(mail), 1);
-        return pattern.exec(mail.text)![0];
-      }
-      await sleep(100);
-    }
-    throw new Error(`no email to ${to} matching ${pattern} in ${JSON.stringify(inbox)}`);
-  }
-
-  async function withPage<T>(use: (page: Page, context: BrowserContext) => Promise<T>): Promise<T> {
-    const context = await browser.createBrowserContext();
-    try {
-      return await use(await context.newPage(), context);
-    } finally {
-      await context.close();
-    }
-  }
-
-  async function submit(page: Page, fields: Record<string, string>, button = 'main button[type=submit]'): Promise<number> {
-    for (const [name, value] of Object.entries(fields)) {
-      await page.$eval(`input[name=${name}]`, (input, v) => ((input as unknown as { value: string }).value = v), value);
-    }
-    const [response] = await Promise.all([page.waitForNavigation(), page.click(button)]);
-    return response!.status();
-  }
-
-  const heading = (page: Page): Promise<string> => page.$eval('h1', (h) => h.textContent!.trim());
-  const alert = (page: Page): Promise<string> => page.$eval('[role=alert]', (p) => p.textContent!.trim());
-
-  async function signUpAndConfirm(page: Page, email: string): Promise<void> {
-    await page.goto(`${base}/inscription`);
-    expect(await submit(page, { email, password: PASSWORD })).to.equal(200);
-    expect(await heading(page)).to.equal('Vérifiez votre boîte mail');
-    const link = await waitForMail(email, /http:\/\/\S+\/dashboard\/confirmation\?token=\S+/);
-    await page.goto(link);
-    expect(await heading(page)).to.equal('Adresse confirmée');
-  }
-
-  async function signInAs(page: Page, email: string, password = PASSWORD): Promise<number> {
-    await page.goto(`${base}/connexion`);
-    return submit(page, { email, password });
-  }
-
+  const withPage: Dashboard['withPage'] = (use) => dashboard.withPage(use);
+  const submit: Dashboard['submit'] = (...args) => dashboard.submit(...args);
+  const heading: Dashboard['heading'] = (page) => dashboard.heading(page);
+  const alert: Dashboard['alert'] = (page) => dashboard.alert(page);
+  const waitForMail: Dashboard['waitForMail'] = (...args) => dashboard.waitForMail(...args);
+  const signUpAndConfirm: Dashboard['signUpAndConfirm'] = (...args) => dashboard.signUpAndConfirm(...args);
+  const signInAs: Dashboard['signInAs'] = (...args) => dashboard.signInAs(...args);
+  const newEmail = (): string => dashboard.newEmail();
   const api = (path: string, key: string, url = stack().api.url): Promise<Response> => fetch(`${url}${path}`, { headers: { Authorization: `Bearer ${key}` } });
-  const newEmail = (): string => `dev-${randomUUID().slice(0, 8)}@example.fr`;
 
   it('sign-up → emailed confirmation → sign-in → a usable sandbox key → live key refused until live-enable → revoked key refused within a second', async () => {
     const email = newEmail();

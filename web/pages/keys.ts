@@ -1,0 +1,85 @@
+import { html, type Html } from '../html.js';
+import type { Session } from '../../domain/developers/sessions.js';
+import type { KeySummary } from '../../domain/access/keys.js';
+import { SCOPES } from '../../domain/access/scopes.js';
+import { BASE, csrfField, layout, message, when, type Message } from './layout.js';
+
+/** A key just created, shown once, with a curl call to copy. */
+function newKeyBlock(key: string, apiUrl: string): Html {
+  const curl = `curl ${apiUrl}/v1/catalogue \\\n  -H "Authorization: Bearer ${key}"`;
+  return html`<div class="secret">
+    <p><strong>Votre nouvelle clé ${key.startsWith('svc_live_') ? 'de production' : 'de test'}</strong> : copiez-la maintenant, elle ne sera plus affichée.</p>
+    <pre id="new-key">${key}</pre>
+    <button type="button" data-copy="new-key">Copier</button>
+    <p>Essayez-la :</p>
+    <pre id="curl-example">${curl}</pre>
+    <button type="button" data-copy="curl-example">Copier</button>
+  </div>`;
+}
+
+export function homePage(session: Session, input: { newKey: string | undefined; apiUrl: string; liveEnabled: boolean; activeKeys: number }): string {
+  return layout(
+    'Accueil',
+    session,
+    html`${input.newKey ? newKeyBlock(input.newKey, input.apiUrl) : ''}
+      <p>Production : ${input.liveEnabled ? 'ouverte' : 'pas encore ouverte (les clés svc_live_ répondent 403 live_not_enabled)'}.</p>
+      <p>${input.activeKeys} clé(s) active(s). <a href="${BASE}/cles">Gérer les clés d’API</a></p>
+      <p>Appel d’essai (remplacez la clé) :</p>
+      <pre id="curl-generic">curl ${input.apiUrl}/v1/catalogue -H "Authorization: Bearer svc_test_…"</pre>
+      <button type="button" data-copy="curl-generic">Copier</button>`,
+  );
+}
+
+export function keysPage(session: Session, input: { keys: KeySummary[]; newKey: string | undefined; apiUrl: string; m?: Message }): string {
+  const rows = input.keys.map(
+    (k) =>
+      html`<tr data-key-id="${k.id}">
+        <td><code>${k.prefix}…${k.last4}</code></td>
+        <td>${k.mode === 'live' ? 'production' : 'test'}</td>
+        <td>${k.scopes.join(', ')}</td>
+        <td>${when(k.createdAt)}</td>
+        <td>${when(k.lastUsedAt)}</td>
+        <td>
+          ${
+            k.revokedAt
+              ? html`révoquée le ${when(k.revokedAt)}`
+              : html`<form method="post" action="${BASE}/cles/${k.id}/revoquer">${csrfField(session)}<button type="submit">Révoquer</button></form>`
+          }
+        </td>
+      </tr>`,
+  );
+  return layout(
+    'Clés d’API',
+    session,
+    html`${message(input.m)}${input.newKey ? newKeyBlock(input.newKey, input.apiUrl) : ''}
+      <table>
+        <thead>
+          <tr>
+            <th>Clé</th>
+            <th>Mode</th>
+            <th>Scopes</th>
+            <th>Créée</th>
+            <th>Dernier usage</th>
+            <th></th>
+          </tr>
+        </thead>
+        <tbody>
+          ${rows}
+        </tbody>
+      </table>
+      <h2>Créer une clé</h2>
+      <form method="post" action="${BASE}/cles">
+        ${csrfField(session)}
+        <fieldset>
+          <legend>Mode</legend>
+          <label><input type="radio" name="mode" value="test" checked /> test (sandbox)</label>
+          <label><input type="radio" name="mode" value="live" /> production</label>
+        </fieldset>
+        <fieldset>
+          <legend>Scopes</legend>
+          ${SCOPES.map((scope) => html`<label><input type="checkbox" name="scopes" value="${scope}" checked /> ${scope}</label>`)}
+        </fieldset>
+        <button type="submit">Créer la clé</button>
+      </form>`,
+  );
+}

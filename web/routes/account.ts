@@ -1,0 +1,184 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import Joi from 'joi';
+import { createSession, deleteSession, type Session } from '../../domain/developers/sessions.js';
+import { confirmEmail, firstSandboxKey, requestPasswordReset, resetPassword, resetTokenValid, signIn, signUp } from '../../domain/developers/users.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/developers/passwords.js';
+import type { WebKit } from '../kit.js';
+import { BASE, infoPage } from '../pages/layout.js';
+import { forgotPage, resetPage, signInPage, signUpPage } from '../pages/account.js';
+
+const emailSchema = Joi.string().trim().lowercase().email({ tlds: false }).max(254).required();
+const passwordSchema = Joi.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH).required();
+
+/** Sign-up with an emailed confirmation, sign-in and out, password reset by emailed link. */
+export function accountRoutes(router: Router, kit: WebKit): void {
+  const { config, db, mailer } = kit;
+  router.get('/inscription', async (ctx) => kit.page(ctx, 200, signUpPage(await kit.ensureSession(ctx))));
+  router.post('/inscription', async (ctx) => {
+    const session = ctx.state.session!;
+    const email = emailSchema.validate(kit.form(ctx, 'email'));
+    const password = passwordSchema.validate(kit.form(ctx, 'password'));
+    if (email.error || password.error) {
+      const text = email.error ? 'Adresse e-mail invalide.' : `Le mot de passe doit compter de ${PASSWORD_MIN_LENGTH} à ${PASSWORD_MAX_LENGTH} caractères.`;
+      return kit.page(ctx, 400, signUpPage(session, { kind: 'error', text }, kit.form(ctx, 'email')));
+    }
+    const base = kit.publicUrl(ctx);
+    const result = await signUp(db, { email: email.value, password: password.value });
+    if (result.kind === 'created') {
+      await mailer.send({
+        to: email.value,
+        subject: 'Confirmez votre adresse e-mail',
+        text: `Bonjour,\n\nPour confirmer votre adresse et activer votre compte, ouvrez ce lien (valable 48 heures) :\n\n${base}${BASE}/confirmation?token=${result.confirmToken}\n\nSi vous n’avez pas créé de compte, ignorez ce message.\n`,
+      });
+    } else {
+      await mailer.send({
+        to: email.value,
+        subject: 'Vous avez déjà un compte',
+        text: `Bonjour,\n\nQuelqu’un, vous peut-être, a voulu créer un compte avec cette adresse, qui en a déjà un.\n\nSe connecter : ${base}${BASE}/connexion\nMot de passe oublié : ${base}${BASE}/mot-de-passe-oublie\n\nSi ce n’est pas vous, ignorez ce message.\n`,
+      });
+    }
+    // The same answer whether the email had an account or not.
+    kit.page(
+      ctx,
+      200,
+      infoPage(session, 'Vérifiez votre boîte mail', {
+        kind: 'notice',
+        text: `Un message a été envoyé à ${email.value}. Ouvrez le lien qu’il contient pour continuer.`,
+      }),
+    );
+  });
+
+  router.get('/confirmation', async (ctx) => {
+    const confirmed = await confirmEmail(db, String(ctx.query.token ?? ''));
+    if (!confirmed)
+      return kit.page(
+        ctx,
+        400,
+        infoPage(
+          ctx.state.session,
+          'Lien invalide',
+          { kind: 'error', text: 'Ce lien est invalide, expiré ou déjà utilisé. Connectez-vous pour en recevoir un nouveau.' },
+          { href: `${BASE}/connexion`, text: 'Se connecter' },
+        ),
+      );
+    kit.page(
+      ctx,
+      200,
+      infoPage(
+        ctx.state.session,
+        'Adresse confirmée',
+        { kind: 'notice', text: 'Votre adresse est confirmée. Vous pouvez vous connecter.' },
+        { href: `${BASE}/connexion`, text: 'Se connecter' },
+      ),
+    );
+  });
+
+  router.get('/connexion', async (ctx) => {
+    const session = await kit.ensureSession(ctx);
+    if (session.user) return ctx.redirect(BASE);
+    kit.page(ctx, 200, signInPage(session));
+  });
+  router.post('/connexion', async (ctx) => {
+    const session = ctx.state.session!;
+    const email = kit.form(ctx, 'email').trim();
+    const result = await signIn(db, { email, password: kit.form(ctx, 'password'), address: ctx.ip });
+    if (result.kind === 'throttled')
+      return kit.page(
+        ctx,
+        429,
+        signInPage(session, { kind: 'error', text: 'Trop de tentatives. Réessayez dans 15 minutes, ou choisissez un nouveau mot de passe.' }, email),
+      );
+    if (result.kind === 'refused') return kit.page(ctx, 401, signInPage(session, { kind: 'error', text: 'Adresse e-mail ou mot de passe incorrect.' }, email));
+    if (result.kind === 'unconfirmed') {
+      await mailer.send({
+        to: email.toLowerCase(),
+        subject: 'Confirmez votre adresse e-mail',
+        text: `Bonjour,\n\nPour confirmer votre adresse et activer votre compte, ouvrez ce lien (valable 48 heures) :\n\n${kit.publicUrl(ctx)}${BASE}/confirmation?token=${result.confirmToken}\n`,
+      });
+      return kit.page(
+        ctx,
+        403,
+        signInPage(session, { kind: 'error', text: 'Confirmez d’abord votre adresse : un nouveau lien vient de vous être envoyé.' }, email),
+      );
+    }
+    // A new session at sign-in: an id known before (fixation) is worth nothing after.
+    await deleteSession(db, session.id);
+    const signed = await createSession(db, config.dashboard.sessionTtlMs, result.userId);
+    kit.setCookie(ctx, signed.id, Math.floor(config.dashboard.sessionTtlMs / 1000));
+    const key = await firstSandboxKey(db, result.accountId);
+    if (key) await kit.putFlash(signed, key);
+    ctx.redirect(BASE);
+  });
+
+  router.post('/deconnexion', async (ctx) => {
+    await deleteSession(db, ctx.state.session!.id);
+    kit.setCookie(ctx, '', 0);
+    ctx.redirect(`${BASE}/connexion`);
+  });
+
+  router.get('/mot-de-passe-oublie', async (ctx) => kit.page(ctx, 200, forgotPage(await kit.ensureSession(ctx))));
+  router.post('/mot-de-passe-oublie', async (ctx) => {
+    const session = ctx.state.session!;
+    const email = emailSchema.validate(kit.form(ctx, 'email'));
+    if (email.error) return kit.page(ctx, 400, forgotPage(session, { kind: 'error', text: 'Adresse e-mail invalide.' }));
+    const reset = await requestPasswordReset(db, email.value);
+    if (reset) {
+      await mailer.send({
+        to: reset.email,
+        subject: 'Choisir un nouveau mot de passe',
+        text: `Bonjour,\n\nPour choisir un nouveau mot de passe, ouvrez ce lien (valable une heure) :\n\n${kit.publicUrl(ctx)}${BASE}/nouveau-mot-de-passe?token=${reset.resetToken}\n\nSi vous n’avez rien demandé, ignorez ce message : votre mot de passe reste le même.\n`,
+      });
+    }
+    kit.page(
+      ctx,
+      200,
+      infoPage(session, 'Vérifiez votre boîte mail', {
+        kind: 'notice',
+        text: `Si un compte existe pour ${email.value}, un lien pour choisir un nouveau mot de passe vient d’y être envoyé.`,
+      }),
+    );
+  });
+
+  /** A reset link that is unknown, expired or used: offer a new one. */
+  const invalidResetLink = (ctx: Context, session: Session): void =>
+    kit.page(
+      ctx,
+      400,
+      infoPage(
+        session,
+        'Lien invalide',
+        { kind: 'error', text: 'Ce lien est invalide, expiré ou déjà utilisé.' },
+        { href: `${BASE}/mot-de-passe-oublie`, text: 'Demander un nouveau lien' },
+      ),
+    );
+
+  router.get('/nouveau-mot-de-passe', async (ctx) => {
+    const session = await kit.ensureSession(ctx);
+    const token = String(ctx.query.token ?? '');
+    if (!(await resetTokenValid(db, token))) return invalidResetLink(ctx, session);
+    kit.page(ctx, 200, resetPage(session, token));
+  });
+  router.post('/nouveau-mot-de-passe', async (ctx) => {
+    const session = ctx.state.session!;
+    const token = kit.form(ctx, 'token');
+    const password = passwordSchema.validate(kit.form(ctx, 'password'));
+    if (password.error)
+      return kit.page(
+        ctx,
+        400,
+        resetPage(session, token, { kind: 'error', text: `Le mot de passe doit compter de ${PASSWORD_MIN_LENGTH} à ${PASSWORD_MAX_LENGTH} caractères.` }),
+      );
+    if (!(await resetPassword(db, token, password.value))) return invalidResetLink(ctx, session);
+    kit.page(
+      ctx,
+      200,
+      infoPage(
+        undefined,
+        'Mot de passe changé',
+        { kind: 'notice', text: 'Votre mot de passe est changé et vos sessions sont fermées. Connectez-vous.' },
+        { href: `${BASE}/connexion`, text: 'Se connecter' },
+      ),
+    );
+  });
+}

@@ -1,0 +1,70 @@
+import type Router from '@koa/router';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../domain/access/keys.js';
+import { isScope, type KeyMode } from '../../domain/access/scopes.js';
+import type { WebKit } from '../kit.js';
+import { BASE, infoPage } from '../pages/layout.js';
+import { homePage, keysPage } from '../pages/keys.js';
+
+/** The home page (production status, first sandbox key) and the API keys. */
+export function keyRoutes(router: Router, kit: WebKit): void {
+  const { db } = kit;
+  router.get('/', kit.signedIn, async (ctx) => {
+    const session = ctx.state.session!;
+    const accountId = session.user!.accountId;
+    const account = await db('accounts').where({ id: accountId }).first('live_enabled');
+    const keys = await listApiKeys(db, accountId);
+    kit.page(
+      ctx,
+      200,
+      homePage(session, {
+        newKey: await kit.takeFlash(session),
+        apiUrl: kit.publicUrl(ctx),
+        liveEnabled: account.live_enabled,
+        activeKeys: keys.filter((k) => !k.revokedAt).length,
+      }),
+    );
+  });
+
+  router.get('/cles', kit.signedIn, async (ctx) => {
+    const session = ctx.state.session!;
+    kit.page(
+      ctx,
+      200,
+      keysPage(session, { keys: await listApiKeys(db, session.user!.accountId), newKey: await kit.takeFlash(session), apiUrl: kit.publicUrl(ctx) }),
+    );
+  });
+  router.post('/cles', kit.signedIn, async (ctx) => {
+    const session = ctx.state.session!;
+    const mode = kit.form(ctx, 'mode');
+    const scopes = ctx.state.form!.getAll('scopes').filter(isScope);
+    if ((mode !== 'test' && mode !== 'live') || scopes.length === 0) {
+      const keys = await listApiKeys(db, session.user!.accountId);
+      return kit.page(
+        ctx,
+        400,
+        keysPage(session, { keys, newKey: undefined, apiUrl: kit.publicUrl(ctx), m: { kind: 'error', text: 'Choisissez un mode et au moins un scope.' } }),
+      );
+    }
+    // The same domain function as `admin key create`; shown once, through the session (sealed).
+    const { key } = await createApiKey(db, session.user!.accountId, mode as KeyMode, scopes);
+    await kit.putFlash(session, key);
+    ctx.redirect(`${BASE}/cles`);
+  });
+  router.post('/cles/:id/revoquer', kit.signedIn, async (ctx) => {
+    const session = ctx.state.session!;
+    // The same domain function as `admin key revoke`, limited to this account's keys.
+    const revoked = await revokeApiKey(db, ctx.params.id ?? '', { accountId: session.user!.accountId });
+    if (!revoked)
+      return kit.page(
+        ctx,
+        404,
+        infoPage(
+          session,
+          'Clé introuvable',
+          { kind: 'error', text: 'Aucune clé de ce compte ne porte cet identifiant.' },
+          { href: `${BASE}/cles`, text: 'Clés d’API' },
+        ),
+      );
+    ctx.redirect(`${BASE}/cles`);
+  });
+}
