@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Db } from '../db/knex.js';
 import type { Config } from '../lib/config.js';
 import { logger } from '../lib/logger.js';
-import { mailingWorkflowInput } from '../domain/mailings/create.js';
+import { mailingStart } from '../domain/mailings/create.js';
 import { lastStep, MODES, type Mode } from '../domain/mailings/states.js';
 import { mailingWorkflowId } from '../workflows/contract.js';
 import { temporalWorkflows } from '../workflows/client.js';
@@ -43,10 +43,8 @@ export function reconcilerActivities(db: Db, config: Config, temporal: Client | 
       for (const row of rows) {
         if (await isRunning(temporal, row.id)) continue;
         try {
-          await workflows.startMailing(
-            { ...mailingWorkflowInput(config, { shipmentId: row.id, accountId: row.account_id, mode: row.mode, test: row.test }), resumed: true },
-            row.reference ?? '',
-          );
+          const { input, reference } = mailingStart(config, row);
+          await workflows.startMailing({ ...input, resumed: true }, reference, { restart: true });
           resumed.push(row.id);
           logger.warn({ shipmentId: row.id }, 'reconciler: mailing without a running workflow, started again');
         } catch (error) {

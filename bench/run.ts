@@ -121,7 +121,7 @@ async function benchFrontDoor({ db, databaseUrl, temporalAddress, testKey: key }
     const auth = { authorization: `Bearer ${key}` };
     const etag = (await fetch(`http://127.0.0.1:${apiPort}/v1/catalogue`, { headers: auth })).headers.get('etag')!;
     const mailingId = await postedMailing(db, `http://127.0.0.1:${apiPort}`, auth);
-    const scenarios: [string, LoadOptions][] = [
+    const allScenarios: [string, LoadOptions][] = [
       ['bare Koa hello-world', { url: `http://127.0.0.1:${helloPort}/` }],
       ['GET /v1/catalogue, If-None-Match (304)', { url: `http://127.0.0.1:${apiPort}/v1/catalogue`, headers: { ...auth, 'if-none-match': etag } }],
       ['GET /v1/mailings/{id} (3 events, 1 proof)', { url: `http://127.0.0.1:${apiPort}/v1/mailings/${mailingId}`, headers: auth }],
@@ -136,6 +136,9 @@ async function benchFrontDoor({ db, databaseUrl, temporalAddress, testKey: key }
         },
       ],
     ];
+    // BENCH_ONLY=<text>: the baseline and the scenarios whose name contains it (e.g. to profile one route).
+    const only = process.env.BENCH_ONLY;
+    const scenarios = only ? allScenarios.filter(([name], i) => i === 0 || name.includes(only)) : allScenarios;
     // This machine is noisy: the scenarios alternate over several rounds and the medians count.
     const rounds: LoadResult[][] = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -146,6 +149,7 @@ async function benchFrontDoor({ db, databaseUrl, temporalAddress, testKey: key }
     }
     const medians = scenarios.map((_, i) => median(rounds.map((r) => r[i]!)));
     console.log(table(medians));
+    if (only) return;
     const [baseline, cheap, mailing, , settle] = medians as [LoadResult, LoadResult, LoadResult, LoadResult, LoadResult];
     const ratio = (r: LoadResult): string => (r.requestsPerSecond / baseline.requestsPerSecond).toFixed(2);
     console.log(`\nratio cheap authenticated route (GET /v1/catalogue, 304) / bare Koa: ${ratio(cheap)} (target ≥ 0.50)`);

@@ -28,16 +28,31 @@ export interface RunOptions {
 export interface WorkflowRunner {
   /** Runs a short workflow to its result. */
   run<N extends WorkflowName>(name: N, args: Parameters<Workflows[N]>, options: RunOptions): Promise<WorkflowResultType<Workflows[N]>>;
-  /** Starts a mailing's workflow (bounded in time). */
-  startMailing(input: MailingWorkflowInput, reference: string): Promise<void>;
+  /**
+   * Starts a mailing's workflow (bounded in time). A mailing whose workflow has already run is not
+   * started again (WorkflowExecutionAlreadyStarted), unless `restart` (the reconciler) says so.
+   */
+  startMailing(input: MailingWorkflowInput, reference: string, options?: { restart?: boolean }): Promise<void>;
+  /**
+   * Whether a recorded mailing may be answered before its workflow starts: the connection to
+   * Temporal is up and few such starts are pending. When not, the caller starts the workflow first,
+   * so that an unreachable Temporal is a 503 with nothing recorded or charged.
+   */
+  readyToStartLater(): boolean;
+  /**
+   * Starts a recorded mailing's workflow after the answer, retrying a few times; one still not
+   * started is resumed by the reconciler (activities/reconciler.ts).
+   */
+  startMailingLater(start: MailingStart): void;
   /** Ends a mailing's workflow that will never have its record. */
   endMailing(shipmentId: string, reason: string): Promise<void>;
   /**
    * The advance and cancel updates; refusals are Conflict or Unprocessable. `updateId` (from the
-   * request's Idempotency-Key) makes a retried call the same update: it runs once.
+   * request's Idempotency-Key) makes a retried call the same update: it runs once. A mailing whose
+   * workflow is not started yet is started first.
    */
-  advanceMailing(shipmentId: string, advance: TestAdvance, updateId?: string): Promise<Shipment>;
-  cancelMailing(shipmentId: string, updateId?: string): Promise<Shipment>;
+  advanceMailing(start: MailingStart, advance: TestAdvance, updateId?: string): Promise<Shipment>;
+  cancelMailing(start: MailingStart, updateId?: string): Promise<Shipment>;
   /**
    * When a worker last polled the main task queue (null: none known to the server), read from the
    * server without running anything. Rejects when Temporal cannot be reached.
@@ -45,6 +60,15 @@ export interface WorkflowRunner {
   lastWorkerPoll(): Promise<Date | null>;
   /** Starts the delivery of one webhook event to one endpoint. */
   startDelivery(target: DeliveryTarget): Promise<void>;
+}
+
+/**
+ * What starts a mailing's workflow. Updates carry it too: a mailing answered before its workflow
+ * started (startMailingLater) may be moved before the start lands, and is then started first.
+ */
+export interface MailingStart {
+  input: MailingWorkflowInput;
+  reference: string;
 }
 
 /** What domain operations work with: passed in, never looked up. */

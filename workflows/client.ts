@@ -14,13 +14,13 @@ import {
   WorkflowUpdateRPCTimeoutOrCancelledError,
   type WorkflowHandle,
 } from '@temporalio/client';
-import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
+import { ApplicationFailure, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/common';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../lib/config.js';
 import { logger } from '../lib/logger.js';
 import type { WorkflowResultType } from '@temporalio/common';
-import type { Deps, RunOptions, WorkflowName, WorkflowRunner, Workflows } from '../domain/deps.js';
+import type { Deps, MailingStart, RunOptions, WorkflowName, WorkflowRunner, Workflows } from '../domain/deps.js';
 import { Conflict, serviceUnavailable, Unprocessable } from '../domain/errors.js';
 import type { Shipment } from '../domain/mailings/shipment.js';
 import * as workflows from './index.js';
@@ -167,9 +167,76 @@ function timestampMs(ts: ProtoTimestamp): number | undefined {
   return seconds * 1000 + Math.floor((ts.nanos ?? 0) / 1e6);
 }
 
+/** Starts answered before they land, at most: beyond, the API starts first (back-pressure). */
+const MAX_PENDING_STARTS = 32;
+/** Waits between the attempts of a start made after the answer; then the reconciler takes over. */
+const LATER_START_RETRIES_MS = [500, 2000, 5000];
+
+/** gRPC's ConnectivityState.READY. */
+const CHANNEL_READY = 2;
+
+/**
+ * Whether the client's gRPC channel is connected now, read without any call. The Connection keeps
+ * its grpc-js client out of its typed surface; anything unexpected reads as "not connected", which
+ * only means the API starts workflows before answering.
+ */
+function channelReady(connection: unknown): boolean {
+  try {
+    const grpcClient = (connection as unknown as { client?: { getChannel(): { getConnectivityState(connect: boolean): number } } }).client;
+    return grpcClient?.getChannel().getConnectivityState(false) === CHANNEL_READY;
+  } catch {
+    return false;
+  }
+}
+
 /** The WorkflowRunner of the domain, on a Temporal client. */
 export function temporalWorkflows(client: Client, config: Config): WorkflowRunner {
   const mailingHandle = (shipmentId: string): WorkflowHandle<typeof workflows.mailing> => client.workflow.getHandle(mailingWorkflowId(shipmentId));
+  let pendingStarts = 0;
+
+  const startMailing = async (input: MailingWorkflowInput, reference: string, options: { restart?: boolean } = {}): Promise<void> => {
+    await client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+      client.workflow.start(workflows.mailing, {
+        taskQueue: config.taskQueue,
+        workflowId: mailingWorkflowId(input.shipmentId),
+        // A mailing runs once; only the reconciler starts a closed one again.
+        workflowIdReusePolicy: options.restart ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        args: [input],
+        staticSummary: mailingSummary(input, reference),
+        staticDetails: `Shipment ${input.shipmentId} of account ${input.accountId}`,
+        typedSearchAttributes: [
+          { key: ACCOUNT_ID, value: input.accountId },
+          { key: MAILING_REFERENCE, value: reference },
+          { key: MAILING_MODE, value: input.mode },
+          { key: MAILING_STATUS, value: 'paid' },
+          { key: MAILING_TEST, value: input.test },
+        ],
+      }),
+    );
+  };
+
+  /** Started, or started already (by the answer's own start, or another process): either way running or run. */
+  const ensureStarted = async ({ input, reference }: MailingStart): Promise<void> => {
+    try {
+      await startMailing(input, reference);
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+  };
+
+  /** An update to a mailing; one whose workflow is not there yet (answered before its start) is started, then updated. */
+  const updateMailing = (start: MailingStart, run: (handle: WorkflowHandle<typeof workflows.mailing>) => Promise<Shipment>): Promise<Shipment> =>
+    update(client, async () => {
+      const handle = mailingHandle(start.input.shipmentId);
+      try {
+        return await run(handle);
+      } catch (error) {
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+        await ensureStarted(start);
+        return run(handle);
+      }
+    });
+
   return {
     async run<N extends WorkflowName>(name: N, args: Parameters<Workflows[N]>, options: RunOptions): Promise<WorkflowResultType<Workflows[N]>> {
       try {
@@ -188,32 +255,38 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
       }
     },
 
-    async startMailing(input: MailingWorkflowInput, reference: string) {
-      await client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-        client.workflow.start(workflows.mailing, {
-          taskQueue: config.taskQueue,
-          workflowId: mailingWorkflowId(input.shipmentId),
-          args: [input],
-          staticSummary: mailingSummary(input, reference),
-          staticDetails: `Shipment ${input.shipmentId} of account ${input.accountId}`,
-          typedSearchAttributes: [
-            { key: ACCOUNT_ID, value: input.accountId },
-            { key: MAILING_REFERENCE, value: reference },
-            { key: MAILING_MODE, value: input.mode },
-            { key: MAILING_STATUS, value: 'paid' },
-            { key: MAILING_TEST, value: input.test },
-          ],
-        }),
-      );
+    startMailing,
+
+    readyToStartLater: () => pendingStarts < MAX_PENDING_STARTS && channelReady(client.connection),
+
+    startMailingLater(start) {
+      pendingStarts += 1;
+      void (async () => {
+        try {
+          for (let attempt = 0; ; attempt++) {
+            try {
+              return await ensureStarted(start);
+            } catch (error) {
+              const wait = LATER_START_RETRIES_MS[attempt];
+              if (wait === undefined) {
+                logger.error({ err: error, shipmentId: start.input.shipmentId }, 'mailing recorded but its workflow could not start; the reconciler will start it');
+                return;
+              }
+              await sleep(wait);
+            }
+          }
+        } finally {
+          pendingStarts -= 1;
+        }
+      })();
     },
 
     async endMailing(shipmentId, reason) {
       await mailingHandle(shipmentId).terminate(reason);
     },
 
-    advanceMailing: (shipmentId, advance, updateId) =>
-      update(client, () => mailingHandle(shipmentId).executeUpdate(advanceUpdate, { args: [advance], updateId })),
-    cancelMailing: (shipmentId, updateId) => update(client, () => mailingHandle(shipmentId).executeUpdate(cancelUpdate, { args: [null], updateId })),
+    advanceMailing: (start, advance, updateId) => updateMailing(start, (handle) => handle.executeUpdate(advanceUpdate, { args: [advance], updateId })),
+    cancelMailing: (start, updateId) => updateMailing(start, (handle) => handle.executeUpdate(cancelUpdate, { args: [null], updateId })),
 
     async lastWorkerPoll() {
       // One read of the task queue's poller list: no workflow, no history, nothing retained.

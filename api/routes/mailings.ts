@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import Joi from 'joi';
 import { Conflict, NotAllowed, notFound } from '../../domain/errors.js';
-import { createMailing } from '../../domain/mailings/create.js';
+import { createMailing, mailingStart } from '../../domain/mailings/create.js';
 import { SHIPMENT_VIEW_COLUMNS, shipmentsOf, type Shipment, type ShipmentViewRow } from '../../domain/mailings/shipment.js';
 import { isFinal, PROOF_LABELS, type ProofKind, type ShipmentStatus } from '../../domain/mailings/states.js';
 import { keysetPage } from '../../domain/pagination.js';
@@ -136,7 +136,7 @@ export const mailingRoutes = [
     async handler(ctx, { params }) {
       const { row } = await ownShipment(ctx, params.id);
       if (row.status !== 'paid') throw new Conflict(`Only a paid mailing can be canceled; this one is ${row.status}.`);
-      await deps(ctx).workflows.cancelMailing(params.id, updateId(ctx, 'cancel'));
+      await deps(ctx).workflows.cancelMailing(mailingStart(ctx.services.config, row), updateId(ctx, 'cancel'));
       ctx.services.shipments.forget(params.id);
       ctx.body = (await ownShipment(ctx, params.id)).shipment;
     },
@@ -160,7 +160,7 @@ export const mailingRoutes = [
       const { row } = await ownShipment(ctx, params.id);
       if (!row.test) throw new NotAllowed('Only test mailings can be advanced by hand.', undefined, 'test_only');
       if (isFinal(row.mode, row.status)) throw new Conflict(`This mailing is final (${row.status}).`);
-      await deps(ctx).workflows.advanceMailing(params.id, body ?? {}, updateId(ctx, 'advance'));
+      await deps(ctx).workflows.advanceMailing(mailingStart(ctx.services.config, row), body ?? {}, updateId(ctx, 'advance'));
       ctx.services.shipments.forget(params.id);
       ctx.body = (await ownShipment(ctx, params.id)).shipment;
     },

@@ -5,7 +5,7 @@ import { logger } from '../../lib/logger.js';
 import type { Config } from '../../lib/config.js';
 import type { MailingWorkflowInput } from '../../workflows/contract.js';
 import type { MailingRequest } from './request.js';
-import type { Caller, Deps } from '../deps.js';
+import type { Caller, Deps, MailingStart } from '../deps.js';
 import { DomainError, InsufficientBalance, serviceUnavailable, unprocessable } from '../errors.js';
 import { saveAnswerWithin } from '../access/idempotency.js';
 import { debit, type Charge } from '../billing/ledger.js';
@@ -71,11 +71,24 @@ async function recordMailing(db: Db, caller: Caller, row: ShipmentRow & { layout
   });
 }
 
+/** What starts a recorded shipment's workflow (at creation, before an update, by the reconciler). */
+export function mailingStart(config: Config, row: Pick<ShipmentRow, 'id' | 'account_id' | 'mode' | 'test'> & { reference: string | null }): MailingStart {
+  return {
+    input: mailingWorkflowInput(config, { shipmentId: row.id, accountId: row.account_id, mode: row.mode, test: row.test }),
+    reference: row.reference ?? '',
+  };
+}
+
 /**
- * POST /v1/mailings: checks, then the workflow starts, then the mailing is recorded (and paid for).
- * The workflow waits for the record and ends if it never comes, so no order of failures leaves a
- * paid mailing without its workflow. Starting first also keeps the database transaction (and the
- * account row it locks) as short as a few statements, rather than a network call to Temporal.
+ * POST /v1/mailings: checks, then the mailing is recorded (and paid for) and its workflow started,
+ * in one of two orders, so that no order of failures leaves a paid mailing without its workflow:
+ * - Temporal connected (the usual case): the record commits, the answer goes, and the workflow
+ *   starts right after (DESIGN.md §1). The answer does not wait for Temporal; a start that keeps
+ *   failing (the process dies, Temporal goes down) is made by the reconciler's Schedule.
+ * - Temporal not connected, or many starts pending: the workflow starts first, then the record
+ *   commits; the workflow waits for it and ends if it never comes (its tombstone then refuses a
+ *   late record). An unreachable Temporal is a 503 with nothing recorded or charged.
+ * Either way the database transaction (and the account row it locks) stays a few statements long.
  */
 export async function createMailing(deps: Deps, caller: Caller, request: MailingRequest): Promise<Shipment> {
   const { db, config, workflows } = deps;
@@ -118,11 +131,17 @@ export async function createMailing(deps: Deps, caller: Caller, request: Mailing
     tracking_number: trackingNumber(),
     created_at: now,
   };
-  const input = mailingWorkflowInput(config, { shipmentId: id, accountId: caller.accountId, mode: request.mode, test });
+  const start = mailingStart(config, row);
   // The response is what is being written: no need to read it back.
   const shipment = toShipment(row, [{ step: 0, status: 'paid', at: now }], [], true);
+  if (workflows.readyToStartLater()) {
+    const charge = await recordMailing(db, caller, row, shipment);
+    workflows.startMailingLater(start);
+    if (charge) caller.onBalance?.(charge.balanceCents);
+    return shipment;
+  }
   try {
-    await workflows.startMailing(input, request.reference ?? '');
+    await workflows.startMailing(start.input, start.reference);
   } catch (error) {
     logger.error({ err: error, shipmentId: id }, 'mailing workflow could not start; nothing was recorded or charged');
     throw serviceUnavailable('The mailing could not be queued; nothing was charged. Please retry.');

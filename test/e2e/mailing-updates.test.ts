@@ -62,4 +62,40 @@ describe('moves of a test mailing (the advance update)', function () {
     expect(retried.body.step).to.equal(1);
     expect(await acceptedUpdates(id)).to.equal(1);
   });
+
+  /** The same shipment under a new id, recorded as POST /v1/mailings records it, with no workflow. */
+  async function recordedWithoutWorkflow(id: string): Promise<string> {
+    const { db } = stack();
+    const orphan = randomUUID();
+    const row = await db('shipments').where({ id }).first();
+    await db('shipments').insert({ ...row, id: orphan, step: 0, status: 'paid' });
+    await db('shipment_events').insert({ shipment_id: orphan, step: 0, status: 'paid', at: row.created_at });
+    await db('mailing_records').insert({ shipment_id: orphan, outcome: 'recorded' });
+    return orphan;
+  }
+
+  it('a mailing answered before its workflow started (the process died in between) is started by its first advance or cancel', async () => {
+    const id = await mail();
+    const advanced = await recordedWithoutWorkflow(id);
+    const moved = await advance(advanced, {});
+    expect(moved.status, moved.text).to.equal(200);
+    expect(moved.body.status).to.equal('printed');
+    expect(await acceptedUpdates(advanced)).to.equal(1);
+
+    const canceled = await recordedWithoutWorkflow(id);
+    const res = await call('POST', `/v1/mailings/${canceled}/cancel`, { key: account.testKey });
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body.status).to.equal('canceled');
+  });
+
+  it('a mailing whose workflow was ended by hand is not started again by a move: 409, and only the reconciler restarts it', async () => {
+    const id = await mail();
+    const handle = stack().temporal.client.workflow.getHandle(mailingWorkflowId(id));
+    // Answered before its start: wait until the workflow exists.
+    for (let i = 0; i < 50 && !(await handle.describe().catch(() => undefined)); i++) await new Promise((r) => setTimeout(r, 100));
+    await handle.terminate('test: ended by hand');
+    const res = await advance(id, {});
+    expect(res.status, res.text).to.equal(409);
+    expect((await handle.describe()).status.name).to.equal('TERMINATED');
+  });
 });
