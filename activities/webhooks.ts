@@ -1,20 +1,25 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../db/knex.js';
 import type { Config } from '../lib/config.js';
-import { decrypt, hmacSha256Hex } from '../lib/crypto.js';
+import { decrypt } from '../lib/crypto.js';
 import { API_VERSION } from '../domain/version.js';
+import { DELIVERY_RETENTION_DAYS } from '../domain/webhooks/deliveries.js';
 import { recordWebhookEvent, type NewEvent } from '../domain/webhooks/events.js';
+import { signatureHeader } from '../domain/webhooks/signature.js';
 import { postWebhook } from './net/webhook-request.js';
 import type { DeliveryTarget } from '../workflows/contract.js';
 
 export const USER_AGENT = `Service-Webhooks/${API_VERSION}`;
-/** The delivery history is kept this long (SPEC.md: 30 days). */
-export const DELIVERY_RETENTION_DAYS = 30;
 
 export interface AttemptResult {
   delivered: boolean;
   httpStatus: number | null;
   error: string | null;
+  /**
+   * Set when the delivery must end without sending anything more: its endpoint was disabled or
+   * deleted ("endpoint disabled", "endpoint deleted"). Absent from the results of older builds.
+   */
+  canceled?: string;
 }
 
 /** Signed webhook deliveries (SPEC.md "Events"). */
@@ -39,12 +44,33 @@ export function webhookActivities(db: Db, config: Config) {
         .join('webhook_events as e', 'e.id', 'd.event_id')
         .join('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
         .where('d.id', deliveryId)
-        .first('d.status', 'e.type', 'e.payload', 'w.url', 'w.secret_sealed');
+        .first(
+          'd.status',
+          'd.last_error',
+          'e.type',
+          'e.payload',
+          'w.url',
+          'w.secret_sealed',
+          'w.disabled_at',
+          'w.deleted_at',
+          // The secret replaced by a rotation, while it still signs.
+          db.raw('CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret_sealed END AS previous_secret_sealed'),
+        );
       if (!delivery) throw ApplicationFailure.nonRetryable(`delivery ${deliveryId} does not exist`, 'delivery_missing');
+      // A disabled or deleted endpoint receives nothing more: the delivery ends, canceled.
+      const stop = delivery.deleted_at ? 'endpoint deleted' : delivery.disabled_at ? 'endpoint disabled' : undefined;
+      if (delivery.status === 'pending' && stop) {
+        await db('webhook_deliveries').where({ id: deliveryId, status: 'pending' }).update({ status: 'canceled', last_error: stop, updated_at: db.fn.now() });
+        return { delivered: false, httpStatus: null, error: stop, canceled: stop };
+      }
+      if (delivery.status === 'canceled') {
+        const reason = delivery.last_error ?? 'canceled';
+        return { delivered: false, httpStatus: null, error: reason, canceled: reason };
+      }
       if (delivery.status !== 'pending') return { delivered: delivery.status === 'delivered', httpStatus: null, error: null };
       const body = JSON.stringify(delivery.payload);
       const t = Math.floor(Date.now() / 1000);
-      const signature = hmacSha256Hex(decrypt(delivery.secret_sealed, config.secretKey), `${t}.${body}`);
+      const secrets = [delivery.secret_sealed, delivery.previous_secret_sealed].filter(Boolean).map((sealed: string) => decrypt(sealed, config.secretKey));
       const response = await postWebhook(
         delivery.url,
         {
@@ -52,24 +78,28 @@ export function webhookActivities(db: Db, config: Config) {
           'user-agent': USER_AGENT,
           'service-event': delivery.type,
           'service-delivery': deliveryId,
-          'service-signature': `t=${t},v1=${signature}`,
+          'service-signature': signatureHeader(t, body, secrets),
         },
         body,
         config.webhookAllowPrivate,
       );
-      await db('webhook_deliveries')
+      // A delivery canceled while this attempt was under way stays canceled unless it got through.
+      const [after] = await db('webhook_deliveries')
         .where({ id: deliveryId })
         .update({
           attempts: db.raw('attempts + 1'),
           last_http_status: response.status,
-          last_error: response.error,
-          status: response.ok ? 'delivered' : 'pending',
+          last_error: db.raw(`CASE WHEN status = 'canceled' AND NOT ?::boolean THEN last_error ELSE ? END`, [response.ok, response.error]),
+          status: response.ok ? 'delivered' : db.raw('status'),
           delivered_at: response.ok ? db.fn.now() : null,
           updated_at: db.fn.now(),
           attempted_at: attempt
             ? db.raw('attempted_at[1:?] || ?::timestamptz', [attempt.number - 1, attempt.at])
             : db.raw('attempted_at || now()::timestamptz'),
-        });
+        })
+        .returning(['status', 'last_error']);
+      if (!response.ok && after?.status === 'canceled')
+        return { delivered: false, httpStatus: response.status, error: response.error, canceled: after.last_error ?? 'canceled' };
       return { delivered: response.ok, httpStatus: response.status, error: response.error };
     },
 
@@ -77,11 +107,23 @@ export function webhookActivities(db: Db, config: Config) {
       await db('webhook_deliveries').where({ id: deliveryId, status: 'pending' }).update({ status: 'abandoned', updated_at: db.fn.now() });
     },
 
-    /** Deliveries (and their events) older than 30 days are purged by the "webhook-history-purge" schedule. */
+    /**
+     * Run hourly by the "webhook-history-purge" schedule: deliveries and events older than
+     * DELIVERY_RETENTION_DAYS, then deleted endpoints with no history left, and the replaced
+     * secrets whose overlap is over.
+     */
     async purgeWebhookHistory(): Promise<number> {
-      const cutoff = db.raw(`now() - interval '${DELIVERY_RETENTION_DAYS} days'`);
+      const cutoff = db.raw(`now() - make_interval(days => ${DELIVERY_RETENTION_DAYS})`);
       const deleted = await db('webhook_deliveries').where('created_at', '<', cutoff).delete();
       await db('webhook_events').where('created_at', '<', cutoff).delete();
+      await db('webhook_endpoints')
+        .whereNotNull('deleted_at')
+        .whereNotExists(db('webhook_deliveries').whereRaw('webhook_deliveries.endpoint_id = webhook_endpoints.id'))
+        .delete();
+      await db('webhook_endpoints')
+        .whereNotNull('previous_secret_sealed')
+        .where('previous_secret_expires_at', '<=', db.fn.now())
+        .update({ previous_secret_sealed: null, previous_secret_expires_at: null });
       return deleted;
     },
   };

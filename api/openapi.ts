@@ -88,11 +88,16 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 // rawBody: the exact bytes received (before any JSON parsing); secret: the whole whsec_… string.
 export function verify(rawBody, signatureHeader, secret, now = Date.now()) {
-  const parts = Object.fromEntries(signatureHeader.split(',').map((p) => p.split('=')));
-  const expected = createHmac('sha256', secret).update(\`\${parts.t}.\`).update(rawBody).digest();
-  const given = Buffer.from(parts.v1 ?? '', 'hex');
-  const fresh = Math.abs(now / 1000 - Number(parts.t)) <= 300; // 5 minutes
-  return fresh && given.length === expected.length && timingSafeEqual(given, expected);
+  const parts = signatureHeader.split(',').map((p) => p.split('='));
+  const t = parts.find(([name]) => name === 't')?.[1] ?? '';
+  const expected = createHmac('sha256', secret).update(\`\${t}.\`).update(rawBody).digest();
+  // Several v1 after a secret rotation (new, old): any one matching is enough.
+  const matches = parts
+    .filter(([name]) => name === 'v1')
+    .map(([, hex]) => Buffer.from(hex ?? '', 'hex'))
+    .some((given) => given.length === expected.length && timingSafeEqual(given, expected));
+  const fresh = Math.abs(now / 1000 - Number(t)) <= 300; // 5 minutes
+  return fresh && matches;
 }
 \`\`\``;
 
@@ -116,7 +121,7 @@ ${errorTable()}
 
 # Webhooks
 
-Each step of a mailing is announced by an HTTPS \`POST\` to the account's endpoints (test events to test endpoints, live to live), with the body shown under **Webhooks** (event types: ${EVENT_TYPES.map((t) => `\`${t}\``).join(', ')}) and these headers: \`Service-Event\` (the type), \`Service-Delivery\` (delivery id, the same on every retry), \`Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256>\`.
+Each step of a mailing is announced by an HTTPS \`POST\` to the account's endpoints (test events to test endpoints, live to live), with the body shown under **Webhooks** (event types: ${EVENT_TYPES.map((t) => `\`${t}\``).join(', ')}) and these headers: \`Service-Event\` (the type), \`Service-Delivery\` (delivery id, the same on every retry), \`Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256>\` (during the 24 h after a secret rotation, \`v1=<new>,v1=<old>\`: accept any matching \`v1\`).
 
 Answer 2xx within 10 seconds; otherwise the delivery is retried after 1 min, 5 min, 30 min, 2 h, 6 h, 12 h and 24 h (8 attempts). Deduplicate on the event \`id\`; never move a mailing backwards (keep the highest \`data.mailing.step\`).
 
@@ -277,11 +282,17 @@ export function buildOpenApi(routes: Route[], serverUrl: string): JsonSchema {
       {
         post: {
           summary: type,
-          description: `Sent to your endpoint, signed in \`Service-Signature\` (see "Verify the signature").${type === 'ping' ? ' `data` is `{}`.' : ''}`,
+          description: `Sent to your endpoint, signed in \`Service-Signature\` (see "Verify the signature").${type === 'ping' ? ' Sent by the developer space\'s "send a test event" button to one endpoint; `data` is `{ endpoint: { id, url, events } }`.' : ''}`,
           parameters: [
             { name: 'Service-Event', in: 'header', required: true, schema: { const: type } },
             { name: 'Service-Delivery', in: 'header', required: true, schema: { type: 'string', format: 'uuid' } },
-            { name: 'Service-Signature', in: 'header', required: true, schema: { type: 'string', pattern: '^t=\\d+,v1=[0-9a-f]{64}$' } },
+            {
+              name: 'Service-Signature',
+              in: 'header',
+              required: true,
+              schema: { type: 'string', pattern: '^t=\\d+(,v1=[0-9a-f]{64})+$' },
+              description: 'One v1 per signing secret: two, the new one first, during the 24 h after a secret rotation',
+            },
           ],
           requestBody: { required: true, content: { 'application/json': { schema: event } } },
           responses: { '2XX': { description: 'Received; anything else (or no answer within 10 s) is retried' } },

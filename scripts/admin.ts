@@ -144,7 +144,12 @@ async function run(db: Db, command: string, values: Record<string, string | bool
       const endpointId = required(values, 'id');
       const endpoint = UUID.test(endpointId) ? await db('webhook_endpoints').where({ id: endpointId }).first() : undefined;
       if (!endpoint) throw new CliError('not_found', `No webhook endpoint ${endpointId}.`);
-      return ping(db, config, endpoint);
+      try {
+        return await ping(db, config, endpoint);
+      } catch (error) {
+        if (error instanceof WebhookEndpointError) throw new CliError(error.code, error.message);
+        throw error;
+      }
     }
     case 'request list': {
       const limit = Math.min(500, Number(values.limit ?? 100) || 100);

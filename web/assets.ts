@@ -28,4 +28,5 @@ pre { padding: .75rem; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; border-bottom: 1px solid #eee; padding: .4rem; vertical-align: top; }
 fieldset { border: 1px solid #ddd; margin: 1rem 0; }
+td form { display: inline-block; margin: 0 .25rem .25rem 0; }
 `;

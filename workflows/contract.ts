@@ -58,6 +58,8 @@ export function deliverySummary(target: DeliveryTarget, shipmentId?: string): st
 
 /** `ApplicationFailure.type` of a delivery workflow that gave up: every attempt failed. */
 export const WEBHOOK_ABANDONED = 'webhook_abandoned';
+/** `ApplicationFailure.type` of a delivery ended because its endpoint was disabled or deleted. */
+export const WEBHOOK_CANCELED = 'webhook_canceled';
 
 /** POST /v1/test/mailings/{id}/advance. */
 export const advanceUpdate = defineUpdate<Shipment, [TestAdvance]>('advance');
@@ -111,9 +113,9 @@ export const MAILING_TEST = defineSearchAttributeKey('MailingTest', SearchAttrib
 export const WEBHOOK_ENDPOINT_ID = defineSearchAttributeKey('WebhookEndpointId', SearchAttributeType.KEYWORD);
 export const WEBHOOK_EVENT_ID = defineSearchAttributeKey('WebhookEventId', SearchAttributeType.KEYWORD);
 export const WEBHOOK_EVENT_TYPE = defineSearchAttributeKey('WebhookEventType', SearchAttributeType.KEYWORD);
-/** `pending` (first attempt), `retrying` (an attempt failed), `delivered` or `abandoned`. */
+/** `pending` (first attempt), `retrying` (an attempt failed), `delivered`, `abandoned` or `canceled` (endpoint disabled or deleted). */
 export const DELIVERY_STATUS = defineSearchAttributeKey('DeliveryStatus', SearchAttributeType.KEYWORD);
-export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'abandoned';
+export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'abandoned' | 'canceled';
 /** Every search attribute above: the servers must know them (registered at start). */
 export const SEARCH_ATTRIBUTES = [
   ACCOUNT_ID,

@@ -1,7 +1,7 @@
 import { ApplicationFailure, patched, proxyLocalActivities, setCurrentDetails, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { AttemptResult } from '../activities/webhooks.js';
-import { DELIVERY_STATUS, WEBHOOK_ABANDONED, type DeliveryStatus } from './contract.js';
+import { DELIVERY_STATUS, WEBHOOK_ABANDONED, WEBHOOK_CANCELED, type DeliveryStatus } from './contract.js';
 
 // Local activities: an attempt starts in the same workflow task, without a task-queue round trip
 // (webhook latency). 10 s for the receiver, plus DNS and connection set-up.
@@ -43,7 +43,8 @@ const answer = (result: AttemptResult): string => (result.httpStatus !== null ? 
  * One webhook delivery: an attempt, then the retry schedule, then abandoned. It outlives the
  * mailing workflow that started it (parent close policy ABANDON). In the Temporal UI: its
  * `DeliveryStatus` search attribute, its current details ("attempt 4/8 failed (HTTP 500), next in
- * 2 h"), and an abandoned delivery ends failed (`webhook_abandoned`), never as a success.
+ * 2 h"), and an abandoned delivery ends failed (`webhook_abandoned`), never as a success; so does one
+ * whose endpoint was disabled or deleted (`webhook_canceled`, at its next attempt, which sends nothing).
  */
 export async function webhookDelivery(input: DeliveryInput): Promise<{ delivered: boolean; attempts: number }> {
   const attempts = input.retryDelaysMs.length + 1;
@@ -60,6 +61,13 @@ export async function webhookDelivery(input: DeliveryInput): Promise<{ delivered
       setCurrentDetails(`delivered at attempt ${attempt}/${attempts}`);
       status('delivered');
       return { delivered: true, attempts: attempt };
+    }
+    // The endpoint was disabled or deleted: nothing more is sent, and the delivery ends failed. A
+    // result older builds never returned, so no history takes this branch and no patch is needed.
+    if (result.canceled) {
+      setCurrentDetails(`canceled before attempt ${attempt}/${attempts}: ${result.canceled}`);
+      status('canceled');
+      throw ApplicationFailure.create({ type: WEBHOOK_CANCELED, message: `Canceled: ${result.canceled}; nothing more is sent.`, nonRetryable: true });
     }
     if (!last) status('retrying');
     last = result;

@@ -18,5 +18,13 @@ export const webhookEventSchema = Joi.object({
         .valid(...PROOF_KINDS)
         .required(),
     }).description('Only for mailing.proof_available'),
+    endpoint: Joi.object({
+      id: Joi.string().guid().required(),
+      url: Joi.string().uri().required(),
+      events: Joi.array()
+        .items(Joi.string().valid(...EVENT_TYPES))
+        .required()
+        .description('The event filter; empty: every event type'),
+    }).description('Only for ping: the endpoint tried, as declared'),
   }).required(),
 }).label('WebhookEvent');

@@ -1,4 +1,16 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.js';
+import type { Deps } from '../deps.js';
+import { decodeCursor, page } from '../pagination.js';
+import type { DeliveryTarget } from '../../workflows/contract.js';
+import { isUuid, WebhookEndpointError } from './endpoints.js';
+
+/** SPEC.md "Limits": the delivery history is kept this long, then purged (webhook-history-purge). */
+export const DELIVERY_RETENTION_DAYS = 30;
+
+/** `pending` (under way), `delivered`, `abandoned` (every attempt failed), `canceled` (endpoint disabled or deleted first). */
+export type DeliveryRecordStatus = 'pending' | 'delivered' | 'abandoned' | 'canceled';
 
 export interface DeliveryRecord {
   id: string;
@@ -6,7 +18,11 @@ export interface DeliveryRecord {
   type: string;
   endpointId: string;
   url: string;
-  status: string;
+  /** The endpoint was deleted since (its history stays). */
+  endpointDeleted: boolean;
+  /** The endpoint is disabled now. */
+  endpointDisabled: boolean;
+  status: DeliveryRecordStatus;
   attempts: number;
   /** When each attempt was made, first to last. */
   attemptedAt: Date[];
@@ -15,44 +31,154 @@ export interface DeliveryRecord {
   createdAt: Date;
   updatedAt: Date;
   deliveredAt: Date | null;
+  /** A resend: the delivery it repeats (null once that one is purged). */
+  resentFrom: string | null;
 }
 
-/** An account's webhook delivery history (SPEC.md: kept 30 days), most recent first. */
-export async function listDeliveries(db: Db, accountId: string, limit: number): Promise<DeliveryRecord[]> {
-  const rows = await db('webhook_deliveries as d')
+export interface DeliveryDetail extends DeliveryRecord {
+  /** The event's body, as sent (SPEC.md "Request received"). */
+  payload: unknown;
+  livemode: boolean;
+}
+
+/** Only what is kept: the history of the last DELIVERY_RETENTION_DAYS (the purge runs hourly). */
+const retained = (db: Db): Knex.Raw => db.raw(`now() - make_interval(days => ${DELIVERY_RETENTION_DAYS})`);
+
+function deliveries(db: Db, accountId: string): Knex.QueryBuilder {
+  return db('webhook_deliveries as d')
     .join('webhook_events as e', 'e.id', 'd.event_id')
     .join('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
     .where('d.account_id', accountId)
-    .orderBy('d.created_at', 'desc')
-    .limit(limit)
-    .select(
-      'd.id',
-      'e.id as event_id',
-      'e.type',
-      'w.id as endpoint_id',
-      'w.url',
-      'd.status',
-      'd.attempts',
-      'd.attempted_at',
-      'd.last_http_status',
-      'd.last_error',
-      'd.created_at',
-      'd.updated_at',
-      'd.delivered_at',
-    );
-  return rows.map((r) => ({
-    id: r.id,
-    eventId: r.event_id,
-    type: r.type,
-    endpointId: r.endpoint_id,
-    url: r.url,
-    status: r.status,
-    attempts: r.attempts,
-    attemptedAt: r.attempted_at,
-    lastHttpStatus: r.last_http_status,
-    lastError: r.last_error,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    deliveredAt: r.delivered_at,
-  }));
+    .andWhere('d.created_at', '>=', retained(db));
+}
+
+const COLUMNS = [
+  'd.id',
+  'e.id as event_id',
+  'e.type',
+  'w.id as endpoint_id',
+  'w.url',
+  'w.deleted_at as endpoint_deleted_at',
+  'w.disabled_at as endpoint_disabled_at',
+  'd.status',
+  'd.attempts',
+  'd.attempted_at',
+  'd.last_http_status',
+  'd.last_error',
+  'd.created_at',
+  'd.updated_at',
+  'd.delivered_at',
+  'd.resent_from',
+];
+
+function record(r: Record<string, unknown>): DeliveryRecord {
+  return {
+    id: r.id as string,
+    eventId: r.event_id as string,
+    type: r.type as string,
+    endpointId: r.endpoint_id as string,
+    url: r.url as string,
+    endpointDeleted: r.endpoint_deleted_at !== null,
+    endpointDisabled: r.endpoint_disabled_at !== null,
+    status: r.status as DeliveryRecordStatus,
+    attempts: r.attempts as number,
+    attemptedAt: r.attempted_at as Date[],
+    lastHttpStatus: r.last_http_status as number | null,
+    lastError: r.last_error as string | null,
+    createdAt: r.created_at as Date,
+    updatedAt: r.updated_at as Date,
+    deliveredAt: r.delivered_at as Date | null,
+    resentFrom: r.resent_from as string | null,
+  };
+}
+
+const ORDER = [
+  { column: 'd.created_at', order: 'desc' as const },
+  { column: 'd.id', order: 'desc' as const },
+];
+
+/** An account's webhook delivery history (kept DELIVERY_RETENTION_DAYS), most recent first. */
+export async function listDeliveries(db: Db, accountId: string, limit: number): Promise<DeliveryRecord[]> {
+  const rows = await deliveries(db, accountId).orderBy(ORDER).limit(limit).select(COLUMNS);
+  return rows.map(record);
+}
+
+/**
+ * One page of the delivery log of the developer space, most recent first, optionally of one
+ * endpoint: keyset pagination on (created_at, id) with the API's sealed cursors (a cursor works for
+ * this account's log only; another one is `invalid_cursor`).
+ */
+export async function deliveryPage(
+  db: Db,
+  key: Buffer,
+  accountId: string,
+  options: { limit: number; cursor?: string; endpointId?: string },
+): Promise<{ deliveries: DeliveryRecord[]; nextCursor: string | null }> {
+  const scope = `webhook-deliveries:${accountId}`;
+  const query = deliveries(db, accountId);
+  if (options.endpointId) {
+    if (!isUuid(options.endpointId)) throw new WebhookEndpointError('not_found', `No webhook endpoint ${options.endpointId} for this account.`);
+    query.andWhere('d.endpoint_id', options.endpointId);
+  }
+  if (options.cursor) {
+    let after;
+    try {
+      after = decodeCursor(options.cursor, key, scope);
+    } catch {
+      throw new WebhookEndpointError('invalid_cursor', 'The cursor is not one of this delivery log.');
+    }
+    query.andWhereRaw('(d.created_at, d.id) < (?::timestamptz, ?::uuid)', [after.createdAt, after.id]);
+  }
+  const rows = await query
+    .orderBy(ORDER)
+    .limit(options.limit + 1)
+    .select(COLUMNS);
+  const { rows: shown, nextCursor } = page(rows as { created_at: Date; id: string }[], options.limit, key, scope);
+  return { deliveries: shown.map(record), nextCursor };
+}
+
+/** One delivery of the account (within the retention period), with its event's body. */
+export async function deliveryDetail(db: Db, accountId: string, id: string): Promise<DeliveryDetail> {
+  const row = isUuid(id)
+    ? await deliveries(db, accountId)
+        .andWhere('d.id', id)
+        .first([...COLUMNS, 'e.payload', 'e.livemode'])
+    : undefined;
+  if (!row) throw new WebhookEndpointError('not_found', `No delivery ${id} for this account.`);
+  return { ...record(row), payload: row.payload, livemode: row.livemode };
+}
+
+/**
+ * "Resend": a NEW delivery (new id, so a new `Service-Delivery` header) of the SAME event (same
+ * body, same event `id`) to the same endpoint, through the same delivery workflow and retry
+ * schedule. The endpoint must still exist and be enabled. If the workflow cannot be started the
+ * new delivery is removed and the error passed on: nothing happened.
+ */
+export async function resendDelivery(deps: Deps, accountId: string, deliveryId: string): Promise<DeliveryTarget> {
+  const { db } = deps;
+  const original = await deliveryDetail(db, accountId, deliveryId);
+  if (original.endpointDeleted) throw new WebhookEndpointError('endpoint_deleted', 'This delivery’s endpoint was deleted.');
+  if (original.endpointDisabled) throw new WebhookEndpointError('endpoint_disabled', 'This webhook endpoint is disabled: enable it first.');
+  const target: DeliveryTarget = {
+    deliveryId: randomUUID(),
+    accountId,
+    endpointId: original.endpointId,
+    eventId: original.eventId,
+    eventType: original.type,
+  };
+  await db('webhook_deliveries').insert({
+    id: target.deliveryId,
+    event_id: target.eventId,
+    endpoint_id: target.endpointId,
+    account_id: accountId,
+    status: 'pending',
+    resent_from: original.id,
+  });
+  try {
+    await deps.workflows.startDelivery(target);
+  } catch (error) {
+    await db('webhook_deliveries').where({ id: target.deliveryId }).delete();
+    throw error;
+  }
+  return target;
 }

@@ -6,7 +6,12 @@ import { encrypt, randomBase62 } from '../../lib/crypto.js';
 import { isPublicAddress, isWebhookPort, WEBHOOK_PORTS } from '../../lib/net/public-address.js';
 import { EVENT_TYPES, type EventType } from './event-types.js';
 
+/** SPEC.md "Limits": webhook addresses per account (deleted ones do not count). */
 export const MAX_WEBHOOK_ENDPOINTS = 5;
+/** After a rotation, the replaced secret keeps signing this long (docs/webhooks.md). */
+export const SECRET_OVERLAP_MS = 24 * 3600_000;
+/** Longer addresses are refused (ours, not SPEC.md's: a sane bound for a form and a log line). */
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
 export class WebhookEndpointError extends Error {
   constructor(
@@ -20,6 +25,8 @@ export class WebhookEndpointError extends Error {
 /** HTTPS only, and (unless WEBHOOK_ALLOW_PRIVATE=1, local runs only) ports 443 or 8443 of public addresses only. */
 export async function checkWebhookUrl(rawUrl: string, config: Config): Promise<URL> {
   let url: URL;
+  if (rawUrl.length > MAX_WEBHOOK_URL_LENGTH)
+    throw new WebhookEndpointError('invalid_url', `Webhook addresses have at most ${MAX_WEBHOOK_URL_LENGTH} characters.`);
   try {
     url = new URL(rawUrl);
   } catch {
@@ -54,7 +61,7 @@ export async function createWebhookEndpoint(db: Db, config: Config, input: NewEn
     // Serializes concurrent creations for one account so the limit of 5 holds.
     const account = await trx('accounts').where({ id: input.accountId }).forUpdate().first('id');
     if (!account) throw new WebhookEndpointError('not_found', `No account ${input.accountId}.`);
-    const [{ count }] = await trx('webhook_endpoints').where({ account_id: input.accountId }).count<{ count: string }[]>('* as count');
+    const [{ count }] = await trx('webhook_endpoints').where({ account_id: input.accountId }).whereNull('deleted_at').count<{ count: string }[]>('* as count');
     if (Number(count) >= MAX_WEBHOOK_ENDPOINTS)
       throw new WebhookEndpointError('limit_reached', `An account has at most ${MAX_WEBHOOK_ENDPOINTS} webhook addresses.`);
     const [row] = await trx('webhook_endpoints')
@@ -68,4 +75,121 @@ export async function createWebhookEndpoint(db: Db, config: Config, input: NewEn
       .returning('id');
     return { id: row.id as string, secret };
   });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (text: string): boolean => UUID.test(text);
+
+/** An endpoint as its owner sees it (never its secret). */
+export interface EndpointSummary {
+  id: string;
+  url: string;
+  env: 'test' | 'live';
+  /** Empty: every event type. */
+  events: EventType[];
+  createdAt: Date;
+  disabledAt: Date | null;
+  secretRotatedAt: Date | null;
+  /** Until when the secret replaced by the last rotation still signs (null: none does). */
+  previousSecretExpiresAt: Date | null;
+}
+
+function summary(row: Record<string, unknown>): EndpointSummary {
+  const expires = row.previous_secret_expires_at as Date | null;
+  return {
+    id: row.id as string,
+    url: row.url as string,
+    env: row.env as 'test' | 'live',
+    events: row.events as EventType[],
+    createdAt: row.created_at as Date,
+    disabledAt: row.disabled_at as Date | null,
+    secretRotatedAt: row.secret_rotated_at as Date | null,
+    previousSecretExpiresAt: expires && expires.getTime() > Date.now() ? expires : null,
+  };
+}
+
+const SUMMARY_COLUMNS = ['id', 'url', 'env', 'events', 'created_at', 'disabled_at', 'secret_rotated_at', 'previous_secret_expires_at'];
+
+/** The account's endpoints (deleted ones excepted), oldest first. */
+export async function listWebhookEndpoints(db: Db, accountId: string): Promise<EndpointSummary[]> {
+  const rows = await db('webhook_endpoints')
+    .where({ account_id: accountId })
+    .whereNull('deleted_at')
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .select(SUMMARY_COLUMNS);
+  return rows.map(summary);
+}
+
+/** One endpoint of the account, not deleted; otherwise not_found. */
+export async function findWebhookEndpoint(db: Db, accountId: string, id: string): Promise<EndpointSummary> {
+  const row = isUuid(id) ? await db('webhook_endpoints').where({ id, account_id: accountId }).whereNull('deleted_at').first(SUMMARY_COLUMNS) : undefined;
+  if (!row) throw new WebhookEndpointError('not_found', `No webhook endpoint ${id} for this account.`);
+  return summary(row);
+}
+
+/**
+ * Ends the pending deliveries of an endpoint that must receive nothing more: `canceled`, with the
+ * reason as their last error. Their workflows see it at their next attempt and end (failed,
+ * `webhook_canceled`) without sending; an attempt already under way completes.
+ */
+async function cancelPendingDeliveries(db: Db, endpointId: string, reason: string): Promise<number> {
+  return db('webhook_deliveries')
+    .where({ endpoint_id: endpointId, status: 'pending' })
+    .update({ status: 'canceled', last_error: reason, updated_at: db.fn.now() });
+}
+
+/**
+ * Disables (nothing is sent to it any more: new events skip it and its pending deliveries are
+ * canceled) or re-enables an endpoint. Re-enabling does not bring back canceled deliveries: resend
+ * them from the delivery log.
+ */
+export async function setWebhookEndpointEnabled(db: Db, accountId: string, id: string, enabled: boolean): Promise<EndpointSummary> {
+  await findWebhookEndpoint(db, accountId, id);
+  return db.transaction(async (trx) => {
+    await trx('webhook_endpoints')
+      .where({ id, account_id: accountId })
+      .update({ disabled_at: enabled ? null : trx.raw('coalesce(disabled_at, now())') });
+    if (!enabled) await cancelPendingDeliveries(trx, id, 'endpoint disabled');
+    return findWebhookEndpoint(trx, accountId, id);
+  });
+}
+
+/**
+ * Deletes an endpoint: it receives nothing more (pending deliveries canceled) and no longer counts
+ * towards MAX_WEBHOOK_ENDPOINTS. Its secrets are erased at once; the row itself (its URL) stays
+ * while its delivery history is kept (DELIVERY_RETENTION_DAYS), then the history purge removes it.
+ */
+export async function deleteWebhookEndpoint(db: Db, accountId: string, id: string): Promise<void> {
+  await findWebhookEndpoint(db, accountId, id);
+  await db.transaction(async (trx) => {
+    await trx('webhook_endpoints').where({ id, account_id: accountId }).update({
+      deleted_at: trx.fn.now(),
+      secret_sealed: null,
+      previous_secret_sealed: null,
+      previous_secret_expires_at: null,
+    });
+    await cancelPendingDeliveries(trx, id, 'endpoint deleted');
+  });
+}
+
+/**
+ * A new signing secret, returned once and stored encrypted. The replaced one keeps signing for
+ * SECRET_OVERLAP_MS (each attempt then carries both signatures); a second rotation within that
+ * time ends the overlap of the first one.
+ */
+export async function rotateWebhookSecret(db: Db, config: Config, accountId: string, id: string): Promise<{ secret: string; previousExpiresAt: Date }> {
+  await findWebhookEndpoint(db, accountId, id);
+  const secret = `whsec_${randomBase62(32)}`;
+  const previousExpiresAt = new Date(Date.now() + SECRET_OVERLAP_MS);
+  const updated = await db('webhook_endpoints')
+    .where({ id, account_id: accountId })
+    .whereNull('deleted_at')
+    .update({
+      previous_secret_sealed: db.raw('secret_sealed'),
+      previous_secret_expires_at: previousExpiresAt,
+      secret_sealed: encrypt(secret, config.secretKey),
+      secret_rotated_at: db.fn.now(),
+    });
+  if (!updated) throw new WebhookEndpointError('not_found', `No webhook endpoint ${id} for this account.`);
+  return { secret, previousExpiresAt };
 }

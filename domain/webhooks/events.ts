@@ -5,6 +5,7 @@ import type { Shipment } from '../mailings/shipment.js';
 import type { EventType } from './event-types.js';
 import type { DeliveryTarget } from '../../workflows/contract.js';
 import { randomUUID } from 'node:crypto';
+import { findWebhookEndpoint, WebhookEndpointError } from './endpoints.js';
 
 export interface NewEvent {
   /** The event's id, or (mailing events) what makes the event unique: its id is derived from it. */
@@ -21,6 +22,13 @@ export interface NewEvent {
   endpointsCreatedBy?: string;
   /** Only this endpoint (ping). */
   endpointId?: string;
+  /** The body's `data` (ping: PingData); mailing events build theirs from `mailing` and `proof`. */
+  data?: Record<string, unknown>;
+}
+
+/** `data` of a `ping` event (docs/webhooks.md): which endpoint is tried, as declared. */
+export interface PingData {
+  endpoint: { id: string; url: string; events: string[] };
 }
 
 /** A UUID derived from text: the same event and endpoint always give the same delivery id. */
@@ -41,7 +49,7 @@ export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<Deliv
     type: event.type,
     created: event.created,
     livemode: event.livemode,
-    data: event.type === 'ping' ? {} : { mailing: event.mailing, ...(event.proof ? { proof: event.proof } : {}) },
+    data: event.type === 'ping' ? (event.data ?? {}) : { mailing: event.mailing, ...(event.proof ? { proof: event.proof } : {}) },
   };
   await db('webhook_events')
     .insert({
@@ -55,7 +63,11 @@ export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<Deliv
     })
     .onConflict('id')
     .ignore();
-  let endpoints = db('webhook_endpoints').where({ account_id: event.accountId, env: event.livemode ? 'live' : 'test' });
+  // Disabled and deleted endpoints receive nothing.
+  let endpoints = db('webhook_endpoints')
+    .where({ account_id: event.accountId, env: event.livemode ? 'live' : 'test' })
+    .whereNull('disabled_at')
+    .whereNull('deleted_at');
   if (event.endpointId) endpoints = endpoints.andWhere({ id: event.endpointId });
   else endpoints = endpoints.andWhere((q) => q.whereRaw('cardinality(events) = 0').orWhereRaw('? = ANY(events)', [event.type]));
   if (event.endpointsCreatedBy) endpoints = endpoints.andWhere('created_at', '<=', event.endpointsCreatedBy);
@@ -82,16 +94,40 @@ export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<Deliv
     .map((d) => ({ deliveryId: d.id, accountId: event.accountId, endpointId: d.endpoint_id, eventId, eventType: event.type }));
 }
 
-/** "Send a ping" of the developer space: a `ping` event to one endpoint, delivered like any other. */
-export async function pingEndpoint(deps: Deps, endpoint: { id: string; account_id: string; env: string }): Promise<{ deliveryId: string; endpointId: string }> {
+/**
+ * "Send a test event" of the developer space (SPEC.md: the ping button) and `admin webhook ping`: a
+ * `ping` event, with a new id, to this one endpoint whatever its event filter, delivered (signed,
+ * retried) like any other. Its body's `data` is PingData. The endpoint must be the account's, not
+ * deleted and not disabled.
+ */
+export async function pingEndpoint(
+  deps: Deps,
+  endpoint: { id: string; account_id: string },
+): Promise<{ deliveryId: string; endpointId: string; eventId: string }> {
+  const found = await findWebhookEndpoint(deps.db, endpoint.account_id, endpoint.id);
+  if (found.disabledAt) throw new WebhookEndpointError('endpoint_disabled', 'This webhook endpoint is disabled: enable it first.');
+  const data: PingData = { endpoint: { id: found.id, url: found.url, events: found.events } };
+  const eventId = randomUUID();
   const [delivery] = await recordWebhookEvent(deps.db, {
-    eventId: randomUUID(),
+    eventId,
     type: 'ping',
     accountId: endpoint.account_id,
-    livemode: endpoint.env === 'live',
+    livemode: found.env === 'live',
     created: new Date().toISOString(),
-    endpointId: endpoint.id,
+    endpointId: found.id,
+    data: data as unknown as Record<string, unknown>,
   });
-  await deps.workflows.startDelivery(delivery!);
-  return { deliveryId: delivery!.deliveryId, endpointId: endpoint.id };
+  // Disabled or deleted in the meantime.
+  if (!delivery) {
+    await deps.db('webhook_events').where({ id: eventId }).delete();
+    throw new WebhookEndpointError('endpoint_disabled', 'This webhook endpoint is disabled: enable it first.');
+  }
+  try {
+    await deps.workflows.startDelivery(delivery);
+  } catch (error) {
+    // Not started: the test event never happened (the developer tries again).
+    await deps.db('webhook_events').where({ id: eventId }).delete();
+    throw error;
+  }
+  return { deliveryId: delivery.deliveryId, endpointId: found.id, eventId };
 }

@@ -129,7 +129,8 @@ describe('admin CLI (DESIGN.md §3)', function () {
       const ping = await admin(['webhook', 'ping', '--id', endpoint.id]);
       expect(ping.code, JSON.stringify(ping.json)).to.equal(0);
       const [received] = await receiver.until((r) => r.length >= 1);
-      expect(received!.body).to.deep.include({ type: 'ping', livemode: true, data: {} });
+      expect(received!.body).to.deep.include({ type: 'ping', livemode: true, data: { endpoint: { id: endpoint.id, url: receiver.url, events: [] } } });
+      expect(received!.body.id).to.equal(ping.json.eventId);
       expect(received!.headers['service-delivery']).to.equal(ping.json.deliveryId);
       await new Promise((r) => setTimeout(r, 300));
       const history = await admin(['webhook', 'deliveries', '--account', account]);
