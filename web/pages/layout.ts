@@ -20,6 +20,9 @@ export const message = (m: Message | undefined): Html =>
 const MENU: ReadonlyArray<{ path: string; text: string }> = [
   { path: '', text: 'Accueil' },
   { path: '/cles', text: 'Clés d’API' },
+  { path: '/production', text: 'Production' },
+  { path: '/envois', text: 'Envois' },
+  { path: '/demandes', text: 'Demandes' },
 ];
 
 export function layout(title: string, session: Session | undefined, body: Html): string {
