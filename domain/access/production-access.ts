@@ -85,15 +85,15 @@ export type SubmitResult =
   | { kind: 'already_pending'; request: ProductionAccessRequest }
   | { kind: 'already_open' };
 
-/** "La Poste", "LA POSTE" and "La Poste SA" name the same company; so does its acronym. */
-function sameCompany(given: string, company: CheckedCompany): boolean {
+/**
+ * "La Poste", "LA POSTE" and "La Poste SA" name the same company (the directory's name, or its
+ * acronym, word for word within the name given); "Poste" or "La" alone do not.
+ */
+export function sameCompany(given: string, company: Pick<CheckedCompany, 'name' | 'acronym'>): boolean {
   const words = ` ${normalize(given)} `;
   return [company.name, company.acronym]
     .filter((name): name is string => !!name && normalize(name) !== '')
-    .some((name) => {
-      const known = ` ${normalize(name)} `;
-      return words.includes(known) || known.includes(words);
-    });
+    .some((name) => words.includes(` ${normalize(name)} `));
 }
 
 /** The account's latest request (pending or approved), if any. */

@@ -251,6 +251,8 @@ describe('developer space: production access, mailings, service requests (browse
         created.body.id,
         fromApi.body.data[0].id,
       ]);
+      expect((await page.goto(`${base}/demandes?cursor=forged`))!.status()).to.equal(400);
+      expect(await dashboard.alert(page)).to.include('Ce lien de page n’est plus valide');
     });
   });
 });
