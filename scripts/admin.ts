@@ -4,6 +4,7 @@ import { openToolDatabase } from './local/database.js';
 import type { Db } from '../db/knex.js';
 import { createApiKey, KEY_PATTERN, revokeApiKey } from '../domain/access/keys.js';
 import { changeAccount, createAccount, requireAccount } from '../domain/access/accounts.js';
+import { pendingProductionAccess } from '../domain/access/production-access.js';
 import { NotFound } from '../domain/errors.js';
 import { listDeliveries } from '../domain/webhooks/deliveries.js';
 import { isScope, SCOPES, type Scope } from '../domain/access/scopes.js';
@@ -42,6 +43,7 @@ class CliError extends Error {
 const usage = `usage:
   admin account create --name NAME [--live-enabled]
   admin account suspend|unsuspend|live-enable --account ID
+  admin account pending
   admin key create --account ID --mode test|live [--scopes a,b]
   admin key revoke --key KEY_OR_ID
   admin balance topup --account ID --cents N
@@ -96,6 +98,9 @@ async function run(db: Db, command: string, values: Record<string, string | bool
       await accountExists(db, id);
       return changeAccount(db, id, command === 'account live-enable' ? { liveEnabled: true } : { suspended: command === 'account suspend' });
     }
+    case 'account pending':
+      // Production access requests waiting for `account live-enable`, oldest first.
+      return { data: await pendingProductionAccess(db) };
     case 'key create': {
       const account = required(values, 'account');
       await accountExists(db, account);

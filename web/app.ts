@@ -10,6 +10,9 @@ import { BASE, infoPage } from './pages/layout.js';
 import { accountRoutes } from './routes/account.js';
 import { keyRoutes } from './routes/keys.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { productionRoutes } from './routes/production.js';
+import { mailingRoutes } from './routes/mailings.js';
+import { requestRoutes } from './routes/requests.js';
 
 export { SESSION_COOKIE, type WebServices } from './kit.js';
 
@@ -136,6 +139,9 @@ export function createWebApp(services: WebServices): Koa {
   accountRoutes(router, kit);
   keyRoutes(router, kit);
   webhookRoutes(router, kit);
+  productionRoutes(router, kit);
+  mailingRoutes(router, kit);
+  requestRoutes(router, kit);
 
   app.use(router.routes());
   app.use(router.allowedMethods());

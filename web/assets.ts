@@ -29,4 +29,6 @@ table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; border-bottom: 1px solid #eee; padding: .4rem; vertical-align: top; }
 fieldset { border: 1px solid #ddd; margin: 1rem 0; }
 td form { display: inline-block; margin: 0 .25rem .25rem 0; }
+input[type=text], textarea, select { width: 100%; max-width: 36rem; padding: .4rem; box-sizing: border-box; }
+dt { font-weight: bold; margin-top: .5rem; } dd { margin-left: 1rem; white-space: pre-line; } ol.events { margin: .25rem 0; padding-left: 1.2rem; }
 `;

@@ -1,15 +1,14 @@
 import { payThen } from '../../domain/billing/charge.js';
 import { notFound } from '../../domain/errors.js';
 import { partnerLookup } from '../../domain/lookups/lookup.js';
+import { companyProfile, DIRECTORY } from '../../domain/lookups/companies.js';
 import { normalize } from '../../domain/search/normalize.js';
 import { companyProfileSchema, companyResultsSchema, companySearchQuery, siretParams } from '../schemas/companies.js';
 import { defineRoute } from './route.js';
 import { caller, deps } from '../respond.js';
 
-/** The directory is refreshed daily; searches are reused for an hour, profiles for six. */
+/** The directory is refreshed daily; searches are reused for an hour (profiles: domain/lookups/companies.ts). */
 const SEARCH_TTL_SECONDS = 3600;
-const PROFILE_TTL_SECONDS = 6 * 3600;
-const DIRECTORY = 'company directory';
 
 export const companyRoutes = [
   defineRoute<Record<string, never>, { q: string; limit: number; status: 'active' | 'all' }>({
@@ -52,14 +51,7 @@ export const companyRoutes = [
     errors: [400, 401, 402, 403, 404, 429, 500, 502],
     async handler(ctx, { params }) {
       ctx.body = await payThen(deps(ctx), caller(ctx), 'data.lookup.premium', async () => {
-        const value = await partnerLookup(deps(ctx), {
-          key: `company:${params.siret}`,
-          ttlSeconds: PROFILE_TTL_SECONDS,
-          workflow: 'companyProfileLookup',
-          args: [params.siret],
-          idPrefix: 'company-profile',
-          partner: DIRECTORY,
-        });
+        const value = await companyProfile(deps(ctx), params.siret);
         if (!value) throw notFound(`No establishment with SIRET ${params.siret}.`);
         return value;
       });

@@ -2,9 +2,10 @@ import type { Context } from 'koa';
 import Joi from 'joi';
 import { Conflict, NotAllowed, notFound } from '../../domain/errors.js';
 import { createMailing, mailingStart } from '../../domain/mailings/create.js';
-import { SHIPMENT_VIEW_COLUMNS, shipmentsOf, type Shipment, type ShipmentViewRow } from '../../domain/mailings/shipment.js';
+import type { Shipment, ShipmentViewRow } from '../../domain/mailings/shipment.js';
+import { listShipments } from '../../domain/mailings/listing.js';
+import { proofPdf } from '../../domain/mailings/proofs.js';
 import { isFinal, PROOF_LABELS, type ProofKind, type ShipmentStatus } from '../../domain/mailings/states.js';
-import { keysetPage } from '../../domain/pagination.js';
 import { openToken, sealToken } from '../../lib/crypto.js';
 import {
   mailingIdParams,
@@ -76,14 +77,7 @@ export const mailingRoutes = [
     async handler(ctx, { query }) {
       const { db, config } = ctx.services;
       const auth = ctx.state.auth!;
-      const scope = `mailings:${auth.accountId}:${auth.mode}`;
-      let q = db('shipments')
-        .select(SHIPMENT_VIEW_COLUMNS)
-        .where({ account_id: auth.accountId, test: auth.mode === 'test' });
-      if (query.reference !== undefined) q = q.andWhere({ reference: query.reference });
-      if (query.status !== undefined) q = q.andWhere({ status: query.status });
-      const result = await keysetPage<ShipmentViewRow>(q, query, config.secretKey, scope);
-      ctx.body = { data: await shipmentsOf(db, result.rows, true), nextCursor: result.nextCursor, hasMore: result.hasMore };
+      ctx.body = await listShipments(db, config.secretKey, { ...query, accountId: auth.accountId, test: auth.mode === 'test' });
     },
   }),
   defineRoute<{ id: string }>({
@@ -183,11 +177,11 @@ export const mailingRoutes = [
         failedProofLinks.recordFailure(ctx.ip);
         throw notFound('This proof link is unknown or has expired; ask for a new one.');
       }
-      const proof = await ctx.services.db('shipment_proofs').where({ shipment_id: link.id, kind: link.kind }).first('pdf');
-      if (!proof) throw notFound('No such proof.');
+      const pdf = await proofPdf(ctx.services.db, link.id, link.kind);
+      if (!pdf) throw notFound('No such proof.');
       ctx.type = 'application/pdf';
       ctx.set('Content-Disposition', `inline; filename="${link.kind}-${link.id}.pdf"`);
-      ctx.body = proof.pdf;
+      ctx.body = pdf;
     },
   }),
 ];

@@ -1,6 +1,5 @@
-import { keysetPage } from '../../domain/pagination.js';
 import { respondWithin } from '../respond.js';
-import { insertServiceRequest, serviceRequest, type ServiceRequestInput, type ServiceRequestRow } from '../../domain/requests/service-requests.js';
+import { accountServiceRequests, insertServiceRequest, serviceRequest, type ServiceRequestInput } from '../../domain/requests/service-requests.js';
 import { serviceRequestInputSchema, serviceRequestListQuery, serviceRequestListSchema, serviceRequestSchema } from '../schemas/requests.js';
 import { defineRoute } from './route.js';
 
@@ -37,10 +36,7 @@ export const requestRoutes = [
     errors: [400, 401, 403, 429, 500],
     async handler(ctx, { query }) {
       const { db, config } = ctx.services;
-      const accountId = ctx.state.auth!.accountId;
-      const scope = `requests:${accountId}`;
-      const result = await keysetPage<ServiceRequestRow>(db('service_requests').where({ account_id: accountId }), query, config.secretKey, scope);
-      ctx.body = { data: result.rows.map(serviceRequest), nextCursor: result.nextCursor, hasMore: result.hasMore };
+      ctx.body = await accountServiceRequests(db, config.secretKey, ctx.state.auth!.accountId, query);
     },
   }),
 ];

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { SIRET_PATTERN } from '../../domain/lookups/companies.js';
 
 export const companySearchQuery = Joi.object({
   q: Joi.string().min(3).max(200).required().description('Name, trade name, SIREN or SIRET'),
@@ -7,10 +8,7 @@ export const companySearchQuery = Joi.object({
 });
 
 export const siretParams = Joi.object({
-  siret: Joi.string()
-    .pattern(/^\d{14}$/)
-    .required()
-    .description('SIRET, exactly 14 digits'),
+  siret: Joi.string().pattern(SIRET_PATTERN).required().description('SIRET, exactly 14 digits'),
 });
 
 const place = Joi.object({

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/knex.js';
 import { notFound } from '../errors.js';
+import { approveProductionAccess } from './production-access.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -22,13 +23,19 @@ export async function requireAccount(db: Db, id: string): Promise<void> {
   if (!UUID.test(id) || !(await db('accounts').where({ id }).first('id'))) throw notFound(`No account ${id}.`);
 }
 
-/** Suspends or reactivates an account, or opens production for it; its keys learn it at once (auth_changed). */
+/**
+ * Suspends or reactivates an account, or opens production for it (approving its open production
+ * access request, in the same transaction); its keys learn it at once (auth_changed).
+ */
 export async function changeAccount(db: Db, id: string, change: { suspended?: boolean; liveEnabled?: true }): Promise<AccountState> {
   await requireAccount(db, id);
   const update = {
     ...(change.suspended === undefined ? {} : { status: change.suspended ? 'suspended' : 'active' }),
     ...(change.liveEnabled ? { live_enabled: true } : {}),
   };
-  const [row] = await db('accounts').where({ id }).update(update).returning(['id', 'status', 'live_enabled']);
-  return { id: row.id, status: row.status, liveEnabled: row.live_enabled };
+  return db.transaction(async (trx) => {
+    const [row] = await trx('accounts').where({ id }).update(update).returning(['id', 'status', 'live_enabled']);
+    if (change.liveEnabled) await approveProductionAccess(trx, id);
+    return { id: row.id, status: row.status, liveEnabled: row.live_enabled };
+  });
 }

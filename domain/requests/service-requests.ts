@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Tx } from '../../db/knex.js';
+import { keysetPage } from '../pagination.js';
 
 export const REQUEST_KINDS = ['letter', 'calculator', 'ai_tool'] as const;
 export const REQUEST_STATUSES = ['received', 'in_review', 'planned', 'published', 'declined'] as const;
@@ -87,4 +88,18 @@ export async function listServiceRequests(
   if (filter.accountId) q = q.where({ account_id: filter.accountId });
   const rows = (await q) as ServiceRequestRow[];
   return rows.map((row) => ({ ...serviceRequest(row), accountId: row.account_id }));
+}
+
+/**
+ * One page of an account's service requests, most recent first: GET /v1/requests and the developer
+ * space's requests page. An unreadable cursor is InvalidRequest (invalid_cursor).
+ */
+export async function accountServiceRequests(
+  db: Db,
+  secretKey: Buffer,
+  accountId: string,
+  options: { limit: number; cursor?: string },
+): Promise<{ data: ReturnType<typeof serviceRequest>[]; nextCursor: string | null; hasMore: boolean }> {
+  const result = await keysetPage<ServiceRequestRow>(db('service_requests').where({ account_id: accountId }), options, secretKey, `requests:${accountId}`);
+  return { data: result.rows.map(serviceRequest), nextCursor: result.nextCursor, hasMore: result.hasMore };
 }

@@ -7,6 +7,8 @@ import { stack } from '../support/stack.js';
 import { distRoot } from '../../lib/paths.js';
 import { decrypt } from '../../lib/crypto.js';
 import { SCOPES } from '../../domain/access/scopes.js';
+import { submitProductionAccess } from '../../domain/access/production-access.js';
+import { domainDeps } from '../../workflows/client.js';
 
 const run = promisify(execFile);
 
@@ -74,6 +76,27 @@ describe('admin CLI (DESIGN.md §3)', function () {
     expect((await eventually(settle, (r) => r.status === 403)).body.error.code).to.equal('account_suspended');
     await admin(['account', 'unsuspend', '--account', accountId]);
     expect((await eventually(settle, (r) => r.status === 200)).status).to.equal(200);
+  });
+
+  it('lists production access requests waiting for an operator (account pending); live-enable approves them, its output unchanged', async () => {
+    const account = (await admin(['account', 'create', '--name', 'Waiting SAS'])).json.id;
+    const { config, db, temporal } = stack();
+    const useCase = 'Relances de loyers impayés en recommandé, une centaine par mois.';
+    const submitted = await submitProductionAccess(domainDeps(db, config, temporal.client), account, { siret: '35600000000048', useCase });
+    expect(submitted.kind).to.equal('submitted');
+    const pending = await admin(['account', 'pending']);
+    expect(pending.code).to.equal(0);
+    const listed = pending.json.data.find((r: { accountId: string }) => r.accountId === account);
+    expect(listed).to.deep.include({ accountName: 'Waiting SAS', siret: '35600000000048', legalName: 'LA POSTE', useCase, status: 'pending', decidedAt: null });
+    expect(listed.address).to.equal('9 RUE DU COLONEL PIERRE AVIA 75015 PARIS');
+    expect(listed.id).to.match(/^[0-9a-f-]{36}$/);
+    expect(Date.parse(listed.createdAt)).to.be.closeTo(Date.now(), 60_000);
+    expect(await admin(['account', 'live-enable', '--account', account])).to.deep.equal({
+      code: 0,
+      json: { id: account, status: 'active', liveEnabled: true },
+    });
+    expect((await admin(['account', 'pending'])).json.data.map((r: { accountId: string }) => r.accountId)).not.to.include(account);
+    expect(await db('production_access_requests').where({ account_id: account }).first('status')).to.deep.equal({ status: 'approved' });
   });
 
   it('creates webhook endpoints: whsec_ secret shown once, stored encrypted, at most 5', async () => {

@@ -22,7 +22,10 @@ export function homePage(session: Session, input: { newKey: string | undefined; 
     'Accueil',
     session,
     html`${input.newKey ? newKeyBlock(input.newKey, input.apiUrl) : ''}
-      <p>Production : ${input.liveEnabled ? 'ouverte' : 'pas encore ouverte (les clés svc_live_ répondent 403 live_not_enabled)'}.</p>
+      <p>
+        Production : ${input.liveEnabled ? 'ouverte' : 'pas encore ouverte (les clés svc_live_ répondent 403 live_not_enabled)'}.
+        <a href="${BASE}/production">Accès à la production</a>
+      </p>
       <p>${input.activeKeys} clé(s) active(s). <a href="${BASE}/cles">Gérer les clés d’API</a></p>
       <p>Appel d’essai (remplacez la clé) :</p>
       <pre id="curl-generic">curl ${input.apiUrl}/v1/catalogue -H "Authorization: Bearer svc_test_…"</pre>

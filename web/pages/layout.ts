@@ -21,6 +21,9 @@ const MENU: ReadonlyArray<{ path: string; text: string }> = [
   { path: '', text: 'Accueil' },
   { path: '/cles', text: 'Clés d’API' },
   { path: '/webhooks', text: 'Webhooks' },
+  { path: '/envois', text: 'Envois' },
+  { path: '/demandes', text: 'Demandes' },
+  { path: '/production', text: 'Production' },
 ];
 
 export function layout(title: string, session: Session | undefined, body: Html): string {

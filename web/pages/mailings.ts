@@ -1,0 +1,94 @@
+import { html, type Html } from '../html.js';
+import type { Session } from '../../domain/developers/sessions.js';
+import type { Shipment } from '../../domain/mailings/shipment.js';
+import { STATUS_LABELS, STATUSES } from '../../domain/mailings/states.js';
+import { BASE, layout, message, when, type Message } from './layout.js';
+
+export interface MailingFilters {
+  env: 'test' | 'live';
+  status: string;
+  reference: string;
+}
+
+const euros = (cents: number): string => `${(cents / 100).toFixed(2).replace('.', ',')} € HT`;
+
+/** The address of this list with these filters (and a cursor for the next page). */
+export function mailingsUrl(filters: MailingFilters, cursor?: string): string {
+  const query = new URLSearchParams({ env: filters.env });
+  if (filters.status) query.set('status', filters.status);
+  if (filters.reference) query.set('reference', filters.reference);
+  if (cursor) query.set('cursor', cursor);
+  return `${BASE}/envois?${query}`;
+}
+
+function filterForm(filters: MailingFilters, referenceMax: number): Html {
+  const option = (value: string, text: string, selected: string): Html =>
+    html`<option value="${value}" ${value === selected ? html`selected` : ''}>${text}</option>`;
+  return html`<form method="get" action="${BASE}/envois" class="filters">
+    <label for="env">Environnement</label>
+    <select id="env" name="env">
+      ${option('test', 'test (sandbox)', filters.env)} ${option('live', 'production', filters.env)}
+    </select>
+    <label for="status">Statut</label>
+    <select id="status" name="status">
+      ${option('', 'tous', filters.status)} ${STATUSES.map((s) => option(s, STATUS_LABELS[s], filters.status))}
+    </select>
+    <label for="reference">Référence (exacte)</label>
+    <input id="reference" name="reference" type="text" maxlength="${referenceMax}" value="${filters.reference}" />
+    <p><button type="submit">Filtrer</button></p>
+  </form>`;
+}
+
+function row(s: Shipment): Html {
+  return html`<tr data-mailing-id="${s.id}">
+    <td>${when(new Date(s.createdAt))}</td>
+    <td>${s.title}<br /><small>${s.modeLabel} · ${euros(s.amountCents)}</small></td>
+    <td>${s.reference || '—'}</td>
+    <td>${s.recipient.join(', ')}</td>
+    <td class="status" data-status="${s.status}">
+      ${s.statusLabel}
+      <ol class="events">
+        ${s.events.map((e) => html`<li>${when(new Date(e.at))} : ${e.label}</li>`)}
+      </ol>
+      <small>Suivi ${s.trackingNumber}</small>
+    </td>
+    <td class="proofs">
+      ${s.proofs.length ? s.proofs.map((p) => html`<a href="${BASE}/envois/${s.id}/preuves/${p.kind}" data-proof="${p.kind}">${p.label} (PDF)</a><br />`) : '—'}
+    </td>
+  </tr>`;
+}
+
+/** The account's mailings (read-only), one environment at a time, with filters and pages. */
+export function mailingsPage(
+  session: Session,
+  input: { filters: MailingFilters; referenceMax: number; mailings: Shipment[]; nextCursor: string | null; m?: Message },
+): string {
+  const { filters, mailings } = input;
+  return layout(
+    'Envois',
+    session,
+    html`${message(input.m)}
+      <p>Les courriers envoyés par l’API, avec leur suivi et leurs preuves. Les envois de test (clés svc_test_) ne partent jamais.</p>
+      ${filterForm(filters, input.referenceMax)}
+      ${
+        mailings.length
+          ? html`<table id="mailings">
+              <thead>
+                <tr>
+                  <th>Créé</th>
+                  <th>Courrier</th>
+                  <th>Référence</th>
+                  <th>Destinataire</th>
+                  <th>Statut et suivi</th>
+                  <th>Preuves</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${mailings.map(row)}
+              </tbody>
+            </table>`
+          : html`<p id="no-mailings">Aucun envoi ${filters.env === 'live' ? 'de production' : 'de test'} ne correspond.</p>`
+      }
+      ${input.nextCursor ? html`<p><a id="next-page" href="${mailingsUrl(filters, input.nextCursor)}">Envois plus anciens</a></p>` : ''}`,
+  );
+}

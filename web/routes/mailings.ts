@@ -1,0 +1,70 @@
+import type Router from '@koa/router';
+import Joi from 'joi';
+import { InvalidRequest } from '../../domain/errors.js';
+import { listShipments } from '../../domain/mailings/listing.js';
+import { proofPdf } from '../../domain/mailings/proofs.js';
+import type { ShipmentStatus, ProofKind } from '../../domain/mailings/states.js';
+import { mailingListQuery, proofParams } from '../../api/schemas/mailings.js';
+import type { WebKit } from '../kit.js';
+import { filledQuery, frenchError, maxLength } from '../forms.js';
+import { BASE, infoPage } from '../pages/layout.js';
+import { mailingsPage, type MailingFilters } from '../pages/mailings.js';
+
+/** GET /v1/mailings's own query (limits, statuses, cursor), plus the environment the page shows. */
+const filtersSchema = mailingListQuery.keys({ env: Joi.string().valid('test', 'live').default('test') });
+const LABELS = { env: 'Environnement', status: 'Statut', reference: 'Référence', limit: 'Nombre par page', cursor: 'Page' };
+const REFERENCE_MAX = maxLength(mailingListQuery, 'reference')!;
+
+/** The account's mailings (read-only) and their proofs, through the API's own domain functions. */
+export function mailingRoutes(router: Router, kit: WebKit): void {
+  const { db, config } = kit;
+
+  router.get('/envois', kit.signedIn, async (ctx) => {
+    const session = ctx.state.session!;
+    const { value, error } = filtersSchema.validate(filledQuery(ctx));
+    const filters: MailingFilters = {
+      env: ctx.query.env === 'live' ? 'live' : 'test',
+      status: typeof ctx.query.status === 'string' ? ctx.query.status : '',
+      reference: typeof ctx.query.reference === 'string' ? ctx.query.reference : '',
+    };
+    const refuse = (text: string): void =>
+      kit.page(ctx, 400, mailingsPage(session, { filters, referenceMax: REFERENCE_MAX, mailings: [], nextCursor: null, m: { kind: 'error', text } }));
+    if (error) return refuse(frenchError(error, LABELS));
+    const query = value as { env: 'test' | 'live'; limit: number; cursor?: string; reference?: string; status?: ShipmentStatus };
+    try {
+      const list = await listShipments(db, config.secretKey, {
+        accountId: session.user!.accountId,
+        test: query.env === 'test',
+        limit: query.limit,
+        cursor: query.cursor,
+        reference: query.reference,
+        status: query.status,
+      });
+      kit.page(ctx, 200, mailingsPage(session, { filters, referenceMax: REFERENCE_MAX, mailings: list.data, nextCursor: list.nextCursor }));
+    } catch (failure) {
+      if (failure instanceof InvalidRequest) return refuse('Ce lien de page n’est plus valide : revenez à la première page de la liste.');
+      throw failure;
+    }
+  });
+
+  // A proof for the signed-in account's own mailings only; the API's signed links are not needed here.
+  router.get('/envois/:id/preuves/:kind', kit.signedIn, async (ctx) => {
+    const session = ctx.state.session!;
+    const { value, error } = proofParams.validate({ id: ctx.params.id, kind: ctx.params.kind });
+    const pdf = error ? undefined : await proofPdf(db, value.id as string, value.kind as ProofKind, session.user!.accountId);
+    if (!pdf)
+      return kit.page(
+        ctx,
+        404,
+        infoPage(
+          session,
+          'Preuve introuvable',
+          { kind: 'error', text: 'Aucun envoi de ce compte n’a cette preuve (ou pas encore).' },
+          { href: `${BASE}/envois`, text: 'Envois' },
+        ),
+      );
+    ctx.type = 'application/pdf';
+    ctx.set('Content-Disposition', `attachment; filename="${value.kind}-${value.id}.pdf"`);
+    ctx.body = pdf;
+  });
+}
