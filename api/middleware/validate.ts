@@ -57,6 +57,29 @@ function emptyQueryResult(schema: Joi.Schema | undefined): Record<string, unknow
   return !error && Object.values(value as object).every(plain) ? (value as Record<string, unknown>) : null;
 }
 
+/** Distinct path parameters remembered per route: a polled resource is not validated again. */
+const REMEMBERED_PATHS = 1000;
+
+/**
+ * Path parameters validated once per distinct value: clients poll the same ids, and Joi's pass
+ * over `{ id }` was a tenth of a cached GET /v1/mailings/{id}. Only valid values are kept (an
+ * invalid one is checked, and refused, every time), at most REMEMBERED_PATHS per route.
+ */
+function rememberedPathCheck(schema: Joi.Schema | undefined): (params: Record<string, string>) => unknown {
+  const valid = new Map<string, Record<string, unknown>>();
+  return (params) => {
+    const values = Object.values(params);
+    if (!schema || values.some((v) => v.includes('\u0000'))) return check(schema, params, 'path');
+    const key = values.join('\u0000');
+    const known = valid.get(key);
+    if (known) return { ...known };
+    const clean = check(schema, params, 'path') as Record<string, unknown>;
+    if (valid.size >= REMEMBERED_PATHS) valid.delete(valid.keys().next().value!);
+    valid.set(key, clean);
+    return { ...clean };
+  };
+}
+
 /**
  * The last step of every route: validates path, query and body against the route's Joi schemas
  * (SPEC.md limits live there), then runs the handler with the clean input.
@@ -65,9 +88,10 @@ export function validateThenHandle(route: Route) {
   // Preferences compiled into the schemas once, not merged again on every call.
   const [params, query, body] = [route.params, route.query, route.body].map((schema) => schema?.prefs(OPTIONS));
   const emptyQuery = emptyQueryResult(query);
+  const checkPath = rememberedPathCheck(params);
   return function validatedHandler(ctx: Context): Promise<void> {
     return route.handler(ctx, {
-      params: check(params, ctx.params ?? {}, 'path'),
+      params: checkPath(ctx.params ?? {}),
       // A copy, so that a handler changing its input cannot change the next call's.
       query: emptyQuery && ctx.querystring === '' ? { ...emptyQuery } : check(query, { ...ctx.query }, 'query'),
       // A missing or empty body is validated as {}: the answer names each missing field.
