@@ -9,6 +9,7 @@ import { createKit, SESSION_COOKIE, type WebServices } from './kit.js';
 import { BASE, infoPage } from './pages/layout.js';
 import { accountRoutes } from './routes/account.js';
 import { keyRoutes } from './routes/keys.js';
+import { billingRoutes } from './routes/billing.js';
 
 export { SESSION_COOKIE, type WebServices } from './kit.js';
 
@@ -134,6 +135,7 @@ export function createWebApp(services: WebServices): Koa {
   });
   accountRoutes(router, kit);
   keyRoutes(router, kit);
+  billingRoutes(router, kit);
 
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -40,6 +40,8 @@ import {
   mailingWorkflowId,
   REFUSED_INVALID,
   SEARCH_ATTRIBUTES,
+  checkoutEventSignal,
+  topUpWorkflowId,
   type MailingWorkflowInput,
 } from './contract.js';
 
@@ -237,6 +239,24 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
           staticSummary: deliverySummary(target),
           typedSearchAttributes: deliverySearchAttributes(target),
         });
+      } catch {
+        throw unreachable();
+      }
+    },
+
+    async signalTopUp(input, event) {
+      try {
+        await client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+          client.workflow.signalWithStart(workflows.topUp, {
+            taskQueue: config.taskQueue,
+            workflowId: topUpWorkflowId(input.sessionId),
+            args: [input],
+            signal: checkoutEventSignal,
+            signalArgs: [event],
+            staticSummary: `top-up ${input.topUpId}`,
+            staticDetails: `Stripe Checkout session ${input.sessionId}`,
+          }),
+        );
       } catch {
         throw unreachable();
       }

@@ -20,6 +20,7 @@ export const message = (m: Message | undefined): Html =>
 const MENU: ReadonlyArray<{ path: string; text: string }> = [
   { path: '', text: 'Accueil' },
   { path: '/cles', text: 'Clés d’API' },
+  { path: '/solde', text: 'Solde et recharges' },
 ];
 
 export function layout(title: string, session: Session | undefined, body: Html): string {
