@@ -188,10 +188,16 @@ describe('developer space: balance, ledger, Stripe top-ups and invoices', functi
       await dash.withPage(async (page) => {
         const { accountId } = await dash.signedInDeveloper(page);
         const { topUp } = await import('../../domain/billing/ledger.js');
-        for (let i = 1; i <= 23; i++) await topUp(db, accountId, i * 100, 'admin topup');
+        const { debit } = await import('../../domain/billing/ledger.js');
+        const { priceOf, priceTable } = await import('../../domain/billing/prices.js');
+        for (let i = 1; i <= 22; i++) await topUp(db, accountId, i * 100, 'admin topup');
+        await db.transaction((trx) => debit(trx, accountId, 'ai.letter', 'ref-42'));
         await page.goto(`${dash.base}/solde`);
         const first = await page.$$eval('#ledger tbody tr', (rows) => rows.map((r) => Number(r.getAttribute('data-amount-cents'))));
-        expect(first).to.deep.equal(Array.from({ length: 20 }, (_, i) => (23 - i) * 100));
+        expect(first).to.deep.equal([-priceOf('ai.letter'), ...Array.from({ length: 19 }, (_, i) => (22 - i) * 100)]);
+        const paidFor = await page.$$eval('#ledger tbody tr:first-child td', (cells) => cells.map((td) => td.textContent!.trim()));
+        expect(paidFor[1]).to.equal(priceTable.units.find((u) => u.unit === 'ai.letter')!.label);
+        expect(paidFor[2]).to.equal('ref-42');
         const next = await page.$eval('#ledger-next', (a) => (a as unknown as { href: string }).href);
         await page.goto(next);
         const second = await page.$$eval('#ledger tbody tr', (rows) => rows.map((r) => Number(r.getAttribute('data-amount-cents'))));
