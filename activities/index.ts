@@ -13,6 +13,7 @@ import type { PostalOperator } from './operator/postal-operator.js';
 import type { BrowserPool } from './pdf/browser.js';
 import type { Client } from '@temporalio/client';
 import { reconcilerActivities } from './reconciler.js';
+import { paymentActivities } from './payments.js';
 
 export interface ActivityDeps {
   db: Db;
@@ -41,6 +42,7 @@ export function createActivities(deps: ActivityDeps) {
     ...lookupActivities(deps.config),
     ...aiActivities(deps.config, deps.llm),
     ...reconcilerActivities(deps.db, deps.config, deps.temporal),
+    ...paymentActivities(deps.db, deps.config),
   };
 }
 

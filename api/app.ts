@@ -11,6 +11,7 @@ import { jsonBody } from './middleware/body.js';
 import { idempotency } from './middleware/idempotency.js';
 import { validateThenHandle } from './middleware/validate.js';
 import { catalogue } from '../domain/catalogue/catalogue.js';
+import { stripeWebhook } from './stripe-webhook.js';
 
 const koaPath = (openApiPath: string): string => openApiPath.replace(/\{(\w+)\}/g, ':$1');
 
@@ -41,6 +42,9 @@ export function createApp(services: Services): Koa {
   for (const route of routes) {
     router.register(koaPath(route.path), [route.method], chain(route), { name: route.operationId });
   }
+
+  // Stripe's calls: a route of its own, not an operation of the API (not in the OpenAPI document).
+  router.register('/stripe/webhook', ['POST'], [stripeWebhook], { name: 'stripeWebhook' });
 
   app.use(requestLog);
   app.use(errorBody);

@@ -2,7 +2,7 @@ import type { WorkflowResultType } from '@temporalio/common';
 import type { Config } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
 import type * as workflows from '../workflows/index.js';
-import type { DeliveryTarget, MailingWorkflowInput, TestAdvance } from '../workflows/contract.js';
+import type { CheckoutEvent, DeliveryTarget, MailingWorkflowInput, TestAdvance, TopUpInput } from '../workflows/contract.js';
 import type { KeyMode } from './access/scopes.js';
 import type { IdempotencyClaim } from './access/idempotency.js';
 import type { DomainError } from './errors.js';
@@ -60,6 +60,11 @@ export interface WorkflowRunner {
   lastWorkerPoll(): Promise<Date | null>;
   /** Starts the delivery of one webhook event to one endpoint. */
   startDelivery(target: DeliveryTarget): Promise<void>;
+  /**
+   * Passes a Stripe event on to its top-up's workflow `topup-<session id>`, starting it when none
+   * runs (signal-with-start). Temporal unreachable: Unavailable (Stripe sends the event again).
+   */
+  signalTopUp(input: TopUpInput, event: CheckoutEvent): Promise<void>;
 }
 
 /**

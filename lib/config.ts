@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { projectRoot } from './paths.js';
@@ -34,6 +34,11 @@ export function temporalTestServerPath(env: NodeJS.ProcessEnv = process.env): st
 /** The directories searched for programs (PATH). */
 export function searchPath(env: NodeJS.ProcessEnv = process.env): string {
   return env.PATH ?? '';
+}
+
+/** STRIPE_MOCK_PATH: the stripe-mock binary when none is on PATH (else built into the tools cache). */
+export function stripeMockPath(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.STRIPE_MOCK_PATH || undefined;
 }
 
 /** LOG_LEVEL, for the logger, which exists before any configuration is loaded. */
@@ -72,6 +77,8 @@ export interface Config {
   dashboard: { publicUrl: string | undefined; sessionTtlMs: number };
   /** Behind a reverse proxy: client addresses come from X-Forwarded-For (TRUST_PROXY=1). */
   trustProxy: boolean;
+  /** Top-ups through Stripe Checkout (docs/developer-space.md, "Balance and top-ups"). */
+  stripe: StripeConfig;
   logLevel: string;
   /** Temporal SDK log level in the worker (TEMPORAL_LOG_LEVEL). */
   temporalLogLevel: 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
@@ -95,6 +102,33 @@ export interface Config {
     routingPerSecond: number;
     fuelPerSecond: number;
   };
+}
+
+/**
+ * `stripe`: STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (test-mode or live keys of a real Stripe account).
+ * `mock` (APP_ENV=local without a key): the API calls go to stripe-mock at STRIPE_MOCK_URL (started
+ * by npm start and the tests), events are signed with a local secret, and the test payment page exists.
+ * `disabled` (preprod or production without a key): balance and ledger are shown, top-ups are refused.
+ */
+export interface StripeConfig {
+  mode: 'stripe' | 'mock' | 'disabled';
+  secretKey: string | undefined;
+  webhookSecret: string | undefined;
+  /** STRIPE_MOCK_URL, e.g. http://127.0.0.1:12111: stripe-mock's address in `mock` mode. */
+  mockUrl: string | undefined;
+}
+
+function stripeConfig(env: NodeJS.ProcessEnv, appEnv: AppEnv, secretKey: Buffer): StripeConfig {
+  const key = env.STRIPE_SECRET_KEY || undefined;
+  if (key) {
+    if (!env.STRIPE_WEBHOOK_SECRET)
+      throw new Error('STRIPE_WEBHOOK_SECRET is required with STRIPE_SECRET_KEY (the whsec_… secret of the /stripe/webhook endpoint)');
+    return { mode: 'stripe', secretKey: key, webhookSecret: env.STRIPE_WEBHOOK_SECRET, mockUrl: undefined };
+  }
+  if (appEnv !== 'local') return { mode: 'disabled', secretKey: undefined, webhookSecret: undefined, mockUrl: undefined };
+  // stripe-mock takes any test key; the local secret is derived from SECRET_KEY, so every local process agrees on it.
+  const localSecret = 'whsec_local_' + createHmac('sha256', secretKey).update('stripe-webhook').digest('hex').slice(0, 32);
+  return { mode: 'mock', secretKey: 'sk_test_stripemock', webhookSecret: env.STRIPE_WEBHOOK_SECRET || localSecret, mockUrl: env.STRIPE_MOCK_URL || undefined };
 }
 
 const DEFAULT_RETRY_DELAYS = '1m,5m,30m,2h,6h,12h,24h';
@@ -157,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = appEnv === 'production';
   // Test knobs never apply in production.
   const knob = (name: string): string | undefined => (production ? undefined : env[name]);
+  const secretKey = loadSecretKey(env, appEnv);
   return {
     appEnv,
     port: positiveInt(env.PORT, 'PORT', 3000),
@@ -164,7 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
     taskQueue: env.TEMPORAL_TASK_QUEUE || 'postal-api',
-    secretKey: loadSecretKey(env, appEnv),
+    secretKey,
     rateLimitPerMinute: positiveInt(env.RATE_LIMIT_PER_MINUTE, 'RATE_LIMIT_PER_MINUTE', 120),
     sandboxDailyQuota: positiveInt(env.SANDBOX_DAILY_QUOTA, 'SANDBOX_DAILY_QUOTA', 1000),
     webhookRetryDelaysMs: (knob('WEBHOOK_RETRY_DELAYS') || DEFAULT_RETRY_DELAYS).split(',').map(parseDuration),
@@ -178,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerActivitySlots: positiveInt(env.WORKER_ACTIVITY_SLOTS, 'WORKER_ACTIVITY_SLOTS', 100) || 100,
     failedAuthPerMinute: positiveInt(env.FAILED_AUTH_PER_MINUTE, 'FAILED_AUTH_PER_MINUTE', 30) || 30,
     trustProxy: env.TRUST_PROXY === '1',
+    stripe: stripeConfig(env, appEnv, secretKey),
     mail: {
       smtpUrl: env.SMTP_URL || undefined,
       from: env.MAIL_FROM || 'Service postal <no-reply@localhost>',

@@ -8,14 +8,14 @@ import { replayHistories } from '../worker/replay.js';
 import { toolTemporalAddress } from './local/database.js';
 
 /**
- * `npm run replay`: before rolling out a new build, replay the histories of the mailings and webhook
- * deliveries running on a Temporal server (TEMPORAL_ADDRESS, else the one `npm start` runs)
+ * `npm run replay`: before rolling out a new build, replay the histories of the mailings, webhook
+ * deliveries and top-ups running on a Temporal server (TEMPORAL_ADDRESS, else the one `npm start` runs)
  * against this build's workflow code. Prints {"replayed", "failed":[{workflowId, error}]}; exit 1
  * when any fails (do not deploy: the change is not compatible with workflows in flight). `--save
  * DIR` also writes each history there (binary protobuf), to add to test/fixtures/histories/;
  * `--query` picks other executions (a visibility query, e.g. finished deliveries to record).
  */
-const RUNNING = "(WorkflowType = 'mailing' OR WorkflowType = 'webhookDelivery') AND ExecutionStatus = 'Running'";
+const RUNNING = "(WorkflowType = 'mailing' OR WorkflowType = 'webhookDelivery' OR WorkflowType = 'topUp') AND ExecutionStatus = 'Running'";
 
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { save: { type: 'string' }, limit: { type: 'string' }, query: { type: 'string' } } });

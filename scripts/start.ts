@@ -20,6 +20,7 @@ async function main(): Promise<void> {
   const say = (line: string): void => void process.stderr.write(line + '\n');
 
   const stack = await startLocalStack(config, { dataDir: dir, persistent: true, uiPort: LOCAL_PORTS.temporalUi, log: say });
+  if (stack.stripeMockUrl) config.stripe.mockUrl = stack.stripeMockUrl;
   writeFileSync(join(dir, 'stack.json'), JSON.stringify({ databaseUrl: stack.databaseUrl, temporalAddress: stack.temporalAddress }, null, 2) + '\n', {
     mode: 0o600,
   });
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
   API base URL   ${api.url}/v1      (docs: ${api.url}/docs, health: ${api.url}/health)
   Dev space      ${api.url}/dashboard   (emails: ${config.mail.smtpUrl ? 'SMTP_URL' : config.mail.outboxDir})
   Temporal UI    ${stack.temporalUiUrl ?? '(external Temporal at ' + stack.temporalAddress + ')'}
+  Payments       ${config.stripe.mode === 'mock' ? `stripe-mock at ${config.stripe.mockUrl} (test payment page, no real money)` : config.stripe.mode === 'stripe' ? 'Stripe (STRIPE_SECRET_KEY)' : 'disabled (no STRIPE_SECRET_KEY)'}
   PDF browser    ${browser}
   Sandbox key    ${account?.testKey ?? '(create one: npm run --silent admin -- key create …)'}
 

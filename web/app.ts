@@ -13,6 +13,7 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { productionRoutes } from './routes/production.js';
 import { mailingRoutes } from './routes/mailings.js';
 import { requestRoutes } from './routes/requests.js';
+import { billingRoutes } from './routes/billing.js';
 
 export { SESSION_COOKIE, type WebServices } from './kit.js';
 
@@ -142,6 +143,7 @@ export function createWebApp(services: WebServices): Koa {
   productionRoutes(router, kit);
   mailingRoutes(router, kit);
   requestRoutes(router, kit);
+  billingRoutes(router, kit);
 
   app.use(router.routes());
   app.use(router.allowedMethods());

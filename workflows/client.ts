@@ -40,6 +40,8 @@ import {
   mailingWorkflowId,
   REFUSED_INVALID,
   SEARCH_ATTRIBUTES,
+  checkoutEventSignal,
+  topUpWorkflowId,
   type MailingWorkflowInput,
 } from './contract.js';
 
@@ -269,7 +271,10 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
             } catch (error) {
               const wait = LATER_START_RETRIES_MS[attempt];
               if (wait === undefined) {
-                logger.error({ err: error, shipmentId: start.input.shipmentId }, 'mailing recorded but its workflow could not start; the reconciler will start it');
+                logger.error(
+                  { err: error, shipmentId: start.input.shipmentId },
+                  'mailing recorded but its workflow could not start; the reconciler will start it',
+                );
                 return;
               }
               await sleep(wait);
@@ -310,6 +315,24 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
           staticSummary: deliverySummary(target),
           typedSearchAttributes: deliverySearchAttributes(target),
         });
+      } catch {
+        throw unreachable();
+      }
+    },
+
+    async signalTopUp(input, event) {
+      try {
+        await client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+          client.workflow.signalWithStart(workflows.topUp, {
+            taskQueue: config.taskQueue,
+            workflowId: topUpWorkflowId(input.sessionId),
+            args: [input],
+            signal: checkoutEventSignal,
+            signalArgs: [event],
+            staticSummary: `top-up ${input.topUpId}`,
+            staticDetails: `Stripe Checkout session ${input.sessionId}`,
+          }),
+        );
       } catch {
         throw unreachable();
       }

@@ -4,7 +4,7 @@
  * failure types of refusals. Deterministic code only: workflows import it too.
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import { defineUpdate } from '@temporalio/workflow';
+import { defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Shipment } from '../domain/mailings/shipment.js';
 import type { Mode } from '../domain/mailings/states.js';
 
@@ -138,4 +138,46 @@ export function deliverySearchAttributes(target: DeliveryTarget) {
     { key: WEBHOOK_EVENT_TYPE, value: target.eventType },
     { key: DELIVERY_STATUS, value: 'pending' satisfies DeliveryStatus },
   ];
+}
+
+/** A top-up paid through Stripe Checkout: its workflow is `topup-<checkout session id>`. */
+export const topUpWorkflowId = (sessionId: string): string => `topup-${sessionId}`;
+
+/** What the top-up workflow is started with (by the first Stripe event about its session). */
+export interface TopUpInput {
+  topUpId: string;
+  sessionId: string;
+}
+
+/** The Stripe events a top-up listens to, as the webhook passes them on (signature already checked). */
+export type CheckoutEventType =
+  'checkout.session.completed' | 'checkout.session.async_payment_succeeded' | 'checkout.session.async_payment_failed' | 'checkout.session.expired';
+
+export interface CheckoutEvent {
+  /** Stripe's event id (evt_…): a repeated event is recognised by it. */
+  eventId: string;
+  type: CheckoutEventType;
+  /** The session's payment_status in the event: `paid`, `unpaid` or `no_payment_required`. */
+  paymentStatus: string;
+}
+
+/** Each Stripe event about the session, in whatever order and number Stripe sends them (signal-with-start). */
+export const checkoutEventSignal = defineSignal<[CheckoutEvent]>('stripeCheckoutEvent');
+
+/** How a top-up ended: credited once, or not at all. */
+export type TopUpOutcome = 'paid' | 'failed' | 'expired';
+
+/** What the Checkout session of a top-up is created with (short workflow `checkoutSession`). */
+export interface CheckoutInput {
+  topUpId: string;
+  customerEmail: string;
+  /** Where Stripe sends the browser back; `{CHECKOUT_SESSION_ID}` is Stripe's placeholder. */
+  successUrl: string;
+  cancelUrl: string;
+}
+
+export interface CheckoutSession {
+  sessionId: string;
+  /** Stripe's hosted payment page (stripe-mock answers a placeholder address). */
+  url: string;
 }

@@ -86,12 +86,20 @@ export async function refund(db: Db | Tx, accountId: string, charge: Charge, uni
 }
 
 export async function topUp(db: Db, accountId: string, amountCents: number, reference: string | null = null): Promise<number> {
+  return db.transaction(async (trx) => (await creditWithin(trx, accountId, amountCents, reference)).balanceCents);
+}
+
+/** A top-up's credit inside the caller's transaction (a paid Stripe top-up commits with its record). */
+export async function creditWithin(
+  trx: Tx,
+  accountId: string,
+  amountCents: number,
+  reference: string | null,
+): Promise<{ balanceCents: number; ledgerEntryId: number }> {
   if (!Number.isSafeInteger(amountCents) || amountCents <= 0) throw new Error('a top-up is a positive whole number of cents');
-  return db.transaction(async (trx) => {
-    const [row] = await trx('accounts').where({ id: accountId }).increment('balance_cents', amountCents).returning('balance_cents');
-    if (!row) throw new Error(`no account ${accountId}`);
-    const balance = Number(row.balance_cents);
-    await appendEntry(trx, accountId, 'topup', amountCents, balance, null, reference);
-    return balance;
-  });
+  const [row] = await trx('accounts').where({ id: accountId }).increment('balance_cents', amountCents).returning('balance_cents');
+  if (!row) throw new Error(`no account ${accountId}`);
+  const balance = Number(row.balance_cents);
+  const ledgerEntryId = await appendEntry(trx, accountId, 'topup', amountCents, balance, null, reference);
+  return { balanceCents: balance, ledgerEntryId };
 }

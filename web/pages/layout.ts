@@ -24,6 +24,7 @@ const MENU: ReadonlyArray<{ path: string; text: string }> = [
   { path: '/envois', text: 'Envois' },
   { path: '/demandes', text: 'Demandes' },
   { path: '/production', text: 'Production' },
+  { path: '/solde', text: 'Solde et recharges' },
 ];
 
 export function layout(title: string, session: Session | undefined, body: Html): string {

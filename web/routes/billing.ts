@@ -1,0 +1,190 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { randomBytes } from 'node:crypto';
+import {
+  balanceView,
+  findTopUp,
+  findTopUpBySession,
+  ledgerPage,
+  listTopUps,
+  startTopUp,
+  TOPUP_LIMITS,
+  topUpPrice,
+  type TopUpRecord,
+} from '../../domain/billing/topups.js';
+import { VAT_RATE } from '../../domain/billing/prices.js';
+import { DomainError, InvalidRequest } from '../../domain/errors.js';
+import { signStripePayload, Stripe } from '../../lib/stripe.js';
+import { logger } from '../../lib/logger.js';
+import type { WebKit } from '../kit.js';
+import { BASE, infoPage, type Message } from '../pages/layout.js';
+import { billingPage, testInvoicePage, testInvoicePdf, testPaymentPage } from '../pages/billing.js';
+
+/** The amounts offered as buttons (excluding VAT); any other step of the limits can be typed. */
+const PRESET_CENTS = [2000, 5000, 10_000, 20_000];
+const LEDGER_PAGE = 20;
+
+/** Stripe Checkout's own address: the top-up form's answer redirects there (CSP form-action). */
+const CHECKOUT_ORIGIN = 'https://checkout.stripe.com';
+
+const RESULT_MESSAGES: Record<string, Message> = {
+  ok: { kind: 'notice', text: 'Paiement reçu : votre solde est crédité dès que Stripe le confirme (quelques secondes).' },
+  echec: { kind: 'error', text: 'Le paiement a échoué : rien n’a été débité ni crédité.' },
+  annule: { kind: 'notice', text: 'Paiement abandonné : rien n’a été débité ni crédité.' },
+};
+
+/**
+ * The balance, the month's free quota, the ledger, top-ups through Stripe Checkout and their
+ * invoices. Without Stripe keys in a local run, a marked test payment page stands in for Checkout
+ * and sends Stripe's signed event to /stripe/webhook; it does not exist anywhere else.
+ */
+export function billingRoutes(router: Router, kit: WebKit): void {
+  const { db, config } = kit;
+  const testPayments = config.stripe.mode === 'mock';
+
+  async function renderBilling(ctx: Context, status: number, m?: Message): Promise<void> {
+    const session = ctx.state.session!;
+    const accountId = session.user!.accountId;
+    const cursor = typeof ctx.query.apres === 'string' ? ctx.query.apres : undefined;
+    let ledger;
+    try {
+      ledger = await ledgerPage(db, config.secretKey, accountId, { limit: LEDGER_PAGE, cursor });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      ledger = await ledgerPage(db, config.secretKey, accountId, { limit: LEDGER_PAGE });
+      m ??= { kind: 'error', text: 'Ce lien de page du relevé n’est plus valable : voici les mouvements les plus récents.' };
+    }
+    ctx.set(
+      'Content-Security-Policy',
+      (ctx.response.get('Content-Security-Policy') as string).replace("form-action 'self'", `form-action 'self' ${CHECKOUT_ORIGIN}`),
+    );
+    kit.page(
+      ctx,
+      status,
+      billingPage(session, {
+        balance: await balanceView(db, accountId),
+        presets: PRESET_CENTS.map(topUpPrice),
+        limits: TOPUP_LIMITS,
+        vatRate: VAT_RATE,
+        topUps: await listTopUps(db, accountId),
+        ledger: { ...ledger, first: cursor === undefined },
+        enabled: config.stripe.mode !== 'disabled',
+        testPayments,
+        m: m ?? RESULT_MESSAGES[String(ctx.query.paiement)],
+      }),
+    );
+  }
+
+  router.get('/solde', kit.signedIn, (ctx) => renderBilling(ctx, 200));
+
+  router.post('/solde/recharger', kit.signedIn, async (ctx) => {
+    const session = ctx.state.session!;
+    const choice = kit.form(ctx, 'amountCents');
+    const other = kit.form(ctx, 'otherEuros').replace(',', '.');
+    const amountCents = choice === 'other' ? Math.round(Number(other) * 100) : Number(choice);
+    const back = `${kit.publicUrl(ctx)}${BASE}/solde`;
+    try {
+      const topUp = await startTopUp(kit.domain, {
+        accountId: session.user!.accountId,
+        amountCents: choice === '' || (choice === 'other' && other.trim() === '') ? undefined : amountCents,
+        email: session.user!.email,
+        successUrl: `${back}?paiement=ok`,
+        cancelUrl: `${back}?paiement=annule`,
+      });
+      ctx.redirect(testPayments ? `${BASE}/paiement-test/${encodeURIComponent(topUp.sessionId)}` : topUp.url);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const { minCents, maxCents, stepCents } = TOPUP_LIMITS;
+      const invalid = error instanceof InvalidRequest;
+      const text = invalid
+        ? `Choisissez un montant de ${minCents / 100} à ${maxCents / 100} € HT, par pas de ${stepCents / 100} €.`
+        : 'Le paiement n’a pas pu être préparé ; rien n’a été débité. Réessayez dans un instant.';
+      await renderBilling(ctx, invalid ? 400 : 503, { kind: 'error', text });
+    }
+  });
+
+  if (!testPayments) return;
+
+  /** The signed-in account's top-up of this Checkout session, else a 404 page. */
+  async function ownTopUp(ctx: Context, find: () => Promise<TopUpRecord | undefined>): Promise<TopUpRecord | undefined> {
+    const topUp = await find();
+    if (topUp && topUp.accountId === ctx.state.session!.user!.accountId) return topUp;
+    kit.page(ctx, 404, infoPage(ctx.state.session, 'Paiement introuvable', { kind: 'error', text: 'Aucune recharge de ce compte ne correspond.' }));
+    return undefined;
+  }
+
+  router.get('/paiement-test/factures/:id', kit.signedIn, async (ctx) => {
+    const topUp = await ownTopUp(ctx, () => findTopUp(db, ctx.params.id ?? ''));
+    if (topUp) kit.page(ctx, 200, testInvoicePage(ctx.state.session!, topUp, VAT_RATE));
+  });
+  router.get('/paiement-test/factures/:id/pdf', kit.signedIn, async (ctx) => {
+    const topUp = await ownTopUp(ctx, () => findTopUp(db, ctx.params.id ?? ''));
+    if (!topUp) return;
+    ctx.type = 'application/pdf';
+    ctx.set('Content-Disposition', `inline; filename="facture-test-${topUp.id}.pdf"`);
+    ctx.body = testInvoicePdf(topUp, VAT_RATE);
+  });
+
+  router.get('/paiement-test/:session', kit.signedIn, async (ctx) => {
+    const topUp = await ownTopUp(ctx, () => findTopUpBySession(db, ctx.params.session ?? ''));
+    if (!topUp) return;
+    if (topUp.status !== 'pending') return ctx.redirect(`${BASE}/solde`);
+    kit.page(ctx, 200, testPaymentPage(ctx.state.session!, topUp, VAT_RATE));
+  });
+
+  router.post('/paiement-test/:session', kit.signedIn, async (ctx) => {
+    const topUp = await ownTopUp(ctx, () => findTopUpBySession(db, ctx.params.session ?? ''));
+    if (!topUp) return;
+    const paid = kit.form(ctx, 'outcome') === 'paid';
+    // What Stripe sends for a card payment (completed, paid), or for a payment that fails after the
+    // form was submitted (completed while unpaid, then async_payment_failed).
+    const events = paid
+      ? [checkoutEvent(topUp, 'checkout.session.completed', 'paid')]
+      : [checkoutEvent(topUp, 'checkout.session.completed', 'unpaid'), checkoutEvent(topUp, 'checkout.session.async_payment_failed', 'unpaid')];
+    for (const event of events) {
+      const payload = JSON.stringify(event);
+      const response = await fetch(`${kit.publicUrl(ctx)}/stripe/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': signStripePayload(config.stripe, payload) },
+        body: payload,
+      });
+      if (!response.ok) {
+        logger.error({ status: response.status, body: await response.text() }, 'the test payment page could not deliver its event');
+        return kit.page(
+          ctx,
+          502,
+          infoPage(ctx.state.session, 'Paiement de test', { kind: 'error', text: 'L’événement n’a pas été accepté par /stripe/webhook.' }),
+        );
+      }
+    }
+    ctx.redirect(`${BASE}/solde?paiement=${paid ? 'ok' : 'echec'}`);
+  });
+}
+
+/** A Stripe event about a Checkout session, shaped as Stripe sends it (API version of the client). */
+function checkoutEvent(topUp: TopUpRecord, type: string, paymentStatus: 'paid' | 'unpaid') {
+  return {
+    id: `evt_test_${randomBytes(12).toString('hex')}`,
+    object: 'event',
+    api_version: Stripe.API_VERSION,
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+    data: {
+      object: {
+        id: topUp.sessionId,
+        object: 'checkout.session',
+        mode: 'payment',
+        client_reference_id: topUp.id,
+        metadata: { topup_id: topUp.id },
+        currency: 'eur',
+        amount_subtotal: topUp.amountCents,
+        amount_total: topUp.totalCents,
+        payment_status: paymentStatus,
+        status: 'complete',
+      },
+    },
+  };
+}
