@@ -1,8 +1,7 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { findOnPath, isExecutable } from '../../lib/executables.js';
-import { searchPath, stripeMockPath, toolsCacheDir } from '../../lib/config.js';
+import { stripeMockPath, toolsCacheDir } from '../../lib/config.js';
+import { resolveGoTool } from './go-tool.js';
 import { StartupError, firstLine } from './startup-error.js';
 
 /**
@@ -17,64 +16,21 @@ export function stripeMockCacheDir(): string {
   return join(toolsCacheDir(), `stripe-mock-${STRIPE_MOCK_VERSION}`);
 }
 
-function goInstall(env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('go', ['install', MODULE], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const started = Date.now();
-    const ticker = setInterval(() => log(`  still building stripe-mock (${Math.round((Date.now() - started) / 1000)} s)…`), 15_000);
-    const relay = (chunk: Buffer): void =>
-      chunk
-        .toString()
-        .split('\n')
-        .filter(Boolean)
-        .forEach((line) => log('  ' + line));
-    child.stdout.on('data', relay);
-    child.stderr.on('data', relay);
-    child.on('error', (error) => {
-      clearInterval(ticker);
-      reject(
-        new StartupError('stripe-mock', `go could not run (${firstLine(error)})`, 'Install Go, or set STRIPE_MOCK_PATH, or STRIPE_SECRET_KEY for real Stripe'),
-      );
-    });
-    child.on('close', (code) => {
-      clearInterval(ticker);
-      resolve(code ?? 1);
-    });
-  });
-}
-
 /** PATH, then STRIPE_MOCK_PATH, then the version-keyed cache; otherwise built into the cache with Go. */
-export async function resolveStripeMock(log: (line: string) => void = (l) => process.stderr.write(l + '\n')): Promise<string> {
-  const fromPath = findOnPath('stripe-mock', searchPath());
-  if (fromPath) return fromPath;
-  const fromEnv = stripeMockPath();
-  if (fromEnv) {
-    if (!isExecutable(fromEnv))
-      throw new StartupError('stripe-mock', `STRIPE_MOCK_PATH=${fromEnv} is not an executable file`, 'Point it at the stripe-mock binary, or unset it');
-    return fromEnv;
-  }
-  const cacheDir = stripeMockCacheDir();
-  const cached = join(cacheDir, 'stripe-mock');
-  if (isExecutable(cached)) return cached;
-  if (spawnSync('go', ['version']).status !== 0)
-    throw new StartupError(
-      'stripe-mock',
-      `stripe-mock is not on PATH, STRIPE_MOCK_PATH is unset, and Go is missing to build ${MODULE}`,
-      'Install Go or stripe-mock, or set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to use Stripe itself',
-    );
-  mkdirSync(cacheDir, { recursive: true });
-  log(`Building stripe-mock v${STRIPE_MOCK_VERSION} into ${cacheDir} (first run only)…`);
-  const env = { ...process.env, GOBIN: cacheDir, GOFLAGS: '-mod=mod' };
-  let code = await goInstall(env, log);
-  if (code !== 0) {
-    // Without the checksum database every module is still checked against stripe-mock's own go.sum.
-    log('go install failed; retrying with GOSUMDB=off (dependencies still verified by stripe-mock go.sum)…');
-    code = await goInstall({ ...env, GOSUMDB: 'off' }, log);
-  }
-  if (code !== 0 || !existsSync(cached))
-    throw new StartupError('stripe-mock', `go install ${MODULE} failed (exit ${code})`, 'Check that the Go module proxy is reachable, or set STRIPE_MOCK_PATH');
-  log('stripe-mock ready: ' + cached);
-  return cached;
+export function resolveStripeMock(log: (line: string) => void = (l) => process.stderr.write(l + '\n')): Promise<string> {
+  return resolveGoTool(
+    {
+      component: 'stripe-mock',
+      binary: 'stripe-mock',
+      module: MODULE,
+      cacheDir: stripeMockCacheDir(),
+      pathVariable: 'STRIPE_MOCK_PATH',
+      pathValue: stripeMockPath(),
+      withoutGo: 'Install Go or stripe-mock, or set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to use Stripe itself',
+      whenBuildFails: 'Check that the Go module proxy is reachable, or set STRIPE_MOCK_PATH',
+    },
+    log,
+  );
 }
 
 export interface RunningStripeMock {
