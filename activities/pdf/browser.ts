@@ -85,6 +85,11 @@ export class BrowserPool {
         args: ARGS,
         // A hung renderer fails the printing (the activity retries) instead of holding a slot.
         protocolTimeout: 20_000,
+        // The worker's own shutdown closes the browser after draining (worker/worker.ts); puppeteer's
+        // handlers would end the whole process at Ctrl-C first, skipping that orderly shutdown.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
         env: { ...process.env, FONTCONFIG_FILE: fontconfigFile() },
       });
     } catch (error) {
