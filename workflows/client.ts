@@ -170,7 +170,13 @@ function timestampMs(ts: ProtoTimestamp): number | undefined {
 }
 
 /** Starts answered before they land, at most: beyond, the API starts first (back-pressure). */
-const MAX_PENDING_STARTS = 32;
+const MAX_PENDING_STARTS = 256;
+/**
+ * Of those, how many are sent to Temporal at once. A few suffice to keep up (a start takes a few
+ * milliseconds), and more only add contention on the server: with 32 at once, the dev server's
+ * starts slowed so much that the answers waited longer than when they waited for their start.
+ */
+const CONCURRENT_LATER_STARTS = 8;
 /** Waits between the attempts of a start made after the answer; then the reconciler takes over. */
 const LATER_START_RETRIES_MS = [500, 2000, 5000];
 
@@ -194,7 +200,9 @@ function channelReady(connection: unknown): boolean {
 /** The WorkflowRunner of the domain, on a Temporal client. */
 export function temporalWorkflows(client: Client, config: Config): WorkflowRunner {
   const mailingHandle = (shipmentId: string): WorkflowHandle<typeof workflows.mailing> => client.workflow.getHandle(mailingWorkflowId(shipmentId));
-  let pendingStarts = 0;
+  /** Starts of answered mailings, waiting for one of the CONCURRENT_LATER_STARTS senders. */
+  const laterStarts: MailingStart[] = [];
+  let sending = 0;
 
   const startMailing = async (input: MailingWorkflowInput, reference: string, options: { restart?: boolean } = {}): Promise<void> => {
     await client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
@@ -239,6 +247,33 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
       }
     });
 
+  /** One sender: takes the waiting starts one by one, each tried a few times; the reconciler takes what still fails. */
+  const sendLaterStarts = async (): Promise<void> => {
+    sending += 1;
+    try {
+      for (let start = laterStarts.shift(); start; start = laterStarts.shift()) {
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await ensureStarted(start);
+            break;
+          } catch (error) {
+            const wait = LATER_START_RETRIES_MS[attempt];
+            if (wait === undefined) {
+              logger.error(
+                { err: error, shipmentId: start.input.shipmentId },
+                'mailing recorded but its workflow could not start; the reconciler will start it',
+              );
+              break;
+            }
+            await sleep(wait);
+          }
+        }
+      }
+    } finally {
+      sending -= 1;
+    }
+  };
+
   return {
     async run<N extends WorkflowName>(name: N, args: Parameters<Workflows[N]>, options: RunOptions): Promise<WorkflowResultType<Workflows[N]>> {
       try {
@@ -259,31 +294,11 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
 
     startMailing,
 
-    readyToStartLater: () => pendingStarts < MAX_PENDING_STARTS && channelReady(client.connection),
+    readyToStartLater: () => laterStarts.length + sending < MAX_PENDING_STARTS && channelReady(client.connection),
 
     startMailingLater(start) {
-      pendingStarts += 1;
-      void (async () => {
-        try {
-          for (let attempt = 0; ; attempt++) {
-            try {
-              return await ensureStarted(start);
-            } catch (error) {
-              const wait = LATER_START_RETRIES_MS[attempt];
-              if (wait === undefined) {
-                logger.error(
-                  { err: error, shipmentId: start.input.shipmentId },
-                  'mailing recorded but its workflow could not start; the reconciler will start it',
-                );
-                return;
-              }
-              await sleep(wait);
-            }
-          }
-        } finally {
-          pendingStarts -= 1;
-        }
-      })();
+      laterStarts.push(start);
+      if (sending < CONCURRENT_LATER_STARTS) void sendLaterStarts();
     },
 
     async endMailing(shipmentId, reason) {
