@@ -8,6 +8,8 @@ import { startApiServer } from './server.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   if (!config.databaseUrl || !config.temporalAddress) throw new Error('the API process needs DATABASE_URL and TEMPORAL_ADDRESS');
+  // Refused at start rather than as a 500 at the first sign-up: the developer space emails links with it.
+  if (config.appEnv !== 'local' && !config.dashboard.publicUrl) throw new Error('PUBLIC_URL must be set outside APP_ENV=local (e.g. https://api.example.fr)');
   const db = createDb(config.databaseUrl);
   // knex takes a lock, so several processes starting together migrate once.
   await migrateLatest(db);
