@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { changeAccount } from '../../domain/access/accounts.js';
 import { SIGNIN_FAILURES_PER_ACCOUNT, SIGNIN_FAILURES_PER_ADDRESS } from '../../domain/developers/throttle.js';
 import { startDashboard, type Dashboard } from '../support/dashboard.js';
+import { spawnApiProcess } from '../support/api.js';
 import { stack } from '../support/stack.js';
 
 describe('developer space (browser, SMTP)', function () {
@@ -186,5 +187,18 @@ describe('developer space (browser, SMTP)', function () {
       expect(new URL(page.url()).pathname).to.equal('/dashboard');
       expect((await page.goto(link))!.status()).to.equal(400);
     });
+  });
+
+  it('outside APP_ENV=local the API process refuses to start without PUBLIC_URL (the emailed links need it)', async () => {
+    const failure = await spawnApiProcess({ APP_ENV: 'preprod', PUBLIC_URL: '' }).then(
+      async (started) => {
+        await started.stop();
+        return undefined;
+      },
+      (error: Error) => error.message,
+    );
+    expect(failure).to.include('PUBLIC_URL must be set');
+    const started = await spawnApiProcess({ APP_ENV: 'preprod', PUBLIC_URL: 'https://api.example.fr' });
+    await started.stop();
   });
 });
