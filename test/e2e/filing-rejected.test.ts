@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { balanceOf, createAccount, eventually, IsolatedServices } from '../support/api.js';
+import { balanceOf, createAccount, eventually, IsolatedServices, startedMailingWorkflow } from '../support/api.js';
 import { stack } from '../support/stack.js';
-import { mailingWorkflowId } from '../../workflows/contract.js';
 
 describe('a letter that can never be filed', function () {
   this.timeout(60_000);
@@ -27,7 +26,7 @@ describe('a letter that can never be filed', function () {
       .update({ layout: JSON.stringify({ broken: true }) });
     services.startWorker();
 
-    const handle = stack().temporal.client.workflow.getHandle(mailingWorkflowId(id));
+    const handle = await startedMailingWorkflow(id);
     const result = (await handle.result()) as { status: string; step: number; lastStep: number };
     expect([result.status, result.step]).to.deep.equal(['error', result.lastStep]);
     expect(await balanceOf(account.id)).to.equal(10_000);

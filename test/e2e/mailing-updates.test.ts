@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { call, createAccount, type TestAccount } from '../support/api.js';
+import { call, createAccount, type TestAccount, startedMailingWorkflow } from '../support/api.js';
 import { stack } from '../support/stack.js';
 import { freeLetter, recipient, sender } from '../support/fixtures.js';
 import { mailingWorkflowId } from '../../workflows/contract.js';
@@ -27,7 +27,7 @@ describe('moves of a test mailing (the advance update)', function () {
   it('refuses "returned" before the letter is posted, in the validator: 409, nothing in the history', async () => {
     const id = await mail();
     // Operators read what it is in the Temporal UI's list.
-    const described = await stack().temporal.client.workflow.getHandle(mailingWorkflowId(id)).describe();
+    const described = await (await startedMailingWorkflow(id)).describe();
     expect(await described.staticSummary()).to.equal('registered · no reference · test');
     const refused = await advance(id, { status: 'returned' });
     expect(refused.status).to.equal(409);

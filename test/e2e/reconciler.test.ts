@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { balanceOf, call, createAccount, eventually, IsolatedServices } from '../support/api.js';
+import { balanceOf, call, createAccount, eventually, IsolatedServices, startedMailingWorkflow } from '../support/api.js';
 import { stack } from '../support/stack.js';
 import { reconcileMailings } from '../../workflows/index.js';
-import { mailingWorkflowId } from '../../workflows/contract.js';
 
 const QUEUE = 'reconciler-test';
 
@@ -20,7 +19,7 @@ describe('the mailing reconciler (a non-final shipment always has a running work
 
   /** What an operator's mistake or a bug leaves: the shipment unfinished, its workflow closed. */
   async function loseWorkflow(shipmentId: string, createdAgo: string): Promise<void> {
-    await stack().temporal.client.workflow.getHandle(mailingWorkflowId(shipmentId)).terminate('test: the workflow is lost');
+    await (await startedMailingWorkflow(shipmentId)).terminate('test: the workflow is lost');
     await stack()
       .db('shipments')
       .where({ id: shipmentId })

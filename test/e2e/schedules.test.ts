@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { call, createAccount, eventually, type TestAccount } from '../support/api.js';
+import { call, createAccount, eventually, type TestAccount, startedMailingWorkflow } from '../support/api.js';
 import { freeLetter, recipient, sender } from '../support/fixtures.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { startTimeSkipping, startTimeSkippingServices, type TimeSkippingEnv, type TimeSkippingServices } from '../support/time-skipping.js';
@@ -112,7 +112,7 @@ describe('the real schedules, on a time-skipping Temporal test server', function
 
     // The mailing that started it (still open: a test mailing waits to be advanced) ignores the
     // failure of its child and goes on.
-    const mailing = await env.client.workflow.getHandle(mailingWorkflowId(created.body.id)).describe();
+    const mailing = await (await startedMailingWorkflow(created.body.id, env.client)).describe();
     expect(mailing.status.name).to.equal('RUNNING');
     const advanced = await call('POST', `/v1/test/mailings/${created.body.id}/advance`, { key: account.testKey, body: {}, baseUrl: services.api.url });
     expect(advanced.status).to.equal(200);
@@ -142,7 +142,7 @@ describe('the real schedules, on a time-skipping Temporal test server', function
     const created = await mail(account.liveKey, 'registered');
     expect(created.status).to.equal(201);
     const shipmentId = created.body.id as string;
-    const mailing = env.client.workflow.getHandle(mailingWorkflowId(shipmentId));
+    const mailing = await startedMailingWorkflow(shipmentId, env.client);
 
     const final = await env.skipping(() => mailing.result());
     expect(final).to.include({ id: shipmentId, status: 'delivered' });

@@ -8,6 +8,9 @@ import { topUp } from '../../domain/billing/ledger.js';
 import { freePort } from '../../scripts/local/ports.js';
 import { createAccount as createDomainAccount } from '../../domain/access/accounts.js';
 import { spawnNode } from './processes.js';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { mailingWorkflowId } from '../../workflows/contract.js';
 import { freeLetter, recipient, sender } from './fixtures.js';
 
 export interface ApiResponse<T = any> {
@@ -184,5 +187,23 @@ export class IsolatedServices {
   /** A mailing created through this API process. */
   mail(key: string, mode = 'simple'): Promise<ApiResponse> {
     return call('POST', '/v1/mailings', { key, body: { mode, letter: freeLetter, sender, recipient }, baseUrl: this.api.url });
+  }
+}
+
+/**
+ * A mailing's workflow once it exists: POST /v1/mailings answers as soon as the mailing is
+ * recorded, and its workflow starts right after (docs/decisions.md), a few milliseconds later.
+ */
+export async function startedMailingWorkflow(shipmentId: string, client: Client = stack().temporal.client, timeoutMs = 10_000): Promise<WorkflowHandle> {
+  const handle = client.workflow.getHandle(mailingWorkflowId(shipmentId));
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await handle.describe();
+      return handle;
+    } catch (error) {
+      if (!(error instanceof WorkflowNotFoundError) || Date.now() > deadline) throw error;
+      await sleep(25);
+    }
   }
 }
