@@ -12,7 +12,6 @@ import {
   ACCOUNT_ID,
   DELIVERY_STATUS,
   deliveryWorkflowId,
-  mailingWorkflowId,
   WEBHOOK_ABANDONED,
   WEBHOOK_ENDPOINT_ID,
   WEBHOOK_EVENT_ID,
