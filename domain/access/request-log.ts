@@ -171,6 +171,9 @@ export interface RequestLogEntry {
  * One page of the account's request log of the last REQUEST_LOG_RETENTION_DAYS, newest first,
  * optionally for one of its keys and one status class. Keyset pagination on (at, request_id) with
  * the API's sealed cursors (a cursor works for this account's log only: InvalidRequest otherwise).
+ *
+ * The table's only B-tree is (key_id, at, request_id): each of the account's keys gives its newest
+ * rows past the cursor (at most a page), and the page is the newest of those.
  */
 export async function requestLogPage(
   db: Db,
@@ -179,34 +182,45 @@ export async function requestLogPage(
   options: { limit: number; cursor?: string; keyId?: string; statusClass?: StatusClass },
 ): Promise<{ entries: RequestLogEntry[]; nextCursor: string | null }> {
   const scope = `request-log:${accountId}`;
-  const query = db('api_request_log')
-    .where({ account_id: accountId })
-    .where('at', '>', db.raw(`now() - interval '${REQUEST_LOG_RETENTION_DAYS} days'`));
-  if (options.keyId) void query.where({ key_id: options.keyId });
+  const inner: string[] = [];
+  const innerValues: unknown[] = [];
   if (options.statusClass) {
     const low = Number(options.statusClass[0]) * 100;
-    void query.whereBetween('status', [low, low + 99]);
+    inner.push('AND l.status BETWEEN ? AND ?');
+    innerValues.push(low, low + 99);
   }
   if (options.cursor) {
     const after = decodeCursor(options.cursor, secretKey, scope);
-    void query.andWhereRaw('(at, request_id) < (?::timestamptz, ?::uuid)', [after.createdAt, after.id]);
+    inner.push('AND (l.at, l.request_id) < (?::timestamptz, ?::uuid)');
+    innerValues.push(after.createdAt, after.id);
   }
-  const rows = (await query
-    .orderBy([
-      { column: 'at', order: 'desc' },
-      { column: 'request_id', order: 'desc' },
-    ])
-    .limit(options.limit + 1)
-    .select('request_id as id', 'at as created_at', 'key_id', 'mode', 'method', 'path', 'status', 'duration_ms')) as {
-    id: string;
-    created_at: Date;
-    key_id: string;
-    mode: 'test' | 'live';
-    method: string;
-    path: string;
-    status: number;
-    duration_ms: number;
-  }[];
+  const keyFilter = options.keyId ? 'AND k.id = ?' : '';
+  const { rows } = (await db.raw(
+    `SELECT l.request_id AS id, l.at AS created_at, l.key_id, l.mode, l.method, l.path, l.status, l.duration_ms
+     FROM api_keys k
+     CROSS JOIN LATERAL (
+       SELECT * FROM api_request_log l
+       WHERE l.key_id = k.id AND l.account_id = k.account_id
+         AND l.at > now() - interval '${REQUEST_LOG_RETENTION_DAYS} days' ${inner.join(' ')}
+       ORDER BY l.at DESC, l.request_id DESC
+       LIMIT ?
+     ) l
+     WHERE k.account_id = ? ${keyFilter}
+     ORDER BY l.at DESC, l.request_id DESC
+     LIMIT ?`,
+    [...innerValues, options.limit + 1, accountId, ...(options.keyId ? [options.keyId] : []), options.limit + 1] as never[],
+  )) as {
+    rows: {
+      id: string;
+      created_at: Date;
+      key_id: string;
+      mode: 'test' | 'live';
+      method: string;
+      path: string;
+      status: number;
+      duration_ms: number;
+    }[];
+  };
   const { rows: shown, nextCursor } = page(rows, options.limit, secretKey, scope);
   return {
     entries: shown.map((row) => ({
