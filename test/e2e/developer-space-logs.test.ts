@@ -15,7 +15,7 @@ import { SCOPES } from '../../domain/access/scopes.js';
 import { createApiKey, revokeApiKey } from '../../domain/access/keys.js';
 import { changeAccount } from '../../domain/access/accounts.js';
 import { ADMIN_CLI } from '../../domain/access/audit.js';
-import { REQUEST_LOG_RETENTION_DAYS } from '../../domain/access/request-log.js';
+import { REQUEST_LOG_RETENTION_DAYS, requestLogPage, type RequestLogEntry } from '../../domain/access/request-log.js';
 
 const run = promisify(execFile);
 
@@ -131,14 +131,17 @@ describe('developer space: request log and audit log (browser)', function () {
       expect(html).not.to.include(token);
       expect(
         await db()('api_request_log')
-          .where('path', 'like', `%${token.slice(0, 20)}%`)
+          .whereRaw('position(?::bytea in calls) > 0', [Buffer.from(token.slice(0, 20))])
           .count({ n: '*' }),
       ).to.deep.equal([{ n: '0' }]);
-      expect(
-        await db()('api_request_log')
-          .where({ request_id: idOf(otherCall) })
-          .first('account_id'),
-      ).to.deep.equal({ account_id: other.id });
+      const otherRow = await eventually(
+        () =>
+          db()('api_request_log')
+            .whereRaw('position(?::bytea in calls) > 0', [Buffer.from(idOf(otherCall))])
+            .first('account_id'),
+        (found) => found !== undefined,
+      );
+      expect(otherRow).to.deep.equal({ account_id: other.id });
 
       // Filters: one key; one status class.
       const onlyB = await journalShowing(page, `?cle=${keyBId}`, [idOf(noScope)]);
@@ -174,32 +177,90 @@ describe('developer space: request log and audit log (browser)', function () {
     await dashboard.withPage(async (page) => {
       const { accountId } = await dashboard.signedInDeveloper(page);
       const key = await db()('api_keys').where({ account_id: accountId }).first('id');
-      const row = (id: string, daysAgo: number) => ({
-        request_id: id,
-        account_id: accountId,
-        key_id: key.id,
-        mode: 'test',
-        method: 'GET',
-        path: '/v1/catalogue',
-        status: 200,
-        duration_ms: 1.5,
-        at: db().raw(`now() - make_interval(days => ?)`, [daysAgo]),
-      });
+      // A batch of the API as it is stored: one row per key, a line per call.
+      const batch = (id: string, daysAgo: number) => {
+        const at = Date.now() - daysAgo * 24 * 3_600_000;
+        return {
+          account_id: accountId,
+          key_id: key.id,
+          mode: 'test',
+          first_at: new Date(at),
+          last_at: new Date(at),
+          call_count: 1,
+          calls: Buffer.from(`${id}\t${at}\tGET\t200\t1.5\t/v1/catalogue`),
+        };
+      };
       const old = randomUUID();
       const recent = randomUUID();
-      await db()('api_request_log').insert([row(old, REQUEST_LOG_RETENTION_DAYS + 1), row(recent, REQUEST_LOG_RETENTION_DAYS - 1)]);
+      await db()('api_request_log').insert([batch(old, REQUEST_LOG_RETENTION_DAYS + 1), batch(recent, REQUEST_LOG_RETENTION_DAYS - 1)]);
       const rows = await journalShowing(page, '', [recent]);
       expect(rows.map((r) => r.requestId)).not.to.include(old);
 
       await stack().temporal.client.schedule.getHandle('maintenance-purge').trigger();
       const left = await eventually(
-        () => db()('api_request_log').whereIn('request_id', [old, recent]).pluck('request_id'),
+        async () =>
+          ((await db()('api_request_log').where({ account_id: accountId }).pluck('calls')) as Buffer[]).map((calls) => calls.toString().split('\t')[0]),
         (ids) => !ids.includes(old),
         20_000,
         200,
       );
       expect(left).to.deep.equal([recent]);
     });
+  });
+
+  it('request log pages: batches of several processes overlapping in time are walked newest first, with neither gap nor duplicate, filtered or not', async () => {
+    const account = await createAccount();
+    const keys = (await db()('api_keys').where({ account_id: account.id }).pluck('id')) as string[];
+    // 40 batches of 2 keys, as 3 API processes would write them: each spans a few seconds and overlaps the others.
+    const start = Date.now() - 3_600_000;
+    const all: { requestId: string; keyId: string; status: number; at: number }[] = [];
+    const batches = [];
+    for (let b = 0; b < 40; b++) {
+      const keyId = keys[b % 2]!;
+      const calls = Array.from({ length: 15 }, (_, i) => ({
+        requestId: randomUUID(),
+        keyId,
+        status: [200, 201, 404, 500][(b + i) % 4]!,
+        // Several calls share a millisecond: the request id orders them.
+        at: start + (b % 3) * 200 + Math.floor(b / 3) * 1000 + (i % 5) * 300,
+      }));
+      all.push(...calls);
+      const ats = calls.map((c) => c.at);
+      batches.push({
+        account_id: account.id,
+        key_id: keyId,
+        mode: 'test',
+        first_at: new Date(Math.min(...ats)),
+        last_at: new Date(Math.max(...ats)),
+        call_count: calls.length,
+        calls: Buffer.from(calls.map((c) => `${c.requestId}\t${c.at}\tGET\t${c.status}\t0.5\t/v1/catalogue`).join('\n')),
+      });
+    }
+    await db()('api_request_log').insert(batches);
+    const newestFirst = (x: { at: number; requestId: string }, y: { at: number; requestId: string }) => y.at - x.at || (y.requestId > x.requestId ? 1 : -1);
+    const walk = async (options: { keyId?: string; statusClass?: '2xx' | '4xx' | '5xx'; maxBatches?: number }): Promise<RequestLogEntry[]> => {
+      const seen: RequestLogEntry[] = [];
+      let cursor: string | undefined;
+      for (let pages = 0; pages < 200; pages++) {
+        const page = await requestLogPage(db(), stack().config.secretKey, account.id, { limit: 7, cursor, ...options });
+        seen.push(...page.entries);
+        if (!page.nextCursor) return seen;
+        cursor = page.nextCursor;
+      }
+      throw new Error('no last page');
+    };
+    const ids = (entries: { requestId: string }[]) => entries.map((e) => e.requestId);
+    expect(ids(await walk({}))).to.deep.equal(ids([...all].sort(newestFirst)));
+    expect(ids(await walk({ keyId: keys[1] }))).to.deep.equal(ids(all.filter((c) => c.keyId === keys[1]).sort(newestFirst)));
+    expect(ids(await walk({ statusClass: '4xx' }))).to.deep.equal(ids(all.filter((c) => c.status === 404).sort(newestFirst)));
+    // Pages that stop early (few batches read per page): the same calls, in the same order.
+    expect(ids(await walk({ statusClass: '5xx', maxBatches: 8 }))).to.deep.equal(ids(all.filter((c) => c.status === 500).sort(newestFirst)));
+    // Another account's cursor is refused.
+    const mine = await requestLogPage(db(), stack().config.secretKey, account.id, { limit: 7 });
+    const other = await createAccount();
+    let refused: unknown;
+    await requestLogPage(db(), stack().config.secretKey, other.id, { limit: 7, cursor: mine.nextCursor! }).catch((error: unknown) => (refused = error));
+    expect((refused as { code?: string }).code).to.equal('invalid_cursor');
   });
 
   it('audit log: key, webhook and access changes with their actor (the developer and their address, or the admin CLI), append-only, never another account’s', async () => {
