@@ -3,14 +3,14 @@ import { logger } from '../../lib/logger.js';
 import { decodeCursor, encodeCursor } from '../pagination.js';
 
 /**
- * The request log (issue 15): one row per API call made with a known key, shown to the account for
+ * The request log (issue 15): every API call made with a known key, shown to the account for
  * REQUEST_LOG_RETENTION_DAYS in the developer space. What is recorded: request id, key, account,
  * mode, method, the path as the access log writes it (no query string; a proof link's token
  * redacted), status, duration and time. Never a header, a body or a key.
  *
  * Never written on the request path: each API process keeps the rows in memory (RequestLogBuffer)
- * and inserts them in batches, one statement per batch, one table row per key of the batch (the
- * calls as parallel arrays): Postgres stores and indexes a batch, not each call.
+ * and inserts them in batches, one statement per batch, one table row per key of the batch (its
+ * calls as lines of one uncompressed bytea): Postgres stores and indexes a batch, not each call.
  */
 export const REQUEST_LOG_RETENTION_DAYS = 7;
 const RETENTION_MS = REQUEST_LOG_RETENTION_DAYS * 24 * 3_600_000;
