@@ -2,6 +2,7 @@ import type { Db } from '../db/knex.js';
 import { purgeExpiredCounters } from '../domain/access/keys.js';
 import { purgeExpiredIdempotencyKeys } from '../domain/access/idempotency.js';
 import { purgeExpiredCache } from '../domain/lookups/cache.js';
+import { purgeRequestLog } from '../domain/access/request-log.js';
 
 export function maintenanceActivities(db: Db) {
   return {
@@ -11,11 +12,15 @@ export function maintenanceActivities(db: Db) {
       return new Date().toISOString();
     },
 
-    /** Drops rate-limit and quota windows that are over, expired partner answers, and idempotency records older than 24 h. */
-    async purgeExpiredRecords(): Promise<{ idempotencyKeys: number }> {
+    /**
+     * Drops rate-limit and quota windows that are over, expired partner answers, idempotency records
+     * older than 24 h and request log rows older than 7 days.
+     */
+    async purgeExpiredRecords(): Promise<{ idempotencyKeys: number; requestLogRows: number }> {
       await purgeExpiredCounters(db);
       await purgeExpiredCache(db);
-      return { idempotencyKeys: await purgeExpiredIdempotencyKeys(db) };
+      const idempotencyKeys = await purgeExpiredIdempotencyKeys(db);
+      return { idempotencyKeys, requestLogRows: await purgeRequestLog(db) };
     },
   };
 }

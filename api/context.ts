@@ -5,6 +5,8 @@ import type { KeyGuard } from '../domain/access/guard.js';
 import type { Deps } from '../domain/deps.js';
 import type { HealthCheck } from '../domain/health.js';
 import type { ShipmentCache } from '../domain/mailings/shipment-cache.js';
+import type { KeyRecord } from '../domain/access/key-store.js';
+import type { RequestLogBuffer } from '../domain/access/request-log.js';
 
 /** What every request handler can reach: no globals, so tests can run several apps side by side. */
 export interface Services {
@@ -17,6 +19,8 @@ export interface Services {
   health: HealthCheck;
   /** The mailings clients read, kept until they change. */
   shipments: ShipmentCache;
+  /** This process's request log rows, written to Postgres in batches. */
+  requestLog: RequestLogBuffer;
 }
 
 export interface AuthState {
@@ -33,6 +37,8 @@ declare module 'koa' {
   }
   interface DefaultState {
     auth?: AuthState;
+    /** The key the call was made with, once found (even if then refused): its request log row. */
+    caller?: KeyRecord;
     rawBody?: Buffer;
   }
   interface Request {

@@ -11,6 +11,7 @@ import { domainDeps } from '../workflows/client.js';
 import { HealthCheck } from '../domain/health.js';
 import { createWebApp } from '../web/app.js';
 import { createMailer } from '../lib/mailer.js';
+import { RequestLogBuffer } from '../domain/access/request-log.js';
 
 /** The developer space's prefix: those requests go to its own app (web/), never through the API's chain. */
 const isDashboard = (url: string | undefined): boolean => url === '/dashboard' || /^\/dashboard[/?]/.test(url ?? '');
@@ -35,7 +36,9 @@ export async function startApiServer(deps: ApiDeps, port: number, host = '0.0.0.
   const shipments = new ShipmentCache(deps.db);
   await shipments.start(deps.databaseUrl);
   const domain = domainDeps(deps.db, deps.config, deps.temporal);
-  const app = createApp({ config: deps.config, db: deps.db, guard, domain, health: new HealthCheck(domain), shipments } satisfies Services);
+  const requestLog = new RequestLogBuffer(deps.db);
+  requestLog.start();
+  const app = createApp({ config: deps.config, db: deps.db, guard, domain, health: new HealthCheck(domain), shipments, requestLog } satisfies Services);
   const mailer = createMailer(deps.config);
   const web = createWebApp({ config: deps.config, db: deps.db, mailer, domain }).callback();
   const api = app.callback();
@@ -54,7 +57,8 @@ export async function startApiServer(deps: ApiDeps, port: number, host = '0.0.0.
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         mailer.close();
-        server.close(() => void Promise.all([guard.stop(), shipments.stop()]).then(() => resolve()));
+        // The request log's last rows are written before the pools go (its flush never rejects).
+        server.close(() => void Promise.all([guard.stop(), shipments.stop(), requestLog.stop()]).then(() => resolve()));
       }),
   };
 }

@@ -4,6 +4,7 @@ import { openToolDatabase } from './local/database.js';
 import type { Db } from '../db/knex.js';
 import { createApiKey, KEY_PATTERN, revokeApiKey } from '../domain/access/keys.js';
 import { changeAccount, createAccount, requireAccount } from '../domain/access/accounts.js';
+import { ADMIN_CLI } from '../domain/access/audit.js';
 import { pendingProductionAccess } from '../domain/access/production-access.js';
 import { NotFound } from '../domain/errors.js';
 import { listDeliveries } from '../domain/webhooks/deliveries.js';
@@ -96,7 +97,7 @@ async function run(db: Db, command: string, values: Record<string, string | bool
     case 'account live-enable': {
       const id = required(values, 'account');
       await accountExists(db, id);
-      return changeAccount(db, id, command === 'account live-enable' ? { liveEnabled: true } : { suspended: command === 'account suspend' });
+      return changeAccount(db, id, command === 'account live-enable' ? { liveEnabled: true } : { suspended: command === 'account suspend' }, ADMIN_CLI);
     }
     case 'account pending':
       // Production access requests waiting for `account live-enable`, oldest first.
@@ -110,12 +111,12 @@ async function run(db: Db, command: string, values: Record<string, string | bool
       const unknown = scopes.filter((s) => !isScope(s));
       if (unknown.length || scopes.length === 0)
         throw new CliError('invalid_arguments', `Unknown scopes: ${unknown.join(', ') || '(none given)'}. Known: ${SCOPES.join(', ')}`, 1);
-      return createApiKey(db, account, mode, scopes as Scope[]);
+      return createApiKey(db, account, mode, scopes as Scope[], ADMIN_CLI);
     }
     case 'key revoke': {
       const target = required(values, 'key');
       if (!KEY_PATTERN.test(target) && !UUID.test(target)) throw new CliError('invalid_arguments', '--key is an API key or a key id', 1);
-      const revoked = await revokeApiKey(db, target);
+      const revoked = await revokeApiKey(db, target, {}, ADMIN_CLI);
       if (!revoked) throw new CliError('not_found', 'No such key.');
       return revoked;
     }
@@ -133,7 +134,7 @@ async function run(db: Db, command: string, values: Record<string, string | bool
       if (env !== 'test' && env !== 'live') throw new CliError('invalid_arguments', '--env is test or live', 1);
       const events = commaList(values.events) ?? [];
       try {
-        return await createWebhookEndpoint(db, config, { accountId: account, url: required(values, 'url'), env, events });
+        return await createWebhookEndpoint(db, config, { accountId: account, url: required(values, 'url'), env, events }, ADMIN_CLI);
       } catch (error) {
         if (error instanceof WebhookEndpointError) throw new CliError(error.code, error.message);
         throw error;

@@ -14,6 +14,7 @@ import { productionRoutes } from './routes/production.js';
 import { mailingRoutes } from './routes/mailings.js';
 import { requestRoutes } from './routes/requests.js';
 import { billingRoutes } from './routes/billing.js';
+import { auditRoutes, requestLogRoutes } from './routes/logs.js';
 
 export { SESSION_COOKIE, type WebServices } from './kit.js';
 
@@ -144,6 +145,8 @@ export function createWebApp(services: WebServices): Koa {
   mailingRoutes(router, kit);
   requestRoutes(router, kit);
   billingRoutes(router, kit);
+  requestLogRoutes(router, kit);
+  auditRoutes(router, kit);
 
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -6,6 +6,7 @@ import type { Deps } from '../domain/deps.js';
 import { decrypt, encrypt } from '../lib/crypto.js';
 import { createSession, setSessionFlash, type Session } from '../domain/developers/sessions.js';
 import { BASE } from './pages/layout.js';
+import type { Actor } from '../domain/access/audit.js';
 
 export interface WebServices {
   config: Config;
@@ -35,6 +36,8 @@ export interface WebKit extends WebServices {
   takeFlash(session: Session): Promise<string | undefined>;
   /** Route guard: a signed-in user, else the sign-in page. */
   signedIn(ctx: Context, next: Next): Promise<void>;
+  /** The signed-in developer and their address, as the audit log records them. */
+  actor(ctx: Context): Actor;
 }
 
 export function createKit(services: WebServices): WebKit {
@@ -79,6 +82,10 @@ export function createKit(services: WebServices): WebKit {
     async signedIn(ctx, next) {
       if (!ctx.state.session?.user) return ctx.redirect(`${BASE}/connexion`);
       await next();
+    },
+    actor(ctx) {
+      const user = ctx.state.session!.user!;
+      return { kind: 'developer', userId: user.id, email: user.email, address: ctx.ip };
     },
   };
 }

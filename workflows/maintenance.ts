@@ -17,7 +17,7 @@ export async function healthCheck(): Promise<{ workerAt: string }> {
 }
 
 /** Run by the "maintenance-purge" Temporal Schedule. */
-export async function purgeExpiredData(): Promise<{ idempotencyKeys: number }> {
+export async function purgeExpiredData(): Promise<{ idempotencyKeys: number; requestLogRows: number }> {
   return purgeExpiredRecords();
 }
 

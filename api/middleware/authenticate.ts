@@ -45,6 +45,8 @@ export function authenticate(scope: Scope) {
 function checkKey(ctx: Context, next: Next, scope: Scope, digest: string, record: KeyRecord | null): void | Promise<void> {
   // The record was found by digest; the constant-time comparison guards against any lookup quirk.
   if (!record || !safeEqualText(record.keyDigest, digest)) throw refuse(ctx, invalidKey());
+  // From here the call is the key's account's, refused or not: it goes to that account's request log.
+  ctx.state.caller = record;
   if (record.revoked) throw refuse(ctx, new ApiError(401, 'revoked_api_key', 'This API key has been revoked. Create a new key in the developer space.'));
   if (record.accountStatus === 'suspended') throw new ApiError(403, 'account_suspended', 'This account is suspended. Contact support.');
   if (record.mode === 'live' && !record.liveEnabled) {

@@ -8,8 +8,10 @@ export function loggedPath(path: string): string {
 }
 
 /**
- * Gives each request an id (Request-Id header) and the headers every response carries, and logs
- * one line when the response is sent; keys are never logged.
+ * Gives each request an id (Request-Id header) and the headers every response carries, and when
+ * the response is sent: logs one line (keys are never logged) and, for a call made with a known key,
+ * adds its row to the account's request log (buffered in memory, written in batches: nothing is
+ * written to the database on the request path).
  */
 export function requestLog(ctx: Context, next: Next): Promise<void> {
   const id = randomUUID();
@@ -18,18 +20,13 @@ export function requestLog(ctx: Context, next: Next): Promise<void> {
   // API responses are private and never cached by intermediaries unless a route says otherwise.
   ctx.res.setHeader('Cache-Control', 'no-store');
   ctx.res.setHeader('X-Content-Type-Options', 'nosniff');
-  if (accessLog.enabled) {
-    const started = performance.now();
-    ctx.res.once('close', () =>
-      accessLog.write({
-        requestId: id,
-        method: ctx.method,
-        path: loggedPath(ctx.path),
-        status: ctx.status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-        account: ctx.state.auth?.accountId,
-      }),
-    );
-  }
+  const started = performance.now();
+  ctx.res.once('close', () => {
+    const ms = Math.round((performance.now() - started) * 10) / 10;
+    const path = loggedPath(ctx.path);
+    const caller = ctx.state.caller;
+    if (caller !== undefined) ctx.services.requestLog.add(id, caller.accountId, caller.keyId, caller.mode, ctx.method, path, ctx.status, ms, Date.now() - ms);
+    if (accessLog.enabled) accessLog.write({ requestId: id, method: ctx.method, path, status: ctx.status, ms, account: ctx.state.auth?.accountId });
+  });
   return next();
 }

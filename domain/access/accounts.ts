@@ -1,6 +1,7 @@
 import type { Db } from '../../db/knex.js';
 import { notFound } from '../errors.js';
 import { approveProductionAccess } from './production-access.js';
+import { recordAudit, type Actor } from './audit.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -27,15 +28,21 @@ export async function requireAccount(db: Db, id: string): Promise<void> {
  * Suspends or reactivates an account, or opens production for it (approving its open production
  * access request, in the same transaction); its keys learn it at once (auth_changed).
  */
-export async function changeAccount(db: Db, id: string, change: { suspended?: boolean; liveEnabled?: true }): Promise<AccountState> {
+export async function changeAccount(db: Db, id: string, change: { suspended?: boolean; liveEnabled?: true }, actor?: Actor): Promise<AccountState> {
   await requireAccount(db, id);
   const update = {
     ...(change.suspended === undefined ? {} : { status: change.suspended ? 'suspended' : 'active' }),
     ...(change.liveEnabled ? { live_enabled: true } : {}),
   };
   return db.transaction(async (trx) => {
+    // The state before, locked: the audit log records changes, not repeated commands.
+    const before = await trx('accounts').where({ id }).forUpdate().first('status', 'live_enabled');
     const [row] = await trx('accounts').where({ id }).update(update).returning(['id', 'status', 'live_enabled']);
     if (change.liveEnabled) await approveProductionAccess(trx, id);
+    const target = { type: 'account', id } as const;
+    if (change.liveEnabled && !before.live_enabled) await recordAudit(trx, actor, { accountId: id, action: 'account.live_enabled', target });
+    if (row.status !== before.status)
+      await recordAudit(trx, actor, { accountId: id, action: row.status === 'suspended' ? 'account.suspended' : 'account.unsuspended', target });
     return { id: row.id, status: row.status, liveEnabled: row.live_enabled };
   });
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/knex.js';
 import { randomBase62, sha256Hex } from '../../lib/crypto.js';
 import type { KeyMode, Scope } from './scopes.js';
+import { recordAudit, type Actor } from './audit.js';
 
 export const KEY_PATTERN = /^svc_(test|live)_[0-9A-Za-z]{32}$/;
 
@@ -20,12 +21,17 @@ export const digestBytes = (digest: string): Buffer => Buffer.from(digest, 'hex'
 /** What api_keys.key_hash holds for a key. */
 export const hashApiKey = (key: string): Buffer => digestBytes(apiKeyDigest(key));
 
-export async function createApiKey(db: Db, accountId: string, mode: KeyMode, scopes: readonly Scope[]): Promise<{ id: string; key: string }> {
+/** A new key of the account, recorded in the audit log (by `actor`) in the same transaction. */
+export async function createApiKey(db: Db, accountId: string, mode: KeyMode, scopes: readonly Scope[], actor?: Actor): Promise<{ id: string; key: string }> {
   const key = generateApiKey(mode);
-  const [row] = await db('api_keys')
-    .insert({ account_id: accountId, mode, key_hash: hashApiKey(key), last4: key.slice(-4), scopes: [...scopes] })
-    .returning('id');
-  return { id: row.id as string, key };
+  const last4 = key.slice(-4);
+  return db.transaction(async (trx) => {
+    const [row] = await trx('api_keys')
+      .insert({ account_id: accountId, mode, key_hash: hashApiKey(key), last4, scopes: [...scopes] })
+      .returning('id');
+    await recordAudit(trx, actor, { accountId, action: 'key.created', target: { type: 'key', id: row.id }, details: { mode, last4, scopes: [...scopes] } });
+    return { id: row.id as string, key };
+  });
 }
 
 /** Old counter windows are useless once their minute or day is over. */
@@ -35,20 +41,36 @@ export async function purgeExpiredCounters(db: Db): Promise<void> {
 }
 
 /**
- * Revokes a key given in clear or by id (revoking twice keeps the first time); undefined when there
- * is no such key, or, given `accountId`, none of that account's.
+ * Revokes a key given in clear or by id (revoking twice keeps the first time, and records it once
+ * in the audit log); undefined when there is no such key, or, given `accountId`, none of that account's.
  */
-export async function revokeApiKey(db: Db, keyOrId: string, owner: { accountId?: string } = {}): Promise<{ id: string; revokedAt: Date } | undefined> {
+export async function revokeApiKey(
+  db: Db,
+  keyOrId: string,
+  owner: { accountId?: string } = {},
+  actor?: Actor,
+): Promise<{ id: string; revokedAt: Date } | undefined> {
   const where = KEY_PATTERN.test(keyOrId) ? { key_hash: hashApiKey(keyOrId) } : /^[0-9a-f-]{36}$/i.test(keyOrId) ? { id: keyOrId } : undefined;
   if (!where) return undefined;
-  const [row] = await db('api_keys')
-    .where(where)
-    .modify((query) => {
-      if (owner.accountId) void query.where({ account_id: owner.accountId });
-    })
-    .update({ revoked_at: db.raw('coalesce(revoked_at, now())') })
-    .returning(['id', 'revoked_at']);
-  return row ? { id: row.id, revokedAt: row.revoked_at } : undefined;
+  return db.transaction(async (trx) => {
+    const key = await trx('api_keys')
+      .where(where)
+      .modify((query) => {
+        if (owner.accountId) void query.where({ account_id: owner.accountId });
+      })
+      .forUpdate()
+      .first('id', 'account_id', 'mode', 'last4', 'revoked_at');
+    if (!key) return undefined;
+    if (key.revoked_at) return { id: key.id as string, revokedAt: key.revoked_at as Date };
+    const [row] = await trx('api_keys').where({ id: key.id }).update({ revoked_at: trx.fn.now() }).returning(['id', 'revoked_at']);
+    await recordAudit(trx, actor, {
+      accountId: key.account_id,
+      action: 'key.revoked',
+      target: { type: 'key', id: key.id },
+      details: { mode: key.mode, last4: key.last4 },
+    });
+    return { id: row.id as string, revokedAt: row.revoked_at as Date };
+  });
 }
 
 export interface KeySummary {

@@ -3,6 +3,7 @@ import type { Db, Tx } from '../../db/knex.js';
 import type { Deps } from '../deps.js';
 import { normalize } from '../../lib/text.js';
 import { companyProfile, siretProblem } from '../lookups/companies.js';
+import { recordAudit, type Actor } from './audit.js';
 
 /**
  * Production access (issue 15): a customer asks, with their company and use case; an operator opens
@@ -108,7 +109,7 @@ export async function latestProductionAccess(db: Db, accountId: string): Promise
  * must exist and be active. That lookup is our check, never billed to the customer nor counted in
  * their free quota. A directory that keeps failing throws PartnerFailure (nothing recorded).
  */
-export async function submitProductionAccess(deps: Deps, accountId: string, input: ProductionAccessInput): Promise<SubmitResult> {
+export async function submitProductionAccess(deps: Deps, accountId: string, input: ProductionAccessInput, actor?: Actor): Promise<SubmitResult> {
   const { db } = deps;
   const account = await db('accounts').where({ id: accountId }).first('live_enabled');
   if (account?.live_enabled) return { kind: 'already_open' };
@@ -132,17 +133,26 @@ export async function submitProductionAccess(deps: Deps, accountId: string, inpu
   if (input.legalName && !sameCompany(input.legalName, company)) return { kind: 'name_mismatch', company };
 
   try {
-    const [row] = await db('production_access_requests')
-      .insert({
-        account_id: accountId,
-        siret,
-        legal_name: input.legalName || company.name,
-        address: input.address || company.address,
-        use_case: input.useCase,
-        company: JSON.stringify(company),
-      })
-      .returning('*');
-    return { kind: 'submitted', request: toRequest(row as Row) };
+    const row = await db.transaction(async (trx) => {
+      const [inserted] = await trx('production_access_requests')
+        .insert({
+          account_id: accountId,
+          siret,
+          legal_name: input.legalName || company.name,
+          address: input.address || company.address,
+          use_case: input.useCase,
+          company: JSON.stringify(company),
+        })
+        .returning('*');
+      await recordAudit(trx, actor, {
+        accountId,
+        action: 'production.requested',
+        target: { type: 'production_request', id: inserted.id },
+        details: { siret, legalName: inserted.legal_name },
+      });
+      return inserted as Row;
+    });
+    return { kind: 'submitted', request: toRequest(row) };
   } catch (error) {
     // Two submissions at once: the unique index keeps one open request per account.
     if ((error as { code?: string }).code !== '23505') throw error;

@@ -4,6 +4,7 @@ import { sha256Hex } from '../../lib/crypto.js';
 import { createAccount } from '../access/accounts.js';
 import { createApiKey } from '../access/keys.js';
 import { SCOPES } from '../access/scopes.js';
+import { recordAudit } from '../access/audit.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { clearSignInFailures, recordSignInFailure, signInAllowed } from './throttle.js';
 import { deleteUserSessions } from './sessions.js';
@@ -79,16 +80,30 @@ export type SignInResult =
   /** The right password, but the email is not confirmed yet: a new confirmation link is issued. */
   | { kind: 'unconfirmed'; confirmToken: string };
 
+const signInActor = (userId: string, email: string, address: string) => ({ kind: 'developer' as const, userId, email, address });
+
 export async function signIn(db: Db, input: { email: string; password: string; address: string }): Promise<SignInResult> {
   const email = normalEmail(input.email);
   if (!(await signInAllowed(db, email, input.address))) return { kind: 'throttled' };
   const user = await db('developer_users').where({ email }).first('id', 'account_id', 'password_hash', 'email_confirmed_at');
   if (!(await verifyPassword(user?.password_hash, input.password))) {
     await recordSignInFailure(db, email, input.address);
+    // A wrong password for an existing user is a security event of that account (throttled above: 5 per 15 minutes).
+    if (user)
+      await recordAudit(db, signInActor(user.id, email, input.address), {
+        accountId: user.account_id,
+        action: 'signin.failed',
+        target: { type: 'user', id: user.id },
+      });
     return { kind: 'refused' };
   }
   await clearSignInFailures(db, email);
   if (!user.email_confirmed_at) return { kind: 'unconfirmed', confirmToken: await issueToken(db, user.id, 'confirm_email') };
+  await recordAudit(db, signInActor(user.id, email, input.address), {
+    accountId: user.account_id,
+    action: 'signin.succeeded',
+    target: { type: 'user', id: user.id },
+  });
   return { kind: 'signed_in', userId: user.id, accountId: user.account_id };
 }
 
@@ -116,17 +131,24 @@ export async function resetTokenValid(db: Db, token: string): Promise<boolean> {
  * Sets a new password through a reset link (used once): every session of the user ends, and the
  * link proves the email, so it is confirmed too. False when the link is not valid.
  */
-export async function resetPassword(db: Db, token: string, password: string): Promise<boolean> {
+export async function resetPassword(db: Db, token: string, password: string, address?: string): Promise<boolean> {
   const passwordHash = await hashPassword(password);
-  const userId = await useToken(db, token, 'reset_password');
-  if (!userId) return false;
-  const [user] = await db('developer_users')
-    .where({ id: userId })
-    .update({ password_hash: passwordHash, email_confirmed_at: db.raw('coalesce(email_confirmed_at, now())') })
-    .returning('email');
-  await deleteUserSessions(db, userId);
-  await clearSignInFailures(db, user.email);
-  return true;
+  return db.transaction(async (trx) => {
+    const userId = await useToken(trx, token, 'reset_password');
+    if (!userId) return false;
+    const [user] = await trx('developer_users')
+      .where({ id: userId })
+      .update({ password_hash: passwordHash, email_confirmed_at: trx.raw('coalesce(email_confirmed_at, now())') })
+      .returning(['email', 'account_id']);
+    await deleteUserSessions(trx, userId);
+    await clearSignInFailures(trx, user.email);
+    await recordAudit(
+      trx,
+      { kind: 'developer', userId, email: user.email, address },
+      { accountId: user.account_id, action: 'password.reset', target: { type: 'user', id: userId } },
+    );
+    return true;
+  });
 }
 
 /**

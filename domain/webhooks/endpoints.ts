@@ -5,6 +5,7 @@ import type { Config } from '../../lib/config.js';
 import { encrypt, randomBase62 } from '../../lib/crypto.js';
 import { isPublicAddress, isWebhookPort, WEBHOOK_PORTS } from '../../lib/net/public-address.js';
 import { EVENT_TYPES, type EventType } from './event-types.js';
+import { recordAudit, type Actor } from '../access/audit.js';
 
 /** SPEC.md "Limits": webhook addresses per account (deleted ones do not count). */
 export const MAX_WEBHOOK_ENDPOINTS = 5;
@@ -52,7 +53,7 @@ export interface NewEndpoint {
 }
 
 /** Declares an endpoint; its `whsec_` signing secret is returned once and stored encrypted. */
-export async function createWebhookEndpoint(db: Db, config: Config, input: NewEndpoint): Promise<{ id: string; secret: string }> {
+export async function createWebhookEndpoint(db: Db, config: Config, input: NewEndpoint, actor?: Actor): Promise<{ id: string; secret: string }> {
   const unknown = input.events.filter((e) => !(EVENT_TYPES as readonly string[]).includes(e));
   if (unknown.length) throw new WebhookEndpointError('invalid_events', `Unknown event types: ${unknown.join(', ')}. Known: ${EVENT_TYPES.join(', ')}.`);
   const url = await checkWebhookUrl(input.url, config);
@@ -73,6 +74,12 @@ export async function createWebhookEndpoint(db: Db, config: Config, input: NewEn
         secret_sealed: encrypt(secret, config.secretKey),
       })
       .returning('id');
+    await recordAudit(trx, actor, {
+      accountId: input.accountId,
+      action: 'webhook.created',
+      target: { type: 'webhook', id: row.id },
+      details: { url: url.toString(), env: input.env, events: input.events },
+    });
     return { id: row.id as string, secret };
   });
 }
@@ -143,13 +150,22 @@ async function cancelPendingDeliveries(db: Db, endpointId: string, reason: strin
  * canceled) or re-enables an endpoint. Re-enabling does not bring back canceled deliveries: resend
  * them from the delivery log.
  */
-export async function setWebhookEndpointEnabled(db: Db, accountId: string, id: string, enabled: boolean): Promise<EndpointSummary> {
+export async function setWebhookEndpointEnabled(db: Db, accountId: string, id: string, enabled: boolean, actor?: Actor): Promise<EndpointSummary> {
   await findWebhookEndpoint(db, accountId, id);
   return db.transaction(async (trx) => {
+    // Only a change of state is recorded in the audit log: the row is locked to know the state it had.
+    const before = await trx('webhook_endpoints').where({ id, account_id: accountId }).forUpdate().first('disabled_at', 'url');
     await trx('webhook_endpoints')
       .where({ id, account_id: accountId })
       .update({ disabled_at: enabled ? null : trx.raw('coalesce(disabled_at, now())') });
     if (!enabled) await cancelPendingDeliveries(trx, id, 'endpoint disabled');
+    if (before && (before.disabled_at === null) !== enabled)
+      await recordAudit(trx, actor, {
+        accountId,
+        action: enabled ? 'webhook.enabled' : 'webhook.disabled',
+        target: { type: 'webhook', id },
+        details: { url: before.url },
+      });
     return findWebhookEndpoint(trx, accountId, id);
   });
 }
@@ -159,16 +175,17 @@ export async function setWebhookEndpointEnabled(db: Db, accountId: string, id: s
  * towards MAX_WEBHOOK_ENDPOINTS. Its secrets are erased at once; the row itself (its URL) stays
  * while its delivery history is kept (DELIVERY_RETENTION_DAYS), then the history purge removes it.
  */
-export async function deleteWebhookEndpoint(db: Db, accountId: string, id: string): Promise<void> {
-  await findWebhookEndpoint(db, accountId, id);
+export async function deleteWebhookEndpoint(db: Db, accountId: string, id: string, actor?: Actor): Promise<void> {
+  const endpoint = await findWebhookEndpoint(db, accountId, id);
   await db.transaction(async (trx) => {
-    await trx('webhook_endpoints').where({ id, account_id: accountId }).update({
+    const deleted = await trx('webhook_endpoints').where({ id, account_id: accountId }).whereNull('deleted_at').update({
       deleted_at: trx.fn.now(),
       secret_sealed: null,
       previous_secret_sealed: null,
       previous_secret_expires_at: null,
     });
     await cancelPendingDeliveries(trx, id, 'endpoint deleted');
+    if (deleted) await recordAudit(trx, actor, { accountId, action: 'webhook.deleted', target: { type: 'webhook', id }, details: { url: endpoint.url } });
   });
 }
 
@@ -177,19 +194,28 @@ export async function deleteWebhookEndpoint(db: Db, accountId: string, id: strin
  * SECRET_OVERLAP_MS (each attempt then carries both signatures); a second rotation within that
  * time ends the overlap of the first one.
  */
-export async function rotateWebhookSecret(db: Db, config: Config, accountId: string, id: string): Promise<{ secret: string; previousExpiresAt: Date }> {
-  await findWebhookEndpoint(db, accountId, id);
+export async function rotateWebhookSecret(
+  db: Db,
+  config: Config,
+  accountId: string,
+  id: string,
+  actor?: Actor,
+): Promise<{ secret: string; previousExpiresAt: Date }> {
+  const endpoint = await findWebhookEndpoint(db, accountId, id);
   const secret = `whsec_${randomBase62(32)}`;
   const previousExpiresAt = new Date(Date.now() + SECRET_OVERLAP_MS);
-  const updated = await db('webhook_endpoints')
-    .where({ id, account_id: accountId })
-    .whereNull('deleted_at')
-    .update({
-      previous_secret_sealed: db.raw('secret_sealed'),
-      previous_secret_expires_at: previousExpiresAt,
-      secret_sealed: encrypt(secret, config.secretKey),
-      secret_rotated_at: db.fn.now(),
-    });
-  if (!updated) throw new WebhookEndpointError('not_found', `No webhook endpoint ${id} for this account.`);
-  return { secret, previousExpiresAt };
+  return db.transaction(async (trx) => {
+    const updated = await trx('webhook_endpoints')
+      .where({ id, account_id: accountId })
+      .whereNull('deleted_at')
+      .update({
+        previous_secret_sealed: trx.raw('secret_sealed'),
+        previous_secret_expires_at: previousExpiresAt,
+        secret_sealed: encrypt(secret, config.secretKey),
+        secret_rotated_at: trx.fn.now(),
+      });
+    if (!updated) throw new WebhookEndpointError('not_found', `No webhook endpoint ${id} for this account.`);
+    await recordAudit(trx, actor, { accountId, action: 'webhook.secret_rotated', target: { type: 'webhook', id }, details: { url: endpoint.url } });
+    return { secret, previousExpiresAt };
+  });
 }

@@ -25,6 +25,8 @@ const MENU: ReadonlyArray<{ path: string; text: string }> = [
   { path: '/demandes', text: 'Demandes' },
   { path: '/production', text: 'Production' },
   { path: '/solde', text: 'Solde et recharges' },
+  { path: '/journal', text: 'Journal des appels' },
+  { path: '/audit', text: 'Audit' },
 ];
 
 export function layout(title: string, session: Session | undefined, body: Html): string {

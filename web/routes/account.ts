@@ -169,7 +169,7 @@ export function accountRoutes(router: Router, kit: WebKit): void {
         400,
         resetPage(session, token, { kind: 'error', text: `Le mot de passe doit compter de ${PASSWORD_MIN_LENGTH} à ${PASSWORD_MAX_LENGTH} caractères.` }),
       );
-    if (!(await resetPassword(db, token, password.value))) return invalidResetLink(ctx, session);
+    if (!(await resetPassword(db, token, password.value, ctx.ip))) return invalidResetLink(ctx, session);
     kit.page(
       ctx,
       200,

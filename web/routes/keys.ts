@@ -46,14 +46,14 @@ export function keyRoutes(router: Router, kit: WebKit): void {
       );
     }
     // The same domain function as `admin key create`; shown once, through the session (sealed).
-    const { key } = await createApiKey(db, session.user!.accountId, mode as KeyMode, scopes);
+    const { key } = await createApiKey(db, session.user!.accountId, mode as KeyMode, scopes, kit.actor(ctx));
     await kit.putFlash(session, key);
     ctx.redirect(`${BASE}/cles`);
   });
   router.post('/cles/:id/revoquer', kit.signedIn, async (ctx) => {
     const session = ctx.state.session!;
     // The same domain function as `admin key revoke`, limited to this account's keys.
-    const revoked = await revokeApiKey(db, ctx.params.id ?? '', { accountId: session.user!.accountId });
+    const revoked = await revokeApiKey(db, ctx.params.id ?? '', { accountId: session.user!.accountId }, kit.actor(ctx));
     if (!revoked)
       return kit.page(
         ctx,

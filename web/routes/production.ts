@@ -35,7 +35,7 @@ export function productionRoutes(router: Router, kit: WebKit): void {
     if (error) return refuse(400, frenchError(error, PRODUCTION_LABELS));
     let result;
     try {
-      result = await submitProductionAccess(kit.domain, ctx.state.session!.user!.accountId, value as ProductionAccessInput);
+      result = await submitProductionAccess(kit.domain, ctx.state.session!.user!.accountId, value as ProductionAccessInput, kit.actor(ctx));
     } catch (failure) {
       if (failure instanceof PartnerFailure)
         return refuse(502, 'L’annuaire des entreprises ne répond pas : rien n’a été enregistré. Réessayez dans un instant.');

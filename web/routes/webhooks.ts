@@ -95,7 +95,7 @@ export function webhookRoutes(router: Router, kit: WebKit): void {
     let created: { id: string; secret: string };
     try {
       // The same domain function as `admin webhook create`.
-      created = await createWebhookEndpoint(db, config, { accountId: account(ctx), url: form.url, env: form.env, events: form.events });
+      created = await createWebhookEndpoint(db, config, { accountId: account(ctx), url: form.url, env: form.env, events: form.events }, kit.actor(ctx));
     } catch (error) {
       const { status, m } = refusal(error);
       return listPage(ctx, status, { form, m });
@@ -116,20 +116,20 @@ export function webhookRoutes(router: Router, kit: WebKit): void {
     return `${WEBHOOKS}?essai=${deliveryId}`;
   });
   endpointAction('desactiver', async (ctx, id) => {
-    await setWebhookEndpointEnabled(db, account(ctx), id, false);
+    await setWebhookEndpointEnabled(db, account(ctx), id, false, kit.actor(ctx));
     return WEBHOOKS;
   });
   endpointAction('reactiver', async (ctx, id) => {
-    await setWebhookEndpointEnabled(db, account(ctx), id, true);
+    await setWebhookEndpointEnabled(db, account(ctx), id, true, kit.actor(ctx));
     return WEBHOOKS;
   });
   endpointAction('secret', async (ctx, id) => {
-    const { secret } = await rotateWebhookSecret(db, config, account(ctx), id);
+    const { secret } = await rotateWebhookSecret(db, config, account(ctx), id, kit.actor(ctx));
     await kit.putFlash(ctx.state.session!, secret);
     return `${WEBHOOKS}?adresse=${id}`;
   });
   endpointAction('supprimer', async (ctx, id) => {
-    await deleteWebhookEndpoint(db, account(ctx), id);
+    await deleteWebhookEndpoint(db, account(ctx), id, kit.actor(ctx));
     return WEBHOOKS;
   });
   router.get('/webhooks/:id/supprimer', kit.signedIn, (ctx) =>
