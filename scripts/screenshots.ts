@@ -332,6 +332,13 @@ async function main(): Promise<void> {
   await go('/production');
   await shot('production-ouverte');
 
+  // --- The request log (written by each API process within a second) and the audit log.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  await go('/journal');
+  await shot('journal-requetes');
+  await go('/audit');
+  await shot('audit');
+
   // Shots of an earlier run that this one did not make again (renamed or dropped pages).
   for (const file of readdirSync(OUT)) if (file.endsWith('.png') && !shots.includes(join(OUT, file))) rmSync(join(OUT, file));
   say(`${shots.length} screenshots in ${relative(process.cwd(), OUT) || OUT}/`);
