@@ -23,8 +23,11 @@ export class ShipmentCache {
   /** Bumped by every change: a read that raced with one is not kept. */
   private generation = 0;
   private listener: ChannelListener | undefined;
-  /** Each kept shipment's JSON, written once: a polled mailing is not serialized again. */
-  private readonly serialized = new WeakMap<Shipment, string>();
+  /**
+   * Each kept shipment's JSON, written once as UTF-8 bytes: a polled mailing is neither serialized
+   * nor encoded again (nor measured: its length is the buffer's).
+   */
+  private readonly serialized = new WeakMap<Shipment, Buffer>();
 
   constructor(private readonly db: Db) {}
 
@@ -59,14 +62,14 @@ export class ShipmentCache {
     return found;
   }
 
-  /** The shipment as JSON text, kept with the shipment object it was made from. */
-  json(shipment: Shipment): string {
-    let text = this.serialized.get(shipment);
-    if (text === undefined) {
-      text = JSON.stringify(shipment);
-      this.serialized.set(shipment, text);
+  /** The shipment as JSON (UTF-8 bytes), kept with the shipment object it was made from. */
+  json(shipment: Shipment): Buffer {
+    let bytes = this.serialized.get(shipment);
+    if (bytes === undefined) {
+      bytes = Buffer.from(JSON.stringify(shipment));
+      this.serialized.set(shipment, bytes);
     }
-    return text;
+    return bytes;
   }
 
   /** Drops a mailing this process just changed (read-your-writes without waiting for the notification). */
