@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.js';
-import { decodeCursor, page } from '../pagination.js';
+import { keysetPage } from '../pagination.js';
 
 /**
  * The audit log (issue 15): an append-only record of changes to an account's keys, webhooks and
@@ -80,20 +80,12 @@ export async function auditPage(
   accountId: string,
   options: { limit: number; cursor?: string },
 ): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
-  const scope = `audit:${accountId}`;
-  const query = db('audit_log').where({ account_id: accountId });
-  if (options.cursor) {
-    const after = decodeCursor(options.cursor, key, scope);
-    void query.andWhereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [after.createdAt, after.id]);
-  }
-  const rows = (await query
-    .orderBy([
-      { column: 'created_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ])
-    .limit(options.limit + 1)
-    .select('*')) as Record<string, unknown>[] as { created_at: Date; id: string }[];
-  const { rows: shown, nextCursor } = page(rows, options.limit, key, scope);
+  const { rows: shown, nextCursor } = await keysetPage<{ created_at: Date; id: string }>(
+    db('audit_log').where({ account_id: accountId }).select('*'),
+    options,
+    key,
+    `audit:${accountId}`,
+  );
   return {
     entries: (shown as unknown as Record<string, unknown>[]).map((row) => ({
       id: row.id as string,

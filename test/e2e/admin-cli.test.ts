@@ -1,27 +1,11 @@
+import { admin } from '../support/admin.js';
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { call, eventually, expenseGroup } from '../support/api.js';
 import { stack } from '../support/stack.js';
-import { distRoot } from '../../lib/paths.js';
 import { decrypt } from '../../lib/crypto.js';
 import { SCOPES } from '../../domain/access/scopes.js';
 import { submitProductionAccess } from '../../domain/access/production-access.js';
 import { domainDeps } from '../../workflows/client.js';
-
-const run = promisify(execFile);
-
-/** Runs the admin CLI as operators do, against the test database. */
-async function admin(args: string[], env: Record<string, string> = {}): Promise<{ code: number; json: any }> {
-  try {
-    const { stdout } = await run(process.execPath, [join(distRoot, 'scripts', 'admin.js'), ...args], { env: { ...process.env, ...env } });
-    return { code: 0, json: JSON.parse(stdout) };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string };
-    return { code: failed.code, json: JSON.parse(failed.stdout) };
-  }
-}
 
 describe('admin CLI (DESIGN.md §3)', function () {
   this.timeout(30_000);

@@ -1,8 +1,6 @@
+import { admin } from '../support/admin.js';
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'puppeteer-core';
 import { call, createAccount, createKey, eventually, expenseGroup } from '../support/api.js';
@@ -10,25 +8,11 @@ import { freeLetter, recipient, sender } from '../support/fixtures.js';
 import { companyDirectory } from '../support/partner-server.js';
 import { startDashboard, type Dashboard } from '../support/dashboard.js';
 import { stack } from '../support/stack.js';
-import { distRoot } from '../../lib/paths.js';
 import { SCOPES } from '../../domain/access/scopes.js';
 import { createApiKey, revokeApiKey } from '../../domain/access/keys.js';
 import { changeAccount } from '../../domain/access/accounts.js';
 import { ADMIN_CLI } from '../../domain/access/audit.js';
 import { REQUEST_LOG_RETENTION_DAYS, requestLogPage, type RequestLogEntry } from '../../domain/access/request-log.js';
-
-const run = promisify(execFile);
-
-/** The admin CLI as operators run it (test/e2e/admin-cli.test.ts), against the test database. */
-async function admin(args: string[]): Promise<{ code: number; json: any }> {
-  try {
-    const { stdout } = await run(process.execPath, [join(distRoot, 'scripts', 'admin.js'), ...args]);
-    return { code: 0, json: JSON.parse(stdout) };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string };
-    return { code: failed.code, json: JSON.parse(failed.stdout) };
-  }
-}
 
 interface LogRow {
   requestId: string;

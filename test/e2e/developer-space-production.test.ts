@@ -1,28 +1,12 @@
+import { admin } from '../support/admin.js';
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Page } from 'puppeteer-core';
 import { call, createKey, eventually } from '../support/api.js';
 import { freeLetter, recipient, sender } from '../support/fixtures.js';
 import { companyDirectory } from '../support/partner-server.js';
 import { startDashboard, type Dashboard } from '../support/dashboard.js';
 import { stack } from '../support/stack.js';
-import { distRoot } from '../../lib/paths.js';
 import { SCOPES } from '../../domain/access/scopes.js';
-
-const run = promisify(execFile);
-
-/** The admin CLI as operators run it (test/e2e/admin-cli.test.ts), against the test database. */
-async function admin(args: string[]): Promise<{ code: number; json: any }> {
-  try {
-    const { stdout } = await run(process.execPath, [join(distRoot, 'scripts', 'admin.js'), ...args]);
-    return { code: 0, json: JSON.parse(stdout) };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string };
-    return { code: failed.code, json: JSON.parse(failed.stdout) };
-  }
-}
 
 const USE_CASE = 'Envoi de lettres recommandées de résiliation pour nos clients, environ 200 par mois.';
 

@@ -1,21 +1,6 @@
+import { admin } from '../support/admin.js';
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { balanceOf, call, createAccount, createKey, exhaustFreeQuota, type TestAccount } from '../support/api.js';
-import { distRoot } from '../../lib/paths.js';
-
-const run = promisify(execFile);
-
-async function admin(args: string[]): Promise<{ code: number; json: any }> {
-  try {
-    const { stdout } = await run(process.execPath, [join(distRoot, 'scripts', 'admin.js'), ...args], { env: process.env });
-    return { code: 0, json: JSON.parse(stdout) };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string };
-    return { code: failed.code, json: JSON.parse(failed.stdout) };
-  }
-}
 
 const request = (n: number) => ({ kind: 'letter', title: `Lettre demandée n° ${n}`, description: "Résiliation d'un contrat de maintenance de chaudière." });
 
