@@ -25,7 +25,7 @@ import { connectTemporal } from '../workflows/client.js';
  * - search: lexical search latency over the whole catalogue (target p99 < 1 ms);
  * - pdf: letters per second and p50 with a warm browser;
  * - settle: exact minimum transfers at 10, 15 and 20 balances, against the greedy heuristic;
- * - mailings: intake vs bare workflow starts, webhook latency, history of one AR mailing;
+ * - mailings: intake vs bare workflow starts, p99 at half load (open loop), webhook latency, history of one AR mailing;
  * - lookups: a partner lookup through the API and Temporal against a direct call to the fixture.
  */
 async function main(): Promise<void> {

@@ -1,7 +1,9 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, request as httpRequest } from 'node:http';
 import autocannon from 'autocannon';
+import { percentile } from './stats.js';
 
 export interface LoadResult {
   name: string;
@@ -19,8 +21,6 @@ export interface LoadOptions {
   body?: string;
   connections?: number;
   durationSeconds?: number;
-  /** Requests per second for all connections together (a fixed load instead of the maximum). */
-  overallRate?: number;
 }
 
 /** One autocannon run; a short warm-up first so both sides are measured hot. */
@@ -31,7 +31,6 @@ export async function load(name: string, options: LoadOptions): Promise<LoadResu
     headers: options.headers,
     body: options.body,
     connections: options.connections ?? 20,
-    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
   };
   await autocannon({ ...base, duration: 1 });
   const result = await autocannon({ ...base, duration: options.durationSeconds ?? 10 });
@@ -43,6 +42,80 @@ export async function load(name: string, options: LoadOptions): Promise<LoadResu
     non2xx: result.non2xx,
     errors: result.errors,
   };
+}
+
+export interface SteadyLoadOptions extends Omit<LoadOptions, 'connections'> {
+  /** Requests per second, on average. */
+  rate: number;
+  /** How requests arrive: evenly spaced (as wrk2 sends them), or at random (Poisson) around the same rate. */
+  arrivals?: 'uniform' | 'poisson';
+}
+
+/**
+ * An open-loop load at a fixed rate: request i is due at start + i / rate (or at Poisson arrival
+ * times), whatever became of the earlier ones, each on a free keep-alive socket, and its latency
+ * runs from that due time to the end of its answer. So a stall on either side counts for every
+ * request it delays (no coordinated omission), and nothing is invented either.
+ *
+ * Not autocannon's overallRate: each of its connections sends its per-second quota back to back and
+ * then waits for the next second (a burst at full concurrency, then silence), and it corrects its
+ * histogram with an expected interval of ceil(1 / rate) = 1 ms (rate per second taken as per
+ * millisecond), which records an answer of R ms R times. Both inflate its percentiles.
+ */
+/** A request of the steady load that gets no answer within this counts as an error. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+export async function steadyLoad(name: string, options: SteadyLoadOptions): Promise<LoadResult> {
+  const run = async (seconds: number): Promise<LoadResult> => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
+    const target = new URL(options.url);
+    const latencies: number[] = [];
+    let non2xx = 0;
+    let errors = 0;
+    const send = (due: number): Promise<void> =>
+      new Promise((resolve) => {
+        const failed = (): void => {
+          errors += 1;
+          resolve();
+        };
+        const request = httpRequest(target, { method: options.method ?? 'GET', headers: options.headers, agent }, (response) => {
+          if (response.statusCode! < 200 || response.statusCode! > 299) non2xx += 1;
+          response.on('end', () => {
+            latencies.push(performance.now() - due);
+            resolve();
+          });
+          response.on('error', failed);
+          response.resume();
+        });
+        request.setTimeout(REQUEST_TIMEOUT_MS, () => request.destroy(new Error('no answer')));
+        request.on('error', failed);
+        request.end(options.body);
+      });
+    const start = performance.now();
+    const end = start + seconds * 1000;
+    const pending: Promise<void>[] = [];
+    let due = start;
+    const gap = (): number => (options.arrivals === 'poisson' ? -Math.log(1 - Math.random()) : 1) * (1000 / options.rate);
+    while (due < end) {
+      const now = performance.now();
+      if (due > now) await sleep(due - now);
+      // Every request due by now goes now (timers wake late; the latency still runs from its due time).
+      for (const now = performance.now(); due <= now && due < end; due += gap()) pending.push(send(due));
+    }
+    await Promise.all(pending);
+    agent.destroy();
+    const sorted = latencies.sort((a, b) => a - b);
+    return {
+      name,
+      requestsPerSecond: Math.round(latencies.length / seconds),
+      p50Ms: Math.round(percentile(sorted, 50) * 10) / 10,
+      p99Ms: Math.round(percentile(sorted, 99) * 10) / 10,
+      non2xx,
+      errors,
+    };
+  };
+  await run(1);
+  return run(options.durationSeconds ?? 10);
 }
 
 /** Runs a server script in its own process (autocannon must not share its event loop). */
