@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { communeKey } from '../../lib/text.js';
 
@@ -125,7 +126,16 @@ export class Communes {
 
 let loaded: Communes | undefined;
 
+/**
+ * Read and parsed, not require()d: the module cache would keep the 35,000 raw records (about 7 MB
+ * of heap beyond the list itself) for the life of every process, and every full GC marks them.
+ */
+function officialRecords(): CommuneRecord[] {
+  const file = createRequire(import.meta.url).resolve('@etalab/decoupage-administratif/data/communes.json');
+  return JSON.parse(readFileSync(file, 'utf8')) as CommuneRecord[];
+}
+
 export function communes(): Communes {
-  loaded ??= new Communes(createRequire(import.meta.url)('@etalab/decoupage-administratif/data/communes.json') as CommuneRecord[]);
+  loaded ??= new Communes(officialRecords());
   return loaded;
 }

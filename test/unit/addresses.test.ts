@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createRequire } from 'node:module';
 import { addressProblems } from '../../domain/mailings/addresses.js';
 import type { MailingAddressInput } from '../../api/schemas/mailings.js';
 
@@ -20,6 +21,12 @@ describe('postal addresses (domain/mailings/addresses)', () => {
       expect(addressProblems(address(), 'recipient')).to.deep.equal([]);
       expect(addressProblems(address({ postcode: '69003', city: 'Lyon' }), 'recipient')).to.deep.equal([]);
       expect(addressProblems(address({ postcode: '13001', city: 'Marseille' }), 'recipient')).to.deep.equal([]);
+    });
+
+    it('keeps the list only: the raw records are not held by the module cache for the life of the process', () => {
+      expect(addressProblems(address(), 'recipient')).to.deep.equal([]);
+      const cached = Object.keys(createRequire(import.meta.url).cache).filter((path) => path.endsWith('communes.json'));
+      expect(cached).to.deep.equal([]);
     });
 
     it('accepts the usual spellings of a city: case, arrondissement number, CEDEX', () => {
