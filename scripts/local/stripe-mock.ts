@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { stripeMockPath, toolsCacheDir } from '../../lib/config.js';
 import { resolveGoTool } from './go-tool.js';
+import { stopChild } from './child-process.js';
 import { StartupError, firstLine } from './startup-error.js';
 
 /**
@@ -82,11 +83,7 @@ export async function startStripeMock(binary: string, port: number): Promise<Run
     url,
     stop: async () => {
       process.removeListener('exit', stopOnExit);
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3000))]);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await stopChild(child, 'SIGTERM', 3000);
     },
   };
 }

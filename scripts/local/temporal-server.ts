@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { once } from 'node:events';
 import { devServerSearchAttributeFlags, waitForTemporal } from '../../workflows/client.js';
 import { StartupError, firstLine } from './startup-error.js';
+import { stopChild } from './child-process.js';
 
 export interface LocalTemporal {
   address: string;
@@ -19,15 +20,6 @@ export interface TemporalServerOptions {
   /** SQLite file that keeps workflow history across restarts; undefined keeps it in memory. */
   dbFile?: string;
   logFile: string;
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 const DEV_SERVER_DYNAMIC_CONFIG = {
@@ -83,7 +75,7 @@ export async function startTemporalDevServer(options: TemporalServerOptions): Pr
     uiUrl: options.uiPort === null ? null : `http://localhost:${options.uiPort}`,
     async stop() {
       process.removeListener('exit', killOnExit);
-      await stopChild(child);
+      await stopChild(child, 'SIGTERM', 10_000);
       log.end();
     },
   };
