@@ -15,3 +15,6 @@ export function communeKey(name: string): string {
     .replace(/\bst\b/g, 'saint')
     .replace(/\s+/g, ' ');
 }
+
+/** A UUID in its usual text form (any version, either case): what may be looked up in a uuid column. */
+export const isUuid = (text: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text);

@@ -1,9 +1,8 @@
 import type { Db } from '../../db/knex.js';
+import { isUuid } from '../../lib/text.js';
 import { notFound } from '../errors.js';
 import { approveProductionAccess } from './production-access.js';
 import { recordAudit, type Actor } from './audit.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface AccountState {
   id: string;
@@ -21,7 +20,7 @@ export async function createAccount(db: Db, input: { name: string; liveEnabled?:
 
 /** NotFound unless the account exists. */
 export async function requireAccount(db: Db, id: string): Promise<void> {
-  if (!UUID.test(id) || !(await db('accounts').where({ id }).first('id'))) throw notFound(`No account ${id}.`);
+  if (!isUuid(id) || !(await db('accounts').where({ id }).first('id'))) throw notFound(`No account ${id}.`);
 }
 
 /**

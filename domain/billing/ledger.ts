@@ -33,7 +33,7 @@ async function appendEntry(
 }
 
 /** Month of the free quota, in Europe/Paris like every calendar rule of the service. */
-const PARIS_MONTH = "to_char(now() AT TIME ZONE 'Europe/Paris', 'YYYY-MM')";
+export const PARIS_MONTH = "to_char(now() AT TIME ZONE 'Europe/Paris', 'YYYY-MM')";
 
 /**
  * Debits one paid unit from a live account, before the work it pays for. Run it inside the

@@ -1,10 +1,11 @@
 import Joi from 'joi';
 import type { Db } from '../../db/knex.js';
 import { openToken, sealToken } from '../../lib/crypto.js';
+import { isUuid } from '../../lib/text.js';
 import type { CheckoutEventType, TopUpOutcome } from '../../workflows/contract.js';
 import type { Deps } from '../deps.js';
 import { invalidRequest, serviceUnavailable, upstreamError } from '../errors.js';
-import { creditWithin } from './ledger.js';
+import { creditWithin, PARIS_MONTH } from './ledger.js';
 import { priceTable, vatOf, VAT_RATE } from './prices.js';
 
 /**
@@ -107,10 +108,8 @@ const toRecord = (row: TopUpRow): TopUpRecord => ({
   settledAt: row.settled_at,
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 export async function findTopUp(db: Db, id: string): Promise<TopUpRecord | undefined> {
-  if (!UUID.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const row = await db('topups').where({ id }).first();
   return row ? toRecord(row) : undefined;
 }
@@ -257,8 +256,7 @@ export interface BalanceView {
 export async function balanceView(db: Db, accountId: string): Promise<BalanceView> {
   const account = await db('accounts').where({ id: accountId }).first('balance_cents');
   const { rows } = await db.raw(
-    `SELECT to_char(now() AT TIME ZONE 'Europe/Paris', 'YYYY-MM') AS period,
-            (SELECT count FROM usage_counters WHERE account_id = ? AND period = to_char(now() AT TIME ZONE 'Europe/Paris', 'YYYY-MM')) AS count`,
+    `SELECT m.period, (SELECT count FROM usage_counters WHERE account_id = ? AND period = m.period) AS count FROM (SELECT ${PARIS_MONTH} AS period) m`,
     [accountId],
   );
   const calls = priceTable.freeMonthlyQuota.calls;

@@ -4,7 +4,8 @@ import type { Db } from '../../db/knex.js';
 import type { Deps } from '../deps.js';
 import { decodeCursor, page } from '../pagination.js';
 import type { DeliveryTarget } from '../../workflows/contract.js';
-import { isUuid, WebhookEndpointError } from './endpoints.js';
+import { WebhookEndpointError } from './endpoints.js';
+import { isUuid } from '../../lib/text.js';
 
 /** SPEC.md "Limits": the delivery history is kept this long, then purged (webhook-history-purge). */
 export const DELIVERY_RETENTION_DAYS = 30;

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import type { Db } from '../../db/knex.js';
 import type { Config } from '../../lib/config.js';
 import { encrypt, randomBase62 } from '../../lib/crypto.js';
+import { isUuid } from '../../lib/text.js';
 import { isPublicAddress, isWebhookPort, WEBHOOK_PORTS } from '../../lib/net/public-address.js';
 import { EVENT_TYPES, type EventType } from './event-types.js';
 import { recordAudit, type Actor } from '../access/audit.js';
@@ -83,9 +84,6 @@ export async function createWebhookEndpoint(db: Db, config: Config, input: NewEn
     return { id: row.id as string, secret };
   });
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (text: string): boolean => UUID.test(text);
 
 /** An endpoint as its owner sees it (never its secret). */
 export interface EndpointSummary {
