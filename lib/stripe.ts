@@ -8,19 +8,11 @@ import type { StripeConfig } from './config.js';
  */
 export function stripeClient(config: StripeConfig): Stripe {
   if (config.mode === 'disabled' || !config.secretKey) throw new Error('payments are disabled: STRIPE_SECRET_KEY is not set');
-  if (config.mode === 'mock') {
-    if (!config.mockUrl) throw new Error('payments run on stripe-mock, but STRIPE_MOCK_URL is not set (npm start and the tests set it)');
-    const url = new URL(config.mockUrl);
-    return new Stripe(config.secretKey, {
-      host: url.hostname,
-      port: Number(url.port),
-      protocol: url.protocol === 'https:' ? 'https' : 'http',
-      maxNetworkRetries: 0,
-      timeout: 10_000,
-      telemetry: false,
-    });
-  }
-  return new Stripe(config.secretKey, { maxNetworkRetries: 0, timeout: 10_000, telemetry: false });
+  const options = { maxNetworkRetries: 0, timeout: 10_000, telemetry: false };
+  if (config.mode !== 'mock') return new Stripe(config.secretKey, options);
+  if (!config.mockUrl) throw new Error('payments run on stripe-mock, but STRIPE_MOCK_URL is not set (npm start and the tests set it)');
+  const url = new URL(config.mockUrl);
+  return new Stripe(config.secretKey, { ...options, host: url.hostname, port: Number(url.port), protocol: url.protocol === 'https:' ? 'https' : 'http' });
 }
 
 /** Stripe's event as constructEvent verified it. */

@@ -16,6 +16,12 @@ export function filledFields(ctx: Context, names: readonly string[]): Record<str
   return out;
 }
 
+/** One parameter of the query string ('' when absent, or when given more than once). */
+export function queryText(ctx: Context, name: string): string {
+  const value = ctx.query[name];
+  return typeof value === 'string' ? value : '';
+}
+
 /** The query's parameters that are not blank (an empty filter of a GET form is no filter). */
 export function filledQuery(ctx: Context): Record<string, unknown> {
   return Object.fromEntries(Object.entries(ctx.query).filter(([, value]) => value !== '' && value !== undefined));

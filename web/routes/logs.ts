@@ -1,16 +1,15 @@
 import type Router from '@koa/router';
-import type { Context } from 'koa';
 import { InvalidRequest } from '../../domain/errors.js';
 import { listApiKeys } from '../../domain/access/keys.js';
 import { auditPage as loadAuditPage } from '../../domain/access/audit.js';
 import { requestLogPage, STATUS_CLASSES, type StatusClass } from '../../domain/access/request-log.js';
 import type { WebKit } from '../kit.js';
+import { queryText } from '../forms.js';
 import { auditPage, journalPage, type JournalFilters } from '../pages/logs.js';
 
 /** Rows per page of both logs. */
 const PER_PAGE = 50;
 
-const queryText = (ctx: Context, name: string): string => (typeof ctx.query[name] === 'string' ? (ctx.query[name] as string) : '');
 const CURSOR = /^[A-Za-z0-9._-]{1,300}$/;
 const staleLink = 'Ce lien de page n’est plus valide : revenez à la première page du journal.';
 

@@ -6,7 +6,7 @@ import { proofPdf } from '../../domain/mailings/proofs.js';
 import type { ShipmentStatus, ProofKind } from '../../domain/mailings/states.js';
 import { mailingListQuery, proofParams } from '../../api/schemas/mailings.js';
 import type { WebKit } from '../kit.js';
-import { filledQuery, frenchError, maxLength } from '../forms.js';
+import { filledQuery, frenchError, maxLength, queryText } from '../forms.js';
 import { BASE, infoPage } from '../pages/layout.js';
 import { mailingsPage, type MailingFilters } from '../pages/mailings.js';
 
@@ -24,8 +24,8 @@ export function mailingRoutes(router: Router, kit: WebKit): void {
     const { value, error } = filtersSchema.validate(filledQuery(ctx));
     const filters: MailingFilters = {
       env: ctx.query.env === 'live' ? 'live' : 'test',
-      status: typeof ctx.query.status === 'string' ? ctx.query.status : '',
-      reference: typeof ctx.query.reference === 'string' ? ctx.query.reference : '',
+      status: queryText(ctx, 'status'),
+      reference: queryText(ctx, 'reference'),
     };
     const refuse = (text: string): void =>
       kit.page(ctx, 400, mailingsPage(session, { filters, referenceMax: REFERENCE_MAX, mailings: [], nextCursor: null, m: { kind: 'error', text } }));

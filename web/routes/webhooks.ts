@@ -16,6 +16,7 @@ import {
 } from '../../domain/webhooks/endpoints.js';
 import { pingEndpoint } from '../../domain/webhooks/events.js';
 import type { WebKit } from '../kit.js';
+import { queryText } from '../forms.js';
 import { infoPage, type Message } from '../pages/layout.js';
 import { deleteEndpointPage, DELIVERIES, deliveriesPage, deliveryPage, WEBHOOKS, webhooksPage, type EndpointForm } from '../pages/webhooks.js';
 
@@ -70,8 +71,10 @@ export function webhookRoutes(router: Router, kit: WebKit): void {
     const session = ctx.state.session!;
     const endpoints = await listWebhookEndpoints(db, account(ctx));
     const flash = await kit.takeFlash(session);
-    const secretFor = typeof ctx.query.adresse === 'string' ? endpoints.find((e) => e.id === ctx.query.adresse) : undefined;
-    const pinged = typeof ctx.query.essai === 'string' && /^[0-9a-f-]{36}$/.test(ctx.query.essai) ? ctx.query.essai : undefined;
+    const shownSecret = queryText(ctx, 'adresse');
+    const secretFor = endpoints.find((e) => e.id === shownSecret);
+    const ping = queryText(ctx, 'essai');
+    const pinged = /^[0-9a-f-]{36}$/.test(ping) ? ping : undefined;
     kit.page(
       ctx,
       status,
@@ -142,8 +145,8 @@ export function webhookRoutes(router: Router, kit: WebKit): void {
   router.get('/webhooks/livraisons', kit.signedIn, async (ctx) => {
     const session = ctx.state.session!;
     const endpoints = await listWebhookEndpoints(db, account(ctx));
-    const endpointId = typeof ctx.query.adresse === 'string' && ctx.query.adresse ? ctx.query.adresse : undefined;
-    const cursor = typeof ctx.query.apres === 'string' && ctx.query.apres ? ctx.query.apres : undefined;
+    const endpointId = queryText(ctx, 'adresse') || undefined;
+    const cursor = queryText(ctx, 'apres') || undefined;
     try {
       const { deliveries, nextCursor } = await loadDeliveryPage(db, config.secretKey, account(ctx), { limit: DELIVERIES_PER_PAGE, cursor, endpointId });
       kit.page(ctx, 200, deliveriesPage(session, { deliveries, nextCursor, endpoints, endpointId }));
