@@ -50,7 +50,6 @@ export default tseslint.config(
     // @temporalio/common, its contract, other workflows, and the domain's pure state and type
     // modules (and activity types, as types).
     files: ['workflows/**/*.ts'],
-    ignores: ['workflows/client.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -69,6 +68,7 @@ export default tseslint.config(
               group: [
                 '../domain/*/*',
                 '!../domain/mailings/states.js',
+                '!../domain/mailings/creation-protocol.js',
                 '!../domain/mailings/shipment.js',
                 '!../domain/webhooks/event-types.js',
                 '!../domain/letters/render.js',
@@ -92,6 +92,10 @@ export default tseslint.config(
             { group: ['koa', '@koa/*'], message: 'The domain knows no HTTP: the API calls it.' },
             { group: ['@temporalio/client', '@temporalio/worker'], message: 'The domain reaches workflows through Deps.workflows.' },
             { group: ['**/api/*', '**/api/*/*'], message: 'The domain may not import the HTTP layer (api/): the API calls the domain.' },
+            {
+              group: ['**/workflows/*', '**/activities/*', '**/activities/*/*', '**/temporal/*'],
+              message: 'The domain owns plain data and is called by workflows and activities, never the reverse.',
+            },
           ],
         },
       ],

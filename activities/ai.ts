@@ -1,21 +1,8 @@
 import type { Config } from '../lib/config.js';
 import { partnerCall } from './partners/failures.js';
-import { LlmResponseError, OpenAiCompatibleProvider, type LlmProvider, type OutputSchema } from './partners/llm.js';
+import type { Generation, GenerationTask } from '../domain/ai/task.js';
+import { LlmResponseError, OpenAiCompatibleProvider, type LlmProvider } from './partners/llm.js';
 import { loadPrompt } from './ai/prompts.js';
-
-/** One AI operation: which prompt, the user's input as data, and the shape of the answer. */
-export interface GenerationTask {
-  prompt: string;
-  data: Record<string, unknown>;
-  output: OutputSchema;
-  maxTokens: number;
-}
-
-export interface Generation {
-  output: Record<string, unknown>;
-  model: string;
-  promptVersion: string;
-}
 
 /**
  * The AI operations' one partner call. The system message is the prompt file alone; the user's

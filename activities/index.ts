@@ -11,7 +11,7 @@ import type { LlmProvider } from './partners/llm.js';
 import { SimulatedOperator } from './operator/simulator.js';
 import type { PostalOperator } from './operator/postal-operator.js';
 import type { BrowserPool } from './pdf/browser.js';
-import type { Client } from '@temporalio/client';
+import type { WorkflowRunner } from '../domain/deps.js';
 import { reconcilerActivities } from './reconciler.js';
 import { paymentActivities } from './payments.js';
 
@@ -23,8 +23,8 @@ export interface ActivityDeps {
   operator?: PostalOperator;
   /** The LLM of the AI operations; the configured OpenAI-compatible API unless another is given. */
   llm?: LlmProvider;
-  /** The Temporal client of the reconciler (absent where no reconciler runs, e.g. replays). */
-  temporal?: Client;
+  /** The workflows as the domain reaches them, for the reconciler (absent where none runs, e.g. replays). */
+  workflows?: WorkflowRunner;
 }
 
 /** Every activity of the worker, as plain async functions closed over their dependencies. */
@@ -41,7 +41,7 @@ export function createActivities(deps: ActivityDeps) {
     ...webhookActivities(deps.db, deps.config),
     ...lookupActivities(deps.config),
     ...aiActivities(deps.config, deps.llm),
-    ...reconcilerActivities(deps.db, deps.config, deps.temporal),
+    ...reconcilerActivities(deps.workflows && { db: deps.db, config: deps.config, workflows: deps.workflows }),
     ...paymentActivities(deps.db, deps.config),
   };
 }

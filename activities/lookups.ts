@@ -1,9 +1,10 @@
 import type { Config } from '../lib/config.js';
-import { searchAddresses, type AddressResult } from './partners/geoplateforme.js';
+import type { AddressResult, CompanyProfile, CompanySummary, Fuel, FuelAverages, Point, RouteResult, StationRecord } from '../domain/lookups/results.js';
+import { searchAddresses } from './partners/geoplateforme.js';
 import { partnerCall } from './partners/failures.js';
-import { companyProfile, searchCompanies, type CompanyProfile, type CompanySummary } from './partners/recherche-entreprises.js';
-import { carRoute, type Point, type RouteResult } from './partners/osrm.js';
-import { fuelAverages, fuelStations, type FuelAverages, type Fuel, type StationArea, type StationRecord } from './partners/prix-carburants.js';
+import { companyProfile, searchCompanies } from './partners/recherche-entreprises.js';
+import { carRoute } from './partners/osrm.js';
+import { fuelAverages, fuelStations, type StationArea } from './partners/prix-carburants.js';
 import { communeKey } from '../lib/text.js';
 
 /** Public-data partner calls. They run on per-partner task queues, whose rate caps all workers together. */

@@ -1,73 +1,37 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { Db, Tx } from '../db/knex.js';
-import { recordWebhookEvent, type NewEvent } from '../domain/webhooks/events.js';
-import { refund } from '../domain/billing/ledger.js';
-import { findShipment, type Shipment, type ShipmentRow } from '../domain/mailings/shipment.js';
+import type { Db } from '../db/knex.js';
+import type { NewEvent } from '../domain/webhooks/events.js';
+import { abandonRecord } from '../domain/mailings/create.js';
+import {
+  claimFiling,
+  endPaidShipment,
+  filingCandidate,
+  recordMove,
+  recordStep,
+  releaseFilingClaim,
+  type EndOfPaidShipment,
+  type StepRecord,
+} from '../domain/mailings/projection.js';
+import { storeProof } from '../domain/mailings/proofs.js';
+import { findShipment, type Shipment } from '../domain/mailings/shipment.js';
 import { isAhead, nextAfter, PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, type ShipmentStatus } from '../domain/mailings/states.js';
-import type { LetterDocument } from '../domain/letters/render.js';
 import { OperatorRejectedError, OperatorUnavailableError, type PostalOperator } from './operator/postal-operator.js';
-import { FILING_REJECTED, NO_NEWS, type DeliveryTarget } from '../workflows/contract.js';
+import type { DeliveryTarget } from '../domain/webhooks/event-types.js';
+import { FILING_REJECTED, NO_NEWS } from '../workflows/contract.js';
 import type { BrowserPool } from './pdf/browser.js';
 import { pdfPageCount, printLetter } from './pdf.js';
 import { proofHtml } from './pdf/proof-html.js';
 
-/** Where and when a paid shipment ends (its last step), fixed by the workflow. */
-export interface EndOfPaidShipment {
-  shipmentId: string;
-  step: number;
-  at: string;
-}
+/** A shipment the workflow names does not exist: final, never retried. */
+const missing = (shipmentId: string): ApplicationFailure => ApplicationFailure.nonRetryable(`shipment ${shipmentId} does not exist`, 'shipment_missing');
 
-export interface StepRecord {
-  shipmentId: string;
-  step: number;
-  status: ShipmentStatus;
-  /** ISO time of the move, fixed by the workflow so that a retried activity writes the same. */
-  at: string;
-}
-
-/** Writes a step once; `step` only ever grows. */
-async function writeStep(trx: Tx, record: StepRecord): Promise<void> {
-  await trx('shipment_events')
-    .insert({ shipment_id: record.shipmentId, step: record.step, status: record.status, at: record.at })
-    .onConflict(['shipment_id', 'step'])
-    .ignore();
-  await trx('shipments')
-    .where({ id: record.shipmentId })
-    .andWhere('step', '<', record.step)
-    .update({ status: record.status, step: record.step, updated_at: record.at });
-}
-
-/** Where a mailing's state changes: the Postgres projection the API reads, written by the workflow. */
+/** The mailing workflow's activities: thin adapters over the projection (domain/mailings/projection.ts), the printer and the postal operator. */
 export function mailingActivities(db: Db, operator: PostalOperator, browsers: BrowserPool) {
   async function snapshot(shipmentId: string): Promise<Shipment> {
     const found = await findShipment(db, shipmentId, false);
-    if (!found) throw ApplicationFailure.nonRetryable(`shipment ${shipmentId} does not exist`, 'shipment_missing');
+    if (!found) throw missing(shipmentId);
     return found.shipment;
-  }
-
-  /**
-   * A paid shipment ends (canceled, or in error) at its last step with its amount credited back,
-   * in one transaction that locks its row. A cancellation also needs that no filing attempt may
-   * have reached the operator. True when it has ended so (now or before).
-   */
-  function endPaidShipment(input: EndOfPaidShipment, status: 'canceled' | 'error'): Promise<boolean> {
-    return db.transaction(async (trx) => {
-      const row = (await trx('shipments').where({ id: input.shipmentId }).forUpdate().first()) as
-        (ShipmentRow & { filing_claimed_at: Date | null }) | undefined;
-      if (!row || row.status !== 'paid') return row?.status === status;
-      if (status === 'canceled' && row.filing_claimed_at) return false;
-      await trx('shipments').where({ id: input.shipmentId }).update({ status, step: input.step, updated_at: input.at });
-      await trx('shipment_events')
-        .insert({ shipment_id: input.shipmentId, step: input.step, status, at: input.at })
-        .onConflict(['shipment_id', 'step'])
-        .ignore();
-      if (row.amount_cents > 0) {
-        await refund(trx, row.account_id, { amountCents: row.amount_cents, balanceCents: 0, ledgerEntryId: null }, `mailing.${row.mode}`, row.id);
-      }
-      return true;
-    });
   }
 
   return {
@@ -88,13 +52,7 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
      * The workflow gives up on a mailing whose record never came: it writes the tombstone, unless
      * the record won the race (then the mailing exists and the workflow goes on).
      */
-    async abandonShipment(shipmentId: string): Promise<'abandoned' | 'recorded'> {
-      const { rows } = await db.raw(
-        `INSERT INTO mailing_records (shipment_id, outcome) VALUES (?, 'abandoned') ON CONFLICT (shipment_id) DO NOTHING RETURNING outcome`,
-        [shipmentId],
-      );
-      return rows.length ? 'abandoned' : 'recorded';
-    },
+    abandonShipment: (shipmentId: string): Promise<'abandoned' | 'recorded'> => abandonRecord(db, shipmentId),
 
     /**
      * A move as one transaction: the step, then its event (with the shipment as of that step) and
@@ -102,18 +60,14 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
      * creates nothing twice. Returns the shipment and the deliveries to start.
      */
     async recordMove(record: StepRecord, event: Omit<NewEvent, 'mailing'>): Promise<{ shipment: Shipment; deliveries: DeliveryTarget[] }> {
-      return db.transaction(async (trx) => {
-        await writeStep(trx, record);
-        const found = await findShipment(trx, record.shipmentId, false);
-        if (!found) throw ApplicationFailure.nonRetryable(`shipment ${record.shipmentId} does not exist`, 'shipment_missing');
-        const deliveries = await recordWebhookEvent(trx, { ...event, mailing: found.shipment });
-        return { shipment: found.shipment, deliveries };
-      });
+      const recorded = await recordMove(db, record, event);
+      if (!recorded) throw missing(record.shipmentId);
+      return recorded;
     },
 
     /** Records a step once (a retry changes nothing) and returns the shipment as of that step. */
     async recordShipmentStep(record: StepRecord): Promise<Shipment> {
-      await db.transaction((trx) => writeStep(trx, record));
+      await recordStep(db, record);
       return snapshot(record.shipmentId);
     },
 
@@ -124,25 +78,20 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
      * refused, so a paid mailing stays cancelable while filing is retried.
      */
     async fileWithOperator(shipmentId: string): Promise<'filed' | 'canceled'> {
-      const row = (await db('shipments').where({ id: shipmentId }).first('status', 'mode', 'tracking_number', 'layout')) as
-        (Pick<ShipmentRow, 'status' | 'mode' | 'tracking_number'> & { layout: LetterDocument }) | undefined;
-      if (!row) throw ApplicationFailure.nonRetryable(`shipment ${shipmentId} does not exist`, 'shipment_missing');
+      const row = await filingCandidate(db, shipmentId);
+      if (!row) throw missing(shipmentId);
       if (row.status === 'canceled') return 'canceled';
       // A letter that cannot be laid out or prints nothing will never be filed: no retry.
       if (!row.layout || typeof row.layout !== 'object' || !Array.isArray(row.layout.body))
         throw ApplicationFailure.nonRetryable('the letter has no printable layout', FILING_REJECTED);
       const pdf = await printLetter(browsers, row.layout);
       if (pdfPageCount(pdf) === 0) throw ApplicationFailure.nonRetryable('the printed letter has no page', FILING_REJECTED);
-      const claimed = await db('shipments')
-        .where({ id: shipmentId })
-        .whereNot({ status: 'canceled' })
-        .update({ filing_claimed_at: db.raw('coalesce(filing_claimed_at, now())') });
-      if (claimed === 0) return 'canceled';
+      if (!(await claimFiling(db, shipmentId))) return 'canceled';
       try {
-        await operator.file({ shipmentId, mode: row.mode, trackingNumber: row.tracking_number, pdf });
+        await operator.file({ shipmentId, mode: row.mode, trackingNumber: row.trackingNumber, pdf });
       } catch (error) {
         const notTaken = error instanceof OperatorUnavailableError || error instanceof OperatorRejectedError;
-        if (notTaken) await db('shipments').where({ id: shipmentId, status: 'paid' }).update({ filing_claimed_at: null });
+        if (notTaken) await releaseFilingClaim(db, shipmentId);
         if (error instanceof OperatorRejectedError)
           throw ApplicationFailure.nonRetryable(`the postal operator refuses the letter: ${error.message}`, FILING_REJECTED);
         throw error;
@@ -180,24 +129,18 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
      * Cancels a shipment that is still paid and whose filing may not have reached the operator,
      * and credits its amount back, in one transaction. False when it is too late.
      */
-    cancelShipment: (input: EndOfPaidShipment): Promise<boolean> => endPaidShipment(input, 'canceled'),
+    cancelShipment: (input: EndOfPaidShipment): Promise<boolean> => endPaidShipment(db, input, 'canceled'),
 
     /**
      * Ends a paid mailing whose letter can never be filed: `error` at the last step, the amount
      * credited back, in one transaction. False when it already moved on (nothing is changed).
      */
-    failShipment: (input: EndOfPaidShipment): Promise<boolean> => endPaidShipment(input, 'error'),
+    failShipment: (input: EndOfPaidShipment): Promise<boolean> => endPaidShipment(db, input, 'error'),
 
     /** Prints a proof (filing, delivery or return) and makes it available. */
     async generateProof(shipmentId: string, kind: ProofKind): Promise<Shipment> {
-      const found = await findShipment(db, shipmentId, false);
-      if (!found) throw ApplicationFailure.nonRetryable(`shipment ${shipmentId} does not exist`, 'shipment_missing');
-      const html = proofHtml(found.shipment, kind, PROOF_LABELS[kind], STATUS_LABELS);
-      const pdf = await browsers.print(html);
-      await db('shipment_proofs')
-        .insert({ shipment_id: shipmentId, kind, pdf: Buffer.from(pdf) })
-        .onConflict(['shipment_id', 'kind'])
-        .ignore();
+      const shipment = await snapshot(shipmentId);
+      await storeProof(db, shipmentId, kind, await browsers.print(proofHtml(shipment, kind, PROOF_LABELS[kind], STATUS_LABELS)));
       return snapshot(shipmentId);
     },
   };

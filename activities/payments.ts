@@ -1,7 +1,7 @@
 import type { Config } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
+import type { CheckoutInput, CheckoutSession } from '../domain/billing/checkout.js';
 import { closeTopUp, creditTopUp, findTopUp, recordCheckoutSession, recordInvoice, topUpPrice, topUpState } from '../domain/billing/topups.js';
-import type { CheckoutInput, CheckoutSession } from '../workflows/contract.js';
 import { StripeCheckout, stripeCall } from './partners/stripe.js';
 
 /** The top-up activities: Stripe calls (Checkout session, invoice) and the top-up's records. */

@@ -1,6 +1,6 @@
 import { loadConfig } from '../lib/config.js';
 import { createDb, migrateLatest } from '../db/knex.js';
-import { lazyTemporal } from '../workflows/client.js';
+import { lazyTemporal } from '../temporal/connection.js';
 import { logger } from '../lib/logger.js';
 import { startApiServer } from './server.js';
 

@@ -17,7 +17,7 @@ import { benchPdf } from './pdf.js';
 import { benchSettle } from './settle.js';
 import { benchMailings, type MailingBenchDeps } from './mailings.js';
 import { benchLookups } from './lookups.js';
-import { connectTemporal } from '../workflows/client.js';
+import { connectTemporal } from '../temporal/connection.js';
 
 /**
  * `npm run bench` (or `npm run bench -- front-door|search|pdf|settle|mailings|lookups`): in one run, on this machine,

@@ -1,16 +1,46 @@
-import type { WorkflowResultType } from '@temporalio/common';
 import type { Config } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
-import type * as workflows from '../workflows/index.js';
-import type { CheckoutEvent, DeliveryTarget, MailingWorkflowInput, TestAdvance, TopUpInput } from '../workflows/contract.js';
+import type { Generation, GenerationTask } from './ai/task.js';
+import type { CheckoutEvent, CheckoutInput, CheckoutSession, TopUpInput } from './billing/checkout.js';
+import type { LetterDocument } from './letters/render.js';
+import type {
+  AddressResult,
+  CompanyProfile,
+  CompanySummary,
+  FuelPriceLookup,
+  RouteLookup,
+  RoutePlace,
+  StationSearch,
+  StationSearchResult,
+} from './lookups/results.js';
+import type { MailingWorkflowInput } from './mailings/workflow-input.js';
+import type { TestAdvance } from './mailings/states.js';
+import type { DeliveryTarget } from './webhooks/event-types.js';
 import type { KeyMode } from './access/scopes.js';
 import type { IdempotencyClaim } from './access/idempotency.js';
 import type { DomainError } from './errors.js';
 import type { Shipment } from './mailings/shipment.js';
 
-/** The workflow types the worker serves, by name. */
-export type Workflows = typeof workflows;
-export type WorkflowName = keyof Workflows;
+/**
+ * The short workflows the domain runs to their result, by name, with the plain data they take and
+ * give. The worker's workflows must match (checked where the Temporal client runs them).
+ */
+export interface ShortWorkflows {
+  letterPdf(document: LetterDocument): Promise<Uint8Array>;
+  embedQuery(text: string): Promise<number[]>;
+  embedCatalogue(texts: string[]): Promise<number[][]>;
+  addressLookup(q: string, limit: number): Promise<AddressResult[]>;
+  companySearch(q: string, limit: number, only: 'active' | 'all'): Promise<CompanySummary[]>;
+  companyProfileLookup(siret: string): Promise<CompanyProfile | null>;
+  routeLookup(from: RoutePlace, to: RoutePlace, geometry: boolean): Promise<RouteLookup>;
+  fuelPriceLookup(department: string | null): Promise<FuelPriceLookup>;
+  fuelStationSearch(search: StationSearch): Promise<StationSearchResult>;
+  aiGeneration(task: GenerationTask): Promise<Generation>;
+  checkoutSession(input: CheckoutInput): Promise<CheckoutSession>;
+}
+export type WorkflowName = keyof ShortWorkflows;
+/** What the short workflow `N` answers. */
+export type WorkflowResult<N extends WorkflowName> = Awaited<ReturnType<ShortWorkflows[N]>>;
 
 export interface RunOptions {
   /** Prefix of the workflow id, e.g. "company-search". */
@@ -22,17 +52,22 @@ export interface RunOptions {
 }
 
 /**
- * The workflows as the domain sees them (the Temporal client is behind it, workflows/client.ts).
+ * The workflows as the domain sees them (the Temporal client is behind it, temporal/workflow-runner.ts).
  * Every call is typed by the workflow it reaches. Temporal unreachable: Unavailable.
  */
 export interface WorkflowRunner {
   /** Runs a short workflow to its result. */
-  run<N extends WorkflowName>(name: N, args: Parameters<Workflows[N]>, options: RunOptions): Promise<WorkflowResultType<Workflows[N]>>;
+  run<N extends WorkflowName>(name: N, args: Parameters<ShortWorkflows[N]>, options: RunOptions): Promise<WorkflowResult<N>>;
   /**
    * Starts a mailing's workflow (bounded in time). A mailing whose workflow has already run is not
-   * started again (WorkflowExecutionAlreadyStarted), unless `restart` (the reconciler) says so.
+   * started again (WorkflowExecutionAlreadyStarted).
    */
-  startMailing(input: MailingWorkflowInput, reference: string, options?: { restart?: boolean }): Promise<void>;
+  startMailing(input: MailingWorkflowInput, reference: string): Promise<void>;
+  /**
+   * The reconciler's start of a mailing whose workflow has ended or never started: true when
+   * started, false when another start got there first.
+   */
+  restartMailing(input: MailingWorkflowInput, reference: string): Promise<boolean>;
   /**
    * Whether a recorded mailing may be answered before its workflow starts: the connection to
    * Temporal is up and few such starts are pending. When not, the caller starts the workflow first,
@@ -41,9 +76,11 @@ export interface WorkflowRunner {
   readyToStartLater(): boolean;
   /**
    * Starts a recorded mailing's workflow after the answer, retrying a few times; one still not
-   * started is resumed by the reconciler (activities/reconciler.ts).
+   * started is resumed by the reconciler (domain/mailings/reconcile.ts).
    */
   startMailingLater(start: MailingStart): void;
+  /** Whether a mailing's workflow is running now (false when it has ended or never started). */
+  isMailingRunning(shipmentId: string): Promise<boolean>;
   /** Ends a mailing's workflow that will never have its record. */
   endMailing(shipmentId: string, reason: string): Promise<void>;
   /**

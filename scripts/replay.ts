@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import proto from '@temporalio/proto';
 import { loadConfig } from '../lib/config.js';
-import { connectTemporal } from '../workflows/client.js';
+import { connectTemporal } from '../temporal/connection.js';
 import { replayHistories } from '../worker/replay.js';
 import { toolTemporalAddress } from './local/database.js';
 

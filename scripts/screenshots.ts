@@ -11,7 +11,7 @@ import { distRoot, projectRoot } from '../lib/paths.js';
 import { startLocalStack } from './local/stack.js';
 import { preferredOrFreePort } from './local/ports.js';
 import { createDb, migrateLatest } from '../db/knex.js';
-import { connectTemporal, ensureSearchAttributes } from '../workflows/client.js';
+import { connectTemporal, ensureSearchAttributes } from '../temporal/connection.js';
 import { createWorker, ensureSchedules } from '../worker/worker.js';
 import { startApiServer } from '../api/server.js';
 import { PATHS, proofAt } from '../domain/mailings/states.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { dataDir, loadConfig, logLevel } from '../lib/config.js';
 import { startLocalStack, LOCAL_PORTS } from './local/stack.js';
 import { createDb, migrateLatest } from '../db/knex.js';
-import { connectTemporal, ensureSearchAttributes } from '../workflows/client.js';
+import { connectTemporal, ensureSearchAttributes } from '../temporal/connection.js';
 import { createWorker, ensureSchedules } from '../worker/worker.js';
 import { startApiServer } from '../api/server.js';
 import { ensureDevAccount } from './local/dev-account.js';

@@ -1,6 +1,6 @@
 import { loadConfig } from '../lib/config.js';
 import { createDb, migrateLatest } from '../db/knex.js';
-import { connectTemporal, ensureSearchAttributes } from '../workflows/client.js';
+import { connectTemporal, ensureSearchAttributes } from '../temporal/connection.js';
 import { logger } from '../lib/logger.js';
 import { createWorker, ensureSchedules } from './worker.js';
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
 import { createActivities } from '../activities/index.js';
+import { temporalWorkflows } from '../temporal/workflow-runner.js';
 import { BrowserPool } from '../activities/pdf/browser.js';
 import { COMPANIES_QUEUE, FUEL_QUEUE, GEOCODING_QUEUE, interactiveQueue, LLM_QUEUE, ROUTING_QUEUE, trackingQueue } from '../workflows/contract.js';
 import { purgeExpiredData, purgeWebhookDeliveries, reconcileMailings } from '../workflows/index.js';
@@ -52,7 +53,7 @@ export async function createWorker({ config, db, address }: WorkerDeps): Promise
   const clientConnection = Connection.lazy({ address, connectTimeout: '5s' });
   const temporal = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
   const browsers = new BrowserPool({ pages: config.pdf.pages, executablePath: config.pdf.executablePath });
-  const activities = createActivities({ db, config, browsers, temporal });
+  const activities = createActivities({ db, config, browsers, workflows: temporalWorkflows(temporal, config) });
   const namespace = config.temporalNamespace;
   // Bundled once for the two workers that run workflows.
   const workflowBundle = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });

@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { Generation, GenerationTask } from '../activities/ai.js';
+import type { Generation, GenerationTask } from '../domain/ai/task.js';
 import { LLM_QUEUE } from './contract.js';
 
 /** A slow model answer is normal; 3 attempts; a refused request (4xx) is not retried. */

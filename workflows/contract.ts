@@ -1,36 +1,16 @@
 /**
- * The contract between the workflows and everything that calls them (the API, the admin CLI, the
- * worker): inputs, update definitions, workflow ids, task queues, search attributes and the
- * failure types of refusals. Deterministic code only: workflows import it too.
+ * What is Temporal's in the contract between the workflows and everything that calls them (the
+ * Temporal client, the worker, activities): workflow ids, updates and signals, task queues, search
+ * attributes, summaries and the failure types of refusals. The plain data they carry (inputs,
+ * requests, results) is the domain's. Deterministic code only: workflows import it too.
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Shipment } from '../domain/mailings/shipment.js';
-import type { Mode } from '../domain/mailings/states.js';
-
-/** What the mailing workflow is started with. */
-export interface MailingWorkflowInput {
-  shipmentId: string;
-  accountId: string;
-  mode: Mode;
-  test: boolean;
-  /** Delays between webhook attempts (WEBHOOK_RETRY_DELAYS), passed on to every delivery. */
-  webhookRetryDelaysMs: number[];
-  /** How often the postal operator's tracking is asked for news (live mailings); absent in runs started before it existed. */
-  operatorPollMs?: number;
-  /** Started again by the reconciler (the shipment existed before this run). */
-  resumed?: boolean;
-  /** TEST_MAILING_IDLE_LIMIT_MS unless configured (tests); absent in runs started before it existed. */
-  testIdleLimitMs?: number;
-  /** TRACKING_SILENCE_LIMIT_MS unless configured (tests); absent in runs started before it existed. */
-  trackingSilenceLimitMs?: number;
-}
-
-/** V1TestAdvance: {} (next step), { step } (that step) or { status: returned | error }. */
-export interface TestAdvance {
-  step?: number;
-  status?: 'returned' | 'error';
-}
+import type { MailingWorkflowInput } from '../domain/mailings/workflow-input.js';
+import type { DeliveryTarget } from '../domain/webhooks/event-types.js';
+import type { Mode, TestAdvance } from '../domain/mailings/states.js';
+import type { CheckoutEvent } from '../domain/billing/checkout.js';
 
 export const mailingWorkflowId = (shipmentId: string): string => `mailing-${shipmentId}`;
 
@@ -41,15 +21,6 @@ export function mailingSummary(input: MailingWorkflowInput, reference: string): 
   return [MODE_SHORT[input.mode], reference || 'no reference', input.test ? 'test' : 'live'].join(' · ');
 }
 export const deliveryWorkflowId = (deliveryId: string): string => `delivery-${deliveryId}`;
-
-/** One delivery to start: an event to one endpoint of an account (what recording an event returns). */
-export interface DeliveryTarget {
-  deliveryId: string;
-  accountId: string;
-  endpointId: string;
-  eventId: string;
-  eventType: string;
-}
 
 /** A delivery's line in the Temporal UI, e.g. "mailing.posted webhook · shipment … → endpoint …". */
 export function deliverySummary(target: DeliveryTarget, shipmentId?: string): string {
@@ -143,41 +114,5 @@ export function deliverySearchAttributes(target: DeliveryTarget) {
 /** A top-up paid through Stripe Checkout: its workflow is `topup-<checkout session id>`. */
 export const topUpWorkflowId = (sessionId: string): string => `topup-${sessionId}`;
 
-/** What the top-up workflow is started with (by the first Stripe event about its session). */
-export interface TopUpInput {
-  topUpId: string;
-  sessionId: string;
-}
-
-/** The Stripe events a top-up listens to, as the webhook passes them on (signature already checked). */
-export type CheckoutEventType =
-  'checkout.session.completed' | 'checkout.session.async_payment_succeeded' | 'checkout.session.async_payment_failed' | 'checkout.session.expired';
-
-export interface CheckoutEvent {
-  /** Stripe's event id (evt_…): a repeated event is recognised by it. */
-  eventId: string;
-  type: CheckoutEventType;
-  /** The session's payment_status in the event: `paid`, `unpaid` or `no_payment_required`. */
-  paymentStatus: string;
-}
-
 /** Each Stripe event about the session, in whatever order and number Stripe sends them (signal-with-start). */
 export const checkoutEventSignal = defineSignal<[CheckoutEvent]>('stripeCheckoutEvent');
-
-/** How a top-up ended: credited once, or not at all. */
-export type TopUpOutcome = 'paid' | 'failed' | 'expired';
-
-/** What the Checkout session of a top-up is created with (short workflow `checkoutSession`). */
-export interface CheckoutInput {
-  topUpId: string;
-  customerEmail: string;
-  /** Where Stripe sends the browser back; `{CHECKOUT_SESSION_ID}` is Stripe's placeholder. */
-  successUrl: string;
-  cancelUrl: string;
-}
-
-export interface CheckoutSession {
-  sessionId: string;
-  /** Stripe's hosted payment page (stripe-mock answers a placeholder address). */
-  url: string;
-}

@@ -1,5 +1,15 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import type {
+  AddressResult,
+  CompanyProfile,
+  CompanySummary,
+  FuelPriceLookup,
+  RouteLookup,
+  RoutePlace,
+  StationSearch,
+  StationSearchResult,
+} from '../domain/lookups/results.js';
 import { COMPANIES_QUEUE, FUEL_QUEUE, GEOCODING_QUEUE, ROUTING_QUEUE } from './contract.js';
 
 /** Every partner call: a time limit, 3 attempts, no retry of a refused request. */
@@ -16,24 +26,16 @@ const routing = onQueue(ROUTING_QUEUE);
 const fuel = onQueue(FUEL_QUEUE);
 
 /** GET /v1/geo/addresses: a short workflow around one partner call (timeout, retries, rate cap). */
-export async function addressLookup(q: string, limit: number): Promise<Awaited<ReturnType<Activities['geocodeAddresses']>>> {
+export async function addressLookup(q: string, limit: number): Promise<AddressResult[]> {
   return geocoding.geocodeAddresses(q, limit);
 }
 
-export async function companySearch(q: string, limit: number, only: 'active' | 'all'): Promise<Awaited<ReturnType<Activities['searchCompanies']>>> {
+export async function companySearch(q: string, limit: number, only: 'active' | 'all'): Promise<CompanySummary[]> {
   return companies.searchCompanies(q, limit, only);
 }
 
-export async function companyProfileLookup(siret: string): Promise<Awaited<ReturnType<Activities['companyProfile']>>> {
+export async function companyProfileLookup(siret: string): Promise<CompanyProfile | null> {
   return companies.companyProfile(siret);
-}
-
-export type RoutePlace = { lon: number; lat: number } | { address: string };
-
-export interface RouteLookup {
-  from: { lon: number; lat: number; label: string } | null;
-  to: { lon: number; lat: number; label: string } | null;
-  route: Awaited<ReturnType<Activities['carRoute']>>;
 }
 
 /** GET /v1/routes: addresses are geocoded first (both at once), then the car route is asked for. */
@@ -48,33 +50,14 @@ export async function routeLookup(from: RoutePlace, to: RoutePlace, geometry: bo
   return { from: start, to: end, route: await routing.carRoute(start, end, geometry) };
 }
 
-export interface FuelPriceLookup {
-  national: Awaited<ReturnType<Activities['fuelAverages']>>;
-  department: Awaited<ReturnType<Activities['fuelAverages']>> | null;
-}
-
 /** GET /v1/fuel/prices: national averages, and the department's when one is asked for (both at once). */
 export async function fuelPriceLookup(department: string | null): Promise<FuelPriceLookup> {
   const [national, local] = await Promise.all([fuel.fuelAverages(undefined), department ? fuel.fuelAverages(department) : Promise.resolve(null)]);
   return { national, department: local };
 }
 
-export interface StationSearch {
-  fuel: Parameters<Activities['fuelStations']>[0];
-  centre: { lat: number; lon: number } | null;
-  commune: { insee: string; name: string; postcodes: string[]; sharedPostcodes: string[] } | null;
-  radiusKm: number;
-}
-
 /** Fewer stations than this in the commune, and the search widens around the centre. */
 export const COMMUNE_MIN_STATIONS = 3;
-
-export interface StationSearchResult {
-  centre: { lat: number; lon: number; label: string } | null;
-  /** True when the commune had too few stations and the radius around the centre was added. */
-  widened: boolean;
-  stations: Awaited<ReturnType<Activities['fuelStations']>>;
-}
 
 /**
  * GET /v1/fuel/stations: around a point, or in a commune (its centre from the geocoder when no

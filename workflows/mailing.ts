@@ -20,7 +20,17 @@ import {
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities/index.js';
 import type { Shipment } from '../domain/mailings/shipment.js';
-import { advanceRefusal, isFinal, movesTo, PATHS, proofAt, type Mode, type MoveRefusal, type ShipmentStatus } from '../domain/mailings/states.js';
+import {
+  advanceRefusal,
+  isFinal,
+  movesTo,
+  PATHS,
+  proofAt,
+  type Mode,
+  type MoveRefusal,
+  type ShipmentStatus,
+  type TestAdvance,
+} from '../domain/mailings/states.js';
 import type { EventType } from '../domain/webhooks/event-types.js';
 import {
   advanceUpdate,
@@ -35,10 +45,10 @@ import {
   TEST_MAILING_IDLE_LIMIT_MS,
   TRACKING_SILENCE_LIMIT_MS,
   trackingQueue,
-  type DeliveryTarget,
-  type MailingWorkflowInput,
-  type TestAdvance,
 } from './contract.js';
+import type { MailingWorkflowInput } from '../domain/mailings/workflow-input.js';
+import { RECORD_WAIT } from '../domain/mailings/creation-protocol.js';
+import type { DeliveryTarget } from '../domain/webhooks/event-types.js';
 import { webhookDelivery } from './webhook-delivery.js';
 
 // Short database writes run as local activities: no task-queue round trip between the steps of a
@@ -49,14 +59,17 @@ const projection = withFallback(
   proxyLocalActivities<Activities>({ startToCloseTimeout: '30s', scheduleToCloseTimeout: '2m', retry: { initialInterval: '1s', maximumInterval: '30s' } }),
   proxyActivities<Activities>({ startToCloseTimeout: '30s', retry: { initialInterval: '5s', maximumInterval: '5m' } }),
 );
-// A proof prints in about a second: a short timeout, so a lost worker's attempt is retried soon.
-// The API records the mailing right after the start (usually within milliseconds, so the first
-// retries come quickly), in at most four statements of at most 5 s (api/mailings/create.ts):
-// about 35 s without the record (25 attempts) means it never will be.
+// The wait for the record: its timings are the creation protocol's (domain/mailings/creation-protocol.ts).
 const creation = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10s',
-  retry: { initialInterval: '50ms', backoffCoefficient: 1.5, maximumInterval: '2s', maximumAttempts: 25 },
+  retry: {
+    initialInterval: RECORD_WAIT.initialIntervalMs,
+    backoffCoefficient: RECORD_WAIT.backoffCoefficient,
+    maximumInterval: RECORD_WAIT.maximumIntervalMs,
+    maximumAttempts: RECORD_WAIT.maximumAttempts,
+  },
 });
+// A proof prints in about a second: a short timeout, so a lost worker's attempt is retried soon.
 const PRINTING: ActivityOptions = { startToCloseTimeout: '20s', retry: { initialInterval: '1s', maximumInterval: '1m' } };
 const printing = proxyActivities<Activities>(PRINTING);
 // Filing is retried for as long as the operator does not confirm: the shipment stays `paid`.

@@ -1,6 +1,7 @@
 import { ActivityFailure, condition, proxyActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { checkoutEventSignal, type CheckoutEvent, type CheckoutInput, type CheckoutSession, type TopUpInput, type TopUpOutcome } from './contract.js';
+import type { CheckoutEvent, CheckoutInput, CheckoutSession, TopUpInput, TopUpOutcome } from '../domain/billing/checkout.js';
+import { checkoutEventSignal } from './contract.js';
 
 // Database writes: retried until they succeed (each one is idempotent, keyed by the top-up).
 const records = proxyActivities<Activities>({

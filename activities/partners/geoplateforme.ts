@@ -1,15 +1,6 @@
 import got from 'got';
+import type { AddressResult } from '../../domain/lookups/results.js';
 import { PartnerResponseError } from './failures.js';
-
-/** One result of GET /v1/geo/addresses (SPEC.md "Address result"). */
-export interface AddressResult {
-  label: string;
-  street: string;
-  postcode: string;
-  city: string;
-  lat: number;
-  lon: number;
-}
 
 interface Feature {
   geometry?: { type?: string; coordinates?: unknown };

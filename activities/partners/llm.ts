@@ -1,11 +1,6 @@
 import got from 'got';
+import type { OutputSchema } from '../../domain/ai/task.js';
 import { PartnerResponseError } from './failures.js';
-
-/** A JSON Schema that the answer must follow (OpenAI "structured outputs"). */
-export interface OutputSchema {
-  name: string;
-  schema: Record<string, unknown>;
-}
 
 export interface ChatRequest {
   /** Our instructions: from a prompt file, never containing the user's text. */

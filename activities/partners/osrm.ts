@@ -1,17 +1,6 @@
 import got, { HTTPError } from 'got';
+import type { Point, RouteResult } from '../../domain/lookups/results.js';
 import { PartnerResponseError } from './failures.js';
-
-export interface Point {
-  lon: number;
-  lat: number;
-}
-
-export interface RouteResult {
-  distanceMeters: number;
-  durationSeconds: number;
-  /** Simplified path ([lon, lat] pairs), when asked for. */
-  geometry?: { type: 'LineString'; coordinates: [number, number][] };
-}
 
 interface OsrmResponse {
   code?: string;

@@ -1,15 +1,16 @@
 import got from 'got';
+import type { Fuel, FuelAverages, StationRecord } from '../../domain/lookups/results.js';
 import { PartnerResponseError } from './failures.js';
 
 /** The fuels of SPEC.md and their columns in the official instantaneous fuel-price data. */
-export const FUELS = { gazole: 'gazole_prix', sp95: 'sp95_prix', 'sp95-e10': 'e10_prix', sp98: 'sp98_prix', e85: 'e85_prix', gplc: 'gplc_prix' } as const;
-export type Fuel = keyof typeof FUELS;
-
-export interface FuelAverages {
-  /** Euros per liter, 3 decimals; null when no station sells it. */
-  prices: Record<Fuel, number | null>;
-  stations: number;
-}
+export const FUELS = {
+  gazole: 'gazole_prix',
+  sp95: 'sp95_prix',
+  'sp95-e10': 'e10_prix',
+  sp98: 'sp98_prix',
+  e85: 'e85_prix',
+  gplc: 'gplc_prix',
+} as const satisfies Record<Fuel, string>;
 
 const DATASET = 'prix-des-carburants-en-france-flux-instantane-v2';
 
@@ -31,20 +32,6 @@ export async function fuelAverages(baseUrl: string, department: string | undefin
     prices: Object.fromEntries(Object.keys(FUELS).map((fuel) => [fuel, price(row[fuel.replace('-', '_')])])) as Record<Fuel, number | null>,
     stations: row.stations,
   };
-}
-
-/** One station selling the asked fuel, as the open data describes it. */
-export interface StationRecord {
-  id: string;
-  address: string;
-  postcode: string;
-  city: string;
-  lat: number;
-  lon: number;
-  /** Euros per liter. */
-  price: number;
-  /** When the station last declared this price (ISO 8601). */
-  priceUpdatedAt: string | null;
 }
 
 /** Where to look: around a point, or at the stations of some postcodes. */

@@ -1,4 +1,5 @@
 import got from 'got';
+import type { CompanyProfile, CompanySummary } from '../../domain/lookups/results.js';
 import { PartnerResponseError } from './failures.js';
 
 /** The fields of the French government's company search API (recherche-entreprises) that we use. */
@@ -29,44 +30,6 @@ interface Company {
   etat_administratif?: string;
   nature_juridique?: string;
   matching_etablissements?: Establishment[];
-}
-
-export interface CompanySummary {
-  siren: string;
-  name: string;
-  acronym: string | null;
-  status: 'active' | 'closed';
-  headOffice: { siret: string; address: string; postcode: string; city: string };
-  activity: string | null;
-  establishments: number;
-}
-
-export interface CompanyProfile {
-  siret: string;
-  establishment: {
-    siret: string;
-    status: 'active' | 'closed';
-    isHeadOffice: boolean;
-    address: string;
-    postcode: string;
-    city: string;
-    activity: string | null;
-    createdOn: string | null;
-  };
-  company: {
-    siren: string;
-    name: string;
-    acronym: string | null;
-    status: 'active' | 'closed';
-    category: string | null;
-    legalForm: string | null;
-    createdOn: string | null;
-    establishments: number;
-  };
-  headOffice: { siret: string; address: string; postcode: string; city: string };
-  activity: { code: string | null };
-  headcount: { range: string | null };
-  dataFreshness: string | null;
 }
 
 const status = (code: string | undefined): 'active' | 'closed' => (code === 'C' || code === 'F' ? 'closed' : 'active');

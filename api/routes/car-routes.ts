@@ -3,7 +3,7 @@ import { notFound } from '../../domain/errors.js';
 import { partnerLookup } from '../../domain/lookups/lookup.js';
 import { normalize } from '../../domain/search/normalize.js';
 import { routeQuery, routeResultSchema } from '../schemas/car-routes.js';
-import type { RoutePlace } from '../../workflows/lookups.js';
+import type { RoutePlace } from '../../domain/lookups/results.js';
 import { defineRoute } from './route.js';
 import { caller, deps } from '../respond.js';
 

@@ -4,7 +4,7 @@ import { communes } from '../../domain/geo/communes.js';
 import { crowFliesKm } from '../../domain/geo/distance.js';
 import { fuelPrices, partnerLookup } from '../../domain/lookups/lookup.js';
 import { fuelPricesQuery, fuelPricesSchema, fuelStationsQuery, fuelStationsSchema } from '../schemas/fuel.js';
-import type { StationSearch } from '../../workflows/lookups.js';
+import type { StationSearch } from '../../domain/lookups/results.js';
 import { defineRoute } from './route.js';
 import { caller, deps } from '../respond.js';
 

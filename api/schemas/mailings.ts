@@ -126,4 +126,4 @@ export const testAdvanceSchema = Joi.object({
   .oxor('step', 'status')
   .label('V1TestAdvance');
 
-export type { TestAdvance } from '../../workflows/contract.js';
+export type { TestAdvance } from '../../domain/mailings/states.js';

@@ -2,7 +2,7 @@ import type Joi from 'joi';
 import { freeLetter } from '../letters/free-letter.js';
 import { draftedLetterSchema, type TONES } from './answers.js';
 import { upstreamError } from '../errors.js';
-import type { GenerationTask } from '../../activities/ai.js';
+import type { GenerationTask } from './task.js';
 import { outputSchema } from './generate.js';
 
 export interface AiLetterRequest {

@@ -3,7 +3,7 @@ import { checkValue, type FieldProblem, type FieldValue } from '../letters/value
 import { renderLetter } from '../letters/render.js';
 import { normalize } from '../../lib/text.js';
 import { amountsIn, datesIn, referencesIn } from './extract.js';
-import type { GenerationTask } from '../../activities/ai.js';
+import type { GenerationTask } from './task.js';
 
 export interface FillTarget {
   letter: LetterData;

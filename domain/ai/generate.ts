@@ -4,8 +4,7 @@ import { payThen } from '../billing/charge.js';
 import type { PriceUnit } from '../billing/prices.js';
 import { upstreamError } from '../errors.js';
 import type { Caller, Deps } from '../deps.js';
-import type { Generation, GenerationTask } from '../../activities/ai.js';
-import type { OutputSchema } from '../../activities/partners/llm.js';
+import type { Generation, GenerationTask, OutputSchema } from './task.js';
 
 type JsonSchema = Record<string, unknown>;
 

@@ -4,7 +4,7 @@ import type { FieldValue } from '../letters/values.js';
 import { checkInputs, requireInputs } from '../calculations/compute.js';
 import type { Inputs } from '../calculations/calculators.js';
 import { toolOutputSchema } from './answers.js';
-import type { GenerationTask } from '../../activities/ai.js';
+import type { GenerationTask } from './task.js';
 import { outputSchema } from './generate.js';
 import { amountsIn, datesIn, sentencesOf } from './extract.js';
 

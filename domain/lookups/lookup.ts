@@ -1,7 +1,6 @@
-import type { WorkflowResultType } from '@temporalio/common';
 import { upstreamError } from '../errors.js';
-import type { Deps, WorkflowName, Workflows } from '../deps.js';
-import type { FuelPriceLookup } from '../../workflows/lookups.js';
+import type { Deps, ShortWorkflows, WorkflowName, WorkflowResult } from '../deps.js';
+import type { FuelPriceLookup } from './results.js';
 import { cached } from './cache.js';
 
 export interface PartnerLookup<N extends WorkflowName> {
@@ -9,7 +8,7 @@ export interface PartnerLookup<N extends WorkflowName> {
   key: string;
   ttlSeconds: number;
   workflow: N;
-  args: Parameters<Workflows[N]>;
+  args: Parameters<ShortWorkflows[N]>;
   /** Prefix of the workflow id, e.g. "company-search". */
   idPrefix: string;
   /** Named in the 502 when the partner keeps failing, e.g. "company directory". */
@@ -17,7 +16,7 @@ export interface PartnerLookup<N extends WorkflowName> {
 }
 
 /** A partner answer: from the Postgres cache, or from a short lookup workflow (502 when it fails). */
-export async function partnerLookup<N extends WorkflowName>(deps: Deps, lookup: PartnerLookup<N>): Promise<WorkflowResultType<Workflows[N]>> {
+export async function partnerLookup<N extends WorkflowName>(deps: Deps, lookup: PartnerLookup<N>): Promise<WorkflowResult<N>> {
   const { value } = await cached(deps.db, lookup.key, lookup.ttlSeconds, () =>
     deps.workflows.run(lookup.workflow, lookup.args, {
       idPrefix: lookup.idPrefix,

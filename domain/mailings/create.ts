@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Db, Tx } from '../../db/knex.js';
 import { logger } from '../../lib/logger.js';
 import type { Config } from '../../lib/config.js';
-import type { MailingWorkflowInput } from '../../workflows/contract.js';
+import type { MailingWorkflowInput } from './workflow-input.js';
 import type { MailingRequest } from './request.js';
 import type { Caller, Deps, MailingStart } from '../deps.js';
 import { DomainError, InsufficientBalance, serviceUnavailable, unprocessable } from '../errors.js';
@@ -11,6 +11,7 @@ import { saveAnswerWithin } from '../access/idempotency.js';
 import { debit, type Charge } from '../billing/ledger.js';
 import { priceOf } from '../billing/prices.js';
 import { addressProblems } from './addresses.js';
+import { RECORD_STATEMENT_TIMEOUT_MS } from './creation-protocol.js';
 import { prepareLetter } from './letter.js';
 import { toShipment, type PostalAddress, type Shipment, type ShipmentRow } from './shipment.js';
 import { lastStep } from './states.js';
@@ -26,9 +27,6 @@ export function mailingWorkflowInput(config: Config, shipment: Pick<MailingWorkf
   };
 }
 
-/** Bound on each recording statement; the workflow waits far longer for the record (workflows/mailing.ts). */
-const RECORD_TIMEOUT_MS = 5000;
-
 /** A French registered-mail style number: two letters then 11 digits. */
 function trackingNumber(): string {
   return 'SV' + Array.from({ length: 11 }, () => randomInt(10)).join('');
@@ -36,7 +34,7 @@ function trackingNumber(): string {
 
 /**
  * The shipment and its first event, in one statement. The mailing workflow is already running and
- * waits for this row: the caller bounds the statement (RECORD_TIMEOUT_MS), long before it gives up.
+ * waits for this row: the caller bounds the statement (RECORD_STATEMENT_TIMEOUT_MS), long before it gives up.
  */
 function insertShipment(runner: Db | Tx, row: ShipmentRow & { layout: unknown }): Knex.Raw {
   const shipment = runner('shipments')
@@ -51,17 +49,29 @@ function insertShipment(runner: Db | Tx, row: ShipmentRow & { layout: unknown })
 }
 
 /**
+ * The workflow gives up on a mailing whose record never came: the tombstone, which makes a late
+ * record fail, unless the record won the race (then the mailing exists and the workflow goes on).
+ */
+export async function abandonRecord(db: Db, shipmentId: string): Promise<'abandoned' | 'recorded'> {
+  const { rows } = await db.raw(
+    `INSERT INTO mailing_records (shipment_id, outcome) VALUES (?, 'abandoned') ON CONFLICT (shipment_id) DO NOTHING RETURNING outcome`,
+    [shipmentId],
+  );
+  return rows.length ? 'abandoned' : 'recorded';
+}
+
+/**
  * Records the mailing: the debit (live keys), the shipment with its first event and, under an
  * Idempotency-Key, the answer, all committed together. A test mailing without a key is a single
  * statement, with no transaction round trips.
  */
 async function recordMailing(db: Db, caller: Caller, row: ShipmentRow & { layout: unknown }, answer: Shipment): Promise<Charge | undefined> {
   if (row.test && !caller.idempotency) {
-    await insertShipment(db, row).timeout(RECORD_TIMEOUT_MS, { cancel: true });
+    await insertShipment(db, row).timeout(RECORD_STATEMENT_TIMEOUT_MS, { cancel: true });
     return undefined;
   }
   return db.transaction(async (trx) => {
-    await trx.raw(`SET LOCAL statement_timeout = ${RECORD_TIMEOUT_MS}`);
+    await trx.raw(`SET LOCAL statement_timeout = ${RECORD_STATEMENT_TIMEOUT_MS}`);
     const charge = row.test ? undefined : await debit(trx, row.account_id, `mailing.${row.mode}`, row.id);
     await insertShipment(trx, row);
     // Under an Idempotency-Key, the answer commits with the mailing: a retry after a crash

@@ -12,3 +12,11 @@ export async function proofPdf(db: Db, shipmentId: string, kind: ProofKind, acco
   const proof = await q.first('p.pdf');
   return proof?.pdf as Buffer | undefined;
 }
+
+/** Stores a printed proof once (a retried print keeps the first). */
+export async function storeProof(db: Db, shipmentId: string, kind: ProofKind, pdf: Uint8Array): Promise<void> {
+  await db('shipment_proofs')
+    .insert({ shipment_id: shipmentId, kind, pdf: Buffer.from(pdf) })
+    .onConflict(['shipment_id', 'kind'])
+    .ignore();
+}

@@ -58,8 +58,8 @@ export function proofAt(mode: Mode, status: ShipmentStatus): ProofKind | undefin
   return undefined;
 }
 
-/** A move asked of a test mailing: the next step, a given step, or an off-path ending. */
-export interface AdvanceRequest {
+/** V1TestAdvance, a move asked of a test mailing: {} (the next step), { step } (that step) or { status: returned | error }. */
+export interface TestAdvance {
   step?: number;
   status?: 'returned' | 'error';
 }
@@ -74,7 +74,7 @@ export interface MoveRefusal {
  * Whether a test mailing may make this move now (DESIGN.md §2): only test mailings, never from a
  * final state, `returned` only once posted, and a step ahead of the current one within the path.
  */
-export function advanceRefusal(mailing: { mode: Mode; status: ShipmentStatus; step: number; test: boolean }, request: AdvanceRequest): MoveRefusal | undefined {
+export function advanceRefusal(mailing: { mode: Mode; status: ShipmentStatus; step: number; test: boolean }, request: TestAdvance): MoveRefusal | undefined {
   const { mode, status, step } = mailing;
   if (!mailing.test) return { kind: 'conflict', message: 'Only test mailings can be advanced by hand.' };
   if (isFinal(mode, status)) return { kind: 'conflict', message: `This mailing is final (${status}).` };

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.js';
 import type { Deps } from '../deps.js';
 import { decodeCursor, page } from '../pagination.js';
-import type { DeliveryTarget } from '../../workflows/contract.js';
+import type { DeliveryTarget } from './event-types.js';
 import { WebhookEndpointError } from './endpoints.js';
 import { isUuid } from '../../lib/text.js';
 
@@ -182,4 +182,101 @@ export async function resendDelivery(deps: Deps, accountId: string, deliveryId: 
     throw error;
   }
   return target;
+}
+
+/** What one attempt of a delivery needs: its state, the event, the endpoint's address and sealed secrets. */
+export interface DeliveryToAttempt {
+  status: DeliveryRecordStatus;
+  lastError: string | null;
+  eventType: string;
+  payload: unknown;
+  url: string;
+  /** The endpoint's secret, and the one a rotation replaced while it still signs. */
+  sealedSecrets: string[];
+  /** Why nothing more may be sent: the endpoint was disabled or deleted. */
+  endpointStopped?: 'endpoint disabled' | 'endpoint deleted';
+}
+
+export async function deliveryToAttempt(db: Db, deliveryId: string): Promise<DeliveryToAttempt | undefined> {
+  const row = await db('webhook_deliveries as d')
+    .join('webhook_events as e', 'e.id', 'd.event_id')
+    .join('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
+    .where('d.id', deliveryId)
+    .first(
+      'd.status',
+      'd.last_error',
+      'e.type',
+      'e.payload',
+      'w.url',
+      'w.secret_sealed',
+      'w.disabled_at',
+      'w.deleted_at',
+      db.raw('CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret_sealed END AS previous_secret_sealed'),
+    );
+  if (!row) return undefined;
+  return {
+    status: row.status,
+    lastError: row.last_error,
+    eventType: row.type,
+    payload: row.payload,
+    url: row.url,
+    sealedSecrets: [row.secret_sealed, row.previous_secret_sealed].filter(Boolean),
+    endpointStopped: row.deleted_at ? 'endpoint deleted' : row.disabled_at ? 'endpoint disabled' : undefined,
+  };
+}
+
+/** A pending delivery ends without another attempt (its endpoint was disabled or deleted). */
+export async function cancelPendingDelivery(db: Db, deliveryId: string, reason: string): Promise<void> {
+  await db('webhook_deliveries').where({ id: deliveryId, status: 'pending' }).update({ status: 'canceled', last_error: reason, updated_at: db.fn.now() });
+}
+
+/**
+ * Records one attempt's outcome. `attempt` (its number and the delivery workflow's time) goes in
+ * `attempted_at`; a retry of the same attempt replaces its time rather than adding one. A delivery
+ * canceled while the attempt was under way stays canceled unless it got through.
+ */
+export async function recordDeliveryAttempt(
+  db: Db,
+  deliveryId: string,
+  response: { ok: boolean; status: number | null; error: string | null },
+  attempt?: { number: number; at: string },
+): Promise<{ status: DeliveryRecordStatus; lastError: string | null } | undefined> {
+  const [after] = await db('webhook_deliveries')
+    .where({ id: deliveryId })
+    .update({
+      attempts: db.raw('attempts + 1'),
+      last_http_status: response.status,
+      last_error: db.raw(`CASE WHEN status = 'canceled' AND NOT ?::boolean THEN last_error ELSE ? END`, [response.ok, response.error]),
+      status: response.ok ? 'delivered' : db.raw('status'),
+      delivered_at: response.ok ? db.fn.now() : null,
+      updated_at: db.fn.now(),
+      attempted_at: attempt ? db.raw('attempted_at[1:?] || ?::timestamptz', [attempt.number - 1, attempt.at]) : db.raw('attempted_at || now()::timestamptz'),
+    })
+    .returning(['status', 'last_error']);
+  return after && { status: after.status, lastError: after.last_error };
+}
+
+/** Every attempt failed: the delivery is abandoned. */
+export async function abandonDelivery(db: Db, deliveryId: string): Promise<void> {
+  await db('webhook_deliveries').where({ id: deliveryId, status: 'pending' }).update({ status: 'abandoned', updated_at: db.fn.now() });
+}
+
+/**
+ * The hourly purge ("webhook-history-purge" schedule): deliveries and events older than
+ * DELIVERY_RETENTION_DAYS, then deleted endpoints with no history left, and the replaced secrets
+ * whose overlap is over. Returns the deliveries deleted.
+ */
+export async function purgeWebhookHistory(db: Db): Promise<number> {
+  const cutoff = db.raw(`now() - make_interval(days => ${DELIVERY_RETENTION_DAYS})`);
+  const deleted = await db('webhook_deliveries').where('created_at', '<', cutoff).delete();
+  await db('webhook_events').where('created_at', '<', cutoff).delete();
+  await db('webhook_endpoints')
+    .whereNotNull('deleted_at')
+    .whereNotExists(db('webhook_deliveries').whereRaw('webhook_deliveries.endpoint_id = webhook_endpoints.id'))
+    .delete();
+  await db('webhook_endpoints')
+    .whereNotNull('previous_secret_sealed')
+    .where('previous_secret_expires_at', '<=', db.fn.now())
+    .update({ previous_secret_sealed: null, previous_secret_expires_at: null });
+  return deleted;
 }

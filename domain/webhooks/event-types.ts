@@ -14,3 +14,12 @@ export const EVENT_TYPES = [
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** One delivery to start: an event to one endpoint of an account (what recording an event returns). */
+export interface DeliveryTarget {
+  deliveryId: string;
+  accountId: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+}

@@ -2,8 +2,7 @@ import type { Db } from '../../db/knex.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import type { Deps } from '../deps.js';
 import type { Shipment } from '../mailings/shipment.js';
-import type { EventType } from './event-types.js';
-import type { DeliveryTarget } from '../../workflows/contract.js';
+import type { DeliveryTarget, EventType } from './event-types.js';
 import { randomUUID } from 'node:crypto';
 import { findWebhookEndpoint, WebhookEndpointError } from './endpoints.js';
 

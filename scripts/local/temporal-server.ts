@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { once } from 'node:events';
-import { devServerSearchAttributeFlags, waitForTemporal } from '../../workflows/client.js';
+import { devServerSearchAttributeFlags, waitForTemporal } from '../../temporal/connection.js';
 import { StartupError, firstLine } from './startup-error.js';
 import { stopChild } from './child-process.js';
 

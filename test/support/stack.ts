@@ -5,7 +5,7 @@ import type { RunnableWorker } from '../../worker/worker.js';
 import { loadConfig, type Config } from '../../lib/config.js';
 import { startLocalStack, type LocalStack } from '../../scripts/local/stack.js';
 import { createDb, migrateLatest, type Db } from '../../db/knex.js';
-import { connectTemporal, type TemporalHandle } from '../../workflows/client.js';
+import { connectTemporal, type TemporalHandle } from '../../temporal/connection.js';
 import { createWorker, ensureSchedules } from '../../worker/worker.js';
 import { startApiServer, type RunningApi } from '../../api/server.js';
 

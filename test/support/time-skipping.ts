@@ -7,7 +7,7 @@ import { InternalConnectionOptionsSymbol } from '@temporalio/client/lib/connecti
 import { msToTs, tsToMs } from '@temporalio/common/lib/time.js';
 import { loadConfig, type Config } from '../../lib/config.js';
 import { createDb, type Db } from '../../db/knex.js';
-import { searchAttributeTypes, waitForTemporal } from '../../workflows/client.js';
+import { searchAttributeTypes, waitForTemporal } from '../../temporal/connection.js';
 import { createWorker, type RunnableWorker } from '../../worker/worker.js';
 import { startApiServer, type RunningApi } from '../../api/server.js';
 import { freePort } from '../../scripts/local/ports.js';

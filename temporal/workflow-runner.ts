@@ -1,12 +1,10 @@
 /**
- * The client side of the workflows (not bundled into the worker): connecting to Temporal,
- * registering the search attributes, and the typed WorkflowRunner the domain calls. Workflows are
- * started by function, updates executed by definition, and failures told apart by type or gRPC
- * status, never by message text.
+ * The WorkflowRunner the domain calls (domain/deps.ts), on a Temporal client. Workflows are started
+ * by function, updates executed by definition, and failures told apart by type or gRPC status,
+ * never by message text.
  */
 import {
-  Client,
-  Connection,
+  type Client,
   isGrpcServiceError,
   ServiceError,
   WorkflowFailedError,
@@ -19,15 +17,17 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../lib/config.js';
 import { logger } from '../lib/logger.js';
-import type { WorkflowResultType } from '@temporalio/common';
-import type { Deps, MailingStart, RunOptions, WorkflowName, WorkflowRunner, Workflows } from '../domain/deps.js';
+import type { Deps, MailingStart, RunOptions, ShortWorkflows, WorkflowName, WorkflowResult, WorkflowRunner } from '../domain/deps.js';
 import { Conflict, serviceUnavailable, Unprocessable } from '../domain/errors.js';
+import { LATER_START_RETRIES_MS, START_DEADLINE_MS } from '../domain/mailings/creation-protocol.js';
 import type { Shipment } from '../domain/mailings/shipment.js';
-import * as workflows from './index.js';
+import type { MailingWorkflowInput } from '../domain/mailings/workflow-input.js';
+import * as workflows from '../workflows/index.js';
 import {
   ACCOUNT_ID,
   advanceUpdate,
   cancelUpdate,
+  checkoutEventSignal,
   deliverySearchAttributes,
   deliverySummary,
   deliveryWorkflowId,
@@ -39,88 +39,11 @@ import {
   mailingSummary,
   mailingWorkflowId,
   REFUSED_INVALID,
-  SEARCH_ATTRIBUTES,
-  checkoutEventSignal,
   topUpWorkflowId,
-  type MailingWorkflowInput,
-} from './contract.js';
+} from '../workflows/contract.js';
 
-export interface TemporalHandle {
-  connection: Connection;
-  client: Client;
-}
-
-/**
- * gRPC's reconnection backoff grows to 120 s by default: after a long outage of the Temporal
- * server, a client would keep failing for tens of seconds once the server is back (39 s were
- * measured after a 77 s outage). Capped at one second, a client is back within a second; a failed
- * attempt to a local server costs next to nothing.
- */
-export const TEMPORAL_CHANNEL_ARGS = {
-  'grpc.initial_reconnect_backoff_ms': 200,
-  'grpc.max_reconnect_backoff_ms': 1000,
-};
-
-export async function connectTemporal(address: string, namespace: string): Promise<TemporalHandle> {
-  const connection = await Connection.connect({ address, connectTimeout: '5s', channelArgs: TEMPORAL_CHANNEL_ARGS });
-  return { connection, client: new Client({ connection, namespace }) };
-}
-
-/**
- * A client that connects on first use: the API starts and serves what needs no workflow (reads
- * come from Postgres) even while Temporal is down; calls that need it answer 503.
- */
-export function lazyTemporal(address: string, namespace: string): TemporalHandle {
-  const connection = Connection.lazy({ address, connectTimeout: '5s', channelArgs: TEMPORAL_CHANNEL_ARGS });
-  return { connection, client: new Client({ connection, namespace }) };
-}
-
-/** Waits until a freshly started server answers. */
-export async function waitForTemporal(address: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const connection = await Connection.connect({ address, connectTimeout: '2s' });
-      await connection.workflowService.getSystemInfo({});
-      await connection.close();
-      return;
-    } catch (error) {
-      lastError = error;
-      await sleep(250);
-    }
-  }
-  throw new Error(`Temporal at ${address} did not answer within ${timeoutMs} ms: ${String(lastError)}`);
-}
-
-/** Each search attribute type as the CLI names it and as the operator service numbers it. */
-const ATTRIBUTE_TYPES: Record<string, { cli: string; indexed: number }> = { KEYWORD: { cli: 'Keyword', indexed: 2 }, BOOL: { cli: 'Bool', indexed: 5 } };
-
-/** `--search-attribute Name=Type` flags for `temporal server start-dev`. */
-export function devServerSearchAttributeFlags(): string[] {
-  return SEARCH_ATTRIBUTES.flatMap((key) => ['--search-attribute', `${key.name}=${ATTRIBUTE_TYPES[key.type]!.cli}`]);
-}
-
-/** Our search attributes, by name, with their types as the operator service numbers them. */
-export function searchAttributeTypes(keys = SEARCH_ATTRIBUTES): Record<string, number> {
-  return Object.fromEntries(keys.map((key) => [key.name, ATTRIBUTE_TYPES[key.type]!.indexed]));
-}
-
-/** Registers our search attributes on a server that lacks them (the dev server gets them at start). */
-export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<void> {
-  const existing = await connection.operatorService.listSearchAttributes({ namespace });
-  const known = new Set(Object.keys({ ...existing.customAttributes, ...existing.systemAttributes }));
-  const missing = SEARCH_ATTRIBUTES.filter((key) => !known.has(key.name));
-  if (missing.length === 0) return;
-  await connection.operatorService.addSearchAttributes({
-    namespace,
-    searchAttributes: searchAttributeTypes(missing),
-  });
-  logger.info({ added: missing.map((key) => key.name) }, 'registered Temporal search attributes');
-}
-
-/** How long a mailing's start may take before the API gives up (nothing recorded or charged then). */
-const START_DEADLINE_MS = 5000;
+/** The short workflows the domain runs, checked against the worker's own at compile time. */
+const shortWorkflows: ShortWorkflows = workflows;
 
 const unreachable = (): Error => serviceUnavailable('The workflow service is unreachable; nothing was done. Please retry.');
 
@@ -177,8 +100,6 @@ const MAX_PENDING_STARTS = 256;
  * starts slowed so much that the answers waited longer than when they waited for their start.
  */
 const CONCURRENT_LATER_STARTS = 8;
-/** Waits between the attempts of a start made after the answer; then the reconciler takes over. */
-const LATER_START_RETRIES_MS = [500, 2000, 5000];
 
 /** gRPC's ConnectivityState.READY. */
 const CHANNEL_READY = 2;
@@ -275,16 +196,16 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
   };
 
   return {
-    async run<N extends WorkflowName>(name: N, args: Parameters<Workflows[N]>, options: RunOptions): Promise<WorkflowResultType<Workflows[N]>> {
+    async run<N extends WorkflowName>(name: N, args: Parameters<ShortWorkflows[N]>, options: RunOptions): Promise<WorkflowResult<N>> {
       try {
         // Started by function. Callers are checked against the workflow's own signature (the
         // WorkflowRunner type); TypeScript cannot follow a generic index into the options here.
-        return await client.workflow.execute<Workflows[N]>(workflows[name], {
+        return (await client.workflow.execute(shortWorkflows[name], {
           taskQueue: interactiveQueue(config.taskQueue),
           workflowId: `${options.idPrefix}-${randomUUID()}`,
           workflowExecutionTimeout: options.timeout ?? '60s',
           args: args as never,
-        });
+        })) as WorkflowResult<N>;
       } catch (error) {
         if (error instanceof WorkflowFailedError)
           throw options.failure?.() ?? new Error(`The ${name} workflow failed: ${error.cause?.message ?? error.message}`);
@@ -292,13 +213,33 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
       }
     },
 
-    startMailing,
+    startMailing: (input, reference) => startMailing(input, reference),
+
+    async restartMailing(input, reference) {
+      try {
+        await startMailing(input, reference, { restart: true });
+        return true;
+      } catch (error) {
+        // Started meanwhile by someone else: attended after all.
+        if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
+        throw error;
+      }
+    },
 
     readyToStartLater: () => laterStarts.length + sending < MAX_PENDING_STARTS && channelReady(client.connection),
 
     startMailingLater(start) {
       laterStarts.push(start);
       if (sending < CONCURRENT_LATER_STARTS) void sendLaterStarts();
+    },
+
+    async isMailingRunning(shipmentId) {
+      try {
+        return (await mailingHandle(shipmentId).describe()).status.name === 'RUNNING';
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError) return false;
+        throw error;
+      }
     },
 
     async endMailing(shipmentId, reason) {

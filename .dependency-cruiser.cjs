@@ -1,0 +1,44 @@
+/**
+ * The import graph's rules, checked by `npm run lint` (dependency-cruiser reads type-only imports
+ * too). ESLint guards what a workflow may import for determinism; these guard the layers.
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import circle anywhere: each type has one home, and imports go one way.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'domain-below-temporal',
+      severity: 'error',
+      comment: 'The domain owns the plain data and knows neither workflows, activities, the Temporal client nor HTTP: they call it.',
+      from: { path: '^domain/' },
+      to: { path: '^(workflows|activities|temporal|worker|api|web|scripts)/' },
+    },
+    {
+      name: 'activities-below-workflows',
+      severity: 'error',
+      comment: 'Activities are plain functions over the domain; of the workflows they may know the contract only (failure types).',
+      from: { path: '^activities/' },
+      to: { path: '^(workflows/(?!contract\\.ts)|temporal/|worker/|api/|web/|scripts/)' },
+    },
+    {
+      name: 'workflows-without-client',
+      severity: 'error',
+      comment: 'Workflow code is deterministic: the Temporal client and the processes are not for it.',
+      from: { path: '^workflows/' },
+      to: { path: '^(temporal|worker|api|web|scripts|db|lib)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules|\\.data)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};

@@ -1,0 +1,51 @@
+import type { Db } from '../../db/knex.js';
+import { logger } from '../../lib/logger.js';
+import type { Deps } from '../deps.js';
+import { RECONCILER_GRACE_MS } from './creation-protocol.js';
+import { mailingStart } from './create.js';
+import { lastStep, MODES, type Mode } from './states.js';
+
+/** Mailings looked at per run of the reconciler. */
+const BATCH = 500;
+
+export interface ReconcileOptions {
+  /** Only this account's mailings (tests, or an operator repairing one customer). */
+  accountId?: string;
+}
+
+type UnfinishedRow = { id: string; account_id: string; mode: Mode; test: boolean; reference: string | null };
+
+/** Shipments not final and older than the grace period, oldest first: each should have a running workflow. */
+function unfinishedShipments(db: Db, options: ReconcileOptions): Promise<UnfinishedRow[]> {
+  const query = db('shipments')
+    .where('created_at', '<', new Date(Date.now() - RECONCILER_GRACE_MS))
+    .whereNotIn('status', ['canceled', 'error', 'returned'])
+    .andWhere((q) => {
+      for (const mode of MODES) q.orWhere((m) => m.where({ mode }).andWhere('step', '<', lastStep(mode)));
+    })
+    .orderBy('created_at')
+    .limit(BATCH)
+    .select('id', 'account_id', 'mode', 'test', 'reference');
+  if (options.accountId) query.andWhere({ account_id: options.accountId });
+  return query as unknown as Promise<UnfinishedRow[]>;
+}
+
+/**
+ * The repair of DESIGN.md §1: a shipment that is not final has a running workflow. One that has
+ * none (terminated by hand, failed on a bug, lost in a disaster recovery) is started again, and
+ * the workflow resumes from the projection: it files an unfiled letter, follows a filed one, or
+ * refunds one paid too long ago (`mailing.error`).
+ */
+export async function resumeUnattendedMailings(deps: Deps, options: ReconcileOptions = {}): Promise<{ checked: number; resumed: string[] }> {
+  const rows = await unfinishedShipments(deps.db, options);
+  const resumed: string[] = [];
+  for (const row of rows) {
+    if (await deps.workflows.isMailingRunning(row.id)) continue;
+    const { input, reference } = mailingStart(deps.config, row);
+    if (await deps.workflows.restartMailing({ ...input, resumed: true }, reference)) {
+      resumed.push(row.id);
+      logger.warn({ shipmentId: row.id }, 'reconciler: mailing without a running workflow, started again');
+    }
+  }
+  return { checked: rows.length, resumed };
+}

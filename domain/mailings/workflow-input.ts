@@ -1,0 +1,19 @@
+import type { Mode } from './states.js';
+
+/** What the mailing workflow is started with. */
+export interface MailingWorkflowInput {
+  shipmentId: string;
+  accountId: string;
+  mode: Mode;
+  test: boolean;
+  /** Delays between webhook attempts (WEBHOOK_RETRY_DELAYS), passed on to every delivery. */
+  webhookRetryDelaysMs: number[];
+  /** How often the postal operator's tracking is asked for news (live mailings); absent in runs started before it existed. */
+  operatorPollMs?: number;
+  /** Started again by the reconciler (the shipment existed before this run). */
+  resumed?: boolean;
+  /** TEST_MAILING_IDLE_LIMIT_MS unless configured (tests); absent in runs started before it existed. */
+  testIdleLimitMs?: number;
+  /** TRACKING_SILENCE_LIMIT_MS unless configured (tests); absent in runs started before it existed. */
+  trackingSilenceLimitMs?: number;
+}
