@@ -60,18 +60,18 @@ export default tseslint.config(
             { group: ['@temporalio/client', '@temporalio/worker', '@temporalio/activity'], message: 'Workflows use @temporalio/workflow only.' },
             { group: ['koa', '@koa/*', 'knex', 'pg', 'got', 'puppeteer-core', 'pino', 'joi'], message: 'Workflow code does no I/O: call an activity.' },
             {
-              group: ['../api/*', '../lib/*', '../db/*', '../scripts/*', '../worker/*'],
+              group: ['**/api/*', '**/lib/*', '**/db/*', '**/scripts/*', '**/worker/*', '**/temporal/*'],
               message: 'Workflow code imports its contract, other workflows and pure domain modules only.',
             },
-            { group: ['../activities/*'], allowTypeImports: true, message: 'Workflows call activities through proxyActivities: import their types only.' },
+            { group: ['**/activities/*'], allowTypeImports: true, message: 'Workflows call activities through proxyActivities: import their types only.' },
             {
               group: [
-                '../domain/*/*',
-                '!../domain/mailings/states.js',
-                '!../domain/mailings/creation-protocol.js',
-                '!../domain/mailings/shipment.js',
-                '!../domain/webhooks/event-types.js',
-                '!../domain/letters/render.js',
+                '**/domain/*/*',
+                '!**/domain/mailings/states.js',
+                '!**/domain/mailings/creation-protocol.js',
+                '!**/domain/mailings/shipment.js',
+                '!**/domain/webhooks/event-types.js',
+                '!**/domain/letters/render.js',
               ],
               allowTypeImports: true,
               message: 'Workflow code imports its contract, other workflows and pure domain modules only.',
@@ -80,6 +80,13 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Type-aware: a promise left floating in a workflow is a command issued out of order, in an
+    // activity an unhandled rejection that kills the worker.
+    files: ['workflows/**/*.ts', 'activities/**/*.ts', 'temporal/**/*.ts', 'worker/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error', '@typescript-eslint/no-misused-promises': 'error' },
   },
   {
     // The domain knows neither HTTP nor the Temporal client.

@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../db/knex.js';
 import type { NewEvent } from '../domain/webhooks/events.js';
 import { abandonRecord } from '../domain/mailings/create.js';
@@ -8,14 +7,13 @@ import {
   endPaidShipment,
   filingCandidate,
   recordMove,
-  recordStep,
   releaseFilingClaim,
   type EndOfPaidShipment,
   type StepRecord,
 } from '../domain/mailings/projection.js';
 import { storeProof } from '../domain/mailings/proofs.js';
 import { findShipment, type Shipment } from '../domain/mailings/shipment.js';
-import { isAhead, nextAfter, PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, type ShipmentStatus } from '../domain/mailings/states.js';
+import { isAhead, PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, type ShipmentStatus } from '../domain/mailings/states.js';
 import { OperatorRejectedError, OperatorUnavailableError, type PostalOperator } from './operator/postal-operator.js';
 import type { DeliveryTarget } from '../domain/webhooks/event-types.js';
 import { FILING_REJECTED, NO_NEWS } from '../workflows/contract.js';
@@ -65,12 +63,6 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
       return recorded;
     },
 
-    /** Records a step once (a retry changes nothing) and returns the shipment as of that step. */
-    async recordShipmentStep(record: StepRecord): Promise<Shipment> {
-      await recordStep(db, record);
-      return snapshot(record.shipmentId);
-    },
-
     /**
      * Files the printed letter with the postal operator. No transaction spans the printing or the
      * operator call: the row decides, in one short statement, whether this attempt may send (the
@@ -109,20 +101,6 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
       if (!isAhead(mode, reported, current))
         throw ApplicationFailure.create({ message: `no news from the postal operator since ${current}`, type: NO_NEWS, category: 'BENIGN' });
       return reported;
-    },
-
-    /**
-     * Mailings started before the polls wait here, as they always did (heartbeating while the
-     * operator says nothing); new ones use checkOperatorStatus.
-     */
-    async awaitOperatorStatus(shipmentId: string, mode: Mode, current: ShipmentStatus): Promise<ShipmentStatus> {
-      const { cancellationSignal } = Context.current();
-      for (;;) {
-        const reported = await operator.trackingStatus(shipmentId, mode);
-        if (isAhead(mode, reported, current)) return nextAfter(mode, current, reported);
-        Context.current().heartbeat();
-        await sleep(1000, undefined, { signal: cancellationSignal });
-      }
     },
 
     /**

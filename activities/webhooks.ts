@@ -27,17 +27,15 @@ export function webhookActivities(db: Db, config: Config) {
   return {
     /**
      * Records the event (body per SPEC.md "Request received") and one pending delivery per matching
-     * endpoint of the right environment; returns the delivery ids. Kept for the mailings of older
-     * builds, which replay it; new ones call createWebhookDeliveries.
+     * endpoint of the right environment; returns what each delivery is started and found by in the
+     * Temporal UI (account, endpoint, event).
      */
-    createWebhookEvent: async (event: NewEvent): Promise<string[]> => (await recordWebhookEvent(db, event)).map((d) => d.deliveryId),
-    /** The same, with what each delivery is found by in the Temporal UI (account, endpoint, event). */
     createWebhookDeliveries: (event: NewEvent): Promise<DeliveryTarget[]> => recordWebhookEvent(db, event),
 
     /**
      * One attempt: a fresh timestamp and signature, 10 s to answer 2xx, no redirects. `attempt`
      * (its number and the delivery workflow's time) is recorded in `attempted_at`; a retry of the
-     * same attempt replaces its time rather than adding one. Workflows of older builds do not pass it.
+     * same attempt replaces its time rather than adding one.
      */
     async attemptWebhookDelivery(deliveryId: string, attempt?: { number: number; at: string }): Promise<AttemptResult> {
       const delivery = await deliveryToAttempt(db, deliveryId);

@@ -1,4 +1,4 @@
-import { ApplicationFailure, patched, proxyLocalActivities, setCurrentDetails, sleep, upsertSearchAttributes } from '@temporalio/workflow';
+import { ApplicationFailure, proxyLocalActivities, setCurrentDetails, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { AttemptResult } from '../activities/webhooks.js';
 import { DELIVERY_STATUS, WEBHOOK_ABANDONED, WEBHOOK_CANCELED, type DeliveryStatus } from './contract.js';
@@ -48,11 +48,7 @@ const answer = (result: AttemptResult): string => (result.httpStatus !== null ? 
  */
 export async function webhookDelivery(input: DeliveryInput): Promise<{ delivered: boolean; attempts: number }> {
   const attempts = input.retryDelaysMs.length + 1;
-  // Deliveries started by older builds end as they began: no status updates, abandoned as a result.
-  const reporting = patched('delivery-status');
-  const status = (value: DeliveryStatus): void => {
-    if (reporting) upsertSearchAttributes([{ key: DELIVERY_STATUS, value }]);
-  };
+  const status = (value: DeliveryStatus): void => upsertSearchAttributes([{ key: DELIVERY_STATUS, value }]);
   let last: AttemptResult | undefined;
   for (let attempt = 1; attempt <= attempts; attempt++) {
     setCurrentDetails(`attempt ${attempt}/${attempts} under way`);
@@ -62,8 +58,7 @@ export async function webhookDelivery(input: DeliveryInput): Promise<{ delivered
       status('delivered');
       return { delivered: true, attempts: attempt };
     }
-    // The endpoint was disabled or deleted: nothing more is sent, and the delivery ends failed. A
-    // result older builds never returned, so no history takes this branch and no patch is needed.
+    // The endpoint was disabled or deleted: nothing more is sent, and the delivery ends failed.
     if (result.canceled) {
       setCurrentDetails(`canceled before attempt ${attempt}/${attempts}: ${result.canceled}`);
       status('canceled');
@@ -80,7 +75,6 @@ export async function webhookDelivery(input: DeliveryInput): Promise<{ delivered
     }
   }
   await abandonWebhookDelivery(input.deliveryId);
-  if (!reporting) return { delivered: false, attempts };
   status('abandoned');
   throw ApplicationFailure.create({
     type: WEBHOOK_ABANDONED,

@@ -141,7 +141,8 @@ export class BrowserPool {
     // Documents are static: no script runs and nothing is fetched.
     await page.setJavaScriptEnabled(false);
     await page.setRequestInterception(true);
-    page.on('request', (request) => (request.url().startsWith('data:') ? request.continue() : request.abort()));
+    // A request answered after its page closed rejects: nothing to do then, but never unhandled.
+    page.on('request', (request) => void (request.url().startsWith('data:') ? request.continue() : request.abort()).catch(() => undefined));
     const session = await page.createCDPSession();
     const { frameTree } = await session.send('Page.getFrameTree');
     return { page, session, frameId: frameTree.frame.id };

@@ -45,3 +45,9 @@ export async function changeAccount(db: Db, id: string, change: { suspended?: bo
     return { id: row.id, status: row.status, liveEnabled: row.live_enabled };
   });
 }
+
+/** Whether the account may use live keys (production opened by an operator or the self-serve check). */
+export async function isLiveEnabled(db: Db, id: string): Promise<boolean> {
+  const account = (await db('accounts').where({ id }).first('live_enabled')) as { live_enabled: boolean } | undefined;
+  return account?.live_enabled === true;
+}

@@ -58,11 +58,6 @@ export function recordMove(
   });
 }
 
-/** Records a step alone, once (the moves of mailings started before recordMove). */
-export async function recordStep(db: Db, record: StepRecord): Promise<void> {
-  await db.transaction((trx) => writeStep(trx, record));
-}
-
 /**
  * A paid shipment ends (canceled, or in error) at its last step with its amount credited back, in
  * one transaction that locks its row. A cancellation also needs that no filing attempt may have

@@ -75,7 +75,12 @@ export async function mochaGlobalSetup(): Promise<void> {
 }
 
 export async function mochaGlobalTeardown(): Promise<void> {
-  const { stopTestStack } = await import('./stack.js');
+  const { stack, stopTestStack } = await import('./stack.js');
+  if (process.env.RECORD_HISTORIES) {
+    const { recordHistories } = await import('./record-histories.js');
+    const written = await recordHistories(stack().temporal.client, process.env.RECORD_HISTORIES);
+    process.stderr.write(`recorded ${written.length} histories in ${process.env.RECORD_HISTORIES}: ${written.join(', ')}\n`);
+  }
   await stopTestStack();
   const { embeddings } = await import('./embeddings-server.js');
   await embeddings.stop();

@@ -1,0 +1,45 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import proto from '@temporalio/proto';
+import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
+import { DELIVERY_STATUS, MAILING_MODE, MAILING_STATUS, MAILING_TEST } from '../../workflows/contract.js';
+
+/**
+ * `RECORD_HISTORIES=DIR npm test`: at the end of the run, the histories of the mailings, webhook
+ * deliveries and top-ups the suite ran, one per kind of path (workflow type, test or live, mode,
+ * last status, open or closed), the longest of each, written to DIR to refresh
+ * test/fixtures/histories/ after a workflow change (docs/versioning.md).
+ */
+export async function recordHistories(client: Client, dir: string): Promise<string[]> {
+  mkdirSync(dir, { recursive: true });
+  const query = "WorkflowType = 'mailing' OR WorkflowType = 'webhookDelivery' OR WorkflowType = 'topUp' OR WorkflowType = 'checkoutSession'";
+  const longest = new Map<string, { execution: WorkflowExecutionInfo; events: number }>();
+  for await (const execution of client.workflow.list({ query })) {
+    const key = pathOf(execution);
+    const events = execution.historyLength;
+    if ((longest.get(key)?.events ?? -1) < events) longest.set(key, { execution, events });
+  }
+  const written: string[] = [];
+  for (const [key, { execution }] of longest) {
+    const history = await client.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory();
+    writeFileSync(join(dir, `${key}.binpb`), proto.temporal.api.history.v1.History.encode(history).finish());
+    written.push(key);
+  }
+  return written.sort();
+}
+
+function pathOf(execution: WorkflowExecutionInfo): string {
+  const attributes = execution.typedSearchAttributes;
+  const state = execution.status.name.toLowerCase();
+  switch (execution.type) {
+    case 'mailing': {
+      const test = attributes.get(MAILING_TEST) ? 'test' : 'live';
+      return `mailing-${test}-${attributes.get(MAILING_MODE) ?? 'unknown'}-${attributes.get(MAILING_STATUS) ?? 'unknown'}-${state}`;
+    }
+    case 'webhookDelivery':
+      return `delivery-${attributes.get(DELIVERY_STATUS) ?? 'unknown'}-${state}`;
+    default:
+      // Top-ups differ by the events they received: one file per history length.
+      return `${execution.type}-${state}-${execution.historyLength}-events`;
+  }
+}

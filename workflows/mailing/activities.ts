@@ -1,0 +1,54 @@
+/** The activities of a mailing's workflow, with the options each kind of work runs under. */
+import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, type ActivityOptions } from '@temporalio/workflow';
+import type { Activities } from '../../activities/index.js';
+import { RECORD_WAIT } from '../../domain/mailings/creation-protocol.js';
+
+/** Calls `local`'s activity; when its bounded attempts run out, the same one through `regular`. */
+function withFallback<A extends object>(local: A, regular: A): A {
+  const pick = (side: A, name: string | symbol) => (side as Record<string | symbol, (...args: unknown[]) => Promise<unknown>>)[name]!;
+  return new Proxy(local, {
+    get:
+      (_, name) =>
+      async (...args: unknown[]) => {
+        try {
+          return await pick(local, name)(...args);
+        } catch (error) {
+          // A refusal of the activity itself (e.g. a missing shipment) is final; time running out is not.
+          const refused = error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.nonRetryable;
+          if (!(error instanceof ActivityFailure) || refused) throw error;
+          return pick(regular, name)(...args);
+        }
+      },
+  });
+}
+
+// Short database writes run as local activities: no task-queue round trip between the steps of a
+// move, which keeps webhook latency low; they are idempotent, like every activity here. Their
+// attempts are bounded (local ones do not show among the UI's pending activities): past two
+// minutes, the same write goes on as a regular activity, visible and retried until it succeeds.
+export const projection = withFallback(
+  proxyLocalActivities<Activities>({ startToCloseTimeout: '30s', scheduleToCloseTimeout: '2m', retry: { initialInterval: '1s', maximumInterval: '30s' } }),
+  proxyActivities<Activities>({ startToCloseTimeout: '30s', retry: { initialInterval: '5s', maximumInterval: '5m' } }),
+);
+
+// The wait for the record: its timings are the creation protocol's (domain/mailings/creation-protocol.ts).
+export const creation = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '10s',
+  retry: {
+    initialInterval: RECORD_WAIT.initialIntervalMs,
+    backoffCoefficient: RECORD_WAIT.backoffCoefficient,
+    maximumInterval: RECORD_WAIT.maximumIntervalMs,
+    maximumAttempts: RECORD_WAIT.maximumAttempts,
+  },
+});
+
+// A proof prints in about a second: a short timeout, so a lost worker's attempt is retried soon.
+export const PRINTING: ActivityOptions = { startToCloseTimeout: '20s', retry: { initialInterval: '1s', maximumInterval: '1m' } };
+export const printing = proxyActivities<Activities>(PRINTING);
+
+// Filing is retried for as long as the operator does not confirm: the shipment stays `paid`.
+export const FILING: ActivityOptions = { startToCloseTimeout: '1m', retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '10m' } };
+export const filing = proxyActivities<Activities>(FILING);
+
+// Options are given per call (the poll interval is the mailing's): see operatorNews in ./operator.ts.
+export const trackingPolls = proxyActivities<Activities>({ startToCloseTimeout: '30s' });

@@ -1,0 +1,87 @@
+import { ParentClosePolicy, startChild, upsertSearchAttributes } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import type { Shipment } from '../../domain/mailings/shipment.js';
+import { proofAt, type ShipmentStatus } from '../../domain/mailings/states.js';
+import type { DeliveryTarget, EventType } from '../../domain/webhooks/event-types.js';
+import { deliverySearchAttributes, deliverySummary, deliveryWorkflowId, MAILING_STATUS } from '../contract.js';
+import { webhookDelivery } from '../webhook-delivery.js';
+import { PRINTING, printing, projection } from './activities.js';
+import type { MailingRun } from './run.js';
+
+type EventExtra = { proof?: { kind: string }; endpointsCreatedBy?: string };
+
+/** The event announcing `type` at `atStep` (or a proof): its id derives from these, see recordWebhookEvent. */
+function eventOf(run: MailingRun, type: EventType, atStep: number, extra: EventExtra = {}) {
+  const { input } = run;
+  return {
+    // The event's id derives from what it announces, never from the workflow's random seed: an
+    // operator's Reset re-sends the same events with the same ids, so receivers deduplicate.
+    eventKey: `${input.shipmentId}/${type}/${extra.proof?.kind ?? atStep}`,
+    type,
+    accountId: input.accountId,
+    livemode: !input.test,
+    created: new Date().toISOString(),
+    ...extra,
+  };
+}
+
+/** Starts one webhook delivery per endpoint of the event, each findable in the UI by account, endpoint, event and status. */
+async function startDeliveries(run: MailingRun, deliveries: DeliveryTarget[]): Promise<void> {
+  for (const target of deliveries) {
+    try {
+      await startChild(webhookDelivery, {
+        workflowId: deliveryWorkflowId(target.deliveryId),
+        args: [{ deliveryId: target.deliveryId, retryDelaysMs: run.input.webhookRetryDelaysMs }],
+        staticSummary: deliverySummary(target, run.input.shipmentId),
+        typedSearchAttributes: deliverySearchAttributes(target),
+        // Retries go on for a day after the mailing itself has finished; the mailing never waits
+        // for a delivery's result (an abandoned delivery fails, which it ignores).
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+      });
+    } catch (error) {
+      // An event sent again (after a Reset) may find its delivery still under way: it goes on.
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+  }
+}
+
+/** Records an event about the shipment as it is (no move) and starts its deliveries. */
+export async function announce(run: MailingRun, type: EventType, shipment: Shipment, extra: EventExtra = {}): Promise<void> {
+  const deliveries = await projection.createWebhookDeliveries({ ...eventOf(run, type, run.step, extra), mailing: shipment });
+  await startDeliveries(run, deliveries);
+}
+
+/**
+ * One move: the step and its event in one local activity (one transaction), then the search
+ * attribute, then the deliveries, then any proof the new status makes available. `showStatus`
+ * false skips the search attribute of a step that the next move of the same batch passes.
+ */
+export async function moveTo(run: MailingRun, next: ShipmentStatus, nextStep: number, showStatus = true): Promise<void> {
+  const type = `mailing.${next}` as EventType;
+  const record = { shipmentId: run.input.shipmentId, step: nextStep, status: next, at: new Date().toISOString() };
+  const recorded = await projection.recordMove(record, eventOf(run, type, nextStep));
+  run.latest = recorded.shipment;
+  run.status = next;
+  run.step = nextStep;
+  if (showStatus) upsertSearchAttributes([{ key: MAILING_STATUS, value: next }]);
+  await startDeliveries(run, recorded.deliveries);
+  const proof = proofAt(run.input.mode, next);
+  if (proof) {
+    run.latest = await printing.generateProof.executeWithOptions({ ...PRINTING, summary: `${proof} proof` }, [run.input.shipmentId, proof]);
+    await announce(run, 'mailing.proof_available', run.latest, { proof: { kind: proof } });
+  }
+}
+
+/** A paid mailing that ended off its path (its projection already written): say so everywhere. */
+export async function endedAs(run: MailingRun, ending: 'canceled' | 'error'): Promise<void> {
+  run.status = ending;
+  run.step = run.last;
+  run.latest = await projection.shipmentSnapshot(run.input.shipmentId);
+  upsertSearchAttributes([{ key: MAILING_STATUS, value: ending }]);
+  await announce(run, `mailing.${ending}`, run.latest);
+}
+
+/** Ends a paid mailing in `error`, refunded; nothing happens when it already moved on. */
+export async function failPaid(run: MailingRun): Promise<void> {
+  if (await projection.failShipment(run.endOfPaid())) await endedAs(run, 'error');
+}

@@ -1,0 +1,89 @@
+import { ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, setCurrentDetails, sleep, workflowInfo } from '@temporalio/workflow';
+import { movesTo, type Mode, type ShipmentStatus } from '../../domain/mailings/states.js';
+import { FILING_REJECTED, TRACKING_SILENCE_LIMIT_MS, trackingQueue } from '../contract.js';
+import { FILING, filing, trackingPolls } from './activities.js';
+import { failPaid, moveTo } from './moves.js';
+import { days, type MailingRun } from './run.js';
+
+/**
+ * Files a live letter with the postal operator (retried while it does not confirm, cancelable
+ * until an attempt reaches it) and ends a letter the operator can never take in `error`, refunded.
+ */
+export async function fileLetter(run: MailingRun, filingScope: CancellationScope): Promise<'filed' | 'canceled' | 'rejected'> {
+  let outcome: 'filed' | 'canceled' | 'rejected' = run.filed ? 'filed' : 'canceled';
+  try {
+    if (!run.filed && !run.canceled) {
+      setCurrentDetails('Filing with the postal operator: retried while it does not confirm; cancelable until an attempt reaches it.');
+      outcome = await filingScope.run(() =>
+        filing.fileWithOperator.executeWithOptions({ ...FILING, summary: `file the ${run.input.mode} letter with the operator` }, [run.input.shipmentId]),
+      );
+    }
+  } catch (error) {
+    if (isCancellation(error) && run.canceled) outcome = 'canceled';
+    else if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === FILING_REJECTED) outcome = 'rejected';
+    else throw error;
+  }
+  if (outcome === 'rejected') await run.exclusively(() => failPaid(run));
+  if (outcome === 'filed' && run.status === 'paid') {
+    await run.exclusively(async () => {
+      run.filed = true;
+      await moveTo(run, 'printed', 1);
+    });
+  }
+  return outcome;
+}
+
+/** A filed letter moves as the operator reports, several reported steps one by one, until final. */
+export async function followOperator(run: MailingRun): Promise<void> {
+  while (!run.final) {
+    const reported = await operatorNews(run);
+    await run.exclusively(async () => {
+      const moves = movesTo(run.input.mode, run.status, reported);
+      for (const [i, [next, nextStep]] of moves.entries()) await moveTo(run, next, nextStep, i === moves.length - 1);
+    });
+  }
+}
+
+/**
+ * The operator's next news of the letter, asked on the tracking task queue: each question is a
+ * short activity and its retry policy the polling schedule, so a letter in transit for weeks holds
+ * no worker slot. Thirty days of silence mean its tracking is lost: `error`.
+ */
+async function operatorNews(run: MailingRun): Promise<ShipmentStatus> {
+  const { input } = run;
+  const pollMs = Math.max(100, input.operatorPollMs ?? 60_000);
+  const silenceLimitMs = input.trackingSilenceLimitMs ?? TRACKING_SILENCE_LIMIT_MS;
+  setCurrentDetails(`Asking the postal operator every ${pollMs} ms for news after ${run.status}; ${days(silenceLimitMs)} of silence end in error.`);
+  const question = {
+    taskQueue: trackingQueue(workflowInfo().taskQueue),
+    startToCloseTimeout: '30s',
+    summary: `tracking after ${run.status}`,
+  };
+  const args: [string, Mode, ShipmentStatus] = [input.shipmentId, input.mode, run.status];
+  // Asked once first: when the operator already has news, no deadline timer is needed.
+  try {
+    return await trackingPolls.checkOperatorStatus.executeWithOptions({ ...question, retry: { maximumAttempts: 1 } }, args);
+  } catch (error) {
+    if (!(error instanceof ActivityFailure)) throw error;
+  }
+  // Then again on the poll interval, raced with the deadline, a timer of the workflow: it counts
+  // workflow time whatever the retries do, and whichever ends first cancels the other.
+  const questions = new CancellationScope();
+  const deadline = new CancellationScope();
+  const news = questions.run(() =>
+    trackingPolls.checkOperatorStatus.executeWithOptions(
+      { ...question, retry: { initialInterval: pollMs, backoffCoefficient: 1, maximumInterval: pollMs } },
+      args,
+    ),
+  );
+  const silence = deadline.run(() => sleep(silenceLimitMs));
+  const first = await Promise.race([news.then((reported) => ({ reported })), silence.then(() => undefined)]);
+  if (first) {
+    deadline.cancel();
+    await silence.catch(() => undefined);
+    return first.reported;
+  }
+  questions.cancel();
+  await news.catch(() => undefined);
+  return 'error';
+}

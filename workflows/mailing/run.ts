@@ -1,0 +1,55 @@
+import { condition } from '@temporalio/workflow';
+import type { Shipment } from '../../domain/mailings/shipment.js';
+import { isFinal, PATHS, type MainStatus, type ShipmentStatus } from '../../domain/mailings/states.js';
+import type { MailingWorkflowInput } from '../../domain/mailings/workflow-input.js';
+
+/**
+ * The state of one mailing's run, shared by its main path and its update handlers. Moves run one
+ * at a time (`exclusively`); handlers see `status` and `step` change behind the main path's back,
+ * so read them through this object, never from a copy.
+ */
+export class MailingRun {
+  readonly path: MainStatus[];
+  /** The last step of the mode's path, where every ending (final or off-path) is recorded. */
+  readonly last: number;
+  status: ShipmentStatus = 'paid';
+  step = 0;
+  /** The shipment as the projection last returned it: what events carry and updates answer. */
+  latest!: Shipment;
+  /** Handlers are registered before the first await; they wait (busy) until mailing.created has gone out. */
+  busy = true;
+  /** Handed to the postal operator (or resumed past payment): too late to cancel. */
+  filed = false;
+
+  constructor(readonly input: MailingWorkflowInput) {
+    this.path = PATHS[input.mode];
+    this.last = this.path.length - 1;
+  }
+
+  get final(): boolean {
+    return isFinal(this.input.mode, this.status);
+  }
+
+  get canceled(): boolean {
+    return this.status === 'canceled';
+  }
+
+  /** Where and when a paid shipment ends: its last step, now. */
+  endOfPaid(): { shipmentId: string; step: number; at: string } {
+    return { shipmentId: this.input.shipmentId, step: this.last, at: new Date().toISOString() };
+  }
+
+  /** Runs one move at a time, whichever handler asks. */
+  async exclusively<T>(work: () => Promise<T>): Promise<T> {
+    await condition(() => !this.busy);
+    this.busy = true;
+    try {
+      return await work();
+    } finally {
+      this.busy = false;
+    }
+  }
+}
+
+/** A run's days, as the UI's current details say them. */
+export const days = (ms: number): string => `${Math.round((ms / 86_400_000) * 10) / 10} days`;
