@@ -3,7 +3,10 @@ import type { Db } from '../db/knex.js';
 import { maintenanceActivities } from './maintenance.js';
 import { pdfActivities } from './pdf.js';
 import { searchActivities } from './search.js';
-import { mailingActivities } from './mailings.js';
+import { mailingActivities, type PostalOperators } from './mailings.js';
+import { MailevaOperator } from './operator/maileva.js';
+import { MailevaClient } from './partners/maileva.js';
+import { operatorReference, rememberOperatorReference, type OperatorReference } from '../domain/mailings/projection.js';
 import { webhookActivities } from './webhooks.js';
 import { lookupActivities } from './lookups.js';
 import { aiActivities } from './ai.js';
@@ -19,12 +22,26 @@ export interface ActivityDeps {
   db: Db;
   config: Config;
   browsers: BrowserPool;
-  /** The postal operator; the bundled simulator unless another is given. */
+  /** The operator that takes new live letters; the one POSTAL_OPERATOR names unless another is given. */
   operator?: PostalOperator;
   /** The LLM of the AI operations; the configured OpenAI-compatible API unless another is given. */
   llm?: LlmProvider;
   /** The workflows as the domain reaches them, for the reconciler (absent where none runs, e.g. replays). */
   workflows?: WorkflowRunner;
+}
+
+/** The simulator always (letters it took are followed to the end), Maileva when POSTAL_OPERATOR=maileva. */
+function postalOperators(deps: ActivityDeps): PostalOperators {
+  const { db, config } = deps;
+  const simulator = new SimulatedOperator(db, { stepDelayMs: config.operatorStepDelayMs, failFirstFilings: config.operatorFailFirstFilings });
+  const setting = config.postalOperator;
+  if (setting.kind !== 'maileva') return { simulator, live: deps.operator ?? simulator };
+  const records = {
+    reference: (id: string) => operatorReference(db, id),
+    remember: (id: string, ref: Partial<OperatorReference>) => rememberOperatorReference(db, id, ref),
+  };
+  const maileva = new MailevaOperator(new MailevaClient(setting.maileva), records, setting.maileva.notificationEmail);
+  return { simulator, maileva, live: deps.operator ?? maileva };
 }
 
 /** Every activity of the worker, as plain async functions closed over their dependencies. */
@@ -33,11 +50,7 @@ export function createActivities(deps: ActivityDeps) {
     ...maintenanceActivities(deps.db),
     ...pdfActivities(deps.browsers),
     ...searchActivities(deps.config),
-    ...mailingActivities(
-      deps.db,
-      deps.operator ?? new SimulatedOperator(deps.db, { stepDelayMs: deps.config.operatorStepDelayMs, failFirstFilings: deps.config.operatorFailFirstFilings }),
-      deps.browsers,
-    ),
+    ...mailingActivities(deps.db, postalOperators(deps), deps.browsers),
     ...webhookActivities(deps.db, deps.config),
     ...lookupActivities(deps.config),
     ...aiActivities(deps.config, deps.llm),

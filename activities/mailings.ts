@@ -6,6 +6,8 @@ import {
   claimFiling,
   endPaidShipment,
   filingCandidate,
+  operatorReference,
+  recordOperatorNews,
   recordMove,
   releaseFilingClaim,
   type EndOfPaidShipment,
@@ -14,18 +16,36 @@ import {
 import { storeProof } from '../domain/mailings/proofs.js';
 import { findShipment, type Shipment } from '../domain/mailings/shipment.js';
 import { isAhead, PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, type ShipmentStatus } from '../domain/mailings/states.js';
-import { OperatorRejectedError, OperatorUnavailableError, type PostalOperator } from './operator/postal-operator.js';
+import { OperatorPendingError, OperatorRejectedError, OperatorUnavailableError, type PostalOperator } from './operator/postal-operator.js';
+import { logger } from '../lib/logger.js';
 import type { DeliveryTarget } from '../domain/webhooks/event-types.js';
 import { FILING_REJECTED, NO_NEWS } from '../workflows/contract.js';
 import type { BrowserPool } from './pdf/browser.js';
 import { pdfPageCount, printLetter } from './pdf.js';
 import { proofHtml } from './pdf/proof-html.js';
 
+/** The operators a worker can reach: the simulator always, Maileva when configured; `live` takes new letters. */
+export interface PostalOperators {
+  simulator: PostalOperator;
+  maileva?: PostalOperator;
+  live: PostalOperator;
+}
+
+/** `ApplicationFailure.type` of a filing the operator has but has not accepted yet (benign, retried). */
+const OPERATOR_PENDING = 'operator_pending';
+
 /** A shipment the workflow names does not exist: final, never retried. */
 const missing = (shipmentId: string): ApplicationFailure => ApplicationFailure.nonRetryable(`shipment ${shipmentId} does not exist`, 'shipment_missing');
 
 /** The mailing workflow's activities: thin adapters over the projection (domain/mailings/projection.ts), the printer and the postal operator. */
-export function mailingActivities(db: Db, operator: PostalOperator, browsers: BrowserPool) {
+export function mailingActivities(db: Db, operators: PostalOperators, browsers: BrowserPool) {
+  /** The operator that took a letter (its name is kept with the shipment); the simulator for letters filed before names were. */
+  const operatorNamed = (name: string | null): PostalOperator => {
+    const operator = name === 'maileva' ? operators.maileva : operators.simulator;
+    if (!operator) throw new Error(`this worker has no ${name} operator configured (POSTAL_OPERATOR)`);
+    return operator;
+  };
+
   async function snapshot(shipmentId: string): Promise<Shipment> {
     const found = await findShipment(db, shipmentId, false);
     if (!found) throw missing(shipmentId);
@@ -73,19 +93,25 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
       const row = await filingCandidate(db, shipmentId);
       if (!row) throw missing(shipmentId);
       if (row.status === 'canceled') return 'canceled';
+      // The sandbox stays local: a test mailing never reaches an operator, whatever POSTAL_OPERATOR says.
+      if (row.test) throw ApplicationFailure.nonRetryable('a test mailing is never filed with a postal operator', FILING_REJECTED);
+      const operator = row.operator ? operatorNamed(row.operator) : operators.live;
       // A letter that cannot be laid out or prints nothing will never be filed: no retry.
       if (!row.layout || typeof row.layout !== 'object' || !Array.isArray(row.layout.body))
         throw ApplicationFailure.nonRetryable('the letter has no printable layout', FILING_REJECTED);
       const pdf = await printLetter(browsers, row.layout);
       if (pdfPageCount(pdf) === 0) throw ApplicationFailure.nonRetryable('the printed letter has no page', FILING_REJECTED);
-      if (!(await claimFiling(db, shipmentId))) return 'canceled';
+      if (!(await claimFiling(db, shipmentId, operator.name))) return 'canceled';
       try {
-        await operator.file({ shipmentId, mode: row.mode, trackingNumber: row.trackingNumber, pdf });
+        const { mode, trackingNumber, title, sender, recipient, options } = row;
+        await operator.file({ shipmentId, mode, trackingNumber, pdf, title, sender, recipient, options });
       } catch (error) {
         const notTaken = error instanceof OperatorUnavailableError || error instanceof OperatorRejectedError;
         if (notTaken) await releaseFilingClaim(db, shipmentId);
         if (error instanceof OperatorRejectedError)
           throw ApplicationFailure.nonRetryable(`the postal operator refuses the letter: ${error.message}`, FILING_REJECTED);
+        // Benign: the operator has the letter and has not accepted it yet; asked again on the filing schedule.
+        if (error instanceof OperatorPendingError) throw ApplicationFailure.create({ message: error.message, type: OPERATOR_PENDING, category: 'BENIGN' });
         throw error;
       }
       return 'filed';
@@ -97,7 +123,15 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
      * two questions and the workflow's history does not grow with each one.
      */
     async checkOperatorStatus(shipmentId: string, mode: Mode, current: ShipmentStatus): Promise<ShipmentStatus> {
-      const reported = await operator.trackingStatus(shipmentId, mode);
+      const { operator: name } = await operatorReference(db, shipmentId);
+      const news = await operatorNamed(name).trackingStatus(shipmentId, mode);
+      const charged = await recordOperatorNews(db, shipmentId, news);
+      if (charged && news.postageCents !== undefined && news.postageCents > charged.amountCents)
+        logger.warn(
+          { shipmentId, postageCents: news.postageCents, chargedCents: charged.amountCents },
+          'the operator charges more for this letter than we did',
+        );
+      const reported = news.status;
       if (!isAhead(mode, reported, current))
         throw ApplicationFailure.create({ message: `no news from the postal operator since ${current}`, type: NO_NEWS, category: 'BENIGN' });
       return reported;
@@ -118,7 +152,10 @@ export function mailingActivities(db: Db, operator: PostalOperator, browsers: Br
     /** Prints a proof (filing, delivery or return) and makes it available. */
     async generateProof(shipmentId: string, kind: ProofKind): Promise<Shipment> {
       const shipment = await snapshot(shipmentId);
-      await storeProof(db, shipmentId, kind, await browsers.print(proofHtml(shipment, kind, PROOF_LABELS[kind], STATUS_LABELS)));
+      // The operator's own document when it has one (deposit proof, AR scan), else ours.
+      const { operator: name } = await operatorReference(db, shipmentId);
+      const theirs = name ? await operatorNamed(name).proof(shipmentId, shipment.mode, kind) : undefined;
+      await storeProof(db, shipmentId, kind, theirs ?? (await browsers.print(proofHtml(shipment, kind, PROOF_LABELS[kind], STATUS_LABELS))));
       return snapshot(shipmentId);
     },
   };

@@ -90,6 +90,8 @@ export interface Config {
   embeddings: { baseUrl: string | undefined; apiKey: string | undefined; model: string };
   /** The LLM of the AI operations: an OpenAI-compatible chat-completions API. */
   llm: { baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number; perSecond: number };
+  /** Who posts live letters (POSTAL_OPERATOR): the bundled simulator, or Maileva with its credentials. */
+  postalOperator: PostalOperatorConfig;
   /** Public-data partners: base URLs, one request's time limit, and requests per second. */
   partners: {
     geocodingBaseUrl: string;
@@ -101,6 +103,47 @@ export interface Config {
     companiesPerSecond: number;
     routingPerSecond: number;
     fuelPerSecond: number;
+  };
+}
+
+/** POSTAL_OPERATOR: `simulator` (default) or `maileva` (docs/operators.md). */
+export type PostalOperatorConfig = { kind: 'simulator' } | { kind: 'maileva'; maileva: MailevaConfig };
+
+export interface MailevaConfig {
+  /** MAILEVA_API_URL: `/mail/v2` and `/registered_mail/v2` live under it. */
+  apiUrl: string;
+  /** MAILEVA_AUTH_URL: the token endpoint is `{authUrl}/token`. */
+  authUrl: string;
+  clientId: string;
+  clientSecret: string;
+  username: string;
+  password: string;
+  /** Where Maileva sends its notifications (the address of MAIL_FROM). */
+  notificationEmail: string;
+  /** One request's time limit (PARTNER_TIMEOUT, at least 30 s: documents are uploaded). */
+  timeoutMs: number;
+}
+
+const MAILEVA_SETTINGS = ['MAILEVA_CLIENT_ID', 'MAILEVA_CLIENT_SECRET', 'MAILEVA_USERNAME', 'MAILEVA_PASSWORD'] as const;
+
+function postalOperatorConfig(env: NodeJS.ProcessEnv, mailFrom: string, partnerTimeoutMs: number): PostalOperatorConfig {
+  const kind = env.POSTAL_OPERATOR || 'simulator';
+  if (kind === 'simulator') return { kind };
+  if (kind !== 'maileva') throw new Error(`POSTAL_OPERATOR must be simulator or maileva, got "${kind}"`);
+  const missing = MAILEVA_SETTINGS.filter((name) => !env[name]);
+  if (missing.length) throw new Error(`POSTAL_OPERATOR=maileva needs ${missing.join(', ')} (missing)`);
+  return {
+    kind,
+    maileva: {
+      apiUrl: (env.MAILEVA_API_URL || 'https://api.maileva.com').replace(/\/+$/, ''),
+      authUrl: (env.MAILEVA_AUTH_URL || 'https://connexion.maileva.com/auth/realms/services/protocol/openid-connect').replace(/\/+$/, ''),
+      clientId: env.MAILEVA_CLIENT_ID!,
+      clientSecret: env.MAILEVA_CLIENT_SECRET!,
+      username: env.MAILEVA_USERNAME!,
+      password: env.MAILEVA_PASSWORD!,
+      notificationEmail: /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom,
+      timeoutMs: Math.max(30_000, partnerTimeoutMs),
+    },
   };
 }
 
@@ -192,6 +235,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Test knobs never apply in production.
   const knob = (name: string): string | undefined => (production ? undefined : env[name]);
   const secretKey = loadSecretKey(env, appEnv);
+  const mailFrom = env.MAIL_FROM || 'Service postal <no-reply@localhost>';
+  const partnerTimeoutMs = parseDuration(env.PARTNER_TIMEOUT || '5s');
   return {
     appEnv,
     port: positiveInt(env.PORT, 'PORT', 3000),
@@ -216,7 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripe: stripeConfig(env, appEnv, secretKey),
     mail: {
       smtpUrl: env.SMTP_URL || undefined,
-      from: env.MAIL_FROM || 'Service postal <no-reply@localhost>',
+      from: mailFrom,
       outboxDir: join(dataDir(env), 'outbox'),
     },
     dashboard: {
@@ -227,9 +272,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalLogLevel: temporalLogLevel(env.TEMPORAL_LOG_LEVEL),
     temporalCliPath: env.TEMPORAL_CLI_PATH || undefined,
     pdf: { executablePath: env.PUPPETEER_EXECUTABLE_PATH || undefined, pages: positiveInt(env.PDF_PAGES, 'PDF_PAGES', 4) || 4 },
+    postalOperator: postalOperatorConfig(env, mailFrom, partnerTimeoutMs),
     partners: {
       geocodingBaseUrl: env.GEOCODING_BASE_URL || 'https://data.geopf.fr/geocodage',
-      timeoutMs: parseDuration(env.PARTNER_TIMEOUT || '5s'),
+      timeoutMs: partnerTimeoutMs,
       geocodingPerSecond: positiveInt(env.GEOCODING_RATE_PER_SECOND, 'GEOCODING_RATE_PER_SECOND', 40),
       companiesBaseUrl: env.COMPANIES_BASE_URL || 'https://recherche-entreprises.api.gouv.fr',
       // The company directory allows 7 requests per second.

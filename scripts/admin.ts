@@ -1,3 +1,4 @@
+import { operatorCosts } from '../domain/mailings/projection.js';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../lib/config.js';
 import { openToolDatabase } from './local/database.js';
@@ -52,6 +53,7 @@ const usage = `usage:
   admin webhook create --account ID --url URL --env test|live [--events a,b]
   admin webhook deliveries --account ID [--limit N]
   admin webhook ping --id ENDPOINT_ID
+  admin mailing costs [--account ID] [--id SHIPMENT_ID] [--limit N]
   admin request list [--status S] [--account ID] [--limit N]
   admin request set-status --id ID --status received|in_review|planned|published|declined [--note TEXT]`;
 
@@ -76,6 +78,11 @@ function commaList(value: string | boolean | undefined): string[] | undefined {
         .map((item) => item.trim())
         .filter(Boolean)
     : undefined;
+}
+
+/** --limit N: at most 500, 100 when absent. */
+function limitOf(values: Record<string, unknown>): number {
+  return Math.min(500, Number(values.limit ?? 100) || 100);
 }
 
 /** The domain's refusals in the CLI's words. */
@@ -144,8 +151,7 @@ async function run(db: Db, command: string, values: Record<string, string | bool
     case 'webhook deliveries': {
       const account = required(values, 'account');
       await accountExists(db, account);
-      const limit = Math.min(500, Number(values.limit ?? 100) || 100);
-      return { data: await listDeliveries(db, account, limit) };
+      return { data: await listDeliveries(db, account, limitOf(values)) };
     }
     case 'webhook ping': {
       const endpointId = required(values, 'id');
@@ -158,10 +164,19 @@ async function run(db: Db, command: string, values: Record<string, string | bool
         throw error;
       }
     }
+    case 'mailing costs': {
+      // What each live letter cost us at the operator, beside what we charged (docs/operators.md).
+      const accountId = typeof values.account === 'string' ? values.account : undefined;
+      const shipmentId = typeof values.id === 'string' ? values.id : undefined;
+      if (accountId && !UUID.test(accountId)) throw new CliError('invalid_arguments', '--account is an account id', 1);
+      if (shipmentId && !UUID.test(shipmentId)) throw new CliError('invalid_arguments', '--id is a mailing id', 1);
+      return { mailings: await operatorCosts(db, { accountId, shipmentId, limit: limitOf(values) }) };
+    }
     case 'request list': {
-      const limit = Math.min(500, Number(values.limit ?? 100) || 100);
       const status = typeof values.status === 'string' ? requestStatus(values.status) : undefined;
-      return { data: await listServiceRequests(db, { status, accountId: typeof values.account === 'string' ? values.account : undefined, limit }) };
+      return {
+        data: await listServiceRequests(db, { status, accountId: typeof values.account === 'string' ? values.account : undefined, limit: limitOf(values) }),
+      };
     }
     case 'request set-status': {
       const id = required(values, 'id');

@@ -1,4 +1,6 @@
-import type { Mode, ShipmentStatus } from '../../domain/mailings/states.js';
+import type { PostalAddress } from '../../domain/catalogue/catalogue.js';
+import type { OperatorNews, OperatorReference } from '../../domain/mailings/projection.js';
+import type { Mode, ProofKind } from '../../domain/mailings/states.js';
 
 export interface Filing {
   shipmentId: string;
@@ -6,6 +8,10 @@ export interface Filing {
   trackingNumber: string;
   /** The printed letter, A4 PDF. */
   pdf: Uint8Array;
+  title: string;
+  sender: PostalAddress;
+  recipient: PostalAddress;
+  options: { color?: boolean; duplex?: boolean };
 }
 
 /** The operator certainly did not take the letter (it refused or could not be reached before sending). */
@@ -16,7 +22,7 @@ export class OperatorUnavailableError extends Error {
   }
 }
 
-/** The operator refuses this letter for good (a 4xx of a real operator): retrying cannot help. */
+/** The operator refuses this letter for good (a 4xx of a real operator, an address it rejects): retrying cannot help. */
 export class OperatorRejectedError extends Error {
   constructor(message: string) {
     super(message);
@@ -24,21 +30,40 @@ export class OperatorRejectedError extends Error {
   }
 }
 
+/** The operator has the letter but has not said yet whether it takes it: asked again later, the letter stays its. */
+export class OperatorPendingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OperatorPendingError';
+  }
+}
+
+/** Where an operator keeps what it calls a letter (its sending and recipient ids), in our projection. */
+export interface OperatorRecords {
+  reference(shipmentId: string): Promise<OperatorReference>;
+  remember(shipmentId: string, reference: Partial<OperatorReference>): Promise<void>;
+}
+
 /**
- * What the service needs from a postal operator. The bundled implementation is a simulator; a
- * real operator plugs in behind the same interface.
+ * What the service needs from a postal operator: the bundled simulator, or Maileva
+ * (docs/operators.md says how to add another behind the same interface).
  */
 export interface PostalOperator {
+  /** Kept with each letter it takes (shipments.operator): its tracking and proofs are asked of it. */
+  readonly name: 'simulator' | 'maileva';
   /**
    * Hands a letter over. Idempotent on the shipment id: a retried filing never sends twice.
-   * Throws while the operator does not confirm (the activity is retried): OperatorUnavailableError
-   * when the letter was certainly not taken, any other error when that is unknown;
+   * Resolves once the operator has taken the letter for good. Throws while it has not:
+   * OperatorUnavailableError when the letter was certainly not taken, OperatorPendingError when
+   * the operator has it but not yet accepted it, any other error when that is unknown;
    * OperatorRejectedError when it will never take this letter.
    */
   file(filing: Filing): Promise<void>;
   /**
-   * The latest status the operator reports for a filed letter, asked now (it never waits): the
-   * workflow asks again later while nothing changes, without holding a worker slot meanwhile.
+   * What the operator reports for a filed letter, asked now (it never waits): the workflow asks
+   * again later while nothing changes, without holding a worker slot meanwhile.
    */
-  trackingStatus(shipmentId: string, mode: Mode): Promise<ShipmentStatus>;
+  trackingStatus(shipmentId: string, mode: Mode): Promise<OperatorNews>;
+  /** The operator's own document for a proof (deposit proof, AR scan), or undefined: then we print ours. */
+  proof(shipmentId: string, mode: Mode, kind: ProofKind): Promise<Uint8Array | undefined>;
 }

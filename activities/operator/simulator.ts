@@ -1,5 +1,6 @@
 import type { Db } from '../../db/knex.js';
-import { PATHS, type Mode, type ShipmentStatus } from '../../domain/mailings/states.js';
+import type { OperatorNews } from '../../domain/mailings/projection.js';
+import { PATHS, type Mode } from '../../domain/mailings/states.js';
 import { OperatorRejectedError, OperatorUnavailableError, type Filing, type PostalOperator } from './postal-operator.js';
 import { pdfPageCount } from '../pdf.js';
 
@@ -16,6 +17,8 @@ export interface SimulatorSettings {
  * `filed_at` is set once, whatever the number of attempts.
  */
 export class SimulatedOperator implements PostalOperator {
+  readonly name = 'simulator';
+
   constructor(
     private readonly db: Db,
     private readonly settings: SimulatorSettings,
@@ -41,12 +44,17 @@ export class SimulatedOperator implements PostalOperator {
    * Like a real operator's tracking: the letter is `printed` when filed and moves one step along
    * its mode's path every stepDelayMs after that, by the operator's own clock.
    */
-  async trackingStatus(shipmentId: string, mode: Mode): Promise<ShipmentStatus> {
+  async trackingStatus(shipmentId: string, mode: Mode): Promise<OperatorNews> {
     const row = (await this.db('operator_filings').where({ shipment_id: shipmentId }).first('filed_at')) as { filed_at: Date | null } | undefined;
     if (!row?.filed_at) throw new Error(`shipment ${shipmentId} was never filed with the operator`);
     const path = PATHS[mode];
     const elapsed = Date.now() - row.filed_at.getTime();
     const steps = this.settings.stepDelayMs === 0 ? path.length : Math.floor(elapsed / this.settings.stepDelayMs);
-    return path[Math.min(1 + Math.max(0, steps), path.length - 1)]!;
+    return { status: path[Math.min(1 + Math.max(0, steps), path.length - 1)]! };
+  }
+
+  /** The simulator has no documents of its own: every proof is printed by us. */
+  async proof(): Promise<undefined> {
+    return undefined;
   }
 }

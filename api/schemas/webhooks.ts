@@ -18,6 +18,9 @@ export const webhookEventSchema = Joi.object({
         .valid(...PROOF_KINDS)
         .required(),
     }).description('Only for mailing.proof_available'),
+    details: Joi.object({
+      reason: Joi.string().required().description("Why the mailing ended in error, e.g. the postal operator's reason for refusing the letter"),
+    }).description('Only for mailing.error, when the reason is known (the mailing is then refunded)'),
     endpoint: Joi.object({
       id: Joi.string().guid().required(),
       url: Joi.string().uri().required(),

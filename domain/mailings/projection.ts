@@ -4,6 +4,7 @@ import type { LetterDocument } from '../letters/render.js';
 import type { DeliveryTarget } from '../webhooks/event-types.js';
 import { recordWebhookEvent, type NewEvent } from '../webhooks/events.js';
 import { findShipment, type Shipment, type ShipmentRow } from './shipment.js';
+import type { PostalAddress } from '../catalogue/catalogue.js';
 import type { Mode, ShipmentStatus } from './states.js';
 
 /**
@@ -77,33 +78,153 @@ export function endPaidShipment(db: Db, end: EndOfPaidShipment, status: 'cancele
   });
 }
 
-/** What filing needs of a shipment: its state, mode, number and the letter's layout. */
+/** What filing needs of a shipment: its state, mode, number, addresses, options and the letter's layout. */
 export interface FilingCandidate {
   status: ShipmentStatus;
   mode: Mode;
+  test: boolean;
   trackingNumber: string;
+  title: string;
+  sender: PostalAddress;
+  recipient: PostalAddress;
+  options: { color?: boolean; duplex?: boolean };
   layout: LetterDocument | null;
+  /** The operator an earlier attempt handed it to, if any. */
+  operator: string | null;
 }
 
 export async function filingCandidate(db: Db, shipmentId: string): Promise<FilingCandidate | undefined> {
-  const row = (await db('shipments').where({ id: shipmentId }).first('status', 'mode', 'tracking_number', 'layout')) as
-    (Pick<ShipmentRow, 'status' | 'mode' | 'tracking_number'> & { layout: LetterDocument | null }) | undefined;
-  return row && { status: row.status, mode: row.mode, trackingNumber: row.tracking_number, layout: row.layout };
+  const row = (await db('shipments')
+    .where({ id: shipmentId })
+    .first('status', 'mode', 'test', 'tracking_number', 'title', 'sender', 'recipient', 'options', 'layout', 'operator')) as
+    | (Pick<ShipmentRow, 'status' | 'mode' | 'test' | 'tracking_number' | 'title' | 'sender' | 'recipient' | 'options'> & {
+        layout: LetterDocument | null;
+        operator: string | null;
+      })
+    | undefined;
+  return (
+    row && {
+      status: row.status,
+      mode: row.mode,
+      test: row.test,
+      trackingNumber: row.tracking_number,
+      title: row.title,
+      sender: row.sender,
+      recipient: row.recipient,
+      options: row.options,
+      layout: row.layout,
+      operator: row.operator,
+    }
+  );
 }
 
 /**
  * The claim of a filing attempt, in one short statement: the row decides whether this attempt may
- * reach the operator or a cancellation came first. False when the shipment is canceled.
+ * reach the operator or a cancellation came first, and remembers which operator it goes to (an
+ * earlier attempt's operator stays). False when the shipment is canceled.
  */
-export async function claimFiling(db: Db, shipmentId: string): Promise<boolean> {
+export async function claimFiling(db: Db, shipmentId: string, operator: string): Promise<boolean> {
   const claimed = await db('shipments')
     .where({ id: shipmentId })
     .whereNot({ status: 'canceled' })
-    .update({ filing_claimed_at: db.raw('coalesce(filing_claimed_at, now())') });
+    .update({ filing_claimed_at: db.raw('coalesce(filing_claimed_at, now())'), operator: db.raw('coalesce(operator, ?)', [operator]) });
   return claimed > 0;
+}
+
+/** What an operator calls a letter: its sending and recipient ids (null until known). */
+export interface OperatorReference {
+  sendingId: string | null;
+  recipientId: string | null;
+}
+
+/** The operator that took a letter (null: the simulator, before operators were recorded) and its ids. */
+export async function operatorReference(db: Db, shipmentId: string): Promise<OperatorReference & { operator: string | null }> {
+  const row = (await db('shipments').where({ id: shipmentId }).first('operator', 'operator_sending_id', 'operator_recipient_id')) as
+    { operator: string | null; operator_sending_id: string | null; operator_recipient_id: string | null } | undefined;
+  return { operator: row?.operator ?? null, sendingId: row?.operator_sending_id ?? null, recipientId: row?.operator_recipient_id ?? null };
+}
+
+/** Written before the letter is submitted, so that a retried filing finds the operator's sending. */
+export async function rememberOperatorReference(db: Db, shipmentId: string, reference: Partial<OperatorReference>): Promise<void> {
+  const change: Record<string, string> = {};
+  if (reference.sendingId) change.operator_sending_id = reference.sendingId;
+  if (reference.recipientId) change.operator_recipient_id = reference.recipientId;
+  if (Object.keys(change).length) await db('shipments').where({ id: shipmentId }).update(change);
+}
+
+/** What an operator reports of a filed letter: its status, and what it tells of it along the way. */
+export interface OperatorNews {
+  status: ShipmentStatus;
+  /** The postal number (a registered letter's number), once the operator gives it. */
+  trackingNumber?: string;
+  /** What the operator charges us for the postage, in cents. */
+  postageCents?: number;
+}
+
+/**
+ * Keeps what the operator told beside the shipment: its postal number replaces ours, its postage
+ * is kept beside what we charged. Returns what we charged, for the caller to compare.
+ */
+export async function recordOperatorNews(db: Db, shipmentId: string, news: OperatorNews): Promise<{ amountCents: number } | undefined> {
+  const change: Record<string, string | number> = {};
+  if (news.trackingNumber) change.tracking_number = news.trackingNumber;
+  if (news.postageCents !== undefined) change.operator_postage_cents = news.postageCents;
+  if (!Object.keys(change).length) return undefined;
+  const [row] = await db('shipments').where({ id: shipmentId }).update(change).returning('amount_cents');
+  return row && { amountCents: (row as { amount_cents: number }).amount_cents };
 }
 
 /** Released when the operator certainly did not take the letter: a paid mailing stays cancelable while filing is retried. */
 export async function releaseFilingClaim(db: Db, shipmentId: string): Promise<void> {
   await db('shipments').where({ id: shipmentId, status: 'paid' }).update({ filing_claimed_at: null });
+}
+
+/** A live letter's cost as operators see it (admin CLI `mailing costs`): what we charged and what the operator charges us. */
+export interface OperatorCost {
+  id: string;
+  accountId: string;
+  mode: Mode;
+  status: ShipmentStatus;
+  operator: string | null;
+  operatorSendingId: string | null;
+  trackingNumber: string;
+  chargedCents: number;
+  /** Null until the operator has priced the letter. */
+  operatorPostageCents: number | null;
+  createdAt: string;
+}
+
+/** The latest live letters (of one account, or of all), newest first, with their operator's postage beside our price. */
+export async function operatorCosts(db: Db, options: { accountId?: string; shipmentId?: string; limit: number }): Promise<OperatorCost[]> {
+  const query = db('shipments').where({ test: false }).orderBy('created_at', 'desc').limit(options.limit);
+  if (options.accountId) query.andWhere({ account_id: options.accountId });
+  if (options.shipmentId) query.andWhere({ id: options.shipmentId });
+  const rows = (await query.select(
+    'id',
+    'account_id',
+    'mode',
+    'status',
+    'operator',
+    'operator_sending_id',
+    'tracking_number',
+    'amount_cents',
+    'operator_postage_cents',
+    'created_at',
+  )) as (Pick<ShipmentRow, 'id' | 'account_id' | 'mode' | 'status' | 'tracking_number' | 'amount_cents' | 'created_at'> & {
+    operator: string | null;
+    operator_sending_id: string | null;
+    operator_postage_cents: number | null;
+  })[];
+  return rows.map((row) => ({
+    id: row.id,
+    accountId: row.account_id,
+    mode: row.mode,
+    status: row.status,
+    operator: row.operator,
+    operatorSendingId: row.operator_sending_id,
+    trackingNumber: row.tracking_number,
+    chargedCents: row.amount_cents,
+    operatorPostageCents: row.operator_postage_cents,
+    createdAt: row.created_at.toISOString(),
+  }));
 }

@@ -17,6 +17,8 @@ export interface NewEvent {
   created: string;
   mailing?: Shipment;
   proof?: { kind: string };
+  /** `data.details` of a `mailing.error` event: why it ended, e.g. the postal operator's reason for refusing the letter. */
+  details?: { reason: string };
   /** Only endpoints declared at or before this time (mailing.created). */
   endpointsCreatedBy?: string;
   /** Only this endpoint (ping). */
@@ -48,7 +50,10 @@ export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<Deliv
     type: event.type,
     created: event.created,
     livemode: event.livemode,
-    data: event.type === 'ping' ? (event.data ?? {}) : { mailing: event.mailing, ...(event.proof ? { proof: event.proof } : {}) },
+    data:
+      event.type === 'ping'
+        ? (event.data ?? {})
+        : { mailing: event.mailing, ...(event.proof ? { proof: event.proof } : {}), ...(event.details ? { details: event.details } : {}) },
   };
   await db('webhook_events')
     .insert({

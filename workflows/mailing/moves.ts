@@ -8,7 +8,7 @@ import { webhookDelivery } from '../webhook-delivery.js';
 import { PRINTING, printing, projection } from './activities.js';
 import type { MailingRun } from './run.js';
 
-type EventExtra = { proof?: { kind: string }; endpointsCreatedBy?: string };
+type EventExtra = { proof?: { kind: string }; endpointsCreatedBy?: string; details?: { reason: string } };
 
 /** The event announcing `type` at `atStep` (or a proof): its id derives from these, see recordWebhookEvent. */
 function eventOf(run: MailingRun, type: EventType, atStep: number, extra: EventExtra = {}) {
@@ -72,16 +72,16 @@ export async function moveTo(run: MailingRun, next: ShipmentStatus, nextStep: nu
   }
 }
 
-/** A paid mailing that ended off its path (its projection already written): say so everywhere. */
-export async function endedAs(run: MailingRun, ending: 'canceled' | 'error'): Promise<void> {
+/** A paid mailing that ended off its path (its projection already written): say so everywhere, with why when known. */
+export async function endedAs(run: MailingRun, ending: 'canceled' | 'error', details?: { reason: string }): Promise<void> {
   run.status = ending;
   run.step = run.last;
   run.latest = await projection.shipmentSnapshot(run.input.shipmentId);
   upsertSearchAttributes([{ key: MAILING_STATUS, value: ending }]);
-  await announce(run, `mailing.${ending}`, run.latest);
+  await announce(run, `mailing.${ending}`, run.latest, details ? { details } : {});
 }
 
 /** Ends a paid mailing in `error`, refunded; nothing happens when it already moved on. */
-export async function failPaid(run: MailingRun): Promise<void> {
-  if (await projection.failShipment(run.endOfPaid())) await endedAs(run, 'error');
+export async function failPaid(run: MailingRun, details?: { reason: string }): Promise<void> {
+  if (await projection.failShipment(run.endOfPaid())) await endedAs(run, 'error', details);
 }

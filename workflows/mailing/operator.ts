@@ -11,6 +11,7 @@ import { days, type MailingRun } from './run.js';
  */
 export async function fileLetter(run: MailingRun, filingScope: CancellationScope): Promise<'filed' | 'canceled' | 'rejected'> {
   let outcome: 'filed' | 'canceled' | 'rejected' = run.filed ? 'filed' : 'canceled';
+  let reason = '';
   try {
     if (!run.filed && !run.canceled) {
       setCurrentDetails('Filing with the postal operator: retried while it does not confirm; cancelable until an attempt reaches it.');
@@ -20,10 +21,12 @@ export async function fileLetter(run: MailingRun, filingScope: CancellationScope
     }
   } catch (error) {
     if (isCancellation(error) && run.canceled) outcome = 'canceled';
-    else if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === FILING_REJECTED) outcome = 'rejected';
-    else throw error;
+    else if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === FILING_REJECTED) {
+      outcome = 'rejected';
+      reason = error.cause.message;
+    } else throw error;
   }
-  if (outcome === 'rejected') await run.exclusively(() => failPaid(run));
+  if (outcome === 'rejected') await run.exclusively(() => failPaid(run, { reason }));
   if (outcome === 'filed' && run.status === 'paid') {
     await run.exclusively(async () => {
       run.filed = true;
