@@ -6,7 +6,12 @@ import type { PriceUnit } from '../domain/billing/prices.js';
 import { saveAnswerWithin } from '../domain/access/idempotency.js';
 import { setBalanceHeader } from './middleware/authenticate.js';
 
-/** What a route hands the domain: its dependencies. */
+/**
+ * How a route reaches what it needs, one way: the domain's dependencies (database, configuration,
+ * workflows) through `deps(ctx)`, who pays through `caller(ctx)`; only the edge's own services
+ * (the shipment cache, the key guard, health) through `ctx.services`. The developer space's routes
+ * get the same Deps as `kit.deps`.
+ */
 export function deps(ctx: Context): Deps {
   return ctx.services.domain;
 }

@@ -68,7 +68,7 @@ function readCookie(ctx: Context, name: string): string | undefined {
  */
 export function createWebApp(services: WebServices): Koa {
   const kit = createKit(services);
-  const { config, db } = kit;
+  const { config, db } = kit.deps;
   const app = new Koa();
   app.proxy = config.trustProxy;
   app.silent = true;

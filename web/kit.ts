@@ -19,8 +19,14 @@ export interface WebServices {
 export const SESSION_COOKIE = 'svc_dashboard';
 const FLASH_CONTEXT = 'dashboard-flash';
 
-/** What every routes module of the developer space shares: services and small request helpers. */
-export interface WebKit extends WebServices {
+/**
+ * What every routes module of the developer space shares. Routes reach the domain's dependencies
+ * one way, as the API's routes do: `kit.deps` (the same Deps as `deps(ctx)` in api/).
+ */
+export interface WebKit {
+  /** The domain's dependencies: database, configuration, workflows. */
+  deps: Deps;
+  mailer: Mailer;
   local: boolean;
   /** Answers an HTML page. */
   page(ctx: Context, status: number, body: string): void;
@@ -48,7 +54,8 @@ export function createKit(services: WebServices): WebKit {
     ctx.append('Set-Cookie', attributes.join('; '));
   };
   return {
-    ...services,
+    deps: services.domain,
+    mailer: services.mailer,
     local,
     page(ctx, status, body) {
       ctx.status = status;

@@ -75,7 +75,7 @@ export const mailingRoutes = [
     success: { status: 200, description: 'List envelope of Shipment', schema: shipmentListSchema },
     errors: [400, 401, 403, 429, 500],
     async handler(ctx, { query }) {
-      const { db, config } = ctx.services;
+      const { db, config } = deps(ctx);
       const auth = ctx.state.auth!;
       ctx.body = await listShipments(db, config.secretKey, { ...query, accountId: auth.accountId, test: auth.mode === 'test' });
     },
@@ -112,7 +112,7 @@ export const mailingRoutes = [
       if (!shipment.proofs.some((p) => p.kind === params.kind))
         throw notFound(`The ${PROOF_LABELS[params.kind].toLowerCase()} of mailing ${params.id} is not available yet.`);
       const expiresAt = new Date(Date.now() + PROOF_LINK_SECONDS * 1000);
-      const token = sealToken({ id: params.id, kind: params.kind, exp: expiresAt.getTime() }, ctx.services.config.secretKey, 'proof-link');
+      const token = sealToken({ id: params.id, kind: params.kind, exp: expiresAt.getTime() }, deps(ctx).config.secretKey, 'proof-link');
       ctx.body = { kind: params.kind, url: `${publicOrigin(ctx)}/v1/proof-files/${token}`, expiresAt: expiresAt.toISOString() };
     },
   }),
@@ -130,7 +130,7 @@ export const mailingRoutes = [
     async handler(ctx, { params }) {
       const { row } = await ownShipment(ctx, params.id);
       if (row.status !== 'paid') throw new Conflict(`Only a paid mailing can be canceled; this one is ${row.status}.`);
-      await deps(ctx).workflows.cancelMailing(mailingStart(ctx.services.config, row), updateId(ctx, 'cancel'));
+      await deps(ctx).workflows.cancelMailing(mailingStart(deps(ctx).config, row), updateId(ctx, 'cancel'));
       ctx.services.shipments.forget(params.id);
       ctx.body = (await ownShipment(ctx, params.id)).shipment;
     },
@@ -154,7 +154,7 @@ export const mailingRoutes = [
       const { row } = await ownShipment(ctx, params.id);
       if (!row.test) throw new NotAllowed('Only test mailings can be advanced by hand.', undefined, 'test_only');
       if (isFinal(row.mode, row.status)) throw new Conflict(`This mailing is final (${row.status}).`);
-      await deps(ctx).workflows.advanceMailing(mailingStart(ctx.services.config, row), body ?? {}, updateId(ctx, 'advance'));
+      await deps(ctx).workflows.advanceMailing(mailingStart(deps(ctx).config, row), body ?? {}, updateId(ctx, 'advance'));
       ctx.services.shipments.forget(params.id);
       ctx.body = (await ownShipment(ctx, params.id)).shipment;
     },
@@ -172,12 +172,12 @@ export const mailingRoutes = [
     async handler(ctx, { params }) {
       const { failedProofLinks } = ctx.services.guard;
       if (!failedProofLinks.allows(ctx.ip)) throw tooManyFailures(ctx, 'Too many proof links that do not open from this address; retry in a minute.');
-      const link = openToken<{ id: string; kind: ProofKind; exp: number }>(params.token, ctx.services.config.secretKey, 'proof-link');
+      const link = openToken<{ id: string; kind: ProofKind; exp: number }>(params.token, deps(ctx).config.secretKey, 'proof-link');
       if (!link || link.exp < Date.now()) {
         failedProofLinks.recordFailure(ctx.ip);
         throw notFound('This proof link is unknown or has expired; ask for a new one.');
       }
-      const pdf = await proofPdf(ctx.services.db, link.id, link.kind);
+      const pdf = await proofPdf(deps(ctx).db, link.id, link.kind);
       if (!pdf) throw notFound('No such proof.');
       ctx.type = 'application/pdf';
       ctx.set('Content-Disposition', `inline; filename="${link.kind}-${link.id}.pdf"`);

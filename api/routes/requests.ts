@@ -1,4 +1,4 @@
-import { respondWithin } from '../respond.js';
+import { deps, respondWithin } from '../respond.js';
 import { accountServiceRequests, insertServiceRequest, serviceRequest, type ServiceRequestInput } from '../../domain/requests/service-requests.js';
 import { serviceRequestInputSchema, serviceRequestListQuery, serviceRequestListSchema, serviceRequestSchema } from '../schemas/requests.js';
 import { defineRoute } from './route.js';
@@ -17,7 +17,7 @@ export const requestRoutes = [
     errors: [400, 401, 403, 409, 413, 422, 429, 500],
     async handler(ctx, { body }) {
       // The idempotent answer commits with the request it describes.
-      await ctx.services.db.transaction(async (trx) => {
+      await deps(ctx).db.transaction(async (trx) => {
         const row = await insertServiceRequest(trx, ctx.state.auth!.accountId, body);
         await respondWithin(ctx, trx, 201, serviceRequest(row));
       });
@@ -35,7 +35,7 @@ export const requestRoutes = [
     success: { status: 200, description: 'List of ServiceRequest', schema: serviceRequestListSchema },
     errors: [400, 401, 403, 429, 500],
     async handler(ctx, { query }) {
-      const { db, config } = ctx.services;
+      const { db, config } = deps(ctx);
       ctx.body = await accountServiceRequests(db, config.secretKey, ctx.state.auth!.accountId, query);
     },
   }),

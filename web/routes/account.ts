@@ -13,7 +13,8 @@ const passwordSchema = Joi.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LE
 
 /** Sign-up with an emailed confirmation, sign-in and out, password reset by emailed link. */
 export function accountRoutes(router: Router, kit: WebKit): void {
-  const { config, db, mailer } = kit;
+  const { config, db } = kit.deps;
+  const { mailer } = kit;
   router.get('/inscription', async (ctx) => kit.page(ctx, 200, signUpPage(await kit.ensureSession(ctx))));
   router.post('/inscription', async (ctx) => {
     const session = ctx.state.session!;

@@ -39,7 +39,7 @@ const RESULT_MESSAGES: Record<string, Message> = {
  * and sends Stripe's signed event to /stripe/webhook; it does not exist anywhere else.
  */
 export function billingRoutes(router: Router, kit: WebKit): void {
-  const { db, config } = kit;
+  const { db, config } = kit.deps;
   const testPayments = config.stripe.mode === 'mock';
 
   async function renderBilling(ctx: Context, status: number, m?: Message): Promise<void> {
@@ -84,7 +84,7 @@ export function billingRoutes(router: Router, kit: WebKit): void {
     const amountCents = choice === 'other' ? Math.round(Number(other) * 100) : Number(choice);
     const back = `${kit.publicUrl(ctx)}${BASE}/solde`;
     try {
-      const topUp = await startTopUp(kit.domain, {
+      const topUp = await startTopUp(kit.deps, {
         accountId: session.user!.accountId,
         amountCents: choice === '' || (choice === 'other' && other.trim() === '') ? undefined : amountCents,
         email: session.user!.email,

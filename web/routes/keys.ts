@@ -1,3 +1,4 @@
+import { isLiveEnabled } from '../../domain/access/accounts.js';
 import type Router from '@koa/router';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../domain/access/keys.js';
 import { isScope, type KeyMode } from '../../domain/access/scopes.js';
@@ -7,11 +8,11 @@ import { homePage, keysPage } from '../pages/keys.js';
 
 /** The home page (production status, first sandbox key) and the API keys. */
 export function keyRoutes(router: Router, kit: WebKit): void {
-  const { db } = kit;
+  const { db } = kit.deps;
   router.get('/', kit.signedIn, async (ctx) => {
     const session = ctx.state.session!;
     const accountId = session.user!.accountId;
-    const account = await db('accounts').where({ id: accountId }).first('live_enabled');
+    const liveEnabled = await isLiveEnabled(db, accountId);
     const keys = await listApiKeys(db, accountId);
     kit.page(
       ctx,
@@ -19,7 +20,7 @@ export function keyRoutes(router: Router, kit: WebKit): void {
       homePage(session, {
         newKey: await kit.takeFlash(session),
         apiUrl: kit.publicUrl(ctx),
-        liveEnabled: account.live_enabled,
+        liveEnabled,
         activeKeys: keys.filter((k) => !k.revokedAt).length,
       }),
     );

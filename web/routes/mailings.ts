@@ -17,7 +17,7 @@ const REFERENCE_MAX = maxLength(mailingListQuery, 'reference')!;
 
 /** The account's mailings (read-only) and their proofs, through the API's own domain functions. */
 export function mailingRoutes(router: Router, kit: WebKit): void {
-  const { db, config } = kit;
+  const { db, config } = kit.deps;
 
   router.get('/envois', kit.signedIn, async (ctx) => {
     const session = ctx.state.session!;

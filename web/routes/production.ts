@@ -1,3 +1,4 @@
+import { isLiveEnabled } from '../../domain/access/accounts.js';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { PartnerFailure } from '../../domain/errors.js';
@@ -16,14 +17,14 @@ const FIELDS = ['siret', 'legalName', 'address', 'useCase'] as const;
 
 /** Production access: the request (SIRET checked in the directory), its wait for an operator, production open. */
 export function productionRoutes(router: Router, kit: WebKit): void {
-  const { db } = kit;
+  const { db } = kit.deps;
 
   async function show(ctx: Context, status: number, extra: { form?: ProductionForm; m?: Message } = {}): Promise<void> {
     const session = ctx.state.session!;
     const accountId = session.user!.accountId;
-    const account = await db('accounts').where({ id: accountId }).first('live_enabled');
+    const liveEnabled = await isLiveEnabled(db, accountId);
     const request = await latestProductionAccess(db, accountId);
-    kit.page(ctx, status, productionPage(session, { liveEnabled: account.live_enabled, request, ...extra }));
+    kit.page(ctx, status, productionPage(session, { liveEnabled, request, ...extra }));
   }
 
   router.get('/production', kit.signedIn, (ctx) => show(ctx, 200));
@@ -35,7 +36,7 @@ export function productionRoutes(router: Router, kit: WebKit): void {
     if (error) return refuse(400, frenchError(error, PRODUCTION_LABELS));
     let result;
     try {
-      result = await submitProductionAccess(kit.domain, ctx.state.session!.user!.accountId, value as ProductionAccessInput, kit.actor(ctx));
+      result = await submitProductionAccess(kit.deps, ctx.state.session!.user!.accountId, value as ProductionAccessInput, kit.actor(ctx));
     } catch (failure) {
       if (failure instanceof PartnerFailure)
         return refuse(502, 'L’annuaire des entreprises ne répond pas : rien n’a été enregistré. Réessayez dans un instant.');

@@ -13,7 +13,7 @@ const FIELDS = ['kind', 'title', 'description', 'example', 'useCase', 'contactEm
 
 /** Service requests: the same domain functions and Joi schema as POST and GET /v1/requests (free, never billed). */
 export function requestRoutes(router: Router, kit: WebKit): void {
-  const { db, config } = kit;
+  const { db, config } = kit.deps;
 
   async function show(ctx: Context, status: number, page: { limit: number; cursor?: string }, extra: { form?: RequestForm; m?: Message } = {}): Promise<void> {
     const session = ctx.state.session!;

@@ -54,7 +54,7 @@ function refusal(error: unknown): { status: number; m: Message } {
 
 /** The webhooks of the developer space: endpoints (create, test, disable, rotate, delete) and the delivery log. */
 export function webhookRoutes(router: Router, kit: WebKit): void {
-  const { db, config } = kit;
+  const { db, config } = kit.deps;
   const account = (ctx: Context): string => ctx.state.session!.user!.accountId;
 
   /** Runs an action; a refusal becomes a page that says why, with a way back. */
@@ -115,7 +115,7 @@ export function webhookRoutes(router: Router, kit: WebKit): void {
     );
   };
   endpointAction('essai', async (ctx, id) => {
-    const { deliveryId } = await pingEndpoint(kit.domain, { id, account_id: account(ctx) });
+    const { deliveryId } = await pingEndpoint(kit.deps, { id, account_id: account(ctx) });
     return `${WEBHOOKS}?essai=${deliveryId}`;
   });
   endpointAction('desactiver', async (ctx, id) => {
@@ -162,7 +162,7 @@ export function webhookRoutes(router: Router, kit: WebKit): void {
   );
   router.post('/webhooks/livraisons/:id/renvoyer', kit.signedIn, (ctx) =>
     act(ctx, `${DELIVERIES}/${encodeURIComponent(ctx.params.id ?? '')}`, async () => {
-      const { deliveryId } = await resendDelivery(kit.domain, account(ctx), ctx.params.id ?? '');
+      const { deliveryId } = await resendDelivery(kit.deps, account(ctx), ctx.params.id ?? '');
       ctx.redirect(`${DELIVERIES}/${deliveryId}`);
     }),
   );
