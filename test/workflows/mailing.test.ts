@@ -1,0 +1,268 @@
+import { expect } from 'chai';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import type { Shipment } from '../../domain/mailings/shipment.js';
+import { advanceUpdate, cancelUpdate, deliveryWorkflowId, MAILING_STATUS, REFUSED_CONFLICT, REFUSED_INVALID } from '../../workflows/contract.js';
+import { mailing } from '../../workflows/mailing.js';
+import { MailingDouble, mailingInput, stepByStep, WorkflowTestBench } from './support.js';
+
+const DAY = 24 * 3600_000;
+
+/**
+ * Every path of the mailing workflow, alone: the real workflow code on Temporal's time-skipping
+ * test server, its activities a double in memory (test/workflows/support.ts). Long waits (filing
+ * backoff, idle and silence limits) are skipped, so each path takes well under a second.
+ */
+describe('the mailing workflow alone (mocked activities, time-skipping server)', function () {
+  this.timeout(30_000);
+  const bench = new WorkflowTestBench();
+  before(async function () {
+    this.timeout(180_000);
+    await bench.start();
+  });
+  after(() => bench.stop());
+
+  const start = (double: MailingDouble, taskQueue: string): Promise<WorkflowHandle<typeof mailing>> =>
+    bench.env.client.workflow.start(mailing, { taskQueue, workflowId: `mailing-${double.input.shipmentId}`, args: [double.input] });
+
+  /** The search attribute operators filter on, as the server holds it. */
+  const shownStatus = async (handle: WorkflowHandle): Promise<string | undefined> => (await handle.describe()).typedSearchAttributes.get(MAILING_STATUS);
+
+  /** How many times the workflow set MailingStatus. */
+  const statusUpserts = async (handle: WorkflowHandle): Promise<number> =>
+    (await handle.fetchHistory()).events!.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes).length;
+
+  /** The update's refusal type (REFUSED_CONFLICT or REFUSED_INVALID). */
+  async function refusalOf(work: Promise<unknown>): Promise<string | undefined> {
+    try {
+      await work;
+      return undefined;
+    } catch (error) {
+      expect(error).to.be.instanceOf(WorkflowUpdateFailedError);
+      return ((error as WorkflowUpdateFailedError).cause as ApplicationFailure).type ?? undefined;
+    }
+  }
+
+  const types = (double: MailingDouble) => double.events.map((e) => (e.proof ? `${e.type}:${e.proof}` : e.type));
+
+  it('live simple: filed, then posted as the operator reports, with the filing proof and every event', async () => {
+    const double = new MailingDouble(mailingInput('simple', false), { reports: stepByStep('simple') });
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      const result = (await handle.result()) as Shipment;
+      expect(result.status).to.equal('posted');
+      expect(double.moves).to.deep.equal(['printed', 'posted']);
+      expect(types(double)).to.deep.equal(['mailing.created', 'mailing.printed', 'mailing.posted', 'mailing.proof_available:filing']);
+      expect(await shownStatus(handle)).to.equal('posted');
+    });
+  });
+
+  it('live registered: every step to delivered, with the filing and delivery proofs', async () => {
+    const double = new MailingDouble(mailingInput('registered', false), { reports: stepByStep('registered') });
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      expect(((await handle.result()) as Shipment).status).to.equal('delivered');
+      expect(double.moves).to.deep.equal(['printed', 'posted', 'in_transit', 'delivered']);
+      expect(double.proofs).to.deep.equal(['filing', 'delivery']);
+      expect(await shownStatus(handle)).to.equal('delivered');
+    });
+  });
+
+  it('live ar: several statuses reported at once are moved one by one, each with its event, and the status shown once per batch', async () => {
+    // The operator's first news is already "delivered", then the signed AR.
+    const double = new MailingDouble(mailingInput('ar', false), { reports: (current) => (current === 'delivered' ? 'ar_signed' : 'delivered') });
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      expect(((await handle.result()) as Shipment).status).to.equal('ar_signed');
+      expect(double.moves).to.deep.equal(['printed', 'posted', 'in_transit', 'delivered', 'ar_signed']);
+      expect(types(double)).to.deep.equal([
+        'mailing.created',
+        'mailing.printed',
+        'mailing.posted',
+        'mailing.proof_available:filing',
+        'mailing.in_transit',
+        'mailing.delivered',
+        'mailing.ar_signed',
+        'mailing.proof_available:delivery',
+      ]);
+      // printed, then the batch posted…delivered once, then ar_signed.
+      expect(await statusUpserts(handle)).to.equal(3);
+      expect(await shownStatus(handle)).to.equal('ar_signed');
+    });
+  });
+
+  it('a returned letter ends returned, with the return proof', async () => {
+    const double = new MailingDouble(mailingInput('registered', false), { reports: (current) => (current === 'printed' ? 'posted' : 'returned') });
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      expect(((await handle.result()) as Shipment).status).to.equal('returned');
+      expect(double.moves).to.deep.equal(['printed', 'posted', 'returned']);
+      expect(double.proofs).to.deep.equal(['filing', 'return']);
+      expect(await shownStatus(handle)).to.equal('returned');
+    });
+  });
+
+  it('filing retried: an operator that does not answer twice is asked again on the filing schedule, then the letter goes on', async () => {
+    const double = new MailingDouble(mailingInput('simple', false), {
+      filing: (attempt) => (attempt <= 2 ? 'unavailable' : 'filed'),
+      reports: stepByStep('simple'),
+    });
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      // 2 s then 4 s of backoff: skipped.
+      const result = (await bench.env.skipping(() => handle.result())) as Shipment;
+      expect(result.status).to.equal('posted');
+      expect(double.filingAttempts).to.equal(3);
+      expect(double.refunded).to.equal(false);
+    });
+  });
+
+  it('a letter the operator refuses for good ends in error after one attempt, refunded, with the reason in mailing.error', async () => {
+    const double = new MailingDouble(mailingInput('ar', false), { filing: () => 'rejected' });
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      expect(((await handle.result()) as Shipment).status).to.equal('error');
+      expect(double.filingAttempts).to.equal(1);
+      expect(double.refunded).to.equal(true);
+      const ended = double.events.find((e) => e.type === 'mailing.error');
+      expect(ended?.details?.reason).to.match(/ADDRESS_LINE_6_WRONG_FORMAT/);
+      expect(await shownStatus(handle)).to.equal('error');
+    });
+  });
+
+  it('cancel while filing is retried: canceled, refunded, no more filing attempts', async () => {
+    const double = new MailingDouble(mailingInput('registered', false), { filing: () => 'unavailable' });
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      while (double.filingAttempts < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      const canceled = await handle.executeUpdate(cancelUpdate, { args: [null] });
+      expect(canceled.status).to.equal('canceled');
+      expect(((await bench.env.skipping(() => handle.result())) as Shipment).status).to.equal('canceled');
+      expect(double.refunded).to.equal(true);
+      expect(double.filingAttempts).to.equal(1);
+      expect(types(double)).to.deep.equal(['mailing.created', 'mailing.canceled']);
+    });
+  });
+
+  it('cancel once filed is refused (conflict) and the letter goes on', async () => {
+    let newsAfterCancel = false;
+    const double = new MailingDouble(mailingInput('simple', false), { reports: (current) => (newsAfterCancel ? stepByStep('simple')!(current) : undefined) });
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      while (!double.moves.includes('printed')) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await refusalOf(handle.executeUpdate(cancelUpdate, { args: [null] }))).to.equal(REFUSED_CONFLICT);
+      newsAfterCancel = true;
+      expect(((await handle.result()) as Shipment).status).to.equal('posted');
+      expect(double.refunded).to.equal(false);
+    });
+  });
+
+  it('test mailing: advance by one step, by several at once (one status upsert), then returned; refusals never enter the history', async () => {
+    const double = new MailingDouble(mailingInput('ar', true));
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      expect(await refusalOf(handle.executeUpdate(advanceUpdate, { args: [{ status: 'returned' }] }))).to.equal(REFUSED_CONFLICT);
+      expect(await refusalOf(handle.executeUpdate(advanceUpdate, { args: [{ step: 99 }] }))).to.equal(REFUSED_INVALID);
+      expect((await handle.executeUpdate(advanceUpdate, { args: [{}] })).status).to.equal('printed');
+      const upsertsBefore = await statusUpserts(handle);
+      expect((await handle.executeUpdate(advanceUpdate, { args: [{ step: 3 }] })).status).to.equal('in_transit');
+      expect(await statusUpserts(handle)).to.equal(upsertsBefore + 1);
+      expect((await handle.executeUpdate(advanceUpdate, { args: [{ status: 'returned' }] })).status).to.equal('returned');
+      expect(((await handle.result()) as Shipment).status).to.equal('returned');
+      expect(double.moves).to.deep.equal(['printed', 'posted', 'in_transit', 'returned']);
+      expect(double.calls).not.to.include('fileWithOperator');
+      const updates = (await handle.fetchHistory()).events!.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes);
+      expect(updates).to.have.length(3);
+    });
+  });
+
+  it('test mailing: advanced to error by hand', async () => {
+    const double = new MailingDouble(mailingInput('simple', true));
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      await handle.executeUpdate(advanceUpdate, { args: [{}] });
+      expect((await handle.executeUpdate(advanceUpdate, { args: [{ status: 'error' }] })).status).to.equal('error');
+      expect(((await handle.result()) as Shipment).status).to.equal('error');
+      expect(double.refunded).to.equal(false);
+    });
+  });
+
+  it('a test mailing nobody advances ends in error at its idle limit (30 days, skipped), refunded while paid', async () => {
+    const double = new MailingDouble(mailingInput('registered', true));
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      const before = await bench.env.now();
+      const result = (await bench.env.skipping(() => handle.result())) as Shipment;
+      expect(result.status).to.equal('error');
+      expect((await bench.env.now()).getTime() - before.getTime()).to.be.at.least(30 * DAY);
+      expect(double.calls).to.include('failShipment');
+      expect(double.refunded).to.equal(true);
+    });
+  });
+
+  it('a filed letter the operator never reports on ends in error at the silence limit', async () => {
+    // Asked once a day (each question is an activity the skipping server waits for), for three days.
+    const double = new MailingDouble(mailingInput('registered', false, { trackingSilenceLimitMs: 3 * DAY, operatorPollMs: DAY }), { reports: () => undefined });
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      const result = (await bench.env.skipping(() => handle.result())) as Shipment;
+      expect(result.status).to.equal('error');
+      expect(double.moves).to.deep.equal(['printed', 'error']);
+      // Filed: not refunded by the workflow (the letter left).
+      expect(double.refunded).to.equal(false);
+    });
+  });
+
+  it('waits for a record that comes late (the API answered before it committed)', async () => {
+    const double = new MailingDouble(mailingInput('simple', true));
+    double.recordDelay = 3;
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      expect((await handle.executeUpdate(advanceUpdate, { args: [{ step: 2 }] })).status).to.equal('posted');
+      expect(double.calls.filter((c) => c === 'committedShipment')).to.have.length(4);
+      expect(double.calls).not.to.include('abandonShipment');
+      expect(((await handle.result()) as Shipment).status).to.equal('posted');
+    });
+  });
+
+  it('resumed past payment by the reconciler: follows the operator from where the projection is, files nothing, announces no creation', async () => {
+    const double = new MailingDouble(
+      mailingInput('registered', false, { resumed: true }),
+      { reports: stepByStep('registered') },
+      { status: 'posted', step: 2 },
+    );
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      expect(((await handle.result()) as Shipment).status).to.equal('delivered');
+      expect(double.moves).to.deep.equal(['in_transit', 'delivered']);
+      expect(double.calls).not.to.include('fileWithOperator');
+      expect(types(double)).not.to.include('mailing.created');
+    });
+  });
+
+  it('resumed long after payment and never filed: not posted late, refunded', async () => {
+    const double = new MailingDouble(mailingInput('simple', false, { resumed: true }), {}, { createdAt: new Date(Date.now() - 8 * DAY).toISOString() });
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      expect(((await handle.result()) as Shipment).status).to.equal('error');
+      expect(double.refunded).to.equal(true);
+      expect(double.calls).not.to.include('fileWithOperator');
+    });
+  });
+
+  it('starts one webhook delivery child per endpoint and event, which outlives the mailing', async () => {
+    const double = new MailingDouble(mailingInput('simple', true));
+    double.endpoints = ['endpoint-a', 'endpoint-b'];
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      await handle.executeUpdate(advanceUpdate, { args: [{}] });
+      const children = (await handle.fetchHistory()).events!.filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes);
+      const ids = children.map((e) => e.startChildWorkflowExecutionInitiatedEventAttributes!.workflowId);
+      // mailing.created and mailing.printed, to both endpoints.
+      expect(ids).to.have.length(4);
+      expect(ids[0]).to.equal(deliveryWorkflowId(`${double.input.shipmentId}/mailing.created/0/endpoint-a`.replace(/[^a-z0-9-]/gi, '-')));
+      const delivered = await bench.env.client.workflow.getHandle(ids[0]!).result();
+      expect(delivered).to.deep.equal({ delivered: true, attempts: 1 });
+    });
+  });
+});

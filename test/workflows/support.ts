@@ -1,0 +1,261 @@
+import { fileURLToPath } from 'node:url';
+import { ApplicationFailure } from '@temporalio/common';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import type { Activities } from '../../activities/index.js';
+import type { AttemptResult } from '../../activities/webhooks.js';
+import type { EndOfPaidShipment, StepRecord } from '../../domain/mailings/projection.js';
+import type { Shipment } from '../../domain/mailings/shipment.js';
+import { isAhead, lastStep, PATHS, type Mode, type ProofKind, type ShipmentStatus } from '../../domain/mailings/states.js';
+import type { MailingWorkflowInput } from '../../domain/mailings/workflow-input.js';
+import type { DeliveryTarget } from '../../domain/webhooks/event-types.js';
+import type { NewEvent } from '../../domain/webhooks/events.js';
+import { FILING_REJECTED, NO_NEWS, trackingQueue } from '../../workflows/contract.js';
+import { startTimeSkipping, type TimeSkippingEnv } from '../support/time-skipping-server.js';
+
+/**
+ * The mailing workflow alone (as temporalio/samples-typescript tests its workflows): the real
+ * workflow bundle on Temporal's time-skipping test server, with activities replaced by a double
+ * that keeps the shipment in memory and records every call. No Postgres, no browser, no operator.
+ */
+
+/** The activities a mailing's workflow and its delivery children call: typed against the real ones. */
+export type MailingActivities = Pick<
+  Activities,
+  | 'committedShipment'
+  | 'abandonShipment'
+  | 'shipmentSnapshot'
+  | 'recordMove'
+  | 'createWebhookDeliveries'
+  | 'generateProof'
+  | 'fileWithOperator'
+  | 'checkOperatorStatus'
+  | 'cancelShipment'
+  | 'failShipment'
+  | 'attemptWebhookDelivery'
+  | 'abandonWebhookDelivery'
+>;
+
+/** How the double's operator behaves: each filing attempt's outcome, and what it reports after `current`. */
+export interface OperatorScript {
+  /** Attempt n (from 1): 'filed', 'canceled', 'unavailable' (a retryable failure) or 'rejected' (FILING_REJECTED). */
+  filing?: (attempt: number) => 'filed' | 'canceled' | 'unavailable' | 'rejected';
+  /** The status the operator reports now for a letter at `current`; undefined: nothing new. */
+  reports?: (current: ShipmentStatus) => ShipmentStatus | undefined;
+}
+
+/** One mailing's world as its activities see it, in memory. */
+export class MailingDouble {
+  readonly calls: string[] = [];
+  readonly moves: ShipmentStatus[] = [];
+  readonly events: { type: string; eventKey?: string; proof?: string; details?: { reason: string } }[] = [];
+  readonly proofs: ProofKind[] = [];
+  refunded = false;
+  filingAttempts = 0;
+  /** How many times committedShipment fails before the record is "committed". */
+  recordDelay = 0;
+  /** Endpoints each event is delivered to: one delivery child per endpoint. */
+  endpoints: string[] = [];
+  shipment: Shipment;
+
+  constructor(
+    readonly input: MailingWorkflowInput,
+    private readonly operator: OperatorScript = {},
+    initial: Partial<Shipment> = {},
+  ) {
+    this.shipment = {
+      id: input.shipmentId,
+      title: 'Lettre',
+      mode: input.mode,
+      modeLabel: input.mode,
+      status: 'paid',
+      statusLabel: 'paid',
+      step: 0,
+      lastStep: lastStep(input.mode),
+      trackingNumber: 'SV00000000000',
+      createdAt: new Date().toISOString(),
+      events: [],
+      orderId: null,
+      recipient: [],
+      amountCents: input.test ? 0 : 500,
+      reference: '',
+      test: input.test,
+      proofs: [],
+      ...initial,
+    };
+  }
+
+  private snapshot(): Shipment {
+    return structuredClone(this.shipment);
+  }
+
+  private deliveriesOf(event: Omit<NewEvent, 'mailing'>): DeliveryTarget[] {
+    this.events.push({ type: event.type, eventKey: event.eventKey, proof: event.proof?.kind, details: event.details });
+    return this.endpoints.map((endpointId) => ({
+      deliveryId: `${event.eventKey ?? event.type}/${endpointId}`.replace(/[^a-z0-9-]/gi, '-'),
+      accountId: event.accountId,
+      endpointId,
+      eventId: event.eventKey ?? event.type,
+      eventType: event.type,
+    }));
+  }
+
+  private end(status: 'canceled' | 'error', input: EndOfPaidShipment): boolean {
+    if (this.shipment.status !== 'paid') return this.shipment.status === status;
+    this.shipment = { ...this.shipment, status, step: input.step };
+    this.refunded = true;
+    return true;
+  }
+
+  activities(): MailingActivities {
+    const track = (name: string): void => void this.calls.push(name);
+    return {
+      committedShipment: async () => {
+        track('committedShipment');
+        if (this.recordDelay-- > 0) throw ApplicationFailure.retryable('not committed yet', 'shipment_not_committed');
+        return this.snapshot();
+      },
+      abandonShipment: async () => {
+        track('abandonShipment');
+        return 'abandoned';
+      },
+      shipmentSnapshot: async () => {
+        track('shipmentSnapshot');
+        return this.snapshot();
+      },
+      recordMove: async (record: StepRecord, event: Omit<NewEvent, 'mailing'>) => {
+        track(`recordMove:${record.status}`);
+        if (record.step > this.shipment.step || (record.step === this.shipment.step && this.shipment.status !== record.status)) {
+          this.shipment = { ...this.shipment, status: record.status, step: record.step };
+          this.moves.push(record.status);
+        }
+        return { shipment: this.snapshot(), deliveries: this.deliveriesOf(event) };
+      },
+      createWebhookDeliveries: async (event: NewEvent) => {
+        track(`createWebhookDeliveries:${event.type}`);
+        return this.deliveriesOf(event);
+      },
+      generateProof: async (_shipmentId: string, kind: ProofKind) => {
+        track(`generateProof:${kind}`);
+        this.proofs.push(kind);
+        return this.snapshot();
+      },
+      fileWithOperator: async () => {
+        track('fileWithOperator');
+        const outcome = (this.operator.filing ?? (() => 'filed'))(++this.filingAttempts);
+        if (outcome === 'unavailable') throw ApplicationFailure.retryable('the operator does not answer', 'OperatorUnavailableError');
+        if (outcome === 'rejected')
+          throw ApplicationFailure.nonRetryable('the postal operator refuses the letter: ADDRESS_LINE_6_WRONG_FORMAT', FILING_REJECTED);
+        return outcome;
+      },
+      checkOperatorStatus: async (_shipmentId: string, mode: Mode, current: ShipmentStatus) => {
+        track('checkOperatorStatus');
+        const reported = this.operator.reports?.(current);
+        if (!reported || !isAhead(mode, reported, current)) throw ApplicationFailure.create({ message: 'no news', type: NO_NEWS, category: 'BENIGN' });
+        return reported;
+      },
+      cancelShipment: async (input: EndOfPaidShipment) => {
+        track('cancelShipment');
+        return this.end('canceled', input);
+      },
+      failShipment: async (input: EndOfPaidShipment) => {
+        track('failShipment');
+        return this.end('error', input);
+      },
+      attemptWebhookDelivery: async (): Promise<AttemptResult> => {
+        track('attemptWebhookDelivery');
+        return { delivered: true, httpStatus: 200, error: null };
+      },
+      abandonWebhookDelivery: async () => {
+        track('abandonWebhookDelivery');
+      },
+    };
+  }
+}
+
+/** An operator that moves a filed letter one step along its path at each question. */
+export const stepByStep =
+  (mode: Mode): OperatorScript['reports'] =>
+  (current) => {
+    const path = PATHS[mode];
+    return path[path.indexOf(current as (typeof path)[number]) + 1];
+  };
+
+export const mailingInput = (mode: Mode, test: boolean, extra: Partial<MailingWorkflowInput> = {}): MailingWorkflowInput => ({
+  shipmentId: crypto.randomUUID(),
+  accountId: crypto.randomUUID(),
+  mode,
+  test,
+  webhookRetryDelaysMs: [1000],
+  operatorPollMs: 100,
+  ...extra,
+});
+
+/** The shipment an activity call is about, from its first argument. */
+function shipmentOf(args: unknown[]): string {
+  const first = args[0] as string | { shipmentId?: string; mailing?: { id: string } } | undefined;
+  if (typeof first === 'string') return first;
+  return first?.shipmentId ?? first?.mailing?.id ?? '';
+}
+
+/**
+ * The test server, the workflow bundle and one pair of workers (the main and the tracking queue),
+ * shared by a whole file: each activity call goes to the double of the shipment it names.
+ */
+export class WorkflowTestBench {
+  env!: TimeSkippingEnv;
+  readonly taskQueue = 'workflow-tests';
+  private connection!: NativeConnection;
+  private readonly doubles = new Map<string, MailingDouble>();
+  private workers: Worker[] = [];
+  private running: Promise<void>[] = [];
+
+  async start(): Promise<void> {
+    // The test server is not a full server: the SDK's notices about what it lacks are not news.
+    Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } } });
+    const workflowsPath = fileURLToPath(new URL('../../workflows/index.js', import.meta.url));
+    const [env, bundle] = await Promise.all([startTimeSkipping(), bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') })]);
+    this.env = env;
+    this.connection = await NativeConnection.connect({ address: env.address });
+    const activities = this.dispatcher();
+    this.workers = await Promise.all(
+      [this.taskQueue, trackingQueue(this.taskQueue)].map((taskQueue) =>
+        Worker.create({ connection: this.connection, namespace: env.namespace, taskQueue, workflowBundle: bundle, activities }),
+      ),
+    );
+    this.running = this.workers.map((worker) => worker.run());
+  }
+
+  async stop(): Promise<void> {
+    for (const worker of this.workers) worker.shutdown();
+    await Promise.allSettled(this.running);
+    await this.connection?.close();
+    await this.env?.stop();
+  }
+
+  /** The double's world for its shipment's activities while `test` runs. */
+  async run<T>(double: MailingDouble, test: (taskQueue: string) => Promise<T>): Promise<T> {
+    this.doubles.set(double.input.shipmentId, double);
+    try {
+      return await test(this.taskQueue);
+    } finally {
+      this.doubles.delete(double.input.shipmentId);
+    }
+  }
+
+  private dispatcher(): MailingActivities {
+    const names = Object.keys(new MailingDouble(mailingInput('simple', true)).activities()) as (keyof MailingActivities)[];
+    const deliveries = new MailingDouble(mailingInput('simple', true)).activities();
+    return Object.fromEntries(
+      names.map((name) => [
+        name,
+        (...args: unknown[]) => {
+          // Webhook attempts name a delivery, not a shipment: they always succeed.
+          if (name === 'attemptWebhookDelivery' || name === 'abandonWebhookDelivery') return (deliveries[name] as (...a: unknown[]) => unknown)(...args);
+          const double = this.doubles.get(shipmentOf(args));
+          if (!double) throw ApplicationFailure.nonRetryable(`no double for ${name}(${shipmentOf(args)})`);
+          return (double.activities()[name] as (...a: unknown[]) => unknown)(...args);
+        },
+      ]),
+    ) as unknown as MailingActivities;
+  }
+}
