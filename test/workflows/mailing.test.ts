@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { type ApplicationFailure } from '@temporalio/common';
 import type { Shipment } from '../../domain/mailings/shipment.js';
 import { advanceUpdate, cancelUpdate, deliveryWorkflowId, MAILING_STATUS, REFUSED_CONFLICT, REFUSED_INVALID } from '../../workflows/contract.js';
 import { mailing } from '../../workflows/mailing.js';
