@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, IllegalStateError } from '@temporalio/common';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { Activities } from '../../activities/index.js';
 import type { AttemptResult } from '../../activities/webhooks.js';
@@ -211,7 +211,12 @@ export class WorkflowTestBench {
 
   async start(): Promise<void> {
     // The test server is not a full server: the SDK's notices about what it lacks are not news.
-    Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } } });
+    try {
+      Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } } });
+    } catch (error) {
+      // Within npm test, the suite's own worker installed the runtime first: it serves as well.
+      if (!(error instanceof IllegalStateError)) throw error;
+    }
     const workflowsPath = fileURLToPath(new URL('../../workflows/index.js', import.meta.url));
     const [env, bundle] = await Promise.all([startTimeSkipping(), bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') })]);
     this.env = env;
