@@ -132,6 +132,10 @@ function postalOperatorConfig(env: NodeJS.ProcessEnv, mailFrom: string, partnerT
   if (kind !== 'maileva') throw new Error(`POSTAL_OPERATOR must be simulator or maileva, got "${kind}"`);
   const missing = MAILEVA_SETTINGS.filter((name) => !env[name]);
   if (missing.length) throw new Error(`POSTAL_OPERATOR=maileva needs ${missing.join(', ')} (missing)`);
+  // Maileva sends its notifications (and deposit proofs) to this address, and refuses a sending without a valid one.
+  const notificationEmail = /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom;
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(notificationEmail))
+    throw new Error(`POSTAL_OPERATOR=maileva needs MAIL_FROM with a real address for Maileva's notifications (got "${notificationEmail}")`);
   return {
     kind,
     maileva: {
@@ -141,7 +145,7 @@ function postalOperatorConfig(env: NodeJS.ProcessEnv, mailFrom: string, partnerT
       clientSecret: env.MAILEVA_CLIENT_SECRET!,
       username: env.MAILEVA_USERNAME!,
       password: env.MAILEVA_PASSWORD!,
-      notificationEmail: /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom,
+      notificationEmail,
       timeoutMs: Math.max(30_000, partnerTimeoutMs),
     },
   };

@@ -116,18 +116,21 @@ export class MailevaOperator implements PostalOperator {
     let sendingId = known.sendingId;
     try {
       let sending = sendingId ? await this.client.getSending(api, sendingId) : await this.client.findSending(api, filing.shipmentId);
+      // A sending created now is empty: no need to ask what it holds.
+      const fresh = !sending;
       sending ??= await this.client.createSending(api, this.sendingOf(filing));
       if (sending.id !== sendingId) await this.records.remember(filing.shipmentId, { sendingId: sending.id });
       sendingId = sending.id;
       if (sending.status === undefined || sending.status === 'DRAFT') {
-        if ((await this.client.documentCount(api, sending.id)) === 0) await this.client.addDocument(api, sending.id, filing.pdf, `${filing.shipmentId}.pdf`);
-        const [existing] = await this.client.recipients(api, sending.id);
+        if (fresh || (await this.client.documentCount(api, sending.id)) === 0)
+          await this.client.addDocument(api, sending.id, filing.pdf, `${filing.shipmentId}.pdf`);
+        const [existing] = fresh ? [] : await this.client.recipients(api, sending.id);
         const recipient =
           existing ?? (await this.client.addRecipient(api, sending.id, { ...mailevaAddress(filing.recipient), custom_id: filing.shipmentId.slice(0, 32) }));
         await this.records.remember(filing.shipmentId, { recipientId: recipient.id });
         reachedOperator = true;
         await this.client.submit(api, sending.id);
-        sending = await this.client.getSending(api, sending.id);
+        sending = { ...sending, status: 'PENDING' };
       }
       reachedOperator = true;
       await this.acceptedOrRejected(api, sending);
@@ -144,11 +147,12 @@ export class MailevaOperator implements PostalOperator {
 
   /** Filed once Maileva has processed the recipient (printed, in its envelope); refused for good when it rejects either. */
   private async acceptedOrRejected(api: MailevaApi, sending: Sending): Promise<void> {
-    if (sending.status === 'REJECTED')
-      throw new OperatorRejectedError(`Maileva rejected the sending${sending.status_detail ? `: ${sending.status_detail}` : ''}`);
+    // The recipient's reason first: a sending is rejected as a whole when its only recipient is.
     const [recipient] = await this.client.recipients(api, sending.id);
     if (recipient?.status === 'REJECTED')
       throw new OperatorRejectedError(`Maileva rejected the recipient${recipient.status_detail ? `: ${recipient.status_detail}` : ''}`);
+    if (sending.status === 'REJECTED')
+      throw new OperatorRejectedError(`Maileva rejected the sending${sending.status_detail ? `: ${sending.status_detail}` : ''}`);
     if (recipient?.status !== 'PROCESSED')
       throw new OperatorPendingError(`submitted; Maileva has not processed the letter yet (sending ${sending.status ?? 'unknown'})`);
   }

@@ -96,11 +96,18 @@ export function isAhead(mode: Mode, reported: ShipmentStatus, current: ShipmentS
 
 /**
  * The moves from `current` to a reported status, one per step so that every event goes out:
- * [status, step] pairs; an off-path ending is one move to the last step.
+ * [status, step] pairs; an off-path ending is one move to the last step. A letter returned to its
+ * sender was posted first (DESIGN.md: `returned` comes after `posted`): when the operator reports
+ * the return before we knew the letter left, the moves go through `posted` (and its filing proof)
+ * first, where `posted` is not already the end of the path.
  */
 export function movesTo(mode: Mode, current: ShipmentStatus, reported: ShipmentStatus): [ShipmentStatus, number][] {
   if (!isAhead(mode, reported, current)) return [];
-  if (reported === 'returned' || reported === 'error' || reported === 'canceled') return [[reported, lastStep(mode)]];
+  const last = lastStep(mode);
+  const posted = PATHS[mode].indexOf('posted');
+  if (reported === 'returned' && posted < last && PATHS[mode].indexOf(current as MainStatus) < posted)
+    return [...movesTo(mode, current, 'posted'), ['returned', last]];
+  if (reported === 'returned' || reported === 'error' || reported === 'canceled') return [[reported, last]];
   const path = PATHS[mode];
   const moves: [ShipmentStatus, number][] = [];
   for (let s = path.indexOf(current as MainStatus) + 1; s <= path.indexOf(reported as MainStatus); s++) moves.push([path[s]!, s]);

@@ -72,7 +72,7 @@ describe('Maileva: downloads as PDF, whether served as a PDF or inside a zip', (
 });
 
 describe('POSTAL_OPERATOR configuration', () => {
-  const base = { APP_ENV: 'local', SECRET_KEY: 'ab'.repeat(32) };
+  const base = { APP_ENV: 'local', SECRET_KEY: 'ab'.repeat(32), MAIL_FROM: 'Service postal <operations@example.fr>' };
   const credentials = { MAILEVA_CLIENT_ID: 'id', MAILEVA_CLIENT_SECRET: 'secret', MAILEVA_USERNAME: 'user', MAILEVA_PASSWORD: 'password' };
 
   it('is the simulator by default; maileva with its documented default addresses', () => {
@@ -89,5 +89,9 @@ describe('POSTAL_OPERATOR configuration', () => {
       /^POSTAL_OPERATOR=maileva needs MAILEVA_CLIENT_SECRET, MAILEVA_USERNAME \(missing\)$/,
     );
     expect(() => loadConfig({ ...base, POSTAL_OPERATOR: 'laposte' })).to.throw(/POSTAL_OPERATOR must be simulator or maileva/);
+    // Maileva refuses a sending whose notification address is not one.
+    expect(() => loadConfig({ ...base, ...credentials, POSTAL_OPERATOR: 'maileva', MAIL_FROM: 'Service <no-reply@localhost>' })).to.throw(
+      /needs MAIL_FROM with a real address/,
+    );
   });
 });

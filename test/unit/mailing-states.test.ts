@@ -180,6 +180,12 @@ describe('news from the postal operator', () => {
 
   it('ends off the path at the last step', () => {
     expect(movesTo('registered', 'in_transit', 'returned')).to.deep.equal([['returned', 4]]);
+    // A return reported before the letter was known to be posted: posted first (and its proof).
+    expect(movesTo('ar', 'printed', 'returned')).to.deep.equal([
+      ['posted', 2],
+      ['returned', 5],
+    ]);
+    expect(movesTo('simple', 'printed', 'returned')).to.deep.equal([['returned', 2]]);
     expect(movesTo('ar', 'printed', 'error')).to.deep.equal([['error', 5]]);
   });
 

@@ -1,0 +1,225 @@
+import { expect } from 'chai';
+import { once } from 'node:events';
+import type { Shipment } from '../../domain/mailings/shipment.js';
+import { balanceOf, call, createAccount, eventually, IsolatedServices, startedMailingWorkflow, type TestAccount } from '../support/api.js';
+import { freeLetter, recipient, sender } from '../support/fixtures.js';
+import {
+  MAILEVA_CLIENT_ID,
+  MAILEVA_CLIENT_SECRET,
+  MAILEVA_PASSWORD,
+  MAILEVA_STAND_IN_PRICES,
+  MAILEVA_USERNAME,
+  MailevaStandIn,
+} from '../support/maileva-server.js';
+import { stack } from '../support/stack.js';
+
+/**
+ * POSTAL_OPERATOR=maileva end to end: our API and a worker, on their own task queue, against the
+ * Maileva stand-in (test/support/maileva-server.ts), which checks every request and answer against
+ * Maileva's published documents. The client, the filing, the tracking and the proofs are the
+ * production code.
+ */
+describe('Maileva as the postal operator (POSTAL_OPERATOR=maileva, against the stand-in)', function () {
+  this.timeout(180_000);
+  const standIn = new MailevaStandIn({ stepDelayMs: 100 });
+  let services: IsolatedServices;
+  let account: TestAccount;
+
+  before(async () => {
+    await standIn.start();
+    services = new IsolatedServices({
+      TEMPORAL_TASK_QUEUE: 'maileva',
+      POSTAL_OPERATOR: 'maileva',
+      MAILEVA_API_URL: standIn.apiUrl,
+      MAILEVA_AUTH_URL: standIn.authUrl,
+      MAILEVA_CLIENT_ID,
+      MAILEVA_CLIENT_SECRET,
+      MAILEVA_USERNAME,
+      MAILEVA_PASSWORD,
+      MAIL_FROM: 'Service postal <operations@example.fr>',
+      OPERATOR_POLL_INTERVAL: '200ms',
+      LOG_LEVEL: 'warn',
+      TEMPORAL_LOG_LEVEL: 'ERROR',
+    });
+    await services.start();
+    services.startWorker();
+    account = await createAccount({ balanceCents: 100_000 });
+  });
+  after(async () => {
+    await services?.stop();
+    await standIn.stop();
+  });
+  afterEach(() => {
+    // Whatever the test did, our client sent nothing the documents refuse, and the stand-in answered as they say.
+    expect(standIn.refusals, 'requests refused by the documents').to.deep.equal([]);
+    expect(standIn.violations, 'answers that drift from the documents').to.deep.equal([]);
+  });
+
+  const post = (mode: string, to = recipient) =>
+    call('POST', '/v1/mailings', { key: account.liveKey, body: { mode, letter: freeLetter, sender, recipient: to }, baseUrl: services.api.url });
+
+  async function finished(id: string): Promise<Shipment> {
+    return (await (await startedMailingWorkflow(id)).result()) as Shipment;
+  }
+
+  const eventTypes = (id: string): Promise<string[]> =>
+    stack().db('webhook_events').where({ shipment_id: id }).orderBy('created_at').pluck('type') as Promise<string[]>;
+
+  const sendingsOf = (id: string) => standIn.sendings().filter((s) => s.customId === id);
+
+  /** The proof as a client downloads it: the link of GET /v1/mailings/{id}/proofs/{kind}, then its file. */
+  async function downloadProof(id: string, kind: string): Promise<Buffer> {
+    const link = await call('GET', `/v1/mailings/${id}/proofs/${kind}`, { key: account.liveKey, baseUrl: services.api.url });
+    expect(link.status, JSON.stringify(link.body)).to.equal(200);
+    const response = await fetch(link.body.url as string);
+    expect(response.status).to.equal(200);
+    return Buffer.from(await response.arrayBuffer());
+  }
+
+  it('posts a letter of each mode to its final status, once, with every event, the postal number and the operator proofs', async () => {
+    const created = await Promise.all(['simple', 'registered', 'ar'].map((mode) => post(mode)));
+    for (const response of created) expect(response.status, JSON.stringify(response.body)).to.equal(201);
+    const [simple, registered, ar] = created.map((response) => response.body.id as string) as [string, string, string];
+    const results = await Promise.all([finished(simple), finished(registered), finished(ar)]);
+    expect(results.map((r) => r.status)).to.deep.equal(['posted', 'delivered', 'ar_signed']);
+
+    for (const id of [simple, registered, ar]) {
+      const sendings = sendingsOf(id);
+      expect(sendings, id).to.have.length(1);
+      expect(sendings[0]!.submitCount).to.equal(1);
+      expect(sendings[0]!.recipients).to.have.length(1);
+      expect(sendings[0]!.documents).to.have.length(1);
+    }
+    expect(sendingsOf(simple)[0]!.api).to.equal('mail');
+    expect(sendingsOf(ar)[0]!.options).to.include({ acknowledgement_of_receipt: true, acknowledgement_of_receipt_scanning: true });
+    expect(sendingsOf(registered)[0]!.options).to.include({ acknowledgement_of_receipt: false, color_printing: false, duplex_printing: false });
+
+    expect(await eventTypes(ar)).to.deep.equal([
+      'mailing.created',
+      'mailing.printed',
+      'mailing.posted',
+      'mailing.proof_available',
+      'mailing.in_transit',
+      'mailing.delivered',
+      'mailing.ar_signed',
+      'mailing.proof_available',
+    ]);
+    expect(await eventTypes(simple)).to.deep.equal(['mailing.created', 'mailing.printed', 'mailing.posted', 'mailing.proof_available']);
+
+    // The postal registered number replaces ours once Maileva gives it; a simple letter keeps ours.
+    const registeredNumber = sendingsOf(registered)[0]!.recipients[0]!.registeredNumber;
+    expect(registeredNumber).to.be.a('string').and.not.equal('');
+    expect(results[1]!.trackingNumber).to.equal(registeredNumber);
+    expect(results[0]!.trackingNumber).to.match(/^SV\d{11}$/);
+
+    // The filing proof of a registered letter and the delivery proof of an AR are Maileva's documents.
+    const depositProof = (await downloadProof(registered, 'filing')).toString('latin1');
+    expect(depositProof.startsWith('%PDF-')).to.equal(true);
+    expect(depositProof).to.include(`Maileva deposit proof ${sendingsOf(registered)[0]!.id}`);
+    const arScan = (await downloadProof(ar, 'delivery')).toString('latin1');
+    expect(arScan.startsWith('%PDF-')).to.equal(true);
+    expect(arScan).not.to.equal(depositProof);
+
+    // What Maileva charges us, beside what we charged.
+    const costs = await stack().db('shipments').whereIn('id', [simple, registered, ar]).select('id', 'operator', 'operator_postage_cents', 'amount_cents');
+    const cost = (id: string) => costs.find((c) => c.id === id)!;
+    expect(cost(registered)).to.include({ operator: 'maileva', operator_postage_cents: Math.round(MAILEVA_STAND_IN_PRICES.registered * 100) });
+    expect(cost(ar).operator_postage_cents).to.equal(Math.round(MAILEVA_STAND_IN_PRICES.registeredWithAr * 100));
+  });
+
+  it('a recipient Maileva rejects ends the mailing in error, refunded, with its reason in mailing.error', async () => {
+    standIn.rejectAddressesContaining('Service des rejets');
+    const before = await balanceOf(account.id);
+    const created = await post('registered', { ...recipient, name: 'Service des rejets' });
+    expect(created.status).to.equal(201);
+    const id = created.body.id as string;
+    expect(await balanceOf(account.id)).to.be.below(before);
+    expect((await finished(id)).status).to.equal('error');
+    expect(await balanceOf(account.id)).to.equal(before);
+    const ended = await stack().db('webhook_events').where({ shipment_id: id, type: 'mailing.error' }).first('payload');
+    expect(ended.payload.data.details.reason, ended.payload.data.details.reason).to.match(/Maileva rejected the recipient/);
+    expect(sendingsOf(id)[0]!.submitCount).to.equal(1);
+  });
+
+  it('a letter returned to sender ends returned, with its return proof', async () => {
+    standIn.returnToSender('Destinataire parti');
+    const created = await post('ar', { ...recipient, name: 'Destinataire parti' });
+    const id = created.body.id as string;
+    expect((await finished(id)).status).to.equal('returned');
+    const types = await eventTypes(id);
+    expect(types).to.include.members(['mailing.posted', 'mailing.returned']);
+    expect((await downloadProof(id, 'return')).toString('latin1').startsWith('%PDF-')).to.equal(true);
+  });
+
+  it('with 20 % of calls answered 429 or 503, and tokens expiring mid-flight, every letter is posted exactly once', async function () {
+    // Filing is retried on the workflow's schedule (2 s, 4 s, 8 s…): some letters need several rounds.
+    this.timeout(300_000);
+    const flaky = new MailevaStandIn({ stepDelayMs: 100, faultRate: 0.2, seed: 7 });
+    await flaky.start();
+    const flakyServices = new IsolatedServices({
+      TEMPORAL_TASK_QUEUE: 'maileva-flaky',
+      POSTAL_OPERATOR: 'maileva',
+      MAILEVA_API_URL: flaky.apiUrl,
+      MAILEVA_AUTH_URL: flaky.authUrl,
+      MAILEVA_CLIENT_ID,
+      MAILEVA_CLIENT_SECRET,
+      MAILEVA_USERNAME,
+      MAILEVA_PASSWORD,
+      MAIL_FROM: 'Service postal <operations@example.fr>',
+      OPERATOR_POLL_INTERVAL: '200ms',
+      LOG_LEVEL: 'error',
+      TEMPORAL_LOG_LEVEL: 'ERROR',
+    });
+    try {
+      await flakyServices.start();
+      flakyServices.startWorker();
+      const created = await Promise.all(
+        ['registered', 'ar', 'simple'].map((mode) =>
+          call('POST', '/v1/mailings', { key: account.liveKey, body: { mode, letter: freeLetter, sender, recipient }, baseUrl: flakyServices.api.url }),
+        ),
+      );
+      const ids = created.map((response) => response.body.id as string);
+      // Every token expires while the letters are in flight (the first one is submitted, none has ended).
+      await eventually(
+        async () => flaky.sendings().filter((s) => s.submittedAt).length,
+        (submitted) => submitted > 0,
+        30_000,
+        50,
+      );
+      flaky.expireTokens();
+      const results = await Promise.all(ids.map(finished));
+      expect(results.map((r) => r.status)).to.deep.equal(['delivered', 'ar_signed', 'posted']);
+      for (const id of ids) {
+        const sendings = flaky.sendings().filter((s) => s.customId === id);
+        expect(sendings, id).to.have.length(1);
+        expect(sendings[0]!.submitCount, id).to.equal(1);
+      }
+      expect(flaky.calls.filter((c) => c.fault).length).to.be.above(0);
+      expect(flaky.tokensIssued).to.be.above(1);
+      expect(flaky.violations).to.deep.equal([]);
+      expect(flaky.refusals).to.deep.equal([]);
+    } finally {
+      await flakyServices.stop();
+      await flaky.stop();
+    }
+  });
+
+  it('a worker killed while a letter is being filed: the next one finds the sending, submits once', async function () {
+    // The killed worker's attempt is retried once its start-to-close timeout (1 min) has passed, twice.
+    this.timeout(360_000);
+    for (const step of ['documents', 'submit'] as const) {
+      const hold = standIn.holdNext(step);
+      const created = await post('registered');
+      const id = created.body.id as string;
+      await hold.reached;
+      const worker = services.worker!;
+      worker.kill('SIGKILL');
+      await once(worker, 'exit');
+      hold.release();
+      services.startWorker();
+      expect((await finished(id)).status, step).to.equal('delivered');
+      expect(sendingsOf(id), step).to.have.length(1);
+      expect(sendingsOf(id)[0]!.submitCount, step).to.equal(1);
+    }
+  });
+});
