@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { once } from 'node:events';
 import type { Shipment } from '../../domain/mailings/shipment.js';
 import { balanceOf, call, createAccount, eventually, IsolatedServices, startedMailingWorkflow, type TestAccount } from '../support/api.js';
+import { admin } from '../support/admin.js';
 import { freeLetter, recipient, sender } from '../support/fixtures.js';
 import {
   MAILEVA_CLIENT_ID,
@@ -12,6 +13,25 @@ import {
   MailevaStandIn,
 } from '../support/maileva-server.js';
 import { stack } from '../support/stack.js';
+
+/** An API and a worker on their own task queue, whose postal operator is Maileva at `standIn`. */
+function mailevaServices(standIn: MailevaStandIn, taskQueue: string): IsolatedServices {
+  return new IsolatedServices({
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    POSTAL_OPERATOR: 'maileva',
+    MAILEVA_API_URL: standIn.apiUrl,
+    MAILEVA_AUTH_URL: standIn.authUrl,
+    MAILEVA_CLIENT_ID,
+    MAILEVA_CLIENT_SECRET,
+    MAILEVA_USERNAME,
+    MAILEVA_PASSWORD,
+    // Maileva refuses a sending whose notification address is not a real one.
+    MAIL_FROM: 'Service postal <operations@example.fr>',
+    OPERATOR_POLL_INTERVAL: '200ms',
+    LOG_LEVEL: 'error',
+    TEMPORAL_LOG_LEVEL: 'ERROR',
+  });
+}
 
 /**
  * POSTAL_OPERATOR=maileva end to end: our API and a worker, on their own task queue, against the
@@ -27,20 +47,7 @@ describe('Maileva as the postal operator (POSTAL_OPERATOR=maileva, against the s
 
   before(async () => {
     await standIn.start();
-    services = new IsolatedServices({
-      TEMPORAL_TASK_QUEUE: 'maileva',
-      POSTAL_OPERATOR: 'maileva',
-      MAILEVA_API_URL: standIn.apiUrl,
-      MAILEVA_AUTH_URL: standIn.authUrl,
-      MAILEVA_CLIENT_ID,
-      MAILEVA_CLIENT_SECRET,
-      MAILEVA_USERNAME,
-      MAILEVA_PASSWORD,
-      MAIL_FROM: 'Service postal <operations@example.fr>',
-      OPERATOR_POLL_INTERVAL: '200ms',
-      LOG_LEVEL: 'warn',
-      TEMPORAL_LOG_LEVEL: 'ERROR',
-    });
+    services = mailevaServices(standIn, 'maileva');
     await services.start();
     services.startWorker();
     account = await createAccount({ balanceCents: 100_000 });
@@ -125,6 +132,35 @@ describe('Maileva as the postal operator (POSTAL_OPERATOR=maileva, against the s
     const cost = (id: string) => costs.find((c) => c.id === id)!;
     expect(cost(registered)).to.include({ operator: 'maileva', operator_postage_cents: Math.round(MAILEVA_STAND_IN_PRICES.registered * 100) });
     expect(cost(ar).operator_postage_cents).to.equal(Math.round(MAILEVA_STAND_IN_PRICES.registeredWithAr * 100));
+    // Operators read it with the admin CLI.
+    const listed = await admin(['mailing', 'costs', '--id', registered]);
+    expect(listed.code).to.equal(0);
+    expect(listed.json.mailings).to.have.length(1);
+    expect(listed.json.mailings[0]).to.include({
+      id: registered,
+      operator: 'maileva',
+      operatorSendingId: sendingsOf(registered)[0]!.id,
+      trackingNumber: registeredNumber,
+      chargedCents: cost(registered).amount_cents,
+      operatorPostageCents: Math.round(MAILEVA_STAND_IN_PRICES.registered * 100),
+    });
+  });
+
+  it('the sandbox stays local: a test mailing never reaches Maileva, whatever POSTAL_OPERATOR says', async () => {
+    const created = await call('POST', '/v1/mailings', {
+      key: account.testKey,
+      body: { mode: 'registered', letter: freeLetter, sender, recipient },
+      baseUrl: services.api.url,
+    });
+    expect(created.status).to.equal(201);
+    const id = created.body.id as string;
+    await startedMailingWorkflow(id);
+    const advanced = await call('POST', `/v1/test/mailings/${id}/advance`, { key: account.testKey, body: { step: 4 }, baseUrl: services.api.url });
+    expect(advanced.status, JSON.stringify(advanced.body)).to.equal(200);
+    expect((await finished(id)).status).to.equal('delivered');
+    expect(sendingsOf(id)).to.deep.equal([]);
+    expect(standIn.calls.some((c) => c.path.includes(id))).to.equal(false);
+    expect((await stack().db('shipments').where({ id }).first('operator')).operator).to.equal(null);
   });
 
   it('a recipient Maileva rejects ends the mailing in error, refunded, with its reason in mailing.error', async () => {
@@ -156,20 +192,7 @@ describe('Maileva as the postal operator (POSTAL_OPERATOR=maileva, against the s
     this.timeout(300_000);
     const flaky = new MailevaStandIn({ stepDelayMs: 100, faultRate: 0.2, seed: 7 });
     await flaky.start();
-    const flakyServices = new IsolatedServices({
-      TEMPORAL_TASK_QUEUE: 'maileva-flaky',
-      POSTAL_OPERATOR: 'maileva',
-      MAILEVA_API_URL: flaky.apiUrl,
-      MAILEVA_AUTH_URL: flaky.authUrl,
-      MAILEVA_CLIENT_ID,
-      MAILEVA_CLIENT_SECRET,
-      MAILEVA_USERNAME,
-      MAILEVA_PASSWORD,
-      MAIL_FROM: 'Service postal <operations@example.fr>',
-      OPERATOR_POLL_INTERVAL: '200ms',
-      LOG_LEVEL: 'error',
-      TEMPORAL_LOG_LEVEL: 'ERROR',
-    });
+    const flakyServices = mailevaServices(flaky, 'maileva-flaky');
     try {
       await flakyServices.start();
       flakyServices.startWorker();
