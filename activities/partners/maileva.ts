@@ -3,8 +3,10 @@ import type { MailevaConfig } from '../../lib/config.js';
 
 /**
  * Maileva's REST v2 APIs (test/fixtures/maileva/: auth, mail v2, registered_mail v2), one call at a
- * time with a time limit and no retry of its own: the filing and tracking activities are retried
- * by Temporal. The access token (OAuth2 password grant, Basic client authentication) is cached,
+ * time with a time limit. A call is asked again within the same activity attempt only when that
+ * cannot repeat an effect: a 429 (refused before any work, after its Retry-After), or a read that
+ * failed on 5xx, a timeout or the network; anything else is retried by Temporal, whose filing
+ * resumes where the last attempt stopped. The access token (OAuth2 password grant, Basic client authentication) is cached,
  * renewed a minute before it expires, and once when an API call answers 401. No credential or
  * token ever appears in an error this client throws.
  */
@@ -76,6 +78,29 @@ export class MailevaError extends Error {
 
 const PAGE = 100;
 
+/** How many times one call is asked again within an activity attempt (see retryPause). */
+const IN_CALL_RETRIES = 3;
+/** The longest Retry-After honoured within an attempt; a longer one is left to Temporal's schedule. */
+const LONGEST_RETRY_AFTER_MS = 5_000;
+
+/**
+ * The pause before asking the same call again, or undefined when it must not be asked again here.
+ * A 429 was refused before any work (any method, after its Retry-After, default 1 s). A read (GET)
+ * that met a 5xx, a timeout or the network is safe to repeat (0.25 s, 0.5 s, 1 s). A write that
+ * met those may have taken effect: the activity's next attempt reads what Maileva holds first.
+ */
+export function retryPause(method: Method, error: unknown, attempt: number): number | undefined {
+  if (error instanceof HTTPError && error.response.statusCode === 429) {
+    const header = error.response.headers['retry-after'];
+    const seconds = header === undefined ? 1 : Number(header);
+    const ms = Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 1000;
+    return ms <= LONGEST_RETRY_AFTER_MS ? ms : undefined;
+  }
+  if (method.toUpperCase() !== 'GET') return undefined;
+  const transient = error instanceof HTTPError ? error.response.statusCode >= 500 : error instanceof RequestError;
+  return transient ? 250 * 2 ** attempt : undefined;
+}
+
 export class MailevaClient {
   private token: { value: string; renewAt: number } | undefined;
   private tokenRequest: Promise<string> | undefined;
@@ -121,8 +146,8 @@ export class MailevaClient {
     options: { json?: unknown; body?: FormData; searchParams?: Record<string, number>; binary?: boolean } = {},
   ): Promise<T> {
     const what = `${method} /${api}/v2${path.replace(/\/[0-9a-f-]{8,}/gi, '/…')}`;
-    for (let attempt = 0; ; attempt++) {
-      const token = await this.accessToken(attempt > 0);
+    for (let attempt = 0, renewed = false; ; attempt++) {
+      const token = await this.accessToken(renewed);
       try {
         const response = await got(`${this.settings.apiUrl}/${api}/v2${path}`, {
           method,
@@ -137,8 +162,13 @@ export class MailevaClient {
         if (options.binary) return response.body as T;
         return (response.body.length ? JSON.parse(response.body.toString('utf8')) : undefined) as T;
       } catch (error) {
-        if (attempt === 0 && error instanceof HTTPError && error.response.statusCode === 401) continue;
-        throw asMailevaError(error, what);
+        if (!renewed && error instanceof HTTPError && error.response.statusCode === 401) {
+          renewed = true;
+          continue;
+        }
+        const pause = attempt < IN_CALL_RETRIES ? retryPause(method, error, attempt) : undefined;
+        if (pause === undefined) throw asMailevaError(error, what);
+        await new Promise((resolve) => setTimeout(resolve, pause));
       }
     }
   }

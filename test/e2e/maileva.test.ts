@@ -188,7 +188,8 @@ describe('Maileva as the postal operator (POSTAL_OPERATOR=maileva, against the s
   });
 
   it('with 20 % of calls answered 429 or 503, and tokens expiring mid-flight, every letter is posted exactly once', async function () {
-    // Filing is retried on the workflow's schedule (2 s, 4 s, 8 s…): some letters need several rounds.
+    // A 429, or a failed read, is asked again within the attempt; a failed write waits for the
+    // filing schedule (2 s, 4 s, 8 s…), which resumes where the attempt stopped.
     this.timeout(300_000);
     const flaky = new MailevaStandIn({ stepDelayMs: 100, faultRate: 0.2, seed: 7 });
     await flaky.start();
