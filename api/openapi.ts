@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type Joi from 'joi';
 import { joiToOpenApiSchema, type JsonSchema } from '../lib/json-schema.js';
 import { errorObject } from './schemas/common.js';
@@ -312,4 +313,26 @@ export function buildOpenApi(routes: Route[], serverUrl: string): JsonSchema {
       schemas: components,
     },
   };
+}
+
+/**
+ * What CHANGELOG.md's newest entry records of the document it describes: the SHA-256 of the
+ * document with sorted keys, served address left out. A change of the contract changes it, so
+ * test/unit/changelog.test.ts fails until the change has its entry (`npm run openapi:fingerprint`).
+ */
+export function openApiFingerprint(routes: Route[]): string {
+  const sorted = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(sorted)
+      : value && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((key) => [key, sorted((value as Record<string, unknown>)[key])]),
+          )
+        : value;
+  const { servers: _servedAt, ...contract } = buildOpenApi(routes, 'https://api.example.invalid');
+  return createHash('sha256')
+    .update(JSON.stringify(sorted(contract)))
+    .digest('hex');
 }
