@@ -11,7 +11,12 @@ import { EVENT_TYPES } from '../domain/webhooks/event-types.js';
 
 /** SPEC.md's Errors table, with the codes DESIGN.md adds; the document's error table and examples. */
 export const ERROR_CODES: { status: number; code: string; condition: string }[] = [
-  { status: 400, code: 'invalid_request', condition: 'Invalid parameters or body; `details` lists each invalid field (`in`, `field`, `message`, `type`)' },
+  {
+    status: 400,
+    code: 'invalid_request',
+    condition:
+      'Invalid parameters or body; `details` lists each invalid field (`in`, `field`, `message`, `type`). Also a request that is not valid HTTP/1.1, or ends before its headers are complete (answered before any route, without `details`)',
+  },
   { status: 400, code: 'invalid_cursor', condition: 'Unreadable pagination cursor: pass `nextCursor` exactly as received' },
   { status: 401, code: 'invalid_api_key', condition: 'Key missing, unknown or invalid' },
   { status: 401, code: 'revoked_api_key', condition: 'Key revoked' },
@@ -20,11 +25,17 @@ export const ERROR_CODES: { status: number; code: string; condition: string }[] 
   { status: 403, code: 'account_suspended', condition: 'Account suspended' },
   { status: 403, code: 'live_not_enabled', condition: 'Production not yet opened for the account' },
   { status: 403, code: 'test_only', condition: 'A test-only operation called with a live key or on a live mailing' },
+  { status: 408, code: 'request_timeout', condition: 'The request did not arrive in full in time (answered before any route; the connection closes)' },
   { status: 404, code: 'not_found', condition: 'Unknown slug, id, SIRET or route' },
   { status: 405, code: 'method_not_allowed', condition: 'A known path with a method it does not have; the `Allow` header lists those it has' },
   { status: 409, code: 'idempotency_in_progress', condition: 'An identical request with the same `Idempotency-Key` is still running' },
   { status: 409, code: 'conflict', condition: 'The resource is not in a state that allows the operation (e.g. a mailing already filed)' },
   { status: 413, code: 'payload_too_large', condition: 'Body larger than 1 MB' },
+  {
+    status: 431,
+    code: 'headers_too_large',
+    condition: 'Request line and headers larger than 16 KB, e.g. a very long URL (answered before any route; the connection closes)',
+  },
   { status: 422, code: 'idempotency_key_reused', condition: 'The `Idempotency-Key` was used for a different request' },
   { status: 422, code: 'address_invalid', condition: 'An address fails the postal norm or the official commune list' },
   { status: 422, code: 'recipient_email_required', condition: 'The mode or letter needs an electronic copy and no recipientEmail was given' },

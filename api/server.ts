@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
+import { answerClientError } from './client-errors.js';
 import type { Services } from './context.js';
 import { KeyGuard } from '../domain/access/guard.js';
 import { ShipmentCache } from '../domain/mailings/shipment-cache.js';
@@ -45,6 +46,7 @@ export async function startApiServer(deps: ApiDeps, port: number, host = '0.0.0.
   const server = createServer((req, res) => (isDashboard(req.url) ? web(req, res) : api(req, res)));
   // Slightly above common load-balancer idle timeouts, so they close first.
   server.keepAliveTimeout = 65_000;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, resolve);

@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
 import getRawBody from 'raw-body';
+import parseJson from 'secure-json-parse';
 import { ApiError, badRequest } from '../errors.js';
 
 export const MAX_BODY_BYTES = 1_000_000;
@@ -38,8 +39,14 @@ export async function jsonBody(ctx: Context, next: Next): Promise<void> {
   if (raw.length > 0) {
     if (!ctx.is('application/json')) throw badRequest('Request bodies must be JSON, sent with Content-Type: application/json.');
     try {
-      ctx.request.body = JSON.parse(raw.toString('utf8'));
-    } catch {
+      // Like JSON.parse, but a "__proto__" key (which JSON.parse keeps as an own property that
+      // spreads and merges then drop or turn into a prototype) or constructor.prototype is refused.
+      ctx.request.body = parseJson(raw, null, { protoAction: 'error', constructorAction: 'error' });
+    } catch (error) {
+      if (error instanceof SyntaxError && /forbidden prototype/.test(error.message))
+        throw badRequest('The request body has a "__proto__" key, or a "constructor" object with a "prototype" key: no request has such a field.', [
+          { in: 'body', field: '__proto__', message: '"__proto__" and "constructor.prototype" are not allowed', type: 'object.unknown' },
+        ]);
       throw badRequest('The request body is not valid JSON.');
     }
     if (depthExceeds(ctx.request.body, MAX_BODY_DEPTH)) throw badRequest(`The request body nests more than ${MAX_BODY_DEPTH} levels deep.`);

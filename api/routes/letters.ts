@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { findLetter, letterFields, publicLetter } from '../../domain/catalogue/catalogue.js';
+import { explainMissing, newlyRequired, upgradeLetterFields } from '../../domain/catalogue/compatibility.js';
 import { payThen } from '../../domain/billing/charge.js';
 import { unprocessable } from '../../domain/errors.js';
 import { requireValidValues } from '../../domain/letters/values.js';
@@ -20,8 +21,9 @@ type SlugParams = { slug: string };
 /** Shared by render and pdf: 404 for unknown slug or provider, 422 with every bad value. */
 function renderRequest(slug: string, body: LetterRenderRequest) {
   const { letter, provider } = findLetter(slug, body.provider);
-  const values = requireValidValues(letterFields(letter, provider), body.fields);
-  return { letter, ...renderLetter(letter, provider, values) };
+  const { fields, warnings } = upgradeLetterFields(letter.slug, body.fields, 'fields.');
+  const values = requireValidValues(letterFields(letter, provider), fields);
+  return { letter, warnings, ...renderLetter(letter, provider, values) };
 }
 
 const slugRoutes = { params: letterSlugParams };
@@ -62,8 +64,8 @@ export const letterRoutes = [
     success: { status: 200, description: 'LetterRender', schema: letterRenderSchema },
     errors: [400, 401, 403, 404, 409, 413, 422, 429, 500],
     async handler(ctx, { params, body }) {
-      const { segments, text, missingFields } = renderRequest(params.slug, body);
-      ctx.body = { segments, text, missingFields };
+      const { segments, text, missingFields, warnings } = renderRequest(params.slug, body);
+      ctx.body = { segments, text, missingFields, warnings };
     },
   }),
   defineRoute<SlugParams, Record<string, never>, LetterRenderRequest>({
@@ -82,7 +84,11 @@ export const letterRoutes = [
     errors: [400, 401, 402, 403, 404, 409, 413, 422, 429, 500],
     async handler(ctx: Context, { params, body }) {
       const { letter, document, missingFields } = renderRequest(params.slug, body);
-      if (missingFields.length) throw unprocessable(`A complete letter needs ${missingFields.join(', ')}.`, { missingFields });
+      if (missingFields.length)
+        throw unprocessable(`A complete letter needs ${explainMissing('letters', letter.slug, missingFields)}.`, {
+          missingFields,
+          newlyRequired: newlyRequired('letters', letter.slug, missingFields),
+        });
       const pdf = await payThen(
         deps(ctx),
         caller(ctx),

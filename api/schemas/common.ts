@@ -28,3 +28,20 @@ export function listEnvelope(item: Joi.Schema, label: string): Joi.ObjectSchema 
     hasMore: Joi.boolean().required(),
   }).label(label);
 }
+
+/** What the API did with a request instead of refusing it (domain/catalogue/compatibility.ts): on a mailing and a letter render. */
+export const requestWarningsSchema = Joi.array()
+  .items(
+    Joi.object({
+      code: Joi.string()
+        .valid('field_replaced', 'field_renamed', 'field_defaulted')
+        .required()
+        .description(
+          'field_replaced: a value given in letter.fields was replaced by the validated sender or recipient; field_renamed: a field of an earlier catalogue was read under its new name; field_defaulted: a field added since was given the value that writes the earlier letter',
+        ),
+      field: Joi.string().required().description('The field of the request concerned, e.g. letter.fields.senderName'),
+      message: Joi.string().required(),
+    }).label('RequestWarning'),
+  )
+  .description('What was done with the request instead of refusing it; empty when nothing. New in 1.3.0')
+  .label('RequestWarnings');

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { catalogueLetterSchema, fieldSchema, postalAddressSchema } from '../../domain/catalogue/schema.js';
-import { slug } from './common.js';
+import { requestWarningsSchema, slug } from './common.js';
 
 export const letterSlugParams = Joi.object({ slug: slug.required() });
 
@@ -35,6 +35,7 @@ export const letterRenderSchema = Joi.object({
   segments: Joi.array().items(segmentSchema).required().description('Literal text and field slots, in reading order'),
   text: Joi.string().required().description('The letter as plain text; a missing value reads as [its label]'),
   missingFields: Joi.array().items(Joi.string()).required().description('Required fields without a value'),
+  warnings: requestWarningsSchema.required(),
 }).label('LetterRender');
 
 export const letterDetailSchema = catalogueLetterSchema

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { MODES, PROOF_KINDS, STATUSES } from '../../domain/mailings/states.js';
-import { listEnvelope, pageQuery, slug, uuid } from './common.js';
+import { listEnvelope, pageQuery, requestWarningsSchema, slug, uuid } from './common.js';
 import { freeLetter } from '../../domain/letters/free-letter.js';
 
 /**
@@ -85,6 +85,7 @@ export const shipmentSchema = Joi.object({
       }),
     )
     .required(),
+  warnings: requestWarningsSchema.required(),
   document: Joi.object({
     kind: Joi.string().valid('catalogue', 'free').required(),
     title: Joi.string().required(),

@@ -1,4 +1,5 @@
 import { catalogue, type ToolData } from '../catalogue/catalogue.js';
+import { explainMissing, newlyRequired } from '../catalogue/compatibility.js';
 import { type DomainError, PartnerFailure, notFound, unprocessable, type Unprocessable } from '../errors.js';
 import { requireValidValues, type FieldValue } from '../letters/values.js';
 import { parisTodayIso } from '../letters/render.js';
@@ -137,7 +138,11 @@ export function checkInputs(tool: ToolData, given: Record<string, FieldValue>): 
 /** 422 listing the required inputs still missing (those in `notNeeded` excepted). */
 export function requireInputs(tool: ToolData, inputs: Inputs, notNeeded: string[] = []): void {
   const missing = tool.inputs.filter((f) => f.required && inputs[f.name] === undefined && !notNeeded.includes(f.name)).map((f) => f.name);
-  if (missing.length) throw unprocessable(`Missing inputs: ${missing.join(', ')}.`, { missingFields: missing });
+  if (missing.length)
+    throw unprocessable(`Missing inputs: ${explainMissing('calculators', tool.slug, missing)}.`, {
+      missingFields: missing,
+      newlyRequired: newlyRequired('calculators', tool.slug, missing),
+    });
 }
 
 /** Checks and completes the inputs: every refusal (404, 422) comes before anything is billed. */

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Joi from 'joi';
 import { catalogueDir } from '../../lib/paths.js';
+import { compatibilityProblems, refuseRetiredProvider } from './compatibility.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { priceTable } from '../billing/prices.js';
 import { notFound } from '../errors.js';
@@ -19,6 +20,8 @@ export interface Field {
   default?: string | number | boolean;
   /** Required when the enum field `field` has one of `values`. */
   requiredWhen?: { field: string; values: string[] };
+  /** In a mailing, the value comes from the request's validated `sender` or `recipient`. */
+  filledFrom?: 'sender' | 'recipient';
 }
 
 /** A legal source: the text, the article, its page on Légifrance, service-public.fr or EUR-Lex, and the day it was last read there. */
@@ -84,12 +87,15 @@ export interface CatalogueData {
 
 /** Fields every letter has; the renderer lays them out (sender and recipient blocks, place and date). */
 export const SENDER_FIELDS: Field[] = [
-  { name: 'senderName', label: "Nom et prénom de l'expéditeur", type: 'text', required: true, example: 'Marie Dupont' },
-  { name: 'senderAddress', label: "Adresse de l'expéditeur", type: 'multiline', required: true, example: '12 rue des Lilas\n75011 Paris' },
+  { name: 'senderName', label: "Nom et prénom de l'expéditeur", type: 'text', required: true, example: 'Marie Dupont', filledFrom: 'sender' },
+  { name: 'senderAddress', label: "Adresse de l'expéditeur", type: 'multiline', required: true, example: '12 rue des Lilas\n75011 Paris', filledFrom: 'sender' },
 ];
 export const RECIPIENT_FIELDS: Field[] = [
-  { name: 'recipientName', label: 'Nom du destinataire', type: 'text', required: true, help: 'Inutile quand un fournisseur du catalogue est choisi : son adresse est utilisée.', example: 'Service Clients' },
-  { name: 'recipientAddress', label: 'Adresse du destinataire', type: 'multiline', required: true, example: '5 avenue de la République\n69002 Lyon' },
+  { name: 'recipientName', label: 'Nom du destinataire', type: 'text', required: true, help: 'Inutile quand un fournisseur du catalogue est choisi : son adresse est utilisée.',
+    example: 'Service Clients',
+    filledFrom: 'recipient',
+  },
+  { name: 'recipientAddress', label: 'Adresse du destinataire', type: 'multiline', required: true, example: '5 avenue de la République\n69002 Lyon', filledFrom: 'recipient' },
 ];
 export const CLOSING_FIELDS: Field[] = [
   { name: 'place', label: 'Fait à (commune)', type: 'text', required: true, example: 'Paris' },
@@ -226,6 +232,7 @@ export function catalogueProblems(data: CatalogueData): string[] {
       }
     }
   }
+  problems.push(...compatibilityProblems(data));
   return problems;
 }
 
@@ -312,6 +319,7 @@ export function findLetter(slug: string, providerSlug: string | undefined): { le
   if (!letter) throw notFound(`No letter "${slug}" in the catalogue.`);
   if (providerSlug === undefined) return { letter, provider: undefined };
   const provider = letter.providers.find((p) => p.slug === providerSlug);
+  if (!provider) refuseRetiredProvider(slug, providerSlug);
   if (!provider) throw notFound(`Letter "${slug}" has no provider "${providerSlug}" (known: ${letter.providers.map((p) => p.slug).join(', ') || 'none'}).`);
   return { letter, provider };
 }

@@ -53,6 +53,11 @@ export const fieldSchema = Joi.object({
     field: Joi.string().required(),
     values: Joi.array().items(Joi.string()).min(1).required(),
   }).description('The field is required when the enum field `field` has one of `values` (a letter then prints the passage that uses it)'),
+  filledFrom: Joi.string()
+    .valid('sender', 'recipient')
+    .description(
+      'In POST /v1/mailings this field is filled from the request\'s `sender` or `recipient` (the validated addresses the envelope window shows): no need to send it there; a different value is replaced, with a warning on the mailing',
+    ),
 }).label('Field');
 
 /**

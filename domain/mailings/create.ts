@@ -38,7 +38,8 @@ function trackingNumber(): string {
  */
 function insertShipment(runner: Db | Tx, row: ShipmentRow & { layout: unknown }): Knex.Raw {
   const shipment = runner('shipments')
-    .insert({ ...row, updated_at: row.created_at })
+    // A JS array would be sent as a Postgres array: jsonb takes its JSON text.
+    .insert({ ...row, warnings: JSON.stringify(row.warnings), updated_at: row.created_at })
     .returning('id');
   // The mailing's record row conflicts with a workflow that already gave up on it (mailing_records).
   return runner.raw(
@@ -136,6 +137,7 @@ export async function createMailing(deps: Deps, caller: Caller, request: Mailing
     reference: request.reference ?? '',
     options: request.options,
     document: letter.document,
+    warnings: letter.warnings,
     layout: letter.layout,
     amount_cents: price,
     tracking_number: trackingNumber(),

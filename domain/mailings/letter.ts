@@ -1,4 +1,5 @@
 import { findLetter, letterFields } from '../catalogue/catalogue.js';
+import { explainMissing, newlyRequired, upgradeLetterFields, type RequestWarning } from '../catalogue/compatibility.js';
 import { unprocessable } from '../errors.js';
 import { requireValidValues, type FieldValue } from '../letters/values.js';
 import { flatten, frenchDate, parisTodayIso, renderLetter, segmentsText, type LetterDocument } from '../letters/render.js';
@@ -10,6 +11,7 @@ export interface PreparedLetter {
   recipient: PostalAddress;
   layout: LetterDocument;
   document: ShipmentDocument;
+  warnings: RequestWarning[];
 }
 
 function asAddress(input: MailingAddressInput): PostalAddress {
@@ -17,6 +19,9 @@ function asAddress(input: MailingAddressInput): PostalAddress {
 }
 
 const blockText = (a: PostalAddress): string => [...a.lines, `${a.postcode} ${a.city}`].join('\n');
+
+/** The same text but for spacing and line breaks (a repeated address is not a different one). */
+const sameText = (a: string, b: string): boolean => a.replace(/\s+/g, ' ').trim() === b.replace(/\s+/g, ' ').trim();
 
 /**
  * Turns the letter of a MailingRequest into what is printed: a catalogue letter goes through the
@@ -30,26 +35,42 @@ export function prepareLetter(request: MailingRequest): PreparedLetter {
     const { letter, provider } = findLetter(slug, providerSlug);
     if (!provider && !request.recipient) throw unprocessable('A recipient address is required unless the letter has a provider.', { field: 'recipient' });
     const recipient = provider ? provider.address : asAddress(request.recipient!);
-    // The envelope window prints exactly the validated addresses: letter.fields may repeat them, never change them.
+    const upgraded = upgradeLetterFields(slug, fields, 'letter.fields.');
+    const warnings = upgraded.warnings;
+    // The envelope window prints exactly the validated addresses. A request may repeat them in
+    // letter.fields (the catalogue lists them as fields); a different value is replaced, and said so.
     const printed: Record<string, FieldValue> = {
       senderName: sender.name,
       senderAddress: blockText(sender),
       ...(provider ? {} : { recipientName: recipient.name, recipientAddress: blockText(recipient) }),
     };
-    const overridden = Object.keys(printed).filter((name) => name in fields && String(fields[name]).trim() !== String(printed[name]));
-    if (overridden.length)
-      throw unprocessable(`letter.fields cannot change the printed addresses (${overridden.join(', ')}): they come from sender and recipient.`, {
-        fields: overridden,
+    // With a provider the recipient fields are not the letter's: its address is printed.
+    const replaced = provider ? [...Object.keys(printed), 'recipientName', 'recipientAddress'] : Object.keys(printed);
+    for (const name of replaced) {
+      const given = upgraded.fields[name];
+      if (!(name in printed)) delete upgraded.fields[name];
+      if (given === undefined || (name in printed && sameText(String(given), String(printed[name])))) continue;
+      const from = name.startsWith('sender') ? 'sender' : provider ? `provider ${provider.slug}` : 'recipient';
+      warnings.push({
+        code: 'field_replaced',
+        field: `letter.fields.${name}`,
+        message: `letter.fields.${name} was replaced by ${from}: the letter prints the validated address, as the envelope window does.`,
       });
-    const values: Record<string, FieldValue> = { place: sender.city.replace(/\s+cedex.*$/i, ''), ...fields, ...printed };
+    }
+    const values: Record<string, FieldValue> = { place: sender.city.replace(/\s+cedex.*$/i, ''), ...upgraded.fields, ...printed };
     const clean = requireValidValues(letterFields(letter, provider), values);
     const rendered = renderLetter(letter, provider, clean);
-    if (rendered.missingFields.length) throw unprocessable(`The letter needs ${rendered.missingFields.join(', ')}.`, { missingFields: rendered.missingFields });
+    if (rendered.missingFields.length)
+      throw unprocessable(`The letter needs ${explainMissing('letters', slug, rendered.missingFields)}.`, {
+        missingFields: rendered.missingFields,
+        newlyRequired: newlyRequired('letters', slug, rendered.missingFields),
+      });
     return {
       title: letter.title,
       recipient,
       layout: rendered.document,
       document: { kind: 'catalogue', title: letter.title, text: rendered.text, letter: { slug, provider: provider?.slug ?? null } },
+      warnings,
     };
   }
   if (!request.recipient) throw unprocessable('A free-form letter needs a recipient address.', { field: 'recipient' });
@@ -66,5 +87,11 @@ export function prepareLetter(request: MailingRequest): PreparedLetter {
     body: text(request.letter.body.replace(/\r\n/g, '\n')),
     signature: text(sender.name),
   };
-  return { title: request.letter.title, recipient, layout, document: { kind: 'free', title: request.letter.title, text: segmentsText(flatten(layout)) } };
+  return {
+    title: request.letter.title,
+    recipient,
+    layout,
+    document: { kind: 'free', title: request.letter.title, text: segmentsText(flatten(layout)) },
+    warnings: [],
+  };
 }

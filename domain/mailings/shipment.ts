@@ -2,6 +2,7 @@ import { preparedQuery, type Db, type Tx } from '../../db/knex.js';
 import { MODE_LABELS, PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, type ShipmentStatus } from './states.js';
 
 import type { PostalAddress } from '../catalogue/catalogue.js';
+import type { RequestWarning } from '../catalogue/compatibility.js';
 
 export type { PostalAddress };
 
@@ -32,6 +33,8 @@ export interface Shipment {
   reference: string;
   test: boolean;
   proofs: { kind: ProofKind; label: string }[];
+  /** What was done with the request instead of refusing it (e.g. a field replaced by `sender`); empty when nothing. */
+  warnings: RequestWarning[];
   document?: ShipmentDocument;
 }
 
@@ -50,6 +53,7 @@ export interface ShipmentRow {
   reference: string;
   options: Record<string, boolean>;
   document: ShipmentDocument;
+  warnings: RequestWarning[];
   amount_cents: number;
   tracking_number: string;
   created_at: Date;
@@ -68,6 +72,7 @@ export const SHIPMENT_VIEW_COLUMNS = [
   'recipient',
   'reference',
   'document',
+  'warnings',
   'amount_cents',
   'tracking_number',
   'created_at',
@@ -106,6 +111,7 @@ export function toShipment(
     reference: row.reference,
     test: row.test,
     proofs: proofs.map((kind) => ({ kind, label: PROOF_LABELS[kind] })),
+    warnings: row.warnings ?? [],
     ...(withDocument ? { document: row.document } : {}),
   };
 }

@@ -168,24 +168,44 @@ describe('mailings', function () {
     expect(noEmail.body.error.code).to.equal('recipient_email_required');
   });
 
-  it('prints exactly the validated addresses: letter.fields cannot change them, lines carry no control characters', async () => {
+  it('prints exactly the validated addresses: letter.fields may differ (replaced, with a warning), lines carry no control characters', async () => {
     const letter = { slug: 'resiliation-box-internet', fields: boxLetterValues };
-    // Repeating the printed values is fine (an AI fill returns them too).
+    const printed = (block: { text?: string; value?: string | null }[]) => block.map((s) => s.text ?? s.value ?? '').join('');
+    const layoutOf = async (id: string) => (await stack().db('shipments').where({ id }).first('layout')).layout;
+    // Repeating the printed values is fine (an AI fill returns them too): nothing to say.
     const same = await post(account.testKey, { mode: 'simple', letter, sender, recipient });
     expect(same.status, JSON.stringify(same.body)).to.equal(201);
-    const { layout } = await stack().db('shipments').where({ id: same.body.id }).first('layout');
-    const printed = (block: { text?: string; value?: string | null }[]) => block.map((s) => s.text ?? s.value ?? '').join('');
-    expect(printed(layout.recipient)).to.equal(`${recipient.name}\n${recipient.lines[0]}\n${recipient.postcode} ${recipient.city}`);
-    expect(printed(layout.sender)).to.equal(`${sender.name}\n${sender.lines[0]}\n${sender.postcode} ${sender.city}`);
-    for (const [name, value] of [
-      ['recipientAddress', '3 rue Ailleurs\n75001 Paris'],
-      ['recipientName', 'Quelqu’un d’autre'],
-      ['senderAddress', '1 place Bellecour\n69002 Lyon'],
-    ]) {
-      const res = await post(account.testKey, { mode: 'simple', letter: { ...letter, fields: { ...boxLetterValues, [name!]: value } }, sender, recipient });
-      expect(res.status, name).to.equal(422);
-      expect(res.body.error.details.fields).to.deep.equal([name]);
-    }
+    expect(same.body.warnings).to.deep.equal([]);
+    const expected = {
+      recipient: `${recipient.name}\n${recipient.lines[0]}\n${recipient.postcode} ${recipient.city}`,
+      sender: `${sender.name}\n${sender.lines[0]}\n${sender.postcode} ${sender.city}`,
+    };
+    expect(printed((await layoutOf(same.body.id)).recipient)).to.equal(expected.recipient);
+    expect(printed((await layoutOf(same.body.id)).sender)).to.equal(expected.sender);
+    // A client filling every field the catalogue lists, with other values (as accepted before 1.2):
+    // 201, the validated addresses printed, and a warning per replaced value, kept with the mailing.
+    const other = {
+      recipientAddress: '3 rue Ailleurs\n75001 Paris',
+      recipientName: 'Quelqu’un d’autre',
+      senderAddress: '1 place Bellecour\n69002 Lyon',
+      senderName: 'Autre Nom',
+    };
+    const res = await post(account.testKey, { mode: 'simple', letter: { ...letter, fields: { ...boxLetterValues, ...other } }, sender, recipient });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    expect(res.body.warnings.map((w: { code: string; field: string }) => [w.code, w.field])).to.have.deep.members(
+      Object.keys(other).map((name) => ['field_replaced', `letter.fields.${name}`]),
+    );
+    expect(res.body.warnings[0].message).to.match(/replaced by (sender|recipient)/);
+    const layout = await layoutOf(res.body.id);
+    expect(printed(layout.recipient)).to.equal(expected.recipient);
+    expect(printed(layout.sender)).to.equal(expected.sender);
+    expect(res.body.document.text).to.not.contain('Ailleurs').and.not.contain('Bellecour');
+    const read = await call('GET', `/v1/mailings/${res.body.id}`, { key: account.testKey });
+    expect(read.body.warnings).to.deep.equal(res.body.warnings);
+    const [hook] = await receiver.until((r) => r.some((w) => w.body.type === 'mailing.created' && w.body.data.mailing.id === res.body.id));
+    void hook;
+    const created = receiver.received.find((w) => w.body.type === 'mailing.created' && w.body.data.mailing.id === res.body.id)!;
+    expect(created.body.data.mailing.warnings).to.deep.equal(res.body.warnings);
     for (const bad of [
       { ...recipient, lines: ['1 place de la Comédie\nBâtiment B'] },
       { ...recipient, name: 'Mairie\tde Lyon' },

@@ -1,8 +1,10 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { request, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 import { stack } from '../support/stack.js';
-import { call, createAccount, type TestAccount } from '../support/api.js';
+import { balanceOf, call, createAccount, type TestAccount } from '../support/api.js';
+import { freeLetter, recipient, sender } from '../support/fixtures.js';
 import { routes } from '../../api/routes/index.js';
 import { MAX_BODY_DEPTH } from '../../api/middleware/body.js';
 
@@ -130,5 +132,100 @@ describe('methods a path does not take', () => {
     const unknown = await call('DELETE', '/v1/nothing-here', { key: account.testKey });
     expect(unknown.status).to.equal(404);
     expect(unknown.body.error.code).to.equal('not_found');
+  });
+});
+
+/** Writes `bytes` on a fresh connection (then half-closes it when `end`), and reads everything until the server closes. */
+function rawExchange(bytes: string, options: { end: boolean }): Promise<{ status: number; headers: string; body: string }> {
+  const { port } = new URL(stack().api.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true });
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    // Half-open: the server's end does not close our side by itself.
+    socket.on('end', () => socket.end());
+    // A reset after the answer (the server closing with our bytes unread) is not a failure of the answer.
+    socket.on('error', (error) => (chunks.length ? socket.destroy() : reject(error)));
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [head = '', body = ''] = text.split('\r\n\r\n');
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), headers: head, body });
+    });
+    socket.write(bytes, () => {
+      if (options.end) socket.end();
+    });
+  });
+}
+
+describe('requests Node refuses before the API sees them, answered in the error shape (raw sockets)', function () {
+  this.timeout(30_000);
+
+  it('a 64 KB header: 431 headers_too_large, JSON, and the connection closes', async () => {
+    const res = await rawExchange(`GET /v1/catalogue HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`, { end: false });
+    expect(res.status).to.equal(431);
+    expect(res.headers)
+      .to.match(/content-type: application\/json/i)
+      .and.match(/connection: close/i);
+    expect(JSON.parse(res.body)).to.deep.equal({
+      error: { code: 'headers_too_large', message: 'The request line and headers are larger than 16 KB (a long URL counts): send long values in a JSON body.' },
+    });
+  });
+
+  it('a 100 KB URL: 431 headers_too_large in the error shape', async () => {
+    const res = await rawExchange(`GET /v1/geo/addresses?q=${'b'.repeat(100 * 1024)} HTTP/1.1\r\nHost: localhost\r\n\r\n`, { end: false });
+    expect(res.status).to.equal(431);
+    expect(JSON.parse(res.body).error.code).to.equal('headers_too_large');
+  });
+
+  it('a request cut off in its headers: 400 invalid_request in the error shape', async () => {
+    const res = await rawExchange('POST /v1/mailings HTTP/1.1\r\nHost: localhost\r\nContent-Le', { end: true });
+    expect(res.status).to.equal(400);
+    expect(JSON.parse(res.body).error).to.deep.equal({ code: 'invalid_request', message: 'The request ended before its headers were complete.' });
+  });
+
+  it('bytes that are not HTTP: 400 invalid_request in the error shape', async () => {
+    const res = await rawExchange('HELLO\r\n\r\n', { end: false });
+    expect(res.status).to.equal(400);
+    expect(JSON.parse(res.body).error.code).to.equal('invalid_request');
+  });
+
+  it('a body cut off before its Content-Length: 400 invalid_request from the API, in the error shape', async () => {
+    const account = await createAccount();
+    const res = await rawExchange(
+      `POST /v1/expenses/settle HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${account.testKey}\r\nContent-Type: application/json\r\nContent-Length: 100\r\nConnection: close\r\n\r\n{"members":`,
+      { end: true },
+    );
+    expect(res.status).to.equal(400);
+    expect(JSON.parse(res.body).error.code).to.equal('invalid_request');
+  });
+});
+
+describe('"__proto__" and "constructor.prototype" in a body are refused, never dropped', function () {
+  this.timeout(30_000);
+
+  it('400 invalid_request naming them; the mailing is not created nor charged', async () => {
+    const account = await createAccount({ balanceCents: 5000, liveEnabled: true });
+    const mailing = { mode: 'simple', letter: freeLetter, sender, recipient };
+    const before = await stack().db('shipments').where({ account_id: account.id }).count<{ count: string }[]>('* as count');
+    for (const rawBody of [
+      JSON.stringify(mailing).replace(/^\{/, '{"__proto__":{"admin":true},'),
+      JSON.stringify({ ...mailing, letter: { ...freeLetter } }).replace('"letter":{', '"letter":{"__proto__":{"x":1},'),
+      JSON.stringify(mailing).replace(/^\{/, '{"constructor":{"prototype":{"admin":true}},'),
+      JSON.stringify(mailing).replace(/^\{/, '{"\\u005f_proto__":{"admin":true},'),
+    ]) {
+      const res = await call('POST', '/v1/mailings', { key: account.liveKey, rawBody, headers: { 'content-type': 'application/json' } });
+      expect(res.status, rawBody.slice(0, 80)).to.equal(400);
+      expect(res.body.error.code).to.equal('invalid_request');
+      expect(res.body.error.message).to.contain('__proto__');
+    }
+    const after = await stack().db('shipments').where({ account_id: account.id }).count<{ count: string }[]>('* as count');
+    expect(after).to.deep.equal(before);
+    expect(await balanceOf(account.id)).to.equal(5000);
+    // A value "__proto__", or a field named constructor, is only text.
+    const fine = await call('POST', '/v1/mailings', {
+      key: account.testKey,
+      body: { ...mailing, letter: { title: '__proto__', body: 'constructor prototype' }, reference: 'constructor' },
+    });
+    expect(fine.status, fine.text).to.equal(201);
   });
 });

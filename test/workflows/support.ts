@@ -80,6 +80,7 @@ export class MailingDouble {
       reference: '',
       test: input.test,
       proofs: [],
+      warnings: [],
       ...initial,
     };
   }
