@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { findLetter, letterFields, publicLetter } from '../../domain/catalogue/catalogue.js';
-import { explainMissing, newlyRequired, upgradeLetterFields } from '../../domain/catalogue/compatibility.js';
+import { explainMissing, newlyRequired, refuseWithdrawnProvider, upgradeLetterFields } from '../../domain/catalogue/compatibility.js';
 import { payThen } from '../../domain/billing/charge.js';
 import { unprocessable } from '../../domain/errors.js';
 import { requireValidValues } from '../../domain/letters/values.js';
@@ -20,6 +20,7 @@ type SlugParams = { slug: string };
 
 /** Shared by render and pdf: 404 for unknown slug or provider, 422 with every bad value. */
 function renderRequest(slug: string, body: LetterRenderRequest) {
+  refuseWithdrawnProvider(slug, body.provider);
   const { letter, provider } = findLetter(slug, body.provider);
   const { fields, warnings } = upgradeLetterFields(letter.slug, body.fields, 'fields.');
   const values = requireValidValues(letterFields(letter, provider), fields);

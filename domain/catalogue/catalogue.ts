@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Joi from 'joi';
 import { catalogueDir } from '../../lib/paths.js';
-import { compatibilityProblems, refuseRetiredProvider } from './compatibility.js';
+import { compatibilityProblems, withdrawnProvider } from './compatibility.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { priceTable } from '../billing/prices.js';
 import { notFound } from '../errors.js';
@@ -319,7 +319,7 @@ export function findLetter(slug: string, providerSlug: string | undefined): { le
   if (!letter) throw notFound(`No letter "${slug}" in the catalogue.`);
   if (providerSlug === undefined) return { letter, provider: undefined };
   const provider = letter.providers.find((p) => p.slug === providerSlug);
-  if (!provider) refuseRetiredProvider(slug, providerSlug);
-  if (!provider) throw notFound(`Letter "${slug}" has no provider "${providerSlug}" (known: ${letter.providers.map((p) => p.slug).join(', ') || 'none'}).`);
+  if (!provider) throw notFound(
+      withdrawnProvider(slug, providerSlug) ??`Letter "${slug}" has no provider "${providerSlug}" (known: ${letter.providers.map((p) => p.slug).join(', ') || 'none'}).`);
   return { letter, provider };
 }

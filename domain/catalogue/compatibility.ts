@@ -128,15 +128,25 @@ export function compatibilityProblems(catalogue: CatalogueShape): string[] {
   return problems;
 }
 
-/** 422 for a provider withdrawn from a letter: what to send instead, and why it was withdrawn. */
-export function refuseRetiredProvider(letterSlug: string, providerSlug: string): void {
+/** Why a provider was withdrawn from a letter and what to send instead; undefined when it was not. */
+export function withdrawnProvider(letterSlug: string, providerSlug: string): string | undefined {
   const retired = changes().letters[letterSlug]?.retiredProviders?.find((p) => p.slug === providerSlug);
-  if (!retired) return;
-  throw unprocessable(
+  if (!retired) return undefined;
+  return (
     `Provider "${providerSlug}" was withdrawn from letter "${letterSlug}" on ${retired.since}: ${retired.why}. ` +
-      'Leave out provider and give the address you know: recipient (POST /v1/mailings) or recipientName and recipientAddress (letter render).',
-    { field: 'provider', withdrawnOn: retired.since, reason: retired.why },
+    'Leave out provider and give the address you know: recipient (POST /v1/mailings) or recipientName and recipientAddress (letter render).'
   );
+}
+
+/**
+ * Where an operation can say 422 (render, pdf, mailings): a withdrawn provider is refused as such,
+ * with what to send instead, rather than as an unknown one (404, as GET /v1/letters/{slug} still says).
+ */
+export function refuseWithdrawnProvider(letterSlug: string, providerSlug: string | undefined): void {
+  const why = providerSlug === undefined ? undefined : withdrawnProvider(letterSlug, providerSlug);
+  if (!why) return;
+  const retired = changes().letters[letterSlug]!.retiredProviders!.find((p) => p.slug === providerSlug)!;
+  throw unprocessable(why, { field: 'provider', withdrawnOn: retired.since, reason: retired.why });
 }
 
 /**

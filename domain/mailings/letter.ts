@@ -1,5 +1,5 @@
 import { findLetter, letterFields } from '../catalogue/catalogue.js';
-import { explainMissing, newlyRequired, upgradeLetterFields, type RequestWarning } from '../catalogue/compatibility.js';
+import { explainMissing, newlyRequired, refuseWithdrawnProvider, upgradeLetterFields, type RequestWarning } from '../catalogue/compatibility.js';
 import { unprocessable } from '../errors.js';
 import { requireValidValues, type FieldValue } from '../letters/values.js';
 import { flatten, frenchDate, parisTodayIso, renderLetter, segmentsText, type LetterDocument } from '../letters/render.js';
@@ -32,6 +32,7 @@ export function prepareLetter(request: MailingRequest): PreparedLetter {
   const sender = asAddress(request.sender);
   if ('slug' in request.letter) {
     const { slug, provider: providerSlug, fields } = request.letter;
+    refuseWithdrawnProvider(slug, providerSlug);
     const { letter, provider } = findLetter(slug, providerSlug);
     if (!provider && !request.recipient) throw unprocessable('A recipient address is required unless the letter has a provider.', { field: 'recipient' });
     const recipient = provider ? provider.address : asAddress(request.recipient!);

@@ -108,6 +108,10 @@ describe('requests written for an earlier catalogue (no breaking change within /
     expect(res.body.error.details).to.include({ field: 'provider', withdrawnOn: '2026-11-23' });
     const rendered = await render('resiliation-forfait-mobile', { provider: 'free-mobile', fields: {} });
     expect(rendered.status).to.equal(422);
+    // GET /v1/letters/{slug} lists no 422 (SPEC.md): there it is a 404 that says why.
+    const detail = await call('GET', `/v1/letters/${slug}?provider=free`, { key: account.testKey });
+    expect(detail.status).to.equal(404);
+    expect(detail.body.error.message).to.contain('withdrawn');
     // An unknown provider is still a 404.
     expect((await render(slug, { provider: 'nobody', fields: {} })).status).to.equal(404);
   });
