@@ -1,0 +1,48 @@
+import { expect } from 'chai';
+import { loadCatalogueData } from '../../domain/catalogue/catalogue.js';
+import { compatibilityProblems, explainMissing, upgradeLetterFields } from '../../domain/catalogue/compatibility.js';
+
+describe('catalogue/compatibility.json: what requests of an earlier catalogue mean', () => {
+  const data = loadCatalogueData();
+
+  it('matches the catalogue of today', () => {
+    expect(compatibilityProblems(data)).to.deep.equal([]);
+  });
+
+  it('notices an entry the catalogue has moved past: a renamed field back, a default that is no option, a withdrawn provider listed again', () => {
+    const changed = structuredClone(data);
+    const optOut = changed.letters.find((l) => l.slug === 'opposition-prospection-commerciale')!;
+    optOut.fields.push({ name: 'bloctelStatus', label: 'x', type: 'text', required: false });
+    const train = changed.letters.find((l) => l.slug === 'indemnisation-retard-train')!;
+    train.fields.find((f) => f.name === 'claimBasis')!.options = [{ value: 'g30', label: 'G30' }];
+    const box = changed.letters.find((l) => l.slug === 'resiliation-box-internet')!;
+    box.providers.push({ ...box.providers[0]!, slug: 'free' });
+    expect(compatibilityProblems(changed)).to.deep.equal([
+      'compatibility: opposition-prospection-commerciale.bloctelStatus is still a field',
+      'compatibility: indemnisation-retard-train.claimBasis has no option minimum-ue',
+      'compatibility: resiliation-box-internet still has provider free',
+    ]);
+  });
+
+  it('reads a renamed field under its new name, translated, and lets the new name win when both are given', () => {
+    const slug = 'opposition-prospection-commerciale';
+    expect(upgradeLetterFields(slug, { bloctelStatus: 'inscrit', phoneNumber: '0612345678' }).fields).to.deep.equal({
+      phoneConsent: 'retrait-consentement',
+      phoneNumber: '0612345678',
+    });
+    const both = upgradeLetterFields(slug, { bloctelStatus: 'inscrit', phoneConsent: 'jamais-consenti' });
+    expect(both.fields).to.deep.equal({ phoneConsent: 'jamais-consenti' });
+    expect(both.warnings.map((w) => w.code)).to.deep.equal(['field_renamed']);
+    // A value the table does not know is kept, so that the 422 names the new field's options.
+    expect(upgradeLetterFields(slug, { bloctelStatus: 'peut-etre' }).fields).to.deep.equal({ phoneConsent: 'peut-etre' });
+  });
+
+  it('defaults only an absent field, and explains a field that became required', () => {
+    expect(upgradeLetterFields('indemnisation-retard-train', { claimBasis: 'g30' })).to.deep.equal({ fields: { claimBasis: 'g30' }, warnings: [] });
+    expect(upgradeLetterFields('indemnisation-retard-train', {}).fields).to.deep.equal({ claimBasis: 'minimum-ue' });
+    expect(upgradeLetterFields('lettre-demission', { a: 1 })).to.deep.equal({ fields: { a: 1 }, warnings: [] });
+    expect(explainMissing('letters', 'restitution-depot-garantie', ['amountCents', 'leaseDate'])).to.match(
+      /^amountCents, leaseDate \(required since 2026-11-23: /,
+    );
+  });
+});
