@@ -1,5 +1,16 @@
 import { expect } from 'chai';
-import { catalogue, letterFields, type LetterData } from '../../domain/catalogue/catalogue.js';
+import {
+  Catalogue,
+  catalogue,
+  lawDrivenLettersWithoutVerifiedSource,
+  letterFields,
+  loadCatalogueData,
+  sourceVerified,
+  staleSources,
+  type LetterData,
+} from '../../domain/catalogue/catalogue.js';
+import { catalogueSchema, legalSourceSchema } from '../../domain/catalogue/schema.js';
+import { sourcesMarkdown } from '../../domain/catalogue/sources-md.js';
 import { renderLetter } from '../../domain/letters/render.js';
 import { checkValues, type FieldValue } from '../../domain/letters/values.js';
 import { calculators } from '../../domain/calculations/calculators.js';
@@ -23,6 +34,52 @@ function render(slug: string, given: Record<string, FieldValue>, providerSlug?: 
   expect(problems, JSON.stringify(problems)).to.deep.equal([]);
   return renderLetter(l, provider, values, NOW).text;
 }
+
+/**
+ * Letters whose content the law drives (they cite an article, a deadline or an amount) and whose
+ * sources nobody has read yet (issue 24). This list may only shrink: read a source, give it its
+ * article-level address and its check date, and take the letter off. A new letter cannot join it.
+ */
+const WAITING_FOR_A_READ_SOURCE = [
+  'cloture-compte-bancaire',
+  'confirmation-opposition-carte',
+  'contestation-facture-telecom',
+  'contestation-operation-non-autorisee',
+  'contestation-prelevement-sepa',
+  'contestation-rattrapage-facture-energie',
+  'declaration-sinistre',
+  'demande-communication-documents-administratifs',
+  'demande-conge-parental',
+  'demande-documents-fin-contrat',
+  'demande-dossier-medical',
+  'demande-effacement-donnees-rgpd',
+  'demande-justificatifs-charges',
+  'demande-quittance-loyer',
+  'demande-remise-gracieuse-impots',
+  'demande-rupture-conventionnelle',
+  'demande-travaux-bailleur',
+  'droit-au-compte-banque-de-france',
+  'ecretement-facture-eau-fuite',
+  'garantie-legale-conformite',
+  'garantie-vices-caches',
+  'indemnisation-retard-annulation-vol',
+  'lettre-demission',
+  'mise-en-demeure-paiement',
+  'reclamation-bagage-aerien',
+  'reclamation-fiscale',
+  'reclamation-heures-supplementaires',
+  'recours-amiable-securite-sociale',
+  'recours-gracieux-decision-administrative',
+  'requete-exoneration-amende',
+  'resiliation-abonnement-reconduction-tacite',
+  'resiliation-assurance-auto',
+  'resiliation-assurance-emprunteur',
+  'resiliation-assurance-habitation',
+  'resiliation-contrat-energie',
+  'resiliation-mutuelle-sante',
+  'resiliation-salle-de-sport',
+  'resiliation-telecom-modification-contrat',
+];
 
 const unprocessableDetails = (fn: () => unknown): unknown => {
   try {
@@ -109,6 +166,77 @@ describe('catalogue law (issue 24)', () => {
       expect(unprocessableDetails(() => prepareComputation('conges-payes-acquis', { monthsWorked: -1 }))).to.deep.equal([
         { field: 'monthsWorked', message: 'must not be negative' },
       ]);
+    });
+  });
+
+  describe('B. check dates that mean something', () => {
+    const data = loadCatalogueData();
+
+    it('a source is either verified (article-level address and a check date) or says "unverified" and has no date', () => {
+      const all = [...data.letters, ...data.calculators, ...data.aiTools, ...data.quotes].flatMap((e) => e.sources);
+      for (const s of all) {
+        if (sourceVerified(s)) {
+          expect(s.checkedOn).to.match(/^\d{4}-\d{2}-\d{2}$/);
+          // Read means the article itself: no whole-code address.
+          expect(s.url, s.text).not.to.include('/texte_lc/');
+        } else {
+          expect(s).to.include({ status: 'unverified' });
+          expect(s).not.to.have.property('checkedOn');
+        }
+      }
+      // The sources the notes of issue 24 named as not reread are unverified.
+      const find = (slug: string, article: string) =>
+        [...data.letters, ...data.calculators].find((e) => e.slug === slug)!.sources.find((s) => s.article.startsWith(article))!;
+      expect(sourceVerified(find('resiliation-mutuelle-sante', 'L221-10-2'))).to.equal(false);
+      expect(sourceVerified(find('contestation-prelevement-sepa', 'L133-25-1'))).to.equal(false);
+      expect(sourceVerified(find('indemnite-retard-avion', '7'))).to.equal(false);
+      // And what was read on 2026-11-24 says so.
+      expect(find('conges-payes-acquis', 'L3141-3')).to.include({
+        checkedOn: '2026-11-24',
+        url: 'https://www.legifrance.gouv.fr/codes/article_lc/LEGIARTI000033020826',
+      });
+    });
+
+    it('the schema refuses a date on an unverified source, and a verified source without one', () => {
+      const base = { text: 'Code civil', article: '1641', url: 'https://www.legifrance.gouv.fr/codes/article_lc/LEGIARTI000006441924' };
+      expect(legalSourceSchema.validate({ ...base, status: 'unverified' }).error).to.equal(undefined);
+      expect(legalSourceSchema.validate({ ...base, checkedOn: '2026-11-24' }).error).to.equal(undefined);
+      expect(legalSourceSchema.validate({ ...base, status: 'unverified', checkedOn: '2026-11-24' }).error).to.not.equal(undefined);
+      expect(legalSourceSchema.validate(base).error).to.not.equal(undefined);
+      expect(legalSourceSchema.validate({ ...base, status: 'verified', checkedOn: '2026-11-24' }).error).to.not.equal(undefined);
+    });
+
+    it('SOURCES.md says « non vérifié », and the catalogue the API returns carries the status (valid against its response schema)', () => {
+      const md = sourcesMarkdown(data);
+      expect(md).to.include('Code de la mutualité, art. L221-10-2 — <https://www.legifrance.gouv.fr/codes/texte_lc/LEGITEXT000006074067> (non vérifié)');
+      expect(md).to.match(/Sources vérifiées : \d+ sur \d+/);
+      const body = JSON.parse(new Catalogue(data).body.toString('utf8')) as { letters: { slug: string; sources: { status?: string }[] }[] };
+      const letter = body.letters.find((l) => l.slug === 'reclamation-fiscale')!;
+      expect(letter.sources[0]).to.include({ status: 'unverified' }).and.not.to.have.property('checkedOn');
+      expect(catalogueSchema.validate(body).error).to.equal(undefined);
+    });
+
+    it('an unverified source has no date to be stale (years later, only dated sources are reported)', () => {
+      const copy = structuredClone(data);
+      for (const l of copy.letters) for (const s of l.sources) Object.assign(s, { status: 'unverified', checkedOn: undefined });
+      const stale = staleSources(copy, '2030-01-01');
+      expect(stale.filter((x) => x.startsWith('letter ') && !x.includes('address of provider'))).to.deep.equal([]);
+      expect(stale.some((x) => x.startsWith('calculator '))).to.equal(true);
+    });
+
+    it('every letter whose content the law drives rests on a verified source, but for the list waiting for a read', () => {
+      expect(lawDrivenLettersWithoutVerifiedSource(data)).to.deep.equal(WAITING_FOR_A_READ_SOURCE);
+      // A new law-driven letter without a verified source is reported.
+      const copy = structuredClone(data);
+      const added = structuredClone(copy.letters.find((l) => l.slug === 'restitution-depot-garantie')!);
+      added.slug = 'nouvelle-lettre';
+      added.sources = added.sources.map((s) => ({ text: s.text, article: s.article, url: s.url, status: 'unverified' as const }));
+      copy.letters.push(added);
+      expect(lawDrivenLettersWithoutVerifiedSource(copy)).to.include('nouvelle-lettre');
+      // A letter that cites no article, deadline or amount is not concerned.
+      added.body = 'Madame, Monsieur,\n\nJe vous prie de bien vouloir me transmettre ce document.';
+      added.fields = [];
+      expect(lawDrivenLettersWithoutVerifiedSource(copy)).not.to.include('nouvelle-lettre');
     });
   });
 });
