@@ -63,6 +63,7 @@ const WAITING_FOR_A_READ_SOURCE = [
   'garantie-legale-conformite',
   'garantie-vices-caches',
   'indemnisation-retard-annulation-vol',
+  'information-conge-supplementaire-naissance',
   'lettre-demission',
   'mise-en-demeure-paiement',
   'reclamation-bagage-aerien',
@@ -237,6 +238,42 @@ describe('catalogue law (issue 24)', () => {
       added.body = 'Madame, Monsieur,\n\nJe vous prie de bien vouloir me transmettre ce document.';
       added.fields = [];
       expect(lawDrivenLettersWithoutVerifiedSource(copy)).not.to.include('nouvelle-lettre');
+    });
+  });
+
+  describe('C. what 2026 added', () => {
+    it('congé supplémentaire de naissance: the employee informs the employer, with the notice and the durations; shaped like the other travail letters', () => {
+      const slug = 'information-conge-supplementaire-naissance';
+      const l = letter(slug);
+      expect(l).to.include({ category: 'travail', recommendedMode: 'ar' });
+      expect(l.providers).to.deep.equal([]);
+      expect(l.keywords).to.include.members(['congé de naissance', 'naissance', 'employeur']);
+      expect(l.legalBasis[0]).to.equal('Code du travail, articles L1225-46-2 à L1225-46-7');
+      // The text of the articles could not be read: the sources say so.
+      expect(l.sources.every((s) => s.status === 'unverified')).to.equal(true);
+      const values = { childEvent: 'naissance', childEventDate: '2026-09-14', previousLeave: 'paternite', leaveStartDate: '2026-12-01' };
+      const immediate = render(slug, { ...values, leaveDuration: '1-mois', succession: 'immediate' });
+      expect(immediate).to.include("que je prendrai un congé supplémentaire de naissance d'une durée d'un mois, à compter du 1er décembre 2026.");
+      expect(immediate).to.include(
+        "Ce congé fait suite à mon congé de paternité et d'accueil de l'enfant, dont il prendra immédiatement la suite : la présente information vous parvient donc au moins quinze jours avant son début.",
+      );
+      expect(immediate).not.to.include('au moins un mois');
+      const split = render(slug, { ...values, leaveDuration: '2-mois-fractionne', secondPeriodStartDate: '2027-03-01', succession: 'differee' });
+      expect(split).to.include(
+        "d'une durée de deux mois, fractionné en deux périodes d'un mois, à compter du 1er décembre 2026, la seconde période débutant le 1er mars 2027.",
+      );
+      expect(split).to.include('la présente information vous parvient au moins un mois avant son début.');
+      expect(split).to.include('articles L1225-46-2 et suivants du Code du travail, issus de la loi n° 2025-1403 du 30 décembre 2025');
+      // The second period's start is required only for a split leave.
+      const { values: checked } = checkValues(letterFields(l), {
+        ...base,
+        ...recipient,
+        ...values,
+        leaveDuration: '2-mois-fractionne',
+        succession: 'differee',
+      });
+      expect(renderLetter(l, undefined, checked, NOW).missingFields).to.deep.equal(['secondPeriodStartDate']);
+      expect(renderLetter(l, undefined, { ...checked, leaveDuration: '1-mois' }, NOW).missingFields).to.deep.equal([]);
     });
   });
 });
