@@ -44,7 +44,6 @@ const WAITING_FOR_A_READ_SOURCE = [
   'cloture-compte-bancaire',
   'confirmation-opposition-carte',
   'contestation-facture-telecom',
-  'contestation-operation-non-autorisee',
   'contestation-prelevement-sepa',
   'contestation-rattrapage-facture-energie',
   'declaration-sinistre',
@@ -274,6 +273,19 @@ describe('catalogue law (issue 24)', () => {
       });
       expect(renderLetter(l, undefined, checked, NOW).missingFields).to.deep.equal(['secondPeriodStartDate']);
       expect(renderLetter(l, undefined, { ...checked, leaveDuration: '1-mois' }, NOW).missingFields).to.deep.equal([]);
+    });
+
+    it('housing: since 1 January 2025 a G-rated home is not decent; the repairs letter says so when the tenant says it is rated G', () => {
+      const values = {
+        rentedAddress: '3 rue Neuve, 69001 Lyon',
+        issueNoticedDate: '2026-11-02',
+        issueDescription: 'Le chauffage ne fonctionne plus.',
+        deadlineDays: 15,
+      };
+      const g = render('demande-travaux-bailleur', { ...values, energyClassG: 'oui' });
+      expect(g).to.include('depuis le 1er janvier 2025, un logement situé en France métropolitaine doit atteindre au moins la classe F');
+      // An existing request without the new field renders as before.
+      expect(render('demande-travaux-bailleur', values)).not.to.include('classe F');
     });
   });
 });
