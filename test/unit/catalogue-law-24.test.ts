@@ -75,7 +75,6 @@ const WAITING_FOR_A_READ_SOURCE = [
   'resiliation-assurance-auto',
   'resiliation-assurance-emprunteur',
   'resiliation-assurance-habitation',
-  'resiliation-contrat-energie',
   'resiliation-mutuelle-sante',
   'resiliation-salle-de-sport',
   'resiliation-telecom-modification-contrat',
