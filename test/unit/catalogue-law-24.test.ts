@@ -67,7 +67,6 @@ const WAITING_FOR_A_READ_SOURCE = [
   'mise-en-demeure-paiement',
   'reclamation-bagage-aerien',
   'reclamation-fiscale',
-  'reclamation-heures-supplementaires',
   'recours-amiable-securite-sociale',
   'recours-gracieux-decision-administrative',
   'requete-exoneration-amende',
