@@ -152,7 +152,10 @@ export const calculators: Record<string, (inputs: Inputs) => Output> = {
     };
   },
 
-  /** Paid leave earned (Code du travail L3141-3, L3141-5-1, L3141-7): 2.5 days a month worked, 2 a month of sick leave, rounded up. */
+  /**
+   * Paid leave earned (Code du travail L3141-3, L3141-5-1, L3141-7): 2.5 days a month worked, 2 a month of
+   * sick leave, rounded up. The two together cannot exceed the 12-month reference period (refused before, 422).
+   */
   'conges-payes-acquis'(inputs) {
     const raw = 2.5 * Number(inputs.monthsWorked) + 2 * Number(inputs.sickLeaveMonths ?? 0);
     return { rawDays: raw, days: Math.min(30, Math.ceil(raw)), unit: 'jours ouvrables' };
@@ -167,14 +170,18 @@ export const calculators: Record<string, (inputs: Inputs) => Output> = {
     return { basis: 'minimum-ue', rate, compensationCents: compensation, belowMinimumThreshold: compensation > 0 && compensation < 400 };
   },
 
-  /** Flight delay compensation (règlement (CE) n° 261/2004 art. 7; CJUE Sturgeon): 250, 400 or 600 € from 3 h. */
+  /**
+   * Flight delay compensation (règlement (CE) n° 261/2004 art. 7; CJUE Sturgeon): 250, 400 or 600 € from 3 h
+   * at arrival. Art. 7 §1: 1 500 km or less → 250; intra-EU over 1 500 km, or others up to 3 500 km → 400;
+   * beyond → 600. Art. 7 §2 lets the carrier halve it when the delay "does not exceed" 2 h, 3 h or 4 h
+   * respectively: inclusive bounds, so 4 h 00 on a long flight is 300 € and 3 h 00 on a medium one 200 €.
+   */
   'indemnite-retard-avion'(inputs) {
     const delay = Number(inputs.arrivalDelayMinutes);
     const distance = Number(inputs.distanceKm);
     if (delay < 180) return { compensationCents: 0, reduced: false };
-    const full = distance <= 1500 ? 25000 : inputs.intraEu === 'oui' || distance <= 3500 ? 40000 : 60000;
-    // Long flights (> 3 500 km) delayed between 3 and 4 hours: halved (art. 7 §2 c).
-    const reduced = full === 60000 && delay < 240;
+    const [full, reducibleUpTo] = distance <= 1500 ? [25000, 120] : inputs.intraEu === 'oui' || distance <= 3500 ? [40000, 180] : [60000, 240];
+    const reduced = delay <= reducibleUpTo;
     return { compensationCents: reduced ? full / 2 : full, reduced };
   },
 };

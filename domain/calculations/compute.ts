@@ -52,6 +52,15 @@ function crossChecks(slug: string, inputs: Inputs): void {
     if (!years.includes(Number(inputs.incomeYear)))
       problems.push({ field: 'incomeYear', message: `no scale for this income year (known: ${years.join(', ')})` });
   }
+  if (slug === 'conges-payes-acquis') {
+    // One reference period is 12 months: more would let sick leave earn past the 24-day cap of L3141-5-1.
+    const worked = Number(inputs.monthsWorked);
+    const sick = Number(inputs.sickLeaveMonths);
+    if (worked < 0) problems.push({ field: 'monthsWorked', message: 'must not be negative' });
+    if (sick < 0) problems.push({ field: 'sickLeaveMonths', message: 'must not be negative' });
+    if (worked + sick > 12)
+      problems.push({ field: 'sickLeaveMonths', message: 'monthsWorked + sickLeaveMonths must not exceed the 12 months of the reference period' });
+  }
   if (slug === 'depot-garantie-restitution') {
     const max = Math.floor(Number(inputs.depositAmountCents) * 0.2);
     if (Number(inputs.sharedBuildingProvisionCents) > max) {

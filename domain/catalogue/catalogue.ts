@@ -24,14 +24,21 @@ export interface Field {
   filledFrom?: 'sender' | 'recipient';
 }
 
-/** A legal source: the text, the article, its page on Légifrance, service-public.fr or EUR-Lex, and the day it was last read there. */
+/**
+ * A legal source: the text, the article, its page on Légifrance, service-public.fr or EUR-Lex, and the
+ * day it was last read there; or `status: 'unverified'` (no date) while nobody has read it there.
+ */
 export interface LegalSource {
   text: string;
   article: string;
   url: string;
-  checkedOn: string;
+  status?: 'unverified';
+  checkedOn?: string;
   note?: string;
 }
+
+/** Whether someone read the source on the official site (it then has a check date). */
+export const sourceVerified = (source: LegalSource): boolean => source.status !== 'unverified' && source.checkedOn !== undefined;
 
 export interface PostalAddress {
   name: string;
@@ -163,6 +170,8 @@ export function staleSources(data: CatalogueData, today: string, months = 12): s
   const stale: string[] = [];
   for (const [kind, entry] of entries) {
     for (const source of entry.sources) {
+      // An unverified source has no date to be stale: it is listed as unverified instead (SOURCES.md).
+      if (source.checkedOn === undefined) continue;
       if (source.checkedOn < oldest) stale.push(`${kind} ${entry.slug}: ${source.text}, ${source.article} last checked ${source.checkedOn} (before ${oldest})`);
       else if (source.checkedOn > today) stale.push(`${kind} ${entry.slug}: ${source.text}, ${source.article} checked in the future (${source.checkedOn})`);
     }
@@ -174,6 +183,21 @@ export function staleSources(data: CatalogueData, today: string, months = 12): s
     }
   }
   return stale;
+}
+
+/**
+ * A letter whose content the law drives: its text (body or an option it prints) cites an article, a
+ * deadline or an amount. Such a letter must rest on at least one verified source (issue 24).
+ */
+const LAW_DRIVEN = /\barticles?\s|\bdélais?\b|\d+\s*(?:jours|mois|ans)\b|€|\beuros\b|%/u;
+
+/** The letters whose content the law drives and none of whose sources has been read (sorted slugs). */
+export function lawDrivenLettersWithoutVerifiedSource(data: CatalogueData): string[] {
+  return data.letters
+    .filter((l) => LAW_DRIVEN.test(`${l.body}\n${JSON.stringify(l.fields)}`))
+    .filter((l) => !l.sources.some(sourceVerified))
+    .map((l) => l.slug)
+    .sort();
 }
 
 function readJson(file: string): unknown {

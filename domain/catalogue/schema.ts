@@ -68,12 +68,19 @@ export const fieldSchema = Joi.object({
 export const SOURCE_URL = /^https:\/\/(?:www\.legifrance\.gouv\.fr|(?:www\.|entreprendre\.)?service-public\.fr|eur-lex\.europa\.eu)\//;
 const isoDay = Joi.string().pattern(/^\d{4}-\d{2}-\d{2}$/);
 
-/** One legal source of a letter or a tool, with the day someone last read it on the official site. */
+/**
+ * One legal source of a letter or a tool. A check date is a claim: `checkedOn` is the day the article
+ * itself was read on the official site; a source nobody has read there yet says `status: "unverified"`
+ * and has no date.
+ */
 export const legalSourceSchema = Joi.object({
   text: Joi.string().min(3).max(200).required().description('The text: a code, a law, a regulation, a judgment'),
   article: Joi.string().min(1).max(100).required().description('The article(s) relied on, or "—" for a text as a whole'),
   url: Joi.string().pattern(SOURCE_URL).required().description('Légifrance, service-public.fr, or EUR-Lex for EU texts'),
-  checkedOn: isoDay.required().description('Day (YYYY-MM-DD) the text was last read on the official site'),
+  status: Joi.string().valid('unverified').description('"unverified": the text has not been read on the official site (then no checkedOn)'),
+  checkedOn: isoDay
+    .when('status', { is: 'unverified', then: Joi.forbidden(), otherwise: Joi.required() })
+    .description('Day (YYYY-MM-DD) the text was last read on the official site; absent when status is "unverified"'),
   note: Joi.string().max(500).description('What remains to check, or why the source is only partly verified'),
 }).label('LegalSource');
 

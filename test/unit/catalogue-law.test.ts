@@ -57,14 +57,16 @@ describe('catalogue law (issue 16)', () => {
   describe('structured legal sources', () => {
     const data = loadCatalogueData();
 
-    it('every letter, calculator, AI tool and quote has sources: text, article, an official URL and a check date', () => {
+    it('every letter, calculator, AI tool and quote has sources: text, article, an official URL and a check date or the status unverified', () => {
       for (const entry of [...data.letters, ...data.calculators, ...data.aiTools, ...data.quotes]) {
         expect(entry.sources.length, entry.slug).to.be.greaterThan(0);
         for (const s of entry.sources) {
           expect(s.text.length, entry.slug).to.be.greaterThan(2);
           expect(s.article.length, entry.slug).to.be.greaterThan(0);
           expect(s.url, entry.slug).to.match(SOURCE_URL);
-          expect(s.checkedOn, entry.slug).to.match(/^\d{4}-\d{2}-\d{2}$/);
+          // A check date, or (issue 24) the source says it is unverified and has none.
+          if (s.status === 'unverified') expect(s.checkedOn, entry.slug).to.equal(undefined);
+          else expect(s.checkedOn, entry.slug).to.match(/^\d{4}-\d{2}-\d{2}$/);
         }
       }
       // French law is cited on Légifrance or service-public.fr; only EU texts point to EUR-Lex.
@@ -79,18 +81,19 @@ describe('catalogue law (issue 16)', () => {
 
     it('reports a check older than 12 months, and one in the future', () => {
       const old = structuredClone(data);
-      old.letters[0]!.sources[0]!.checkedOn = '2025-11-22';
-      old.calculators[0]!.sources[0]!.checkedOn = '2026-11-24';
-      const stale = staleSources(old, '2026-11-23');
+      old.letters[0]!.sources[0]!.checkedOn = '2025-11-23';
+      old.calculators[0]!.sources[0]!.checkedOn = '2026-11-25';
+      // Today moved from 2026-11-23 to 2026-11-24 (issue 24): sources read on 2026-11-24 would be in the future.
+      const stale = staleSources(old, '2026-11-24');
       expect(stale).to.have.length(2);
-      expect(stale[0]).to.include(old.letters[0]!.slug).and.to.include('2025-11-22');
+      expect(stale[0]).to.include(old.letters[0]!.slug).and.to.include('2025-11-23');
       expect(stale[1]).to.include('future');
       // Exactly 12 months is still fresh; a provider address is checked too.
-      old.letters[0]!.sources[0]!.checkedOn = '2025-11-23';
-      old.calculators[0]!.sources[0]!.checkedOn = '2026-11-23';
+      old.letters[0]!.sources[0]!.checkedOn = '2025-11-24';
+      old.calculators[0]!.sources[0]!.checkedOn = '2026-11-24';
       const withProvider = old.letters.find((l) => l.providers.length)!;
       withProvider.providers[0]!.addressSource.checkedOn = '2024-01-01';
-      expect(staleSources(old, '2026-11-23')).to.deep.equal([
+      expect(staleSources(old, '2026-11-24')).to.deep.equal([
         `letter ${withProvider.slug}: address of provider ${withProvider.providers[0]!.slug} last checked 2024-01-01`,
       ]);
     });
