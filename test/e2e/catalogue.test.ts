@@ -58,7 +58,14 @@ describe('catalogue', () => {
       expect(res.body.letters).to.have.length(catalogue().letters.size);
       const letter = res.body.letters[0];
       expect(letter).to.have.keys('slug', 'title', 'category', 'summary', 'legalBasis', 'sources', 'recommendedMode', 'keywords', 'providers', 'fields');
-      expect(letter.sources[0]).to.have.keys('text', 'article', 'url', 'checkedOn');
+      // A source is read (checkedOn, the day it was) or says it was not (status "unverified", no date).
+      for (const source of res.body.letters.flatMap((l: { sources: Record<string, string>[] }) => l.sources)) {
+        expect(source).to.include.keys('text', 'article', 'url');
+        expect('checkedOn' in source, JSON.stringify(source)).to.equal(source.status !== 'unverified');
+      }
+      expect(
+        res.body.letters.flatMap((l: { sources: { status?: string }[] }) => l.sources).some((s: { status?: string }) => s.status === 'unverified'),
+      ).to.equal(true);
       expect(res.body.calculators[0].sources.length).to.be.greaterThan(0);
       expect(letter).not.to.have.property('body');
       expect(res.body.prices.units.find((u: { unit: string }) => u.unit === 'mailing.ar').amountCents).to.be.a('number');
