@@ -17,6 +17,7 @@ import type { BrowserPool } from './pdf/browser.js';
 import type { WorkflowRunner } from '../domain/deps.js';
 import { reconcilerActivities } from './reconciler.js';
 import { paymentActivities } from './payments.js';
+import { productionAccessActivities } from './production-access.js';
 
 export interface ActivityDeps {
   db: Db;
@@ -56,6 +57,7 @@ export function createActivities(deps: ActivityDeps) {
     ...aiActivities(deps.config, deps.llm),
     ...reconcilerActivities(deps.workflows && { db: deps.db, config: deps.config, workflows: deps.workflows }),
     ...paymentActivities(deps.db, deps.config),
+    ...productionAccessActivities(deps.db),
   };
 }
 

@@ -98,6 +98,11 @@ export interface WorkflowRunner {
   /** Starts the delivery of one webhook event to one endpoint. */
   startDelivery(target: DeliveryTarget): Promise<void>;
   /**
+   * Starts the later directory check of a production request kept while the directory could not be
+   * reached (once per request). Temporal unreachable: Unavailable (the request waits for an operator).
+   */
+  startProductionCheck(requestId: string, siret: string): Promise<void>;
+  /**
    * Passes a Stripe event on to its top-up's workflow `topup-<session id>`, starting it when none
    * runs (signal-with-start). Temporal unreachable: Unavailable (Stripe sends the event again).
    */

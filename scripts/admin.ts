@@ -6,7 +6,7 @@ import type { Db } from '../db/knex.js';
 import { createApiKey, KEY_PATTERN, revokeApiKey } from '../domain/access/keys.js';
 import { changeAccount, createAccount, requireAccount } from '../domain/access/accounts.js';
 import { ADMIN_CLI } from '../domain/access/audit.js';
-import { pendingProductionAccess } from '../domain/access/production-access.js';
+import { pendingProductionAccess } from '../domain/access/production-requests.js';
 import { NotFound } from '../domain/errors.js';
 import { listDeliveries } from '../domain/webhooks/deliveries.js';
 import { isScope, SCOPES, type Scope } from '../domain/access/scopes.js';

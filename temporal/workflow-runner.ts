@@ -31,6 +31,7 @@ import {
   deliverySearchAttributes,
   deliverySummary,
   deliveryWorkflowId,
+  productionCheckWorkflowId,
   interactiveQueue,
   MAILING_MODE,
   MAILING_REFERENCE,
@@ -271,6 +272,22 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
           staticSummary: deliverySummary(target),
           typedSearchAttributes: deliverySearchAttributes(target),
         });
+      } catch {
+        throw unreachable();
+      }
+    },
+
+    async startProductionCheck(requestId, siret) {
+      try {
+        await client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+          client.workflow.start(workflows.productionAccessCheck, {
+            taskQueue: config.taskQueue,
+            workflowId: productionCheckWorkflowId(requestId),
+            args: [requestId, siret],
+            staticSummary: `production access check ${siret}`,
+            staticDetails: `request ${requestId}: the directory could not be reached when it was made`,
+          }),
+        );
       } catch {
         throw unreachable();
       }

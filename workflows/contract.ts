@@ -21,6 +21,8 @@ export function mailingSummary(input: MailingWorkflowInput, reference: string): 
   return [MODE_SHORT[input.mode], reference || 'no reference', input.test ? 'test' : 'live'].join(' · ');
 }
 export const deliveryWorkflowId = (deliveryId: string): string => `delivery-${deliveryId}`;
+/** The later directory check of one production access request. */
+export const productionCheckWorkflowId = (requestId: string): string => `production-check-${requestId}`;
 
 /** A delivery's line in the Temporal UI, e.g. "mailing.posted webhook · shipment … → endpoint …". */
 export function deliverySummary(target: DeliveryTarget, shipmentId?: string): string {

@@ -1,8 +1,8 @@
-import type { Db } from '../../db/knex.js';
+import type { Db, Tx } from '../../db/knex.js';
 import { isUuid } from '../../lib/text.js';
 import { notFound } from '../errors.js';
-import { approveProductionAccess } from './production-access.js';
-import { recordAudit, type Actor } from './audit.js';
+import { approveProductionAccess } from './production-requests.js';
+import { recordAudit, SYSTEM, type Actor } from './audit.js';
 
 export interface AccountState {
   id: string;
@@ -44,6 +44,22 @@ export async function changeAccount(db: Db, id: string, change: { suspended?: bo
       await recordAudit(trx, actor, { accountId: id, action: row.status === 'suspended' ? 'account.suspended' : 'account.unsuspended', target });
     return { id: row.id, status: row.status, liveEnabled: row.live_enabled };
   });
+}
+
+/**
+ * Opens production within the caller's transaction (the self-serve check: production-access.ts),
+ * approving the open request as decided automatically; its keys learn it at once (auth_changed).
+ */
+export async function enableLiveAutomatically(trx: Tx, id: string, details: Record<string, unknown>): Promise<void> {
+  const [row] = await trx('accounts').where({ id, live_enabled: false }).update({ live_enabled: true }).returning('id');
+  await approveProductionAccess(trx, id, 'automatic');
+  if (row)
+    await recordAudit(trx, SYSTEM, {
+      accountId: id,
+      action: 'account.live_enabled',
+      target: { type: 'account', id },
+      details: { automatic: true, ...details },
+    });
 }
 
 /** Whether the account may use live keys (production opened by an operator or the self-serve check). */

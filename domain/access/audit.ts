@@ -26,6 +26,8 @@ export const AUDIT_ACTIONS = [
   'webhook.deleted',
   'webhook.secret_rotated',
   'production.requested',
+  'production.checked',
+  'production.refused',
   'account.live_enabled',
   'account.suspended',
   'account.unsuspended',

@@ -1,14 +1,31 @@
 import Joi from 'joi';
-import type { Db, Tx } from '../../db/knex.js';
+import type { Db } from '../../db/knex.js';
 import type { Deps } from '../deps.js';
+import { PartnerFailure } from '../errors.js';
+import { logger } from '../../lib/logger.js';
 import { normalize } from '../../lib/text.js';
 import { companyProfile, siretProblem } from '../lookups/companies.js';
-import { recordAudit, type Actor } from './audit.js';
+import type { CompanyProfile } from '../lookups/results.js';
+import { enableLiveAutomatically } from './accounts.js';
+import { recordAudit, SYSTEM, type Actor } from './audit.js';
+import {
+  insertProductionRequest,
+  lockedRequest,
+  pendingRequestOf,
+  recordCompany,
+  refuseProductionRequest,
+  type CheckedCompany,
+  type ProductionAccessRequest,
+  type Refusal,
+} from './production-requests.js';
 
 /**
- * Production access (issue 15): a customer asks, with their company and use case; an operator opens
- * production with `admin account live-enable`, which approves the request. Until then the account's
- * svc_live_ keys answer 403 live_not_enabled.
+ * Production access: a customer asks, with their company and use case. When the national business
+ * directory shows the establishment and its company active under the legal name given, production
+ * opens at once (the check in the audit log). Anything else waits for an operator
+ * (`admin account live-enable`). A request made while the directory cannot be reached is kept and
+ * checked again later by the productionAccessCheck workflow, never lost. Until production opens, the
+ * account's svc_live_ keys answer 403 live_not_enabled.
  */
 
 /** What the form sends; its limits appear here only. Empty legal name or address: the directory's. */
@@ -26,57 +43,13 @@ export interface ProductionAccessInput {
   useCase: string;
 }
 
-/** What the directory said of the establishment when the request was made. */
-export interface CheckedCompany {
-  name: string;
-  acronym: string | null;
-  status: 'active' | 'closed';
-  address: string;
-  activity: string | null;
-  dataFreshness: string | null;
-}
-
-export interface ProductionAccessRequest {
-  id: string;
-  accountId: string;
-  siret: string;
-  legalName: string;
-  address: string;
-  useCase: string;
-  company: CheckedCompany;
-  status: 'pending' | 'approved';
-  createdAt: string;
-  decidedAt: string | null;
-}
-
-interface Row {
-  id: string;
-  account_id: string;
-  siret: string;
-  legal_name: string;
-  address: string;
-  use_case: string;
-  company: CheckedCompany;
-  status: 'pending' | 'approved';
-  created_at: Date;
-  decided_at: Date | null;
-}
-
-const toRequest = (row: Row): ProductionAccessRequest => ({
-  id: row.id,
-  accountId: row.account_id,
-  siret: row.siret,
-  legalName: row.legal_name,
-  address: row.address,
-  useCase: row.use_case,
-  company: row.company,
-  status: row.status,
-  createdAt: row.created_at.toISOString(),
-  decidedAt: row.decided_at ? row.decided_at.toISOString() : null,
-});
-
 export type SubmitResult =
+  /** The directory confirms the company under the name given: production is open. */
+  | { kind: 'opened'; request: ProductionAccessRequest }
+  /** Checked, no legal name given to compare: waits for an operator. */
   | { kind: 'submitted'; request: ProductionAccessRequest }
+  /** The directory could not be reached: kept, and checked again later. */
+  | { kind: 'waiting_directory'; request: ProductionAccessRequest }
   /** Not 14 digits, or a wrong control key: refused before any lookup. */
   | { kind: 'invalid_siret'; reason: 'format' | 'checksum' }
   | { kind: 'unknown_company' }
@@ -97,29 +70,15 @@ export function sameCompany(given: string, company: Pick<CheckedCompany, 'name' 
     .some((name) => words.includes(` ${normalize(name)} `));
 }
 
-/** The account's latest request (pending or approved), if any. */
-export async function latestProductionAccess(db: Db, accountId: string): Promise<ProductionAccessRequest | undefined> {
-  const row = (await db('production_access_requests').where({ account_id: accountId }).orderBy('created_at', 'desc').first()) as Row | undefined;
-  return row ? toRequest(row) : undefined;
-}
+/** What the directory's answer means for a request with this legal name (empty: none given). */
+type Verdict =
+  | { kind: Refusal; company?: CheckedCompany }
+  /** Active under the name given: production may open at once. */
+  | { kind: 'confirmed'; company: CheckedCompany }
+  /** Active, no name given to compare: an operator decides. */
+  | { kind: 'checked'; company: CheckedCompany };
 
-/**
- * Records a request to open production. The SIRET is checked (format, control key) then looked up
- * through the same domain function as GET /v1/companies/{siret}: the establishment and its company
- * must exist and be active. That lookup is our check, never billed to the customer nor counted in
- * their free quota. A directory that keeps failing throws PartnerFailure (nothing recorded).
- */
-export async function submitProductionAccess(deps: Deps, accountId: string, input: ProductionAccessInput, actor?: Actor): Promise<SubmitResult> {
-  const { db } = deps;
-  const account = await db('accounts').where({ id: accountId }).first('live_enabled');
-  if (account?.live_enabled) return { kind: 'already_open' };
-  const pending = await db('production_access_requests').where({ account_id: accountId, status: 'pending' }).first();
-  if (pending) return { kind: 'already_pending', request: toRequest(pending as Row) };
-
-  const siret = input.siret.replace(/[\s.]/g, '');
-  const problem = siretProblem(siret);
-  if (problem) return { kind: 'invalid_siret', reason: problem };
-  const profile = await companyProfile(deps, siret);
+function verdictOf(profile: CompanyProfile | null, legalName: string): Verdict {
   if (!profile) return { kind: 'unknown_company' };
   const company: CheckedCompany = {
     name: profile.company.name,
@@ -130,51 +89,101 @@ export async function submitProductionAccess(deps: Deps, accountId: string, inpu
     dataFreshness: profile.dataFreshness,
   };
   if (company.status !== 'active') return { kind: 'closed_company', company };
-  if (input.legalName && !sameCompany(input.legalName, company)) return { kind: 'name_mismatch', company };
+  if (!legalName) return { kind: 'checked', company };
+  return sameCompany(legalName, company) ? { kind: 'confirmed', company } : { kind: 'name_mismatch', company };
+}
 
+/** The check as the audit log keeps it: what was compared and what the directory said. */
+const checkDetails = (siret: string, verdict: Verdict) => ({
+  siret,
+  result: verdict.kind,
+  directoryName: verdict.company?.name ?? null,
+  directoryStatus: verdict.company?.status ?? null,
+  dataFreshness: verdict.company?.dataFreshness ?? null,
+});
+
+/**
+ * Records a request to open production. The SIRET is checked (format, control key) then looked up
+ * through the same domain function as GET /v1/companies/{siret}: the establishment and its company
+ * must exist and be active. That lookup is our check, never billed to the customer nor counted in
+ * their free quota. Confirmed under the name given: production opens at once. The directory
+ * failing: the request is kept without its check and the productionAccessCheck workflow asks again.
+ */
+export async function submitProductionAccess(deps: Deps, accountId: string, input: ProductionAccessInput, actor?: Actor): Promise<SubmitResult> {
+  const { db } = deps;
+  const account = await db('accounts').where({ id: accountId }).first('live_enabled');
+  if (account?.live_enabled) return { kind: 'already_open' };
+  const pending = await pendingRequestOf(db, accountId);
+  if (pending) return { kind: 'already_pending', request: pending };
+
+  const siret = input.siret.replace(/[\s.]/g, '');
+  const problem = siretProblem(siret);
+  if (problem) return { kind: 'invalid_siret', reason: problem };
+  const legalName = input.legalName ?? '';
+  let verdict: Verdict | undefined;
   try {
-    const row = await db.transaction(async (trx) => {
-      const [inserted] = await trx('production_access_requests')
-        .insert({
-          account_id: accountId,
-          siret,
-          legal_name: input.legalName || company.name,
-          address: input.address || company.address,
-          use_case: input.useCase,
-          company: JSON.stringify(company),
-        })
-        .returning('*');
-      await recordAudit(trx, actor, {
+    verdict = verdictOf(await companyProfile(deps, siret), legalName);
+  } catch (error) {
+    if (!(error instanceof PartnerFailure)) throw error;
+  }
+  if (verdict?.kind === 'unknown_company') return { kind: 'unknown_company' };
+  if (verdict?.kind === 'closed_company' || verdict?.kind === 'name_mismatch') return { kind: verdict.kind, company: verdict.company! };
+
+  const company = verdict?.company;
+  try {
+    const request = await db.transaction(async (trx) => {
+      const inserted = await insertProductionRequest(trx, {
         accountId,
-        action: 'production.requested',
-        target: { type: 'production_request', id: inserted.id },
-        details: { siret, legalName: inserted.legal_name },
+        siret,
+        // Unchecked, only what the customer typed: the later check compares it.
+        legalName: legalName || company?.name || '',
+        address: input.address || company?.address || '',
+        useCase: input.useCase,
+        company: company ?? null,
       });
-      return inserted as Row;
+      const target = { type: 'production_request', id: inserted.id } as const;
+      await recordAudit(trx, actor, { accountId, action: 'production.requested', target, details: { siret, legalName: inserted.legalName } });
+      if (!verdict) return inserted;
+      await recordAudit(trx, SYSTEM, { accountId, action: 'production.checked', target, details: checkDetails(siret, verdict) });
+      if (verdict.kind === 'confirmed') await enableLiveAutomatically(trx, accountId, { siret, requestId: inserted.id });
+      return inserted;
     });
-    return { kind: 'submitted', request: toRequest(row) };
+    if (verdict) return { kind: verdict.kind === 'confirmed' ? 'opened' : 'submitted', request };
+    await deps.workflows
+      .startProductionCheck(request.id, siret)
+      .catch((error: unknown) =>
+        logger.warn({ err: error, requestId: request.id }, 'the later directory check could not start; the request waits for an operator'),
+      );
+    return { kind: 'waiting_directory', request };
   } catch (error) {
     // Two submissions at once: the unique index keeps one open request per account.
     if ((error as { code?: string }).code !== '23505') throw error;
-    const request = await latestProductionAccess(db, accountId);
-    return { kind: 'already_pending', request: request! };
+    return { kind: 'already_pending', request: (await pendingRequestOf(db, accountId))! };
   }
 }
 
-/** Open requests for operators (`admin account pending`), oldest first, with the account's name. */
-export async function pendingProductionAccess(db: Db): Promise<(ProductionAccessRequest & { accountName: string })[]> {
-  const rows = (await db('production_access_requests as r')
-    .join('accounts as a', 'a.id', 'r.account_id')
-    .where('r.status', 'pending')
-    .orderBy([
-      { column: 'r.created_at', order: 'asc' },
-      { column: 'r.id', order: 'asc' },
-    ])
-    .select('r.*', 'a.name as account_name')) as (Row & { account_name: string })[];
-  return rows.map((row) => ({ ...toRequest(row), accountName: row.account_name }));
-}
-
-/** Production opened (`account live-enable`): the account's open request, if any, is approved. */
-export async function approveProductionAccess(trx: Tx, accountId: string): Promise<void> {
-  await trx('production_access_requests').where({ account_id: accountId, status: 'pending' }).update({ status: 'approved', decided_at: trx.fn.now() });
+/**
+ * The later check of a request kept while the directory could not be reached (the activity of the
+ * productionAccessCheck workflow): the same verdict as at submission, now recorded. A request an
+ * operator decided meanwhile is left as it is.
+ */
+export async function completeDirectoryCheck(db: Db, requestId: string, profile: CompanyProfile | null): Promise<'opened' | 'pending' | 'refused' | 'decided'> {
+  return db.transaction(async (trx) => {
+    const request = await lockedRequest(trx, requestId);
+    if (!request || request.status !== 'pending' || request.company) return 'decided';
+    // Kept without its check, the request holds the name the customer typed (empty: none).
+    const verdict = verdictOf(profile, request.legalName);
+    const target = { type: 'production_request', id: requestId } as const;
+    const { accountId, siret } = request;
+    if (verdict.kind !== 'confirmed' && verdict.kind !== 'checked') {
+      await refuseProductionRequest(trx, requestId, verdict.kind);
+      await recordAudit(trx, SYSTEM, { accountId, action: 'production.refused', target, details: checkDetails(siret, verdict) });
+      return 'refused';
+    }
+    await recordCompany(trx, requestId, verdict.company, request.address || verdict.company.address, request.legalName || verdict.company.name);
+    await recordAudit(trx, SYSTEM, { accountId, action: 'production.checked', target, details: checkDetails(siret, verdict) });
+    if (verdict.kind !== 'confirmed') return 'pending';
+    await enableLiveAutomatically(trx, accountId, { siret, requestId });
+    return 'opened';
+  });
 }

@@ -55,12 +55,6 @@ describe('developer space: production access, mailings, service requests (browse
       expect(await attempt({ siret: '35600000000048', useCase: 'trop court' })).to.equal(400);
       expect(await dashboard.alert(page)).to.equal('Cas d’usage : 20 caractères au moins.');
 
-      // The directory failing: a clear page, nothing recorded, never a 500.
-      companyDirectory.failNext = 100;
-      expect(await attempt({ siret: '98765432400001' })).to.equal(502);
-      expect(await dashboard.alert(page)).to.include('L’annuaire des entreprises ne répond pas');
-      companyDirectory.reset();
-
       expect(await attempt({ siret: '98765432400001' })).to.equal(422);
       expect(await dashboard.alert(page)).to.include('Aucun établissement ne porte le SIRET 98765432400001');
       expect(await inputValue(page, 'siret'), 'the form keeps what was typed').to.equal('98765432400001');
@@ -71,8 +65,9 @@ describe('developer space: production access, mailings, service requests (browse
       expect(await inputValue(page, 'legalName')).to.equal('LA POSTE');
       expect(await db('production_access_requests').where({ account_id: accountId }).count({ n: '*' })).to.deep.equal([{ n: '0' }]);
 
-      // Sent again as corrected: pending, with what was sent (the address is the directory's).
-      expect(await dashboard.submit(page, {})).to.equal(200);
+      // Sent again without a legal name (the directory's is taken): nothing to compare, so it
+      // waits for an operator, with what was sent (the address is the directory's).
+      expect(await dashboard.submit(page, { legalName: '' })).to.equal(200);
       expect(new URL(page.url()).pathname).to.equal('/dashboard/production');
       expect(await state(page)).to.equal('pending');
       const sent = await page.$eval('#production-request', (dl) => dl.textContent!);
@@ -93,6 +88,7 @@ describe('developer space: production access, mailings, service requests (browse
       expect(again.status).to.equal(409);
       expect(await again.text()).to.include('Une demande est déjà en attente');
 
+      expect(await page.$eval('#production-status', (p) => p.textContent!)).to.include('en général sous un jour ouvré');
       const pending = await admin(['account', 'pending']);
       expect(pending.code).to.equal(0);
       const listed = pending.json.data.find((r: { accountId: string }) => r.accountId === accountId);
@@ -115,6 +111,89 @@ describe('developer space: production access, mailings, service requests (browse
       ).to.equal(200);
       expect((await admin(['account', 'pending'])).json.data.map((r: { accountId: string }) => r.accountId)).not.to.include(accountId);
     });
+  });
+
+  it('production opens at once when the directory confirms the company under the legal name given, the check in the audit log', async () => {
+    const { db } = stack();
+    companyDirectory.reset();
+    await db('partner_cache').where({ key: 'company:35600000000048' }).delete();
+    await dashboard.withPage(async (page) => {
+      const { accountId } = await dashboard.signedInDeveloper(page);
+      const liveKey = await createKey(accountId, 'live', [...SCOPES]);
+      await page.goto(`${base}/production`);
+      expect(await dashboard.submit(page, { siret: '35600000000048', legalName: 'La Poste', address: '', useCase: USE_CASE })).to.equal(200);
+      expect(await state(page)).to.equal('open');
+      expect(await page.$eval('#production-request', (dl) => dl.textContent!)).to.include('automatiquement');
+      expect(
+        (
+          await eventually(
+            () => api('/v1/catalogue', liveKey),
+            (r) => r.status === 200,
+          )
+        ).status,
+      ).to.equal(200);
+      const [request] = await db('production_access_requests').where({ account_id: accountId });
+      expect(request).to.include({ status: 'approved', decided_by: 'automatic', legal_name: 'La Poste' });
+      const audit = await db('audit_log')
+        .where({ account_id: accountId })
+        .whereIn('action', ['production.requested', 'production.checked', 'account.live_enabled']);
+      // One transaction: the same time for all three.
+      expect(audit.map((e) => [e.action, e.actor_type])).to.have.deep.members([
+        ['production.requested', 'developer'],
+        ['production.checked', 'system'],
+        ['account.live_enabled', 'system'],
+      ]);
+      expect(audit.find((e) => e.action === 'production.checked').details).to.include({
+        siret: '35600000000048',
+        result: 'confirmed',
+        directoryName: 'LA POSTE',
+        directoryStatus: 'active',
+      });
+      expect(audit.find((e) => e.action === 'account.live_enabled').details).to.include({ automatic: true, siret: '35600000000048' });
+      expect((await admin(['account', 'pending'])).json.data.map((r: { accountId: string }) => r.accountId)).not.to.include(accountId);
+    });
+  });
+
+  it('the directory down: the request is kept, checked again by a workflow when it answers, and production opens (or the refusal says why)', async () => {
+    const { db } = stack();
+    await db('partner_cache').whereIn('key', ['company:35600000000048', 'company:98765432400001']).delete();
+    for (const [siret, legalName, outcome] of [
+      ['35600000000048', 'LA POSTE', 'open'],
+      ['98765432400001', 'Acme', 'refused'],
+    ] as const) {
+      await dashboard.withPage(async (page) => {
+        const { accountId } = await dashboard.signedInDeveloper(page);
+        await page.goto(`${base}/production`);
+        companyDirectory.failNext = 1_000;
+        expect(await dashboard.submit(page, { siret, legalName, address: '', useCase: USE_CASE }), siret).to.equal(200);
+        expect(await state(page)).to.equal('checking');
+        expect(await page.$eval('#production-status', (p) => p.textContent!)).to.include('sera refaite automatiquement');
+        const [kept] = await db('production_access_requests').where({ account_id: accountId });
+        expect(kept).to.include({ status: 'pending', company: null, legal_name: legalName });
+        // Listed for operators meanwhile, never lost.
+        expect((await admin(['account', 'pending'])).json.data.map((r: { accountId: string }) => r.accountId)).to.include(accountId);
+        companyDirectory.failNext = 0;
+        const decided = await eventually(
+          () => db('production_access_requests').where({ id: kept.id }).first(),
+          (r) => r.status !== 'pending',
+          60_000,
+          500,
+        );
+        await page.reload();
+        if (outcome === 'open') {
+          expect(decided).to.include({ status: 'approved', decided_by: 'automatic' });
+          expect(await state(page)).to.equal('open');
+        } else {
+          expect(decided).to.include({ status: 'refused', refusal: 'unknown_company' });
+          expect(await state(page)).to.equal('none');
+          expect(await page.$eval('#production-refused', (p) => p.textContent!)).to.include('aucun établissement ne porte ce SIRET');
+        }
+        const actions = (await db('audit_log').where({ account_id: accountId })).map((e) => e.action);
+        expect(actions).to.include.members(
+          outcome === 'open' ? ['production.requested', 'production.checked', 'account.live_enabled'] : ['production.requested', 'production.refused'],
+        );
+      });
+    }
   });
 
   it('mailings: the account’s mailings with their events, filtered and paged; a proof downloads for the owner only', async () => {

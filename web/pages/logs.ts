@@ -102,6 +102,8 @@ const ACTION_TEXT: Record<AuditAction, string> = {
   'webhook.deleted': 'Webhook supprimé',
   'webhook.secret_rotated': 'Secret de webhook renouvelé',
   'production.requested': 'Accès à la production demandé',
+  'production.checked': 'Entreprise vérifiée dans l’annuaire',
+  'production.refused': 'Demande de production refusée',
   'account.live_enabled': 'Production ouverte',
   'account.suspended': 'Compte suspendu',
   'account.unsuspended': 'Compte réactivé',

@@ -1,6 +1,7 @@
 import { html, type Html } from '../html.js';
 import type { Session } from '../../domain/developers/sessions.js';
-import { productionAccessInputSchema, type ProductionAccessRequest } from '../../domain/access/production-access.js';
+import { productionAccessInputSchema } from '../../domain/access/production-access.js';
+import type { ProductionAccessRequest } from '../../domain/access/production-requests.js';
 import { maxLength } from '../forms.js';
 import { BASE, csrfField, layout, message, when, type Message } from './layout.js';
 
@@ -32,13 +33,21 @@ function sent(request: ProductionAccessRequest): Html {
     <dt>${PRODUCTION_LABELS.useCase}</dt>
     <dd>${request.useCase}</dd>
     <dt>Annuaire des entreprises</dt>
-    <dd>${request.company.name}, établissement ${request.company.status === 'active' ? 'actif' : 'fermé'} : ${request.company.address}</dd>
+    <dd>
+      ${
+        request.company
+          ? html`${request.company.name}, établissement ${request.company.status === 'active' ? 'actif' : 'fermé'} : ${request.company.address}`
+          : 'pas encore joint : la vérification sera refaite automatiquement dès qu’il répondra'
+      }
+    </dd>
     <dt>Envoyée le</dt>
     <dd>${when(new Date(request.createdAt))}</dd>
     ${
-      request.decidedAt
+      request.decidedAt && request.status === 'approved'
         ? html`<dt>Validée le</dt>
-            <dd>${when(new Date(request.decidedAt))}</dd>`
+            <dd>
+              ${when(new Date(request.decidedAt))}${request.decidedBy === 'automatic' ? ', automatiquement (entreprise active, raison sociale conforme à l’annuaire)' : ', par un opérateur'}
+            </dd>`
         : ''
     }
   </dl>`;
@@ -47,7 +56,8 @@ function sent(request: ProductionAccessRequest): Html {
 function requestForm(session: Session, form: ProductionForm): Html {
   return html`<p>
       Pour ouvrir la production, décrivez votre entreprise et votre usage. Le SIRET est vérifié dans l’annuaire des entreprises (cette vérification n’est pas
-      facturée) ; laissez la raison sociale ou l’adresse vides pour reprendre celles de l’annuaire. Un opérateur valide ensuite la demande.
+      facturée). Si l’établissement est actif et que la raison sociale saisie est celle de l’annuaire, la production s’ouvre aussitôt. Sinon (raison sociale
+      laissée vide : celle de l’annuaire est reprise), un opérateur valide la demande, en général sous un jour ouvré.
     </p>
     <form method="post" action="${BASE}/production">
       ${csrfField(session)}
@@ -61,6 +71,20 @@ function requestForm(session: Session, form: ProductionForm): Html {
       <textarea id="useCase" name="useCase" rows="5" required maxlength="${max('useCase')}">${form.useCase}</textarea>
       <p><button type="submit">Demander l’accès à la production</button></p>
     </form>`;
+}
+
+const REFUSALS: Record<NonNullable<ProductionAccessRequest['refusal']>, string> = {
+  unknown_company: 'aucun établissement ne porte ce SIRET dans l’annuaire des entreprises',
+  closed_company: 'l’établissement est fermé selon l’annuaire des entreprises',
+  name_mismatch: 'la raison sociale saisie n’est pas celle de l’annuaire pour ce SIRET',
+};
+
+/** A request checked later and refused: why, so that the next one is right. */
+function refused(request: ProductionAccessRequest): Html {
+  return html`<p class="error" id="production-refused">
+    Votre demande du ${when(new Date(request.createdAt))} (SIRET ${request.siret}) n’a pas été acceptée : ${REFUSALS[request.refusal ?? 'unknown_company']}.
+    Vérifiez et envoyez une nouvelle demande.
+  </p>`;
 }
 
 export const EMPTY_PRODUCTION_FORM: ProductionForm = { siret: '', legalName: '', address: '', useCase: '' };
@@ -77,13 +101,22 @@ export function productionPage(
         Production ouverte : vos clés svc_live_ envoient de vrais courriers, débités de votre solde.
       </p>
       ${request?.status === 'approved' ? sent(request) : ''}`;
+  else if (request?.status === 'pending' && !request.company)
+    body = html`<p class="notice" id="production-status" data-state="checking">
+        Demande enregistrée. L’annuaire des entreprises ne répondait pas : la vérification du SIRET sera refaite automatiquement dès qu’il répondra (en général
+        en quelques minutes), puis la production s’ouvrira si l’entreprise est confirmée ; sinon un opérateur examinera la demande, en général sous un jour
+        ouvré. Rien à renvoyer de votre côté. D’ici là, les clés svc_live_ répondent 403 live_not_enabled.
+      </p>
+      ${sent(request)}`;
   else if (request?.status === 'pending')
     body = html`<p class="notice" id="production-status" data-state="pending">
-        Demande envoyée, en attente de validation par un opérateur. D’ici là, les clés svc_live_ répondent 403 live_not_enabled.
+        Demande envoyée, en attente de validation par un opérateur, en général sous un jour ouvré (du lundi au vendredi). D’ici là, les clés svc_live_ répondent
+        403 live_not_enabled ; les clés svc_test_ fonctionnent en sandbox.
       </p>
       ${sent(request)}`;
   else
-    body = html`<p id="production-status" data-state="none">
+    body = html`${request?.status === 'refused' ? refused(request) : ''}
+      <p id="production-status" data-state="none">
         Production pas encore demandée : les clés svc_live_ répondent 403 live_not_enabled ; les clés svc_test_ fonctionnent en sandbox.
       </p>
       ${requestForm(session, input.form ?? EMPTY_PRODUCTION_FORM)}`;

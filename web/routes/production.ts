@@ -1,13 +1,8 @@
 import { isLiveEnabled } from '../../domain/access/accounts.js';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { PartnerFailure } from '../../domain/errors.js';
-import {
-  latestProductionAccess,
-  productionAccessInputSchema,
-  submitProductionAccess,
-  type ProductionAccessInput,
-} from '../../domain/access/production-access.js';
+import { productionAccessInputSchema, submitProductionAccess, type ProductionAccessInput } from '../../domain/access/production-access.js';
+import { latestProductionAccess } from '../../domain/access/production-requests.js';
 import type { WebKit } from '../kit.js';
 import { filledFields, frenchError } from '../forms.js';
 import { BASE, type Message } from '../pages/layout.js';
@@ -34,16 +29,11 @@ export function productionRoutes(router: Router, kit: WebKit): void {
     const refuse = (status: number, text: string, refill = form): Promise<void> => show(ctx, status, { form: refill, m: { kind: 'error', text } });
     const { value, error } = productionAccessInputSchema.validate(filledFields(ctx, FIELDS));
     if (error) return refuse(400, frenchError(error, PRODUCTION_LABELS));
-    let result;
-    try {
-      result = await submitProductionAccess(kit.deps, ctx.state.session!.user!.accountId, value as ProductionAccessInput, kit.actor(ctx));
-    } catch (failure) {
-      if (failure instanceof PartnerFailure)
-        return refuse(502, 'L’annuaire des entreprises ne répond pas : rien n’a été enregistré. Réessayez dans un instant.');
-      throw failure;
-    }
+    const result = await submitProductionAccess(kit.deps, ctx.state.session!.user!.accountId, value as ProductionAccessInput, kit.actor(ctx));
     switch (result.kind) {
+      case 'opened':
       case 'submitted':
+      case 'waiting_directory':
         return ctx.redirect(`${BASE}/production`);
       case 'invalid_siret':
         return refuse(
