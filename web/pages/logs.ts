@@ -108,6 +108,8 @@ const ACTION_TEXT: Record<AuditAction, string> = {
   'password.reset': 'Mot de passe réinitialisé',
   'signin.succeeded': 'Connexion',
   'signin.failed': 'Connexion refusée (mot de passe erroné)',
+  'billing_profile.created': 'Profil de facturation renseigné',
+  'billing_profile.updated': 'Profil de facturation modifié',
 };
 
 function target(e: AuditEntry): string {
@@ -121,6 +123,8 @@ function target(e: AuditEntry): string {
       return typeof d.siret === 'string' ? `SIRET ${d.siret}` : 'demande';
     case 'user':
       return 'utilisateur';
+    case 'account':
+      return Array.isArray(d.changed) ? `profil de facturation (${d.changed.join(', ')})` : 'compte';
     default:
       return 'compte';
   }
