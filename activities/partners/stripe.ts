@@ -67,7 +67,7 @@ export class StripeCheckout {
         city: profile.city,
         country: profile.country,
       },
-      preferred_locales: ['fr-FR'],
+      preferred_locales: ['fr'],
       metadata: { account_id: profile.accountId },
     };
     const version = `${profile.accountId}-v${profile.version}`;

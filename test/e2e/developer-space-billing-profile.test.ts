@@ -166,7 +166,7 @@ describe('developer space: the billing profile and the Stripe customer of the in
         'address[country]': 'FR',
         'tax_id_data[0][type]': 'eu_vat',
         'tax_id_data[0][value]': 'FR96552100554',
-        'preferred_locales[0]': 'fr-FR',
+        'preferred_locales[0]': 'fr',
         'metadata[account_id]': accountId,
       });
 
@@ -250,7 +250,7 @@ describe('developer space: the billing profile and the Stripe customer of the in
       const rows = await page.$$eval('tr[data-action^="billing_profile"]', (trs) => trs.map((tr) => tr.textContent!.replace(/\s+/g, ' ')));
       expect(rows[0])
         .to.match(/Profil de facturation modifié/)
-        .and.match(/profil de facturation \(.*city.*\)/);
+        .and.match(/profil de facturation \(.*Ville.*\)/);
       expect(rows[1]).to.match(/Profil de facturation renseigné/);
     });
   });

@@ -4,6 +4,8 @@ import type { KeySummary } from '../../domain/access/keys.js';
 import type { AuditAction, AuditEntry } from '../../domain/access/audit.js';
 import { REQUEST_LOG_RETENTION_DAYS, STATUS_CLASSES, type RequestLogEntry } from '../../domain/access/request-log.js';
 import { BASE, layout, message, type Message } from './layout.js';
+import { BILLING_LABELS } from './billing-profile.js';
+import type { BillingField } from '../../domain/billing/profiles.js';
 
 export const JOURNAL = `${BASE}/journal`;
 export const AUDIT = `${BASE}/audit`;
@@ -124,7 +126,7 @@ function target(e: AuditEntry): string {
     case 'user':
       return 'utilisateur';
     case 'account':
-      return Array.isArray(d.changed) ? `profil de facturation (${d.changed.join(', ')})` : 'compte';
+      return Array.isArray(d.changed) ? `profil de facturation (${d.changed.map((f: string) => BILLING_LABELS[f as BillingField] ?? f).join(', ')})` : 'compte';
     default:
       return 'compte';
   }
