@@ -37,6 +37,8 @@ export interface ShortWorkflows {
   fuelStationSearch(search: StationSearch): Promise<StationSearchResult>;
   aiGeneration(task: GenerationTask): Promise<Generation>;
   checkoutSession(input: CheckoutInput): Promise<CheckoutSession>;
+  /** Writes an account's billing profile to its Stripe Customer: the customer id (null: no profile). */
+  billingCustomer(accountId: string): Promise<string | null>;
 }
 export type WorkflowName = keyof ShortWorkflows;
 /** What the short workflow `N` answers. */

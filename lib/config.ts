@@ -79,6 +79,8 @@ export interface Config {
   trustProxy: boolean;
   /** Top-ups through Stripe Checkout (docs/developer-space.md, "Balance and top-ups"). */
   stripe: StripeConfig;
+  /** Who sells: the legal mentions every invoice carries (SELLER_*; docs/billing.md). */
+  seller: SellerConfig;
   logLevel: string;
   /** Temporal SDK log level in the worker (TEMPORAL_LOG_LEVEL). */
   temporalLogLevel: 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
@@ -178,6 +180,59 @@ function stripeConfig(env: NodeJS.ProcessEnv, appEnv: AppEnv, secretKey: Buffer)
   return { mode: 'mock', secretKey: 'sk_test_stripemock', webhookSecret: env.STRIPE_WEBHOOK_SECRET || localSecret, mockUrl: env.STRIPE_MOCK_URL || undefined };
 }
 
+/**
+ * The seller's legal mentions on every invoice (Code de commerce L441-9 and R123-237, CGI annexe II
+ * art. 242 nonies A). Local runs get marked example values; a server that invoices for real
+ * (STRIPE_SECRET_KEY outside local) refuses to start without them.
+ */
+export interface SellerConfig {
+  /** SELLER_LEGAL_NAME: the company's name. */
+  legalName: string;
+  /** SELLER_LEGAL_FORM: legal form and share capital, e.g. "SAS au capital de 10 000 €". */
+  legalForm: string;
+  /** SELLER_ADDRESS: the registered office, one line. */
+  address: string;
+  /** SELLER_SIREN: 9 digits. */
+  siren: string;
+  /** SELLER_RCS: the registry and its town, e.g. "RCS Paris". */
+  rcs: string;
+  /** SELLER_VAT_NUMBER: FR + key + SIREN. */
+  vatNumber: string;
+  /** SELLER_VAT_ON_DEBITS=1: the seller opted to pay VAT on debits, which invoices must then say. */
+  vatOnDebits: boolean;
+}
+
+const LOCAL_SELLER: SellerConfig = {
+  legalName: 'Service postal (exemple, serveur local)',
+  legalForm: 'SAS au capital de 1 000 €',
+  address: '1 rue de l’Exemple, 75001 Paris',
+  // A made-up SIREN with a valid control key, and its VAT number.
+  siren: '123456782',
+  rcs: 'RCS Paris',
+  vatNumber: 'FR11123456782',
+  vatOnDebits: false,
+};
+
+function sellerConfig(env: NodeJS.ProcessEnv, appEnv: AppEnv, stripe: StripeConfig): SellerConfig {
+  const invoicing = appEnv !== 'local' && stripe.mode === 'stripe';
+  const names = ['SELLER_LEGAL_NAME', 'SELLER_LEGAL_FORM', 'SELLER_ADDRESS', 'SELLER_SIREN', 'SELLER_RCS', 'SELLER_VAT_NUMBER'] as const;
+  const missing = names.filter((name) => !env[name]);
+  if (invoicing && missing.length) throw new Error(`invoices need the seller's legal mentions: set ${missing.join(', ')} (docs/billing.md)`);
+  const siren = (env.SELLER_SIREN || LOCAL_SELLER.siren).replace(/\s/g, '');
+  if (!/^\d{9}$/.test(siren)) throw new Error(`SELLER_SIREN must be 9 digits, got "${env.SELLER_SIREN}"`);
+  const vatNumber = (env.SELLER_VAT_NUMBER || LOCAL_SELLER.vatNumber).replace(/\s/g, '').toUpperCase();
+  if (!/^FR[0-9A-Z]{2}\d{9}$/.test(vatNumber)) throw new Error(`SELLER_VAT_NUMBER must be FR, a 2-character key and the SIREN, got "${env.SELLER_VAT_NUMBER}"`);
+  return {
+    legalName: env.SELLER_LEGAL_NAME || LOCAL_SELLER.legalName,
+    legalForm: env.SELLER_LEGAL_FORM || LOCAL_SELLER.legalForm,
+    address: env.SELLER_ADDRESS || LOCAL_SELLER.address,
+    siren,
+    rcs: env.SELLER_RCS || LOCAL_SELLER.rcs,
+    vatNumber,
+    vatOnDebits: env.SELLER_VAT_ON_DEBITS === '1',
+  };
+}
+
 const DEFAULT_RETRY_DELAYS = '1m,5m,30m,2h,6h,12h,24h';
 
 /** Parses "500ms", "30s", "5m", "2h", "1d" (a bare number is milliseconds). */
@@ -241,6 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const secretKey = loadSecretKey(env, appEnv);
   const mailFrom = env.MAIL_FROM || 'Service postal <no-reply@localhost>';
   const partnerTimeoutMs = parseDuration(env.PARTNER_TIMEOUT || '5s');
+  const stripe = stripeConfig(env, appEnv, secretKey);
   return {
     appEnv,
     port: positiveInt(env.PORT, 'PORT', 3000),
@@ -262,7 +318,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerActivitySlots: positiveInt(env.WORKER_ACTIVITY_SLOTS, 'WORKER_ACTIVITY_SLOTS', 100) || 100,
     failedAuthPerMinute: positiveInt(env.FAILED_AUTH_PER_MINUTE, 'FAILED_AUTH_PER_MINUTE', 30) || 30,
     trustProxy: env.TRUST_PROXY === '1',
-    stripe: stripeConfig(env, appEnv, secretKey),
+    stripe,
+    seller: sellerConfig(env, appEnv, stripe),
     mail: {
       smtpUrl: env.SMTP_URL || undefined,
       from: mailFrom,

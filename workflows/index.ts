@@ -6,5 +6,5 @@ export { mailing } from './mailing.js';
 export { webhookDelivery } from './webhook-delivery.js';
 export { addressLookup, companySearch, companyProfileLookup, routeLookup, fuelPriceLookup, fuelStationSearch } from './lookups.js';
 export { aiGeneration } from './ai.js';
-export { topUp, checkoutSession } from './topup.js';
+export { topUp, checkoutSession, billingCustomer } from './topup.js';
 export { productionAccessCheck } from './production-access.js';

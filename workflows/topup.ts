@@ -31,6 +31,11 @@ export async function checkoutSession(input: CheckoutInput): Promise<CheckoutSes
   return checkout.createCheckoutSession(input);
 }
 
+/** The short workflow behind a saved billing profile: writes it to the account's Stripe Customer. */
+export async function billingCustomer(accountId: string): Promise<string | null> {
+  return checkout.syncBillingCustomer(accountId);
+}
+
 /** What an event says about the payment: paid, failed, expired, or nothing yet (an async payment under way). */
 function verdict(event: CheckoutEvent): TopUpOutcome | undefined {
   switch (event.type) {

@@ -2,6 +2,8 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { StripeConfig } from '../../lib/config.js';
 import { Stripe, stripeClient } from '../../lib/stripe.js';
 import type { InvoiceLinks, TopUpPrice } from '../../domain/billing/topups.js';
+import type { BillingProfile } from '../../domain/billing/profiles.js';
+import type { InvoiceMentions } from '../../domain/billing/invoice-mentions.js';
 
 /** The VAT rate on our Stripe account that top-ups are invoiced with, found or created once per process. */
 const VAT_TAX_RATE_KEY = 'svc-fr-vat';
@@ -48,10 +50,51 @@ export class StripeCheckout {
     return this.taxRate;
   }
 
+  /**
+   * The account's Customer made or brought up to date from its billing profile: name, address,
+   * billing email, French invoices, and the VAT number as its one tax id (`eu_vat`), which Stripe
+   * prints on the invoices. Answers the customer id.
+   */
+  async upsertCustomer(profile: BillingProfile): Promise<string> {
+    const fields = {
+      name: profile.legalName,
+      email: profile.email,
+      address: {
+        line1: profile.addressLine1,
+        // An empty string clears a former second line.
+        line2: profile.addressLine2 ?? '',
+        postal_code: profile.postalCode,
+        city: profile.city,
+        country: profile.country,
+      },
+      preferred_locales: ['fr'],
+      metadata: { account_id: profile.accountId },
+    };
+    const version = `${profile.accountId}-v${profile.version}`;
+    if (!profile.stripeCustomerId) {
+      const created = await this.stripe.customers.create(
+        { ...fields, ...(profile.vatNumber ? { tax_id_data: [{ type: 'eu_vat' as const, value: profile.vatNumber }] } : {}) },
+        // A retried activity gets the same customer, not a second one.
+        { idempotencyKey: `customer-${version}` },
+      );
+      return created.id;
+    }
+    const id = profile.stripeCustomerId;
+    await this.stripe.customers.update(id, fields);
+    const taxIds = await this.stripe.customers.listTaxIds(id, { limit: 100 });
+    const ours = (t: Stripe.TaxId): boolean => t.type === 'eu_vat' && t.value === profile.vatNumber;
+    for (const taxId of taxIds.data) if (!ours(taxId)) await this.stripe.customers.deleteTaxId(id, taxId.id);
+    if (profile.vatNumber && !taxIds.data.some(ours))
+      await this.stripe.customers.createTaxId(id, { type: 'eu_vat', value: profile.vatNumber }, { idempotencyKey: `tax-id-${version}` });
+    return id;
+  }
+
   async createSession(input: {
     topUpId: string;
     price: TopUpPrice;
-    customerEmail: string;
+    /** The account's Customer (its billing profile), else the developer's email only. */
+    customer: { id: string } | { email: string };
+    mentions: InvoiceMentions;
     successUrl: string;
     cancelUrl: string;
   }): Promise<{ sessionId: string; url: string }> {
@@ -63,7 +106,10 @@ export class StripeCheckout {
         payment_method_types: ['card'],
         client_reference_id: input.topUpId,
         metadata: { topup_id: input.topUpId },
-        customer_email: input.customerEmail,
+        ...('id' in input.customer
+          ? // The profile's name and address stay the invoice's: the card's billing address never replaces them.
+            { customer: input.customer.id, customer_update: { address: 'never' as const, name: 'never' as const } }
+          : { customer_email: input.customer.email }),
         line_items: [
           {
             quantity: 1,
@@ -75,7 +121,15 @@ export class StripeCheckout {
             },
           },
         ],
-        invoice_creation: { enabled: true, invoice_data: { description: 'Recharge du crédit prépayé', metadata: { topup_id: input.topUpId } } },
+        invoice_creation: {
+          enabled: true,
+          invoice_data: {
+            description: 'Recharge du crédit prépayé',
+            metadata: { topup_id: input.topUpId },
+            custom_fields: input.mentions.customFields,
+            footer: input.mentions.footer,
+          },
+        },
         success_url: input.successUrl,
         cancel_url: input.cancelUrl,
       },

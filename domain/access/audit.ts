@@ -34,6 +34,8 @@ export const AUDIT_ACTIONS = [
   'password.reset',
   'signin.succeeded',
   'signin.failed',
+  'billing_profile.created',
+  'billing_profile.updated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -35,6 +35,8 @@ export interface BillingPageInput {
   ledger: { lines: LedgerLine[]; nextCursor: string | null; first: boolean };
   enabled: boolean;
   testPayments: boolean;
+  /** Without a billing profile the invoices carry the email only: the page invites to fill it. */
+  hasProfile: boolean;
   m?: Message;
 }
 
@@ -140,6 +142,15 @@ export function billingPage(session: Session, input: BillingPageInput): string {
         Quota gratuit du mois (${balance.freeQuota.period}) : ${balance.freeQuota.used} / ${balance.freeQuota.calls} appels de données et de calcul utilisés.
       </p>
       <h2>Recharger</h2>
+      ${
+        input.hasProfile
+          ? html`<p id="billing-profile-link">Vos factures sont établies selon votre <a href="${BASE}/facturation">profil de facturation</a>.</p>`
+          : html`<p class="notice" id="billing-profile-invite">
+              Vos factures ne portent pour l’instant que votre adresse e-mail :
+              <a href="${BASE}/facturation">renseignez votre profil de facturation</a> (raison sociale, adresse, SIRET, numéro de TVA) pour qu’elles soient
+              établies au nom de votre entreprise.
+            </p>`
+      }
       ${topUpForm(session, input)}
       <h2>Recharges et factures</h2>
       ${topUpTable(input.topUps)}

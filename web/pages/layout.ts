@@ -25,6 +25,7 @@ const MENU: ReadonlyArray<{ path: string; text: string }> = [
   { path: '/demandes', text: 'Demandes' },
   { path: '/production', text: 'Production' },
   { path: '/solde', text: 'Solde et recharges' },
+  { path: '/facturation', text: 'Facturation' },
   { path: '/journal', text: 'Journal des appels' },
   { path: '/audit', text: 'Audit' },
 ];

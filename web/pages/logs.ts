@@ -4,6 +4,8 @@ import type { KeySummary } from '../../domain/access/keys.js';
 import type { AuditAction, AuditEntry } from '../../domain/access/audit.js';
 import { REQUEST_LOG_RETENTION_DAYS, STATUS_CLASSES, type RequestLogEntry } from '../../domain/access/request-log.js';
 import { BASE, layout, message, type Message } from './layout.js';
+import { BILLING_LABELS } from './billing-profile.js';
+import type { BillingField } from '../../domain/billing/profiles.js';
 
 export const JOURNAL = `${BASE}/journal`;
 export const AUDIT = `${BASE}/audit`;
@@ -110,6 +112,8 @@ const ACTION_TEXT: Record<AuditAction, string> = {
   'password.reset': 'Mot de passe réinitialisé',
   'signin.succeeded': 'Connexion',
   'signin.failed': 'Connexion refusée (mot de passe erroné)',
+  'billing_profile.created': 'Profil de facturation renseigné',
+  'billing_profile.updated': 'Profil de facturation modifié',
 };
 
 function target(e: AuditEntry): string {
@@ -123,6 +127,8 @@ function target(e: AuditEntry): string {
       return typeof d.siret === 'string' ? `SIRET ${d.siret}` : 'demande';
     case 'user':
       return 'utilisateur';
+    case 'account':
+      return Array.isArray(d.changed) ? `profil de facturation (${d.changed.map((f: string) => BILLING_LABELS[f as BillingField] ?? f).join(', ')})` : 'compte';
     default:
       return 'compte';
   }

@@ -19,6 +19,8 @@ import { logger } from '../../lib/logger.js';
 import type { WebKit } from '../kit.js';
 import { BASE, infoPage, type Message } from '../pages/layout.js';
 import { billingPage, testInvoicePage, testInvoicePdf, testPaymentPage } from '../pages/billing.js';
+import { checkBillingProfile, findBillingProfile, pushBillingProfile, saveBillingProfile, BILLING_FIELDS } from '../../domain/billing/profiles.js';
+import { billingProfilePage, profileForm, type BillingForm } from '../pages/billing-profile.js';
 
 /** The amounts offered as buttons (excluding VAT); any other step of the limits can be typed. */
 const PRESET_CENTS = [2000, 5000, 10_000, 20_000];
@@ -67,6 +69,7 @@ export function billingRoutes(router: Router, kit: WebKit): void {
         limits: TOPUP_LIMITS,
         vatRate: VAT_RATE,
         topUps: await listTopUps(db, accountId),
+        hasProfile: (await findBillingProfile(db, accountId)) !== undefined,
         ledger: { ...ledger, first: cursor === undefined },
         enabled: config.stripe.mode !== 'disabled',
         testPayments,
@@ -101,6 +104,45 @@ export function billingRoutes(router: Router, kit: WebKit): void {
         : 'Le paiement n’a pas pu être préparé ; rien n’a été débité. Réessayez dans un instant.';
       await renderBilling(ctx, invalid ? 400 : 503, { kind: 'error', text });
     }
+  });
+
+  const SAVED: Record<string, Message> = {
+    ok: { kind: 'notice', text: 'Profil de facturation enregistré : vos prochaines factures le porteront.' },
+    attente: {
+      kind: 'notice',
+      text: 'Profil de facturation enregistré. Stripe n’a pas pu être mis à jour tout de suite : il le sera avant votre prochaine recharge.',
+    },
+    inchange: { kind: 'notice', text: 'Rien n’a changé : le profil enregistré est déjà celui-ci.' },
+  };
+
+  router.get('/facturation', kit.signedIn, async (ctx) => {
+    const session = ctx.state.session!;
+    const profile = await findBillingProfile(db, session.user!.accountId);
+    kit.page(ctx, 200, billingProfilePage(session, { profile, form: profileForm(profile), m: SAVED[String(ctx.query.enregistre)] }));
+  });
+
+  router.post('/facturation', kit.signedIn, async (ctx) => {
+    const session = ctx.state.session!;
+    const accountId = session.user!.accountId;
+    const form = Object.fromEntries(BILLING_FIELDS.map((name) => [name, kit.form(ctx, name)])) as BillingForm;
+    const checked = checkBillingProfile(form);
+    if ('problems' in checked) {
+      const count = Object.keys(checked.problems).length;
+      return kit.page(
+        ctx,
+        400,
+        billingProfilePage(session, {
+          profile: await findBillingProfile(db, accountId),
+          form,
+          problems: checked.problems,
+          m: { kind: 'error', text: `Le profil n’a pas été enregistré : ${count} champ${count > 1 ? 's' : ''} à corriger.` },
+        }),
+      );
+    }
+    const saved = await saveBillingProfile(db, accountId, checked.value, kit.actor(ctx));
+    if (saved.outcome === 'unchanged') return ctx.redirect(`${BASE}/facturation?enregistre=inchange`);
+    const pushed = await pushBillingProfile(kit.deps, accountId);
+    ctx.redirect(`${BASE}/facturation?enregistre=${pushed || config.stripe.mode === 'disabled' ? 'ok' : 'attente'}`);
   });
 
   if (!testPayments) return;
