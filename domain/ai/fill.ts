@@ -73,7 +73,14 @@ export function acceptFilled(target: FillTarget, proposed: unknown) {
     else values[field.name] = checked.value;
   }
   const { segments, text, missingFields } = renderLetter(target.letter, target.provider, values);
-  return { slug: target.letter.slug, provider: target.provider?.slug ?? null, values, missingFields, rejected, render: { segments, text, missingFields } };
+  return {
+    slug: target.letter.slug,
+    provider: target.provider?.slug ?? null,
+    values,
+    missingFields,
+    rejected,
+    render: { segments, text, missingFields, warnings: [] },
+  };
 }
 
 /**

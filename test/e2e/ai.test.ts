@@ -39,6 +39,8 @@ describe('AI operations', function () {
       });
       expect(res.body.missingFields).to.deep.equal(['senderName', 'senderAddress', 'place']);
       expect(res.body.render.text).to.include('06 12 34 56 78').and.to.include('31 mars 2026');
+      // The LetterRender shape, warnings included (nothing is replaced in a fill: its fields are today's).
+      expect(res.body.render.warnings).to.deep.equal([]);
       expect((await fill(account.testKey, body)).body).to.deep.equal(res.body);
       expect(llm.calls).to.have.length(0);
       expect(await balanceOf(account.id)).to.equal(1000);
