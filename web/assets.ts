@@ -43,5 +43,10 @@ input[type=number] { padding: .4rem; }
 form.filters { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem .75rem; }
 form.filters label, form.filters p { margin: 0; }
 form.filters select, form.filters input { width: auto; }
+@media (max-width: 48rem) {
+  body { padding: .5rem .75rem; }
+  table { display: block; overflow-x: auto; }
+}
+ol.quickstart li { margin-bottom: .75rem; }
 dt { font-weight: bold; margin-top: .5rem; } dd { margin-left: 1rem; } #production-request dd { white-space: pre-line; } ol.events { margin: .25rem 0; padding-left: 1.2rem; }
 `;

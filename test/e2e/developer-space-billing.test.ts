@@ -99,7 +99,12 @@ describe('developer space: balance, ledger, Stripe top-ups and invoices', functi
 
         const [back] = await Promise.all([page.waitForNavigation(), page.click('#pay')]);
         expect(back!.status()).to.equal(200);
-        expect(page.url()).to.match(/\/dashboard\/solde\?paiement=ok$/);
+        expect(page.url()).to.match(/\/dashboard\/solde\?paiement=(ok|credite)$/);
+        // The page asks again by itself until the credit lands, then says so (no "paiement reçu" left).
+        await page.waitForFunction("location.search === '?paiement=credite'", { timeout: 30_000 });
+        expect(await page.$eval('[role=status]', (p) => p.textContent!)).to.include('Recharge créditée');
+        expect(await page.content()).to.not.include('Paiement reçu');
+        expect(await page.$eval('#balance', (b) => b.getAttribute('data-balance-cents'))).to.equal('3500');
 
         const row = await stack().db('topups').where({ account_id: accountId }).first('id');
         const topUp = await settled(row.id);

@@ -163,6 +163,38 @@ describe('developer space: webhooks (browser, real receivers)', function () {
     });
   });
 
+  it('the home page leads to /docs and a quickstart whose calls work as shown; the webhooks page is usable 390 px wide', async () => {
+    await dashboard.withPage(async (page) => {
+      await dashboard.signedInDeveloper(page);
+      const testKey = await page.$eval('#new-key', (e) => e.textContent!.trim());
+      expect(await page.$eval('#docs-link', (a) => a.getAttribute('href'))).to.equal('/docs');
+      // The quickstart's mailing, as printed, with the key put in: a 201, then an advance.
+      const shown = await page.$eval('#curl-mailing', (e) => e.textContent!);
+      const body = JSON.parse(/-d '([\s\S]*)'$/.exec(shown.trim())![1]!);
+      const created = await call('POST', '/v1/mailings', { key: testKey, body });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      const advance = await page.$eval('#curl-advance', (e) => e.textContent!);
+      const path = new URL(/curl -X POST (\S+)/.exec(advance)![1]!).pathname.replace('ID', created.body.id);
+      expect((await call('POST', path, { key: testKey })).body.status).to.equal('printed');
+
+      await declare(page, receiver.url);
+      await page.setViewport({ width: 390, height: 844 });
+      await page.goto(`${base}/webhooks`);
+      expect(await page.$eval('a[href="/docs#section/Webhooks"]', (a) => a.textContent)).to.equal('documentation des webhooks');
+      // No sideways scroll of the page itself: wide tables scroll within themselves.
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).to.equal(true);
+      // Every button of the endpoint's row can be brought into view and clicked.
+      const reachable = (await page.evaluate(`[...document.querySelectorAll('tr[data-endpoint-id] button')].map((b) => {
+        b.scrollIntoView({ block: 'center', inline: 'center' });
+        const r = b.getBoundingClientRect();
+        const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return r.width > 0 && r.left >= 0 && r.right <= window.innerWidth && (at === b || b.contains(at));
+      })`)) as boolean[];
+      expect(reachable.length).to.be.above(2);
+      expect(reachable.every(Boolean), JSON.stringify(reachable)).to.equal(true);
+    });
+  });
+
   it('shows a failing receiver’s attempts, last status and error; "resend" makes a new delivery of the same event', async () => {
     await dashboard.withPage(async (page) => {
       await dashboard.signedInDeveloper(page);

@@ -37,6 +37,8 @@ export interface BillingPageInput {
   testPayments: boolean;
   /** Without a billing profile the invoices carry the email only: the page invites to fill it. */
   hasProfile: boolean;
+  /** Back from paying while the credit has not landed: the page asks again by itself. */
+  refresh?: { url: string; seconds: number };
   m?: Message;
 }
 
@@ -156,6 +158,7 @@ export function billingPage(session: Session, input: BillingPageInput): string {
       ${topUpTable(input.topUps)}
       <h2 id="releve">Relevé</h2>
       ${ledgerTable(input.ledger)}`,
+    input.refresh,
   );
 }
 

@@ -29,8 +29,42 @@ export function homePage(session: Session, input: { newKey: string | undefined; 
       <p>${input.activeKeys} clé(s) active(s). <a href="${BASE}/cles">Gérer les clés d’API</a></p>
       <p>Appel d’essai (remplacez la clé) :</p>
       <pre id="curl-generic">curl ${input.apiUrl}/v1/catalogue -H "Authorization: Bearer svc_test_…"</pre>
-      <button type="button" data-copy="curl-generic">Copier</button>`,
+      <button type="button" data-copy="curl-generic">Copier</button>
+      ${quickstart(input.apiUrl)}`,
   );
+}
+
+/** From a test key to a test letter posted and followed, in three calls; the reference is /docs. */
+function quickstart(apiUrl: string): Html {
+  const mailing = `curl ${apiUrl}/v1/mailings \
+  -H "Authorization: Bearer svc_test_…" -H "Content-Type: application/json" \
+  -d '{"mode": "registered",
+       "letter": {"title": "Demande de rendez-vous", "body": "Madame, Monsieur,\\n\\nJe souhaite un rendez-vous."},
+       "sender": {"name": "Marie Dupont", "lines": ["12 rue des Lilas"], "postcode": "69003", "city": "Lyon"},
+       "recipient": {"name": "Mairie de Lyon", "lines": ["1 place de la Comédie"], "postcode": "69001", "city": "Lyon"}}'`;
+  const advance = `curl -X POST ${apiUrl}/v1/test/mailings/ID/advance -H "Authorization: Bearer svc_test_…"`;
+  return html`<h2 id="quickstart">Démarrer</h2>
+    <p>
+      La référence complète de l’API (chaque route, ses champs, ses erreurs, des exemples) est la
+      <a href="/docs" id="docs-link">documentation de l’API</a> (aussi en <a href="/v1/openapi.json">OpenAPI 3.1</a>). En trois appels, avec votre clé de test
+      (gratuite, rien n’est posté) :
+    </p>
+    <ol class="quickstart">
+      <li>Parcourez le catalogue des courriers : l’appel d’essai ci-dessus.</li>
+      <li>
+        Envoyez un courrier recommandé de test ; la réponse donne son <code>id</code> :
+        <pre id="curl-mailing">${mailing}</pre>
+        <button type="button" data-copy="curl-mailing">Copier</button>
+      </li>
+      <li>
+        Faites-le avancer d’une étape (imprimé, posté, distribué…), comme La Poste le ferait, et recevez les mêmes webhooks qu’en production (<a
+          href="${BASE}/webhooks"
+          >déclarez une adresse</a
+        >) :
+        <pre id="curl-advance">${advance}</pre>
+        <button type="button" data-copy="curl-advance">Copier</button>
+      </li>
+    </ol>`;
 }
 
 export function keysPage(session: Session, input: { keys: KeySummary[]; newKey: string | undefined; apiUrl: string; m?: Message }): string {

@@ -30,7 +30,11 @@ const MENU: ReadonlyArray<{ path: string; text: string }> = [
   { path: '/audit', text: 'Audit' },
 ];
 
-export function layout(title: string, session: Session | undefined, body: Html): string {
+/**
+ * A page. `refresh`: the page loads `url` again after `seconds` (a meta refresh: no script, allowed
+ * by the CSP), for a page waiting on something that lands by itself (a top-up's credit).
+ */
+export function layout(title: string, session: Session | undefined, body: Html, refresh?: { url: string; seconds: number }): string {
   const nav = session?.user
     ? html`<nav>${MENU.map((entry) => html`<a href="${BASE}${entry.path}">${entry.text}</a>`)}</nav>
         <span>${session.user.email}</span>
@@ -42,6 +46,7 @@ export function layout(title: string, session: Session | undefined, body: Html):
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} · Espace développeur</title>
+        ${refresh ? html`<meta http-equiv="refresh" content="${String(refresh.seconds)}; url=${refresh.url}" />` : ''}
         <link rel="stylesheet" href="${BASE}/static/app.css" />
         <script src="${BASE}/static/app.js" defer></script>
       </head>

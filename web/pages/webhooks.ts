@@ -84,8 +84,9 @@ export function webhooksPage(
           : ''
       }
       <p>
-        Chaque étape d’un courrier est annoncée par un <code>POST</code> HTTPS signé à vos adresses (voir la documentation des webhooks).
-        ${input.endpoints.length} adresse(s) sur ${MAX_WEBHOOK_ENDPOINTS}. <a href="${DELIVERIES}">Journal des livraisons</a>
+        Chaque étape d’un courrier est annoncée par un <code>POST</code> HTTPS signé à vos adresses (voir la
+        <a href="/docs#section/Webhooks">documentation des webhooks</a> : événements, signature, nouvelles tentatives). ${input.endpoints.length} adresse(s) sur
+        ${MAX_WEBHOOK_ENDPOINTS}. <a href="${DELIVERIES}">Journal des livraisons</a>
       </p>
       ${
         input.endpoints.length

@@ -29,8 +29,16 @@ const LEDGER_PAGE = 20;
 /** Stripe Checkout's own address: the top-up form's answer redirects there (CSP form-action). */
 const CHECKOUT_ORIGIN = 'https://checkout.stripe.com';
 
+/** How many times the balance page asks again by itself after a payment (every 2 s). */
+const REFRESH_TRIES = 30;
+
 const RESULT_MESSAGES: Record<string, Message> = {
-  ok: { kind: 'notice', text: 'Paiement reçu : votre solde est crédité dès que Stripe le confirme (quelques secondes).' },
+  ok: { kind: 'notice', text: 'Paiement reçu : votre solde est crédité dès que Stripe le confirme (quelques secondes) ; cette page se met à jour seule.' },
+  credite: { kind: 'notice', text: 'Recharge créditée : votre solde est à jour.' },
+  lent: {
+    kind: 'notice',
+    text: 'Paiement reçu, mais Stripe ne l’a pas encore confirmé : votre solde sera crédité dès qu’il le fera. Rechargez cette page dans quelques minutes.',
+  },
   echec: { kind: 'error', text: 'Le paiement a échoué : rien n’a été débité ni crédité.' },
   annule: { kind: 'notice', text: 'Paiement abandonné : rien n’a été débité ni crédité.' },
 };
@@ -47,6 +55,18 @@ export function billingRoutes(router: Router, kit: WebKit): void {
   async function renderBilling(ctx: Context, status: number, m?: Message): Promise<void> {
     const session = ctx.state.session!;
     const accountId = session.user!.accountId;
+    const topUps = await listTopUps(db, accountId);
+    // Back from paying: asked again every 2 s while a top-up waits for Stripe's confirmation (a
+    // minute at most); once credited, the page says so and stops.
+    let refresh: { url: string; seconds: number } | undefined;
+    if (ctx.query.paiement === 'ok') {
+      const tries = Math.max(0, Math.min(REFRESH_TRIES, Number(ctx.query.essai) || 0));
+      // The latest top-up is the one just paid (an older one left pending was abandoned).
+      const latest = [...topUps].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
+      if (latest?.status !== 'pending') return ctx.redirect(`${BASE}/solde?paiement=credite`);
+      if (tries >= REFRESH_TRIES) m ??= RESULT_MESSAGES.lent;
+      else refresh = { url: `${BASE}/solde?paiement=ok&essai=${tries + 1}`, seconds: 2 };
+    }
     const cursor = typeof ctx.query.apres === 'string' ? ctx.query.apres : undefined;
     let ledger;
     try {
@@ -68,7 +88,8 @@ export function billingRoutes(router: Router, kit: WebKit): void {
         presets: PRESET_CENTS.map(topUpPrice),
         limits: TOPUP_LIMITS,
         vatRate: VAT_RATE,
-        topUps: await listTopUps(db, accountId),
+        topUps,
+        refresh,
         hasProfile: (await findBillingProfile(db, accountId)) !== undefined,
         ledger: { ...ledger, first: cursor === undefined },
         enabled: config.stripe.mode !== 'disabled',
