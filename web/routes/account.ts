@@ -53,7 +53,7 @@ export function accountRoutes(router: Router, kit: WebKit): void {
       200,
       infoPage(session, 'Vérifiez votre boîte mail', {
         kind: 'notice',
-        text: `Si cette adresse peut recevoir un message, il est envoyé à ${email.value}. Ouvrez le lien qu’il contient pour continuer.`,
+        text: `Un message part vers ${email.value} (sauf si plusieurs y sont déjà partis dans l’heure). Ouvrez le lien qu’il contient pour continuer.`,
       }),
     );
   });
@@ -161,7 +161,7 @@ export function accountRoutes(router: Router, kit: WebKit): void {
       200,
       infoPage(session, 'Vérifiez votre boîte mail', {
         kind: 'notice',
-        text: `Si un compte existe pour ${email.value}, un lien pour choisir un nouveau mot de passe vient d’y être envoyé.`,
+        text: `Si un compte existe pour ${email.value}, un lien pour choisir un nouveau mot de passe y part (sauf si plusieurs y sont déjà partis dans l’heure).`,
       }),
     );
   });
