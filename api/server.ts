@@ -13,6 +13,9 @@ import { HealthCheck } from '../domain/health.js';
 import { createWebApp } from '../web/app.js';
 import { createMailer } from '../lib/mailer.js';
 import { RequestLogBuffer } from '../domain/access/request-log.js';
+import { OutboxSender } from '../web/outbox-sender.js';
+import { purgeSpentBudgets } from '../domain/developers/throttle.js';
+import { logger } from '../lib/logger.js';
 
 /** The developer space's prefix: those requests go to its own app (web/), never through the API's chain. */
 const isDashboard = (url: string | undefined): boolean => url === '/dashboard' || /^\/dashboard[/?]/.test(url ?? '');
@@ -41,7 +44,20 @@ export async function startApiServer(deps: ApiDeps, port: number, host = '0.0.0.
   requestLog.start();
   const app = createApp({ config: deps.config, db: deps.db, guard, domain, health: new HealthCheck(domain), shipments, requestLog } satisfies Services);
   const mailer = createMailer(deps.config);
-  const web = createWebApp({ config: deps.config, db: deps.db, mailer, domain }).callback();
+  const outbox = new OutboxSender(deps.db, deps.config.secretKey, mailer);
+  outbox.start();
+  const purge = setInterval(
+    () => void purgeSpentBudgets(deps.db).catch((error: unknown) => logger.warn({ err: error }, 'purge of spent budgets failed')),
+    60_000,
+  );
+  purge.unref();
+  // Emailed links come from the configuration, never from a request's Host header.
+  let origin = deps.config.dashboard.publicUrl;
+  const publicUrl = (): string => {
+    if (!origin) throw new Error('PUBLIC_URL must be set outside local runs (the developer space emails links)');
+    return origin;
+  };
+  const web = createWebApp({ config: deps.config, db: deps.db, mailer, domain, outbox, publicUrl }).callback();
   const api = app.callback();
   const server = createServer((req, res) => (isDashboard(req.url) ? web(req, res) : api(req, res)));
   // Slightly above common load-balancer idle timeouts, so they close first.
@@ -52,15 +68,22 @@ export async function startApiServer(deps: ApiDeps, port: number, host = '0.0.0.
     server.listen(port, host, resolve);
   });
   const { port: bound } = server.address() as AddressInfo;
+  if (deps.config.appEnv === 'local') origin ??= `http://localhost:${bound}`;
   return {
     server,
     url: `http://localhost:${bound}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
-        mailer.close();
+        clearInterval(purge);
         // The request log's last rows are written before the pools go (its flush never rejects).
-        server.close(() => void Promise.all([guard.stop(), shipments.stop(), requestLog.stop()]).then(() => resolve()));
+        server.close(
+          () =>
+            void Promise.all([guard.stop(), shipments.stop(), requestLog.stop(), outbox.stop()]).then(() => {
+              mailer.close();
+              resolve();
+            }),
+        );
       }),
   };
 }

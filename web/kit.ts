@@ -7,6 +7,10 @@ import { decrypt, encrypt } from '../lib/crypto.js';
 import { createSession, setSessionFlash, type Session } from '../domain/developers/sessions.js';
 import { BASE } from './pages/layout.js';
 import type { Actor } from '../domain/access/audit.js';
+import { budgets, reserve } from '../domain/developers/throttle.js';
+import { enqueueEmail, type OutgoingEmail } from '../domain/developers/outbox.js';
+import type { OutboxSender } from './outbox-sender.js';
+import { logger } from '../lib/logger.js';
 
 export interface WebServices {
   config: Config;
@@ -14,6 +18,10 @@ export interface WebServices {
   mailer: Mailer;
   /** The domain's dependencies (database, config, workflows), as the API's routes get them. */
   domain: Deps;
+  /** Sends the queued emails. */
+  outbox: OutboxSender;
+  /** The public origin: PUBLIC_URL, or in local runs http://localhost:<the port listened on>. */
+  publicUrl: () => string;
 }
 
 export const SESSION_COOKIE = 'svc_dashboard';
@@ -35,8 +43,17 @@ export interface WebKit {
   setCookie(ctx: Context, value: string, maxAgeSeconds: number): void;
   /** The session, created (anonymous) when the page holds a form. */
   ensureSession(ctx: Context): Promise<Session>;
-  /** Where emailed links and curl examples point: PUBLIC_URL; in local runs, this request's origin. */
-  publicUrl(ctx: Context): string;
+  /**
+   * Where emailed links and curl examples point: from the configuration only, never from the
+   * request (a forged Host header would put its own site in a reset link sent to the real user).
+   */
+  publicUrl(): string;
+  /**
+   * Queues an email, sent after the answer, within the recipient's and the client address's email
+   * budgets (over them it is dropped and logged, the answer unchanged). With `when` false the same
+   * work is done and nothing is queued.
+   */
+  queueEmail(ctx: Context, email: OutgoingEmail, when?: boolean): Promise<void>;
   /** A secret for the next page only (a new key, a webhook secret), sealed in the session. */
   putFlash(session: Session, secret: string): Promise<void>;
   takeFlash(session: Session): Promise<string | undefined>;
@@ -71,10 +88,15 @@ export function createKit(services: WebServices): WebKit {
       ctx.state.session = session;
       return session;
     },
-    publicUrl(ctx) {
-      if (config.dashboard.publicUrl) return config.dashboard.publicUrl;
-      if (local) return `${ctx.protocol}://${ctx.host}`;
-      throw new Error('PUBLIC_URL must be set outside local runs (the developer space emails links)');
+    publicUrl: services.publicUrl,
+    async queueEmail(ctx, email, when = true) {
+      if (!(await reserve(db, budgets.email(ctx.ip, email.to)))) {
+        if (when) logger.warn({ to: email.to, subject: email.subject, address: ctx.ip }, 'developer space: email budget spent, email not sent');
+        return;
+      }
+      const id = await enqueueEmail(db, config.secretKey, email, when);
+      // Sent once the answer is out: its timing tells nothing, and a slow mail server delays no page.
+      if (id) ctx.res.once('finish', () => services.outbox.sendSoon([id]));
     },
     putFlash: (session, secret) => setSessionFlash(db, session.id, encrypt(secret, config.secretKey, FLASH_CONTEXT)),
     async takeFlash(session) {

@@ -1,4 +1,7 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from '../../lib/paths.js';
 
 /**
  * scrypt from node:crypto, at OWASP's recommended cost (N = 2^17, r = 8, p = 1: 128 MiB, about a
@@ -44,3 +47,20 @@ export async function verifyPassword(hash: string | undefined, password: string)
 
 export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 200;
+
+let common: Set<string> | undefined;
+
+/**
+ * True when the password is on the list of common and breached passwords shipped with the project
+ * (`common-passwords.txt`, its sources in its header), whatever its case: NIST SP 800-63B asks to
+ * refuse them, and a length rule alone lets `motdepasse` or `azertyuiop` through.
+ */
+export function isCommonPassword(password: string): boolean {
+  common ??= new Set(
+    readFileSync(join(projectRoot, 'domain', 'developers', 'common-passwords.txt'), 'utf8')
+      .split('\n')
+      .filter((line) => line !== '' && !line.startsWith('#'))
+      .map((line) => line.normalize('NFC').toLowerCase()),
+  );
+  return common.has(password.normalize('NFC').toLowerCase());
+}

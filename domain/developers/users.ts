@@ -6,7 +6,7 @@ import { createApiKey } from '../access/keys.js';
 import { SCOPES } from '../access/scopes.js';
 import { recordAudit } from '../access/audit.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import { clearSignInFailures, recordSignInFailure, signInAllowed } from './throttle.js';
+import { budgets, clearSignInFailures, reserve } from './throttle.js';
 import { deleteUserSessions } from './sessions.js';
 
 type TokenPurpose = 'confirm_email' | 'reset_password';
@@ -42,10 +42,15 @@ async function useToken(db: Db, token: string, purpose: TokenPurpose): Promise<s
 /**
  * Signs up: a new account (sandbox only) and its user, waiting for the email to be confirmed.
  * `exists` when the email already has an account: the caller answers the same either way and
- * tells the owner by email. The password is hashed in both cases so both take as long.
+ * tells the owner by email. The password is hashed in both cases so both take as long; each hash
+ * spends one of the client address's (`throttled` once they are spent).
  */
-export async function signUp(db: Db, input: { email: string; password: string }): Promise<{ kind: 'created'; confirmToken: string } | { kind: 'exists' }> {
+export async function signUp(
+  db: Db,
+  input: { email: string; password: string; address: string },
+): Promise<{ kind: 'created'; confirmToken: string } | { kind: 'exists' } | { kind: 'throttled' }> {
   const email = normalEmail(input.email);
+  if (!(await reserve(db, [budgets.hash(input.address)]))) return { kind: 'throttled' };
   const passwordHash = await hashPassword(input.password);
   if (await db('developer_users').where({ email }).first('id')) return { kind: 'exists' };
   try {
@@ -75,7 +80,7 @@ export type SignInResult =
   | { kind: 'signed_in'; userId: string; accountId: string }
   /** Wrong password or unknown email: the same answer. */
   | { kind: 'refused' }
-  /** Too many failures for this email or this address: refused whatever the password. */
+  /** Too many failures for this email or this address, or too many hashes for this address: refused whatever the password. */
   | { kind: 'throttled' }
   /** The right password, but the email is not confirmed yet: a new confirmation link is issued. */
   | { kind: 'unconfirmed'; confirmToken: string };
@@ -84,10 +89,13 @@ const signInActor = (userId: string, email: string, address: string) => ({ kind:
 
 export async function signIn(db: Db, input: { email: string; password: string; address: string }): Promise<SignInResult> {
   const email = normalEmail(input.email);
-  if (!(await signInAllowed(db, email, input.address))) return { kind: 'throttled' };
+  // The attempt is counted before the password is checked, so that attempts sent together cannot
+  // all be checked against a count none of them has raised yet; the right password gives it back.
+  const attempt = budgets.signIn(input.address, email);
+  const reservation = await reserve(db, [...attempt, budgets.hash(input.address)]);
+  if (!reservation) return { kind: 'throttled' };
   const user = await db('developer_users').where({ email }).first('id', 'account_id', 'password_hash', 'email_confirmed_at');
   if (!(await verifyPassword(user?.password_hash, input.password))) {
-    await recordSignInFailure(db, email, input.address);
     // A wrong password for an existing user is a security event of that account (throttled above: 5 per 15 minutes).
     if (user)
       await recordAudit(db, signInActor(user.id, email, input.address), {
@@ -97,7 +105,7 @@ export async function signIn(db: Db, input: { email: string; password: string; a
       });
     return { kind: 'refused' };
   }
-  await clearSignInFailures(db, email);
+  await reservation.release(attempt.map((budget) => budget.subject));
   if (!user.email_confirmed_at) return { kind: 'unconfirmed', confirmToken: await issueToken(db, user.id, 'confirm_email') };
   await recordAudit(db, signInActor(user.id, email, input.address), {
     accountId: user.account_id,
@@ -107,13 +115,20 @@ export async function signIn(db: Db, input: { email: string; password: string; a
   return { kind: 'signed_in', userId: user.id, accountId: user.account_id };
 }
 
-/** A password-reset token when the email has an account; the caller answers the same either way. */
-export async function requestPasswordReset(db: Db, email: string): Promise<{ email: string; resetToken: string } | undefined> {
-  const user = await db('developer_users')
-    .where({ email: normalEmail(email) })
-    .first('id', 'email');
-  if (!user) return undefined;
-  return { email: user.email, resetToken: await issueToken(db, user.id, 'reset_password') };
+/**
+ * A password-reset token, recorded when the email has an account (`found`). Both cases run the
+ * same statement and make a token, so that neither takes longer: the caller answers the same and
+ * queues the email with `when: found`.
+ */
+export async function requestPasswordReset(db: Db, email: string): Promise<{ found: boolean; email: string; resetToken: string }> {
+  const token = randomBytes(32).toString('base64url');
+  const address = normalEmail(email);
+  const { rows } = await db.raw<{ rows: unknown[] }>(
+    `INSERT INTO developer_tokens (token_hash, user_id, purpose, expires_at)
+     SELECT ?, id, 'reset_password', ? FROM developer_users WHERE email = ? RETURNING user_id`,
+    [tokenHash(token), new Date(Date.now() + TOKEN_LIFETIME_MS.reset_password), address],
+  );
+  return { found: rows.length > 0, email: address, resetToken: token };
 }
 
 /** True when the reset link is still valid (without using it). */
@@ -128,18 +143,22 @@ export async function resetTokenValid(db: Db, token: string): Promise<boolean> {
 }
 
 /**
- * Sets a new password through a reset link (used once): every session of the user ends, and the
- * link proves the email, so it is confirmed too. False when the link is not valid.
+ * Sets a new password through a reset link (used once): every other reset link of the user is void,
+ * every session of the user ends, and the link proves the email, so it is confirmed too. `invalid`
+ * when the link is not valid; `throttled` when the client address has spent its hashes.
  */
-export async function resetPassword(db: Db, token: string, password: string, address?: string): Promise<boolean> {
+export async function resetPassword(db: Db, token: string, password: string, address: string): Promise<'changed' | 'invalid' | 'throttled'> {
+  if (!(await reserve(db, [budgets.hash(address)]))) return 'throttled';
   const passwordHash = await hashPassword(password);
   return db.transaction(async (trx) => {
     const userId = await useToken(trx, token, 'reset_password');
-    if (!userId) return false;
+    if (!userId) return 'invalid';
     const [user] = await trx('developer_users')
       .where({ id: userId })
       .update({ password_hash: passwordHash, email_confirmed_at: trx.raw('coalesce(email_confirmed_at, now())') })
       .returning(['email', 'account_id']);
+    // A link sent before, maybe to a mailbox read by someone else, must not set the password again.
+    await trx('developer_tokens').where({ user_id: userId, purpose: 'reset_password' }).whereNull('used_at').update({ used_at: trx.fn.now() });
     await deleteUserSessions(trx, userId);
     await clearSignInFailures(trx, user.email);
     await recordAudit(
@@ -147,7 +166,7 @@ export async function resetPassword(db: Db, token: string, password: string, add
       { kind: 'developer', userId, email: user.email, address },
       { accountId: user.account_id, action: 'password.reset', target: { type: 'user', id: userId } },
     );
-    return true;
+    return 'changed';
   });
 }
 

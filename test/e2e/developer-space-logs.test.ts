@@ -251,7 +251,7 @@ describe('developer space: request log and audit log (browser)', function () {
     const { db: knex } = stack();
     companyDirectory.reset();
     await knex('partner_cache').where({ key: 'company:35600000000048' }).delete();
-    await dashboard.withPage(async (page) => {
+    await dashboard.withPage(async (page, _context, address) => {
       const { email, accountId } = await dashboard.signedInDeveloper(page);
       const other = await createAccount();
 
@@ -318,7 +318,7 @@ describe('developer space: request log and audit log (browser)', function () {
       ]);
       // The first sign-in and the sandbox key it creates may share a millisecond: their order is not asserted.
       expect(entries.slice(9).map((e) => e.action)).to.have.members(['key.created', 'signin.succeeded']);
-      const developer = { actor: email, address: '127.0.0.1' };
+      const developer = { actor: email, address };
       const operator = { actor: 'opérateur (admin CLI)', address: '—' };
       expect(entries[0]).to.deep.include({ ...operator, target: cliKey.json.id, what: `svc_live_…${cliKey.json.key.slice(-4)}` });
       expect(entries[1]).to.deep.include({ ...operator, target: cliKey.json.id });

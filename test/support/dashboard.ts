@@ -31,6 +31,8 @@ export const PASSWORD = 'un mot de passe solide';
  */
 export async function startDashboard(configure: (config: Config) => Config = (config) => config) {
   const inbox: Mail[] = [];
+  // While set, the SMTP server keeps each message unanswered until it resolves (holdMail).
+  let held: Promise<void> | undefined;
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -39,8 +41,10 @@ export async function startDashboard(configure: (config: Config) => Config = (co
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        inbox.push({ to: session.envelope.rcptTo[0]!.address, text: mailText(Buffer.concat(chunks).toString('utf8')) });
-        callback();
+        void (held ?? Promise.resolve()).then(() => {
+          inbox.push({ to: session.envelope.rcptTo[0]!.address, text: mailText(Buffer.concat(chunks).toString('utf8')) });
+          callback();
+        });
       });
     },
   });
@@ -49,7 +53,9 @@ export async function startDashboard(configure: (config: Config) => Config = (co
   const { config, db, local, temporal } = stack();
   const space: RunningApi = await startApiServer(
     {
-      config: configure({ ...config, mail: { ...config.mail, smtpUrl: `smtp://127.0.0.1:${smtpPort}` } }),
+      // Each browser context is a client of its own (X-Forwarded-For, below): the per-address budgets
+      // of one test do not spend those of the next.
+      config: configure({ ...config, trustProxy: true, mail: { ...config.mail, smtpUrl: `smtp://127.0.0.1:${smtpPort}` } }),
       db,
       databaseUrl: local.databaseUrl,
       temporal: temporal.client,
@@ -78,10 +84,24 @@ export async function startDashboard(configure: (config: Config) => Config = (co
     throw new Error(`no email to ${to} matching ${pattern} in ${JSON.stringify(inbox)}`);
   }
 
-  async function withPage<T>(use: (page: Page, context: BrowserContext) => Promise<T>): Promise<T> {
+  /** A page in a new browser context, seen by the server as coming from a client address of its own. */
+  /** Holds every message at the SMTP server (not yet accepted, not in the inbox) until the returned function is called. */
+  function holdMail(): () => void {
+    let release!: () => void;
+    held = new Promise<void>((resolve) => (release = resolve));
+    return () => {
+      held = undefined;
+      release();
+    };
+  }
+
+  async function withPage<T>(use: (page: Page, context: BrowserContext, address: string) => Promise<T>): Promise<T> {
     const context = await browser.createBrowserContext();
     try {
-      return await use(await context.newPage(), context);
+      const page = await context.newPage();
+      const address = newAddress();
+      await page.setExtraHTTPHeaders({ 'X-Forwarded-For': address });
+      return await use(page, context, address);
     } finally {
       await context.close();
     }
@@ -99,6 +119,8 @@ export async function startDashboard(configure: (config: Config) => Config = (co
   const heading = (page: Page): Promise<string> => page.$eval('h1', (h) => h.textContent!.trim());
   const alert = (page: Page): Promise<string> => page.$eval('[role=alert]', (p) => p.textContent!.trim());
   const newEmail = (): string => `dev-${randomUUID().slice(0, 8)}@example.fr`;
+  /** A client address (IPv6 documentation range), different at each call. */
+  const newAddress = (): string => `2001:db8::${randomUUID().slice(0, 4)}:${randomUUID().slice(0, 4)}`;
 
   async function signUpAndConfirm(page: Page, email: string): Promise<void> {
     await page.goto(`${base}/inscription`);
@@ -129,11 +151,13 @@ export async function startDashboard(configure: (config: Config) => Config = (co
     browser,
     inbox,
     waitForMail,
+    holdMail,
     withPage,
     submit,
     heading,
     alert,
     newEmail,
+    newAddress,
     signUpAndConfirm,
     signInAs,
     signedInDeveloper,

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import Joi from 'joi';
 import { createSession, deleteSession, type Session } from '../../domain/developers/sessions.js';
 import { confirmEmail, firstSandboxKey, requestPasswordReset, resetPassword, resetTokenValid, signIn, signUp } from '../../domain/developers/users.js';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/developers/passwords.js';
+import { isCommonPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/developers/passwords.js';
 import type { WebKit } from '../kit.js';
 import { BASE, infoPage } from '../pages/layout.js';
 import { forgotPage, resetPage, signInPage, signUpPage } from '../pages/account.js';
@@ -11,29 +11,37 @@ import { forgotPage, resetPage, signInPage, signUpPage } from '../pages/account.
 const emailSchema = Joi.string().trim().lowercase().email({ tlds: false }).max(254).required();
 const passwordSchema = Joi.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH).required();
 
+/** Why a new password is refused, in French; undefined when it is acceptable. */
+function passwordRefusal(password: string): string | undefined {
+  if (passwordSchema.validate(password).error) return `Le mot de passe doit compter de ${PASSWORD_MIN_LENGTH} à ${PASSWORD_MAX_LENGTH} caractères.`;
+  if (isCommonPassword(password))
+    return 'Ce mot de passe figure dans les listes de mots de passe courants ou divulgués : il serait deviné en quelques essais. Choisissez-en un autre.';
+  return undefined;
+}
+
+const TOO_MANY_FROM_ADDRESS = 'Trop de demandes depuis votre adresse. Réessayez dans 15 minutes.';
+
 /** Sign-up with an emailed confirmation, sign-in and out, password reset by emailed link. */
 export function accountRoutes(router: Router, kit: WebKit): void {
   const { config, db } = kit.deps;
-  const { mailer } = kit;
   router.get('/inscription', async (ctx) => kit.page(ctx, 200, signUpPage(await kit.ensureSession(ctx))));
   router.post('/inscription', async (ctx) => {
     const session = ctx.state.session!;
     const email = emailSchema.validate(kit.form(ctx, 'email'));
-    const password = passwordSchema.validate(kit.form(ctx, 'password'));
-    if (email.error || password.error) {
-      const text = email.error ? 'Adresse e-mail invalide.' : `Le mot de passe doit compter de ${PASSWORD_MIN_LENGTH} à ${PASSWORD_MAX_LENGTH} caractères.`;
-      return kit.page(ctx, 400, signUpPage(session, { kind: 'error', text }, kit.form(ctx, 'email')));
-    }
-    const base = kit.publicUrl(ctx);
-    const result = await signUp(db, { email: email.value, password: password.value });
+    const password = kit.form(ctx, 'password');
+    const refusal = email.error ? 'Adresse e-mail invalide.' : passwordRefusal(password);
+    if (refusal) return kit.page(ctx, 400, signUpPage(session, { kind: 'error', text: refusal }, kit.form(ctx, 'email')));
+    const base = kit.publicUrl();
+    const result = await signUp(db, { email: email.value, password, address: ctx.ip });
+    if (result.kind === 'throttled') return kit.page(ctx, 429, signUpPage(session, { kind: 'error', text: TOO_MANY_FROM_ADDRESS }, email.value));
     if (result.kind === 'created') {
-      await mailer.send({
+      await kit.queueEmail(ctx, {
         to: email.value,
         subject: 'Confirmez votre adresse e-mail',
         text: `Bonjour,\n\nPour confirmer votre adresse et activer votre compte, ouvrez ce lien (valable 48 heures) :\n\n${base}${BASE}/confirmation?token=${result.confirmToken}\n\nSi vous n’avez pas créé de compte, ignorez ce message.\n`,
       });
     } else {
-      await mailer.send({
+      await kit.queueEmail(ctx, {
         to: email.value,
         subject: 'Vous avez déjà un compte',
         text: `Bonjour,\n\nQuelqu’un, vous peut-être, a voulu créer un compte avec cette adresse, qui en a déjà un.\n\nSe connecter : ${base}${BASE}/connexion\nMot de passe oublié : ${base}${BASE}/mot-de-passe-oublie\n\nSi ce n’est pas vous, ignorez ce message.\n`,
@@ -45,7 +53,7 @@ export function accountRoutes(router: Router, kit: WebKit): void {
       200,
       infoPage(session, 'Vérifiez votre boîte mail', {
         kind: 'notice',
-        text: `Un message a été envoyé à ${email.value}. Ouvrez le lien qu’il contient pour continuer.`,
+        text: `Un message part vers ${email.value} (sauf si plusieurs y sont déjà partis dans l’heure). Ouvrez le lien qu’il contient pour continuer.`,
       }),
     );
   });
@@ -88,19 +96,33 @@ export function accountRoutes(router: Router, kit: WebKit): void {
       return kit.page(
         ctx,
         429,
-        signInPage(session, { kind: 'error', text: 'Trop de tentatives. Réessayez dans 15 minutes, ou choisissez un nouveau mot de passe.' }, email),
+        signInPage(
+          session,
+          {
+            kind: 'error',
+            text: 'Trop de tentatives pour cette adresse e-mail ou depuis votre adresse. Réessayez dans 15 minutes, ou choisissez un nouveau mot de passe.',
+          },
+          email,
+        ),
       );
     if (result.kind === 'refused') return kit.page(ctx, 401, signInPage(session, { kind: 'error', text: 'Adresse e-mail ou mot de passe incorrect.' }, email));
     if (result.kind === 'unconfirmed') {
-      await mailer.send({
+      await kit.queueEmail(ctx, {
         to: email.toLowerCase(),
         subject: 'Confirmez votre adresse e-mail',
-        text: `Bonjour,\n\nPour confirmer votre adresse et activer votre compte, ouvrez ce lien (valable 48 heures) :\n\n${kit.publicUrl(ctx)}${BASE}/confirmation?token=${result.confirmToken}\n`,
+        text: `Bonjour,\n\nPour confirmer votre adresse et activer votre compte, ouvrez ce lien (valable 48 heures) :\n\n${kit.publicUrl()}${BASE}/confirmation?token=${result.confirmToken}\n`,
       });
       return kit.page(
         ctx,
         403,
-        signInPage(session, { kind: 'error', text: 'Confirmez d’abord votre adresse : un nouveau lien vient de vous être envoyé.' }, email),
+        signInPage(
+          session,
+          {
+            kind: 'error',
+            text: 'Confirmez d’abord votre adresse avec le lien que nous vous avons envoyé (un nouveau part, sauf si plusieurs sont partis dans l’heure).',
+          },
+          email,
+        ),
       );
     }
     // A new session at sign-in: an id known before (fixation) is worth nothing after.
@@ -123,20 +145,23 @@ export function accountRoutes(router: Router, kit: WebKit): void {
     const session = ctx.state.session!;
     const email = emailSchema.validate(kit.form(ctx, 'email'));
     if (email.error) return kit.page(ctx, 400, forgotPage(session, { kind: 'error', text: 'Adresse e-mail invalide.' }));
+    // The same work whether the email has an account or not (the email itself goes after the answer).
     const reset = await requestPasswordReset(db, email.value);
-    if (reset) {
-      await mailer.send({
+    await kit.queueEmail(
+      ctx,
+      {
         to: reset.email,
         subject: 'Choisir un nouveau mot de passe',
-        text: `Bonjour,\n\nPour choisir un nouveau mot de passe, ouvrez ce lien (valable une heure) :\n\n${kit.publicUrl(ctx)}${BASE}/nouveau-mot-de-passe?token=${reset.resetToken}\n\nSi vous n’avez rien demandé, ignorez ce message : votre mot de passe reste le même.\n`,
-      });
-    }
+        text: `Bonjour,\n\nPour choisir un nouveau mot de passe, ouvrez ce lien (valable une heure) :\n\n${kit.publicUrl()}${BASE}/nouveau-mot-de-passe?token=${reset.resetToken}\n\nSi vous n’avez rien demandé, ignorez ce message : votre mot de passe reste le même.\n`,
+      },
+      reset.found,
+    );
     kit.page(
       ctx,
       200,
       infoPage(session, 'Vérifiez votre boîte mail', {
         kind: 'notice',
-        text: `Si un compte existe pour ${email.value}, un lien pour choisir un nouveau mot de passe vient d’y être envoyé.`,
+        text: `Si un compte existe pour ${email.value}, un lien pour choisir un nouveau mot de passe y part (sauf si plusieurs y sont déjà partis dans l’heure).`,
       }),
     );
   });
@@ -163,14 +188,12 @@ export function accountRoutes(router: Router, kit: WebKit): void {
   router.post('/nouveau-mot-de-passe', async (ctx) => {
     const session = ctx.state.session!;
     const token = kit.form(ctx, 'token');
-    const password = passwordSchema.validate(kit.form(ctx, 'password'));
-    if (password.error)
-      return kit.page(
-        ctx,
-        400,
-        resetPage(session, token, { kind: 'error', text: `Le mot de passe doit compter de ${PASSWORD_MIN_LENGTH} à ${PASSWORD_MAX_LENGTH} caractères.` }),
-      );
-    if (!(await resetPassword(db, token, password.value, ctx.ip))) return invalidResetLink(ctx, session);
+    const password = kit.form(ctx, 'password');
+    const refusal = passwordRefusal(password);
+    if (refusal) return kit.page(ctx, 400, resetPage(session, token, { kind: 'error', text: refusal }));
+    const outcome = await resetPassword(db, token, password, ctx.ip);
+    if (outcome === 'throttled') return kit.page(ctx, 429, resetPage(session, token, { kind: 'error', text: TOO_MANY_FROM_ADDRESS }));
+    if (outcome === 'invalid') return invalidResetLink(ctx, session);
     kit.page(
       ctx,
       200,

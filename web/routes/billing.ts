@@ -106,7 +106,7 @@ export function billingRoutes(router: Router, kit: WebKit): void {
     const choice = kit.form(ctx, 'amountCents');
     const other = kit.form(ctx, 'otherEuros').replace(',', '.');
     const amountCents = choice === 'other' ? Math.round(Number(other) * 100) : Number(choice);
-    const back = `${kit.publicUrl(ctx)}${BASE}/solde`;
+    const back = `${kit.publicUrl()}${BASE}/solde`;
     try {
       const topUp = await startTopUp(kit.deps, {
         accountId: session.user!.accountId,
@@ -206,7 +206,7 @@ export function billingRoutes(router: Router, kit: WebKit): void {
       : [checkoutEvent(topUp, 'checkout.session.completed', 'unpaid'), checkoutEvent(topUp, 'checkout.session.async_payment_failed', 'unpaid')];
     for (const event of events) {
       const payload = JSON.stringify(event);
-      const response = await fetch(`${kit.publicUrl(ctx)}/stripe/webhook`, {
+      const response = await fetch(`${kit.publicUrl()}/stripe/webhook`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'stripe-signature': signStripePayload(config.stripe, payload) },
         body: payload,

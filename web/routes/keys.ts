@@ -19,7 +19,7 @@ export function keyRoutes(router: Router, kit: WebKit): void {
       200,
       homePage(session, {
         newKey: await kit.takeFlash(session),
-        apiUrl: kit.publicUrl(ctx),
+        apiUrl: kit.publicUrl(),
         liveEnabled,
         activeKeys: keys.filter((k) => !k.revokedAt).length,
       }),
@@ -31,7 +31,7 @@ export function keyRoutes(router: Router, kit: WebKit): void {
     kit.page(
       ctx,
       200,
-      keysPage(session, { keys: await listApiKeys(db, session.user!.accountId), newKey: await kit.takeFlash(session), apiUrl: kit.publicUrl(ctx) }),
+      keysPage(session, { keys: await listApiKeys(db, session.user!.accountId), newKey: await kit.takeFlash(session), apiUrl: kit.publicUrl() }),
     );
   });
   router.post('/cles', kit.signedIn, async (ctx) => {
@@ -43,7 +43,7 @@ export function keyRoutes(router: Router, kit: WebKit): void {
       return kit.page(
         ctx,
         400,
-        keysPage(session, { keys, newKey: undefined, apiUrl: kit.publicUrl(ctx), m: { kind: 'error', text: 'Choisissez un mode et au moins un scope.' } }),
+        keysPage(session, { keys, newKey: undefined, apiUrl: kit.publicUrl(), m: { kind: 'error', text: 'Choisissez un mode et au moins un scope.' } }),
       );
     }
     // The same domain function as `admin key create`; shown once, through the session (sealed).
