@@ -305,6 +305,12 @@ describe('developer space: request log and audit log (browser)', function () {
           what: tr.querySelector('.target')!.textContent!.trim(),
         })),
       );
+      expect(entries.slice(0, 3).map((e) => e.action)).to.deep.equal(['key.revoked', 'key.created', 'account.live_enabled']);
+      // The request and the service's directory check share their transaction: their order is not asserted.
+      expect(entries.slice(3, 5).map((e) => e.action)).to.have.members(['production.requested', 'production.checked']);
+      const checked = entries.find((e) => e.action === 'production.checked')!;
+      expect(checked).to.deep.include({ actor: 'le service', address: '—', what: 'SIRET 35600000000048' });
+      entries.splice(entries.indexOf(checked), 1);
       expect(entries.slice(0, 9).map((e) => e.action)).to.deep.equal([
         'key.revoked',
         'key.created',
