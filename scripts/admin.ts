@@ -119,7 +119,7 @@ async function run(db: Db, command: string, values: Record<string, string | bool
       const unknown = scopes.filter((s) => !isScope(s));
       if (unknown.length || scopes.length === 0)
         throw new CliError('invalid_arguments', `Unknown scopes: ${unknown.join(', ') || '(none given)'}. Known: ${SCOPES.join(', ')}`, 1);
-      return createApiKey(db, account, mode, scopes as Scope[], ADMIN_CLI);
+      return createApiKey(db, account, mode, scopes as Scope[], ADMIN_CLI, config.secretKey);
     }
     case 'key revoke': {
       const target = required(values, 'key');

@@ -20,6 +20,7 @@ export const SYSTEM: Actor = { kind: 'system' };
 export const AUDIT_ACTIONS = [
   'key.created',
   'key.revoked',
+  'key.revealed',
   'webhook.created',
   'webhook.disabled',
   'webhook.enabled',

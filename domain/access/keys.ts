@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.js';
-import { randomBase62, sha256Hex } from '../../lib/crypto.js';
+import { decrypt, encrypt, randomBase62, sha256Hex } from '../../lib/crypto.js';
 import type { KeyMode, Scope } from './scopes.js';
 import { recordAudit, type Actor } from './audit.js';
 
@@ -21,13 +21,27 @@ export const digestBytes = (digest: string): Buffer => Buffer.from(digest, 'hex'
 /** What api_keys.key_hash holds for a key. */
 export const hashApiKey = (key: string): Buffer => digestBytes(apiKeyDigest(key));
 
-/** A new key of the account, recorded in the audit log (by `actor`) in the same transaction. */
-export async function createApiKey(db: Db, accountId: string, mode: KeyMode, scopes: readonly Scope[], actor?: Actor): Promise<{ id: string; key: string }> {
+const sealContext = (accountId: string): string => `test-key:${accountId}`;
+
+/**
+ * A new key of the account, recorded in the audit log (by `actor`) in the same transaction. Given
+ * `sealKey` (the service's SECRET_KEY), a test key is also kept sealed, so that its account can see
+ * it again (revealTestKey); a live key never is.
+ */
+export async function createApiKey(
+  db: Db,
+  accountId: string,
+  mode: KeyMode,
+  scopes: readonly Scope[],
+  actor?: Actor,
+  sealKey?: Buffer,
+): Promise<{ id: string; key: string }> {
   const key = generateApiKey(mode);
   const last4 = key.slice(-4);
+  const sealed = mode === 'test' && sealKey ? encrypt(key, sealKey, sealContext(accountId)) : null;
   return db.transaction(async (trx) => {
     const [row] = await trx('api_keys')
-      .insert({ account_id: accountId, mode, key_hash: hashApiKey(key), last4, scopes: [...scopes] })
+      .insert({ account_id: accountId, mode, key_hash: hashApiKey(key), last4, scopes: [...scopes], key_sealed: sealed })
       .returning('id');
     await recordAudit(trx, actor, { accountId, action: 'key.created', target: { type: 'key', id: row.id }, details: { mode, last4, scopes: [...scopes] } });
     return { id: row.id as string, key };
@@ -83,6 +97,8 @@ export interface KeySummary {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /** A test key kept sealed: its account may see it again. */
+  revealable: boolean;
 }
 
 /** An account's keys, newest first, revoked ones included. */
@@ -93,7 +109,7 @@ export async function listApiKeys(db: Db, accountId: string): Promise<KeySummary
       { column: 'created_at', order: 'desc' },
       { column: 'id', order: 'desc' },
     ])
-    .select('id', 'mode', 'last4', 'scopes', 'created_at', 'last_used_at', 'revoked_at');
+    .select('id', 'mode', 'last4', 'scopes', 'created_at', 'last_used_at', 'revoked_at', db.raw('key_sealed IS NOT NULL AS revealable'));
   return rows.map((row) => ({
     id: row.id,
     mode: row.mode,
@@ -103,7 +119,27 @@ export async function listApiKeys(db: Db, accountId: string): Promise<KeySummary
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
     revokedAt: row.revoked_at,
+    revealable: row.revealable === true && !row.revoked_at,
   }));
+}
+
+/**
+ * One of the account's active test keys in clear, again, recorded in the audit log; undefined for a
+ * live key, a revoked one, another account's, or a test key created before keys were kept sealed.
+ */
+export async function revealTestKey(db: Db, accountId: string, keyId: string, sealKey: Buffer, actor?: Actor): Promise<string | undefined> {
+  if (!/^[0-9a-f-]{36}$/i.test(keyId)) return undefined;
+  return db.transaction(async (trx) => {
+    const row = await trx('api_keys')
+      .where({ id: keyId, account_id: accountId, mode: 'test' })
+      .whereNull('revoked_at')
+      .whereNotNull('key_sealed')
+      .first('key_sealed', 'last4');
+    if (!row) return undefined;
+    const key = decrypt(row.key_sealed as string, sealKey, sealContext(accountId));
+    await recordAudit(trx, actor, { accountId, action: 'key.revealed', target: { type: 'key', id: keyId }, details: { mode: 'test', last4: row.last4 } });
+    return key;
+  });
 }
 
 /** How often, at most, a process writes that a key was used. */

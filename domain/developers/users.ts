@@ -174,11 +174,11 @@ export async function resetPassword(db: Db, token: string, password: string, add
  * The sandbox key of a new account, created at its first sign-in with every scope (the same domain
  * function as the admin CLI); undefined when the account already has a key.
  */
-export async function firstSandboxKey(db: Db, accountId: string): Promise<string | undefined> {
+export async function firstSandboxKey(db: Db, accountId: string, sealKey?: Buffer): Promise<string | undefined> {
   return db.transaction(async (tx) => {
     // One first key even if two sign-ins race.
     await tx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`first-key:${accountId}`]);
     if (await tx('api_keys').where({ account_id: accountId }).first('id')) return undefined;
-    return (await createApiKey(tx, accountId, 'test', SCOPES)).key;
+    return (await createApiKey(tx, accountId, 'test', SCOPES, undefined, sealKey)).key;
   });
 }

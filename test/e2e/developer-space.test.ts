@@ -3,7 +3,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { changeAccount } from '../../domain/access/accounts.js';
 import { SIGNIN_FAILURES_PER_ACCOUNT, SIGNIN_FAILURES_PER_ADDRESS } from '../../domain/developers/throttle.js';
 import { startDashboard, type Dashboard } from '../support/dashboard.js';
-import { spawnApiProcess } from '../support/api.js';
+import { createAccount as createTestAccount, spawnApiProcess } from '../support/api.js';
+import { createApiKey } from '../../domain/access/keys.js';
+import { SCOPES } from '../../domain/access/scopes.js';
 import { stack } from '../support/stack.js';
 
 describe('developer space (browser, SMTP)', function () {
@@ -93,6 +95,52 @@ describe('developer space (browser, SMTP)', function () {
       expect(status).to.equal(401);
       expect(await page.$eval('tbody tr:first-child', (tr) => tr.textContent)).to.include('révoquée');
       expect((await api('/v1/catalogue', sandboxKey)).status).to.equal(200);
+    });
+  });
+
+  it('a test key can be shown again (sealed, recorded in the audit log); live keys, revoked keys and other accounts’ keys never', async () => {
+    const { db } = stack();
+    await withPage(async (page) => {
+      const email = newEmail();
+      await signUpAndConfirm(page, email);
+      await signInAs(page, email);
+      const sandboxKey = await page.$eval('#new-key', (e) => e.textContent!.trim());
+      const { account_id: accountId } = await db('developer_users').where({ email }).first('account_id');
+      const [stored] = await db('api_keys').where({ account_id: accountId });
+      expect(stored.key_sealed).to.be.a('string').and.not.include(sandboxKey.slice(9));
+
+      await page.goto(`${base}/cles`);
+      await Promise.all([page.waitForNavigation(), page.click(`form[action="/dashboard/cles/${stored.id}/afficher"] button`)]);
+      expect(await page.$eval('#revealed-key', (e) => e.textContent!.trim())).to.equal(sandboxKey);
+      expect(await db('audit_log').where({ account_id: accountId, action: 'key.revealed', target_id: stored.id }).count({ n: '*' })).to.deep.equal([
+        { n: '1' },
+      ]);
+
+      // A live key: shown once, no button, and the route refuses it.
+      await page.goto(`${base}/cles`);
+      await page.click('input[name=mode][value=live]');
+      await Promise.all([page.waitForNavigation(), page.click('form[action="/dashboard/cles"] button[type=submit]')]);
+      const live = await db('api_keys').where({ account_id: accountId, mode: 'live' }).first('id', 'key_sealed');
+      expect(live.key_sealed).to.equal(null);
+      expect(await page.$(`form[action="/dashboard/cles/${live.id}/afficher"]`)).to.equal(null);
+      const csrf = await page.$eval('input[name=_csrf]', (i) => (i as unknown as { value: string }).value);
+      const cookie = `svc_dashboard=${(await page.cookies()).find((c) => c.name === 'svc_dashboard')!.value}`;
+      const reveal = (id: string) =>
+        fetch(`${base}/cles/${id}/afficher`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie },
+          body: new URLSearchParams({ _csrf: csrf }).toString(),
+        });
+      expect((await reveal(live.id)).status).to.equal(404);
+      // Another account's test key: 404, as for one that does not exist.
+      const otherAccount = await createTestAccount();
+      const other = await createApiKey(db, otherAccount.id, 'test', SCOPES, undefined, stack().config.secretKey);
+      expect((await reveal(other.id)).status).to.equal(404);
+      // Revoked: no longer shown.
+      await Promise.all([page.waitForNavigation(), page.click(`form[action="/dashboard/cles/${stored.id}/revoquer"] button`)]);
+      expect(await page.$(`form[action="/dashboard/cles/${stored.id}/afficher"]`)).to.equal(null);
+      expect((await reveal(stored.id)).status).to.equal(404);
     });
   });
 

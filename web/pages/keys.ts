@@ -8,7 +8,11 @@ import { BASE, csrfField, layout, message, when, type Message } from './layout.j
 function newKeyBlock(key: string, apiUrl: string): Html {
   const curl = `curl ${apiUrl}/v1/catalogue \\\n  -H "Authorization: Bearer ${key}"`;
   return html`<div class="secret">
-    <p><strong>Votre nouvelle clé ${key.startsWith('svc_live_') ? 'de production' : 'de test'}</strong> : copiez-la maintenant, elle ne sera plus affichée.</p>
+    ${
+      key.startsWith('svc_live_')
+        ? html`<p><strong>Votre nouvelle clé de production</strong> : copiez-la maintenant, elle ne sera plus affichée.</p>`
+        : html`<p><strong>Votre nouvelle clé de test</strong> : copiez-la ; vous pourrez l’afficher à nouveau depuis <a href="${BASE}/cles">Clés d’API</a>.</p>`
+    }
     <pre id="new-key">${key}</pre>
     <button type="button" data-copy="new-key">Copier</button>
     <p>Essayez-la :</p>
@@ -67,7 +71,16 @@ function quickstart(apiUrl: string): Html {
     </ol>`;
 }
 
-export function keysPage(session: Session, input: { keys: KeySummary[]; newKey: string | undefined; apiUrl: string; m?: Message }): string {
+/** A test key shown again on its account's request. */
+function revealedKeyBlock(key: string): Html {
+  return html`<div class="secret">
+    <p><strong>Votre clé de test</strong> (vous pourrez l’afficher à nouveau ; les clés de production, elles, ne sont montrées qu’une fois) :</p>
+    <pre id="revealed-key">${key}</pre>
+    <button type="button" data-copy="revealed-key">Copier</button>
+  </div>`;
+}
+
+export function keysPage(session: Session, input: { keys: KeySummary[]; newKey: string | undefined; revealed?: string; apiUrl: string; m?: Message }): string {
   const rows = input.keys.map(
     (k) =>
       html`<tr data-key-id="${k.id}">
@@ -80,7 +93,12 @@ export function keysPage(session: Session, input: { keys: KeySummary[]; newKey: 
           ${
             k.revokedAt
               ? html`révoquée le ${when(k.revokedAt)}`
-              : html`<form method="post" action="${BASE}/cles/${k.id}/revoquer">${csrfField(session)}<button type="submit">Révoquer</button></form>`
+              : html`${
+                    k.revealable
+                      ? html`<form method="post" action="${BASE}/cles/${k.id}/afficher">${csrfField(session)}<button type="submit">Afficher</button></form>`
+                      : ''
+                  }
+                  <form method="post" action="${BASE}/cles/${k.id}/revoquer">${csrfField(session)}<button type="submit">Révoquer</button></form>`
           }
         </td>
       </tr>`,
@@ -88,7 +106,7 @@ export function keysPage(session: Session, input: { keys: KeySummary[]; newKey: 
   return layout(
     'Clés d’API',
     session,
-    html`${message(input.m)}${input.newKey ? newKeyBlock(input.newKey, input.apiUrl) : ''}
+    html`${message(input.m)}${input.newKey ? newKeyBlock(input.newKey, input.apiUrl) : ''}${input.revealed ? revealedKeyBlock(input.revealed) : ''}
       <table>
         <thead>
           <tr>

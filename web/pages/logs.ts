@@ -98,6 +98,7 @@ export function journalPage(
 const ACTION_TEXT: Record<AuditAction, string> = {
   'key.created': 'Clé créée',
   'key.revoked': 'Clé révoquée',
+  'key.revealed': 'Clé de test affichée à nouveau',
   'webhook.created': 'Webhook déclaré',
   'webhook.disabled': 'Webhook désactivé',
   'webhook.enabled': 'Webhook réactivé',

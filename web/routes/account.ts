@@ -129,7 +129,7 @@ export function accountRoutes(router: Router, kit: WebKit): void {
     await deleteSession(db, session.id);
     const signed = await createSession(db, config.dashboard.sessionTtlMs, result.userId);
     kit.setCookie(ctx, signed.id, Math.floor(config.dashboard.sessionTtlMs / 1000));
-    const key = await firstSandboxKey(db, result.accountId);
+    const key = await firstSandboxKey(db, result.accountId, kit.deps.config.secretKey);
     if (key) await kit.putFlash(signed, key);
     ctx.redirect(BASE);
   });

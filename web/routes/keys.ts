@@ -1,6 +1,6 @@
 import { isLiveEnabled } from '../../domain/access/accounts.js';
 import type Router from '@koa/router';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../domain/access/keys.js';
+import { createApiKey, listApiKeys, revealTestKey, revokeApiKey } from '../../domain/access/keys.js';
 import { isScope, type KeyMode } from '../../domain/access/scopes.js';
 import type { WebKit } from '../kit.js';
 import { BASE, infoPage } from '../pages/layout.js';
@@ -47,9 +47,22 @@ export function keyRoutes(router: Router, kit: WebKit): void {
       );
     }
     // The same domain function as `admin key create`; shown once, through the session (sealed).
-    const { key } = await createApiKey(db, session.user!.accountId, mode as KeyMode, scopes, kit.actor(ctx));
+    const { key } = await createApiKey(db, session.user!.accountId, mode as KeyMode, scopes, kit.actor(ctx), kit.deps.config.secretKey);
     await kit.putFlash(session, key);
     ctx.redirect(`${BASE}/cles`);
+  });
+  // A test key again (a POST: a secret is shown, the form carries the CSRF token); live keys never.
+  router.post('/cles/:id/afficher', kit.signedIn, async (ctx) => {
+    const session = ctx.state.session!;
+    const accountId = session.user!.accountId;
+    const revealed = await revealTestKey(db, accountId, ctx.params.id ?? '', kit.deps.config.secretKey, kit.actor(ctx));
+    if (!revealed)
+      return kit.page(
+        ctx,
+        404,
+        infoPage(session, 'Clé introuvable', { kind: 'error', text: 'Aucune clé de test de ce compte ne peut être affichée sous cet identifiant.' }),
+      );
+    kit.page(ctx, 200, keysPage(session, { keys: await listApiKeys(db, accountId), newKey: undefined, revealed, apiUrl: kit.publicUrl() }));
   });
   router.post('/cles/:id/revoquer', kit.signedIn, async (ctx) => {
     const session = ctx.state.session!;
