@@ -261,6 +261,21 @@ async function main(): Promise<void> {
   await go('/envois');
   await shot('envois', { full: true });
 
+  // --- The billing profile every invoice carries (Stripe customer: name, address, VAT number).
+  say('Billing profile…');
+  await go('/facturation');
+  await fill({
+    legalName: 'Atelier Lumière SARL',
+    addressLine1: '14 rue des Tanneurs',
+    postalCode: '69002',
+    city: 'Lyon',
+    siret: '35600000000048',
+    vatNumber: 'FR39356000000',
+    email: 'compta@atelier-lumiere.fr',
+  });
+  await click('main form button[type=submit]');
+  await shot('profil-facturation', { full: true });
+
   // --- A 50 € top-up paid on the local test payment page, then its invoice.
   say('Top-up…');
   await go('/solde');
@@ -338,6 +353,15 @@ async function main(): Promise<void> {
   await shot('journal-requetes');
   await go('/audit');
   await shot('audit');
+
+  // --- The webhooks page on a phone (390 px): tables scroll within themselves.
+  await page.setViewport({ width: 390, height: 844, deviceScaleFactor: 1 });
+  await go('/webhooks');
+  const narrow = join(OUT, `${String(shots.length + 1).padStart(2, '0')}-webhooks-390px.png`);
+  await page.screenshot({ path: narrow, fullPage: true });
+  shots.push(narrow);
+  say(`${relative(projectRoot, narrow)} (${Math.round(statSync(narrow).size / 1024)} KB)`);
+  await page.setViewport({ ...VIEWPORT, deviceScaleFactor: 1 });
 
   // Shots of an earlier run that this one did not make again (renamed or dropped pages).
   for (const file of readdirSync(OUT)) if (file.endsWith('.png') && !shots.includes(join(OUT, file))) rmSync(join(OUT, file));
