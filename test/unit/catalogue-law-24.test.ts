@@ -1,39 +1,23 @@
 import { expect } from 'chai';
 import {
   Catalogue,
-  catalogue,
   lawDrivenLettersWithoutVerifiedSource,
   letterFields,
   loadCatalogueData,
   sourceVerified,
   staleSources,
-  type LetterData,
 } from '../../domain/catalogue/catalogue.js';
 import { catalogueSchema, legalSourceSchema } from '../../domain/catalogue/schema.js';
 import { sourcesMarkdown } from '../../domain/catalogue/sources-md.js';
 import { renderLetter } from '../../domain/letters/render.js';
 import { checkValues, type FieldValue } from '../../domain/letters/values.js';
+import { catalogueLetter, RECIPIENT_VALUES, refusalDetails, renderChecked, SENDER_VALUES } from '../support/catalogue-letters.js';
 import { calculators } from '../../domain/calculations/calculators.js';
 import { prepareComputation } from '../../domain/calculations/compute.js';
 
 const NOW = new Date('2026-11-24T10:00:00Z');
-const base = { senderName: 'Marie Dupont', senderAddress: '12 rue des Lilas\n69003 Lyon', place: 'Lyon' };
-const recipient = { recipientName: 'Service Clients', recipientAddress: '5 avenue de la République\n69002 Lyon' };
-
-function letter(slug: string): LetterData {
-  const found = catalogue().letters.get(slug);
-  if (!found) throw new Error(`no letter ${slug}`);
-  return found;
-}
-
-/** Renders a catalogue letter the way /render does: values checked first, then laid out. */
-function render(slug: string, given: Record<string, FieldValue>, providerSlug?: string): string {
-  const l = letter(slug);
-  const provider = providerSlug ? l.providers.find((p) => p.slug === providerSlug) : undefined;
-  const { values, problems } = checkValues(letterFields(l, provider), { ...base, ...(provider ? {} : recipient), ...given });
-  expect(problems, JSON.stringify(problems)).to.deep.equal([]);
-  return renderLetter(l, provider, values, NOW).text;
-}
+const letter = catalogueLetter;
+const render = (slug: string, given: Record<string, FieldValue>, providerSlug?: string): string => renderChecked(slug, given, NOW, providerSlug).text;
 
 /**
  * Letters whose content the law drives (they cite an article, a deadline or an amount) and whose
@@ -79,14 +63,7 @@ const WAITING_FOR_A_READ_SOURCE = [
   'resiliation-telecom-modification-contrat',
 ];
 
-const unprocessableDetails = (fn: () => unknown): unknown => {
-  try {
-    fn();
-  } catch (error) {
-    return (error as { details?: unknown }).details;
-  }
-  throw new Error('expected a 422');
-};
+const unprocessableDetails = refusalDetails;
 
 describe('catalogue law (issue 24)', () => {
   describe('A. defects', () => {
@@ -263,8 +240,8 @@ describe('catalogue law (issue 24)', () => {
       expect(split).to.include('articles L1225-46-2 et suivants du Code du travail, issus de la loi n° 2025-1403 du 30 décembre 2025');
       // The second period's start is required only for a split leave.
       const { values: checked } = checkValues(letterFields(l), {
-        ...base,
-        ...recipient,
+        ...SENDER_VALUES,
+        ...RECIPIENT_VALUES,
         ...values,
         leaveDuration: '2-mois-fractionne',
         succession: 'differee',

@@ -1,19 +1,10 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import {
-  Catalogue,
-  catalogue,
-  catalogueProblems,
-  letterFields,
-  loadCatalogueData,
-  staleSources,
-  type LetterData,
-  type Provider,
-} from '../../domain/catalogue/catalogue.js';
+import { Catalogue, catalogue, catalogueProblems, loadCatalogueData, staleSources } from '../../domain/catalogue/catalogue.js';
 import { SOURCE_URL } from '../../domain/catalogue/schema.js';
 import { sourcesMarkdown } from '../../domain/catalogue/sources-md.js';
-import { renderLetter } from '../../domain/letters/render.js';
-import { checkValues, type FieldValue } from '../../domain/letters/values.js';
+import type { FieldValue } from '../../domain/letters/values.js';
+import { catalogueLetter, refusalDetails, renderChecked } from '../support/catalogue-letters.js';
 import { calculators } from '../../domain/calculations/calculators.js';
 import { prepareComputation } from '../../domain/calculations/compute.js';
 import { estimateQuote, prepareQuote } from '../../domain/calculations/quotes.js';
@@ -25,33 +16,10 @@ import type { Deps } from '../../domain/deps.js';
 const sourcesFile = readFileSync(new URL('../../../catalogue/SOURCES.md', import.meta.url), 'utf8');
 
 const NOW = new Date('2026-11-23T10:00:00Z');
-const base = { senderName: 'Marie Dupont', senderAddress: '12 rue des Lilas\n69003 Lyon', place: 'Lyon' };
-const recipient = { recipientName: 'Service Clients', recipientAddress: '5 avenue de la République\n69002 Lyon' };
-
-function letter(slug: string): LetterData {
-  const found = catalogue().letters.get(slug);
-  if (!found) throw new Error(`no letter ${slug}`);
-  return found;
-}
-
+const letter = catalogueLetter;
 /** Renders a catalogue letter the way /render does: values checked first, then laid out. */
-function render(slug: string, given: Record<string, FieldValue>, providerSlug?: string) {
-  const l = letter(slug);
-  const provider: Provider | undefined = providerSlug ? l.providers.find((p) => p.slug === providerSlug) : undefined;
-  const all = { ...base, ...(provider ? {} : recipient), ...given };
-  const { values, problems } = checkValues(letterFields(l, provider), all);
-  expect(problems, JSON.stringify(problems)).to.deep.equal([]);
-  return renderLetter(l, provider, values, NOW);
-}
-
-const unprocessableFields = (fn: () => unknown): unknown => {
-  try {
-    fn();
-  } catch (error) {
-    return (error as { details?: unknown }).details;
-  }
-  throw new Error('expected a 422');
-};
+const render = (slug: string, given: Record<string, FieldValue>, providerSlug?: string) => renderChecked(slug, given, NOW, providerSlug);
+const unprocessableFields = refusalDetails;
 
 describe('catalogue law (issue 16)', () => {
   describe('structured legal sources', () => {
