@@ -11,7 +11,7 @@ export function settingsPage(session: Session, twoFactor: TwoFactorState, m?: Me
   const secondFactor =
     twoFactor.kind === 'on'
       ? html`<p>La double authentification est <strong>activée</strong>. Codes de secours restants : ${String(twoFactor.recoveryCodesLeft)}.</p>
-          <form id="2fa-disable-form" method="post" action="${BASE}/parametres/2fa/desactiver">
+          <form id="two-factor-disable-form" method="post" action="${BASE}/parametres/2fa/desactiver">
             ${csrfField(session)} <label for="disable_password">Mot de passe actuel</label
             ><input id="disable_password" name="disable_password" type="password" required autocomplete="current-password" />
             <label for="disable_code">Code de l’application ou code de secours</label
@@ -22,7 +22,7 @@ export function settingsPage(session: Session, twoFactor: TwoFactorState, m?: Me
         ? html`<p>Ajoutez ce compte à votre application d’authentification (Google Authenticator, FreeOTP, Aegis…) avec cette clé :</p>
             <p><code id="totp-secret">${twoFactor.secret}</code></p>
             <p>ou avec ce lien <code>otpauth://</code> : <code id="totp-uri">${twoFactor.uri}</code></p>
-            <form id="2fa-confirm-form" method="post" action="${BASE}/parametres/2fa/confirmer">
+            <form id="two-factor-confirm-form" method="post" action="${BASE}/parametres/2fa/confirmer">
               ${csrfField(session)} <label for="confirm_code">Code à 6 chiffres affiché par l’application</label
               ><input id="confirm_code" name="confirm_code" type="text" required inputmode="numeric" autocomplete="one-time-code" maxlength="6" />
               <p><button type="submit">Activer</button></p>
@@ -31,7 +31,7 @@ export function settingsPage(session: Session, twoFactor: TwoFactorState, m?: Me
               La double authentification est désactivée. Une fois activée, la connexion demande, après le mot de passe, un code à 6 chiffres de votre
               application d’authentification.
             </p>
-            <form id="2fa-start-form" method="post" action="${BASE}/parametres/2fa/activer">
+            <form id="two-factor-start-form" method="post" action="${BASE}/parametres/2fa/activer">
               ${csrfField(session)}
               <p><button type="submit">Activer la double authentification</button></p>
             </form>`;
