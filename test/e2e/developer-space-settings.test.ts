@@ -181,7 +181,9 @@ describe('developer space: account settings (password, email, two-factor sign-in
       });
 
       // Five wrong codes so far: the user's code budget is spent (next test); a new window for the rest.
-      await db()('developer_throttle').where({ subject: `code:user:${userId}` }).delete();
+      await db()('developer_throttle')
+        .where({ subject: `code:user:${userId}` })
+        .delete();
       // Disabling asks the password and a code.
       await settings(page);
       const disable = '#two-factor-disable-form button';
