@@ -15,6 +15,7 @@ import { mailingRoutes } from './routes/mailings.js';
 import { requestRoutes } from './routes/requests.js';
 import { billingRoutes } from './routes/billing.js';
 import { auditRoutes, requestLogRoutes } from './routes/logs.js';
+import { settingsRoutes } from './routes/settings.js';
 
 export { SESSION_COOKIE, type WebServices } from './kit.js';
 
@@ -147,6 +148,7 @@ export function createWebApp(services: WebServices): Koa {
   billingRoutes(router, kit);
   requestLogRoutes(router, kit);
   auditRoutes(router, kit);
+  settingsRoutes(router, kit);
 
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -8,13 +8,18 @@ export interface Session {
   csrfToken: string;
   user: { id: string; accountId: string; email: string } | undefined;
   flash: string | null;
+  /** Between the right password and the right code of a two-factor sign-in: the user, until the step expires. */
+  pendingUserId: string | undefined;
 }
 
 const idHash = (id: string): Buffer => Buffer.from(sha256Hex(id), 'hex');
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
 
-/** A new session (anonymous, or signed in as `userId`), with its own CSRF token. */
-export async function createSession(db: Db, ttlMs: number, userId?: string): Promise<Session> {
+/**
+ * A new session (anonymous, or signed in as `userId`, or waiting `pending.ms` for the second factor
+ * of `pending.userId`), with its own CSRF token.
+ */
+export async function createSession(db: Db, ttlMs: number, userId?: string, pending?: { userId: string; ms: number }): Promise<Session> {
   const id = randomBytes(32).toString('base64url');
   const csrfToken = randomBytes(32).toString('base64url');
   // Expired sessions go as new ones come, a few at a time.
@@ -24,9 +29,11 @@ export async function createSession(db: Db, ttlMs: number, userId?: string): Pro
     user_id: userId ?? null,
     csrf_token: csrfToken,
     expires_at: new Date(Date.now() + ttlMs),
+    pending_user_id: pending?.userId ?? null,
+    pending_until: pending ? new Date(Date.now() + pending.ms) : null,
   });
   const user = userId ? await db('developer_users').where({ id: userId }).first('id', 'account_id', 'email') : undefined;
-  return { id, csrfToken, user: user && { id: user.id, accountId: user.account_id, email: user.email }, flash: null };
+  return { id, csrfToken, user: user && { id: user.id, accountId: user.account_id, email: user.email }, flash: null, pendingUserId: pending?.userId };
 }
 
 export async function findSession(db: Db, id: string): Promise<Session | undefined> {
@@ -35,9 +42,22 @@ export async function findSession(db: Db, id: string): Promise<Session | undefin
     .leftJoin('developer_users as u', 'u.id', 's.user_id')
     .where('s.id_hash', idHash(id))
     .where('s.expires_at', '>', db.fn.now())
-    .first('s.csrf_token', 's.flash', 's.user_id', 'u.account_id', 'u.email');
+    .first(
+      's.csrf_token',
+      's.flash',
+      's.user_id',
+      'u.account_id',
+      'u.email',
+      db.raw('CASE WHEN s.pending_until > now() THEN s.pending_user_id END AS pending_user_id'),
+    );
   if (!row) return undefined;
-  return { id, csrfToken: row.csrf_token, flash: row.flash, user: row.user_id ? { id: row.user_id, accountId: row.account_id, email: row.email } : undefined };
+  return {
+    id,
+    csrfToken: row.csrf_token,
+    flash: row.flash,
+    user: row.user_id ? { id: row.user_id, accountId: row.account_id, email: row.email } : undefined,
+    pendingUserId: row.pending_user_id ?? undefined,
+  };
 }
 
 export async function setSessionFlash(db: Db, id: string, flash: string | null): Promise<void> {
@@ -55,4 +75,12 @@ export async function deleteSession(db: Db, id: string): Promise<void> {
 /** Signs a user out everywhere (after a password reset). */
 export async function deleteUserSessions(db: Db, userId: string): Promise<void> {
   await db('developer_sessions').where({ user_id: userId }).delete();
+}
+
+/** Signs a user out everywhere but in `keepId` (after a password change made in that session). */
+export async function deleteOtherSessions(db: Db, userId: string, keepId: string): Promise<void> {
+  await db('developer_sessions')
+    .where({ user_id: userId })
+    .whereNot({ id_hash: idHash(keepId) })
+    .delete();
 }

@@ -11,6 +11,10 @@ export const EMAIL_WINDOW_MINUTES = 60;
 /** Password hashes (sign-up, sign-in, new password: 128 MiB and ~¼ s of scrypt each) per client address. */
 export const HASHES_PER_ADDRESS = 40;
 export const HASH_WINDOW_MINUTES = 15;
+/** Second-factor codes (sign-in's second step, enabling, disabling) per user and per client address. */
+export const CODE_FAILURES_PER_USER = 5;
+export const CODE_FAILURES_PER_ADDRESS = 20;
+export const CODE_WINDOW_MINUTES = 15;
 
 /** At most `limit` uses of `subject` in a window of `minutes` opened by its first use. */
 export interface Budget {
@@ -33,6 +37,11 @@ export const budgets = {
     { subject: `signin:ip:${address}`, limit: SIGNIN_FAILURES_PER_ADDRESS, minutes: SIGNIN_WINDOW_MINUTES },
   ],
   hash: (address: string): Budget => ({ subject: `hash:ip:${address}`, limit: HASHES_PER_ADDRESS, minutes: HASH_WINDOW_MINUTES }),
+  /** 10⁶ codes, 3 valid at a time: 5 tries per 15 minutes make a guess about one chance in 10⁵ per window. */
+  code: (address: string, userId: string): Budget[] => [
+    { subject: `code:user:${userId}`, limit: CODE_FAILURES_PER_USER, minutes: CODE_WINDOW_MINUTES },
+    { subject: `code:ip:${address}`, limit: CODE_FAILURES_PER_ADDRESS, minutes: CODE_WINDOW_MINUTES },
+  ],
   email: (address: string, recipient: string): Budget[] => [
     { subject: `email:to:${email(recipient)}`, limit: EMAILS_PER_RECIPIENT, minutes: EMAIL_WINDOW_MINUTES },
     { subject: `email:ip:${address}`, limit: EMAILS_PER_ADDRESS, minutes: EMAIL_WINDOW_MINUTES },

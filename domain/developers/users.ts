@@ -7,10 +7,11 @@ import { SCOPES } from '../access/scopes.js';
 import { recordAudit } from '../access/audit.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { budgets, clearSignInFailures, reserve } from './throttle.js';
-import { deleteUserSessions } from './sessions.js';
+import { deleteOtherSessions, deleteUserSessions } from './sessions.js';
+import { checkSecondFactor, enableTwoFactor, removeTwoFactor, twoFactorEnabled } from './two-factor.js';
 
-type TokenPurpose = 'confirm_email' | 'reset_password';
-const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = { confirm_email: 48 * 3_600_000, reset_password: 3_600_000 };
+type TokenPurpose = 'confirm_email' | 'reset_password' | 'change_email';
+const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = { confirm_email: 48 * 3_600_000, reset_password: 3_600_000, change_email: 48 * 3_600_000 };
 
 const tokenHash = (token: string): Buffer => Buffer.from(sha256Hex(token), 'hex');
 export const normalEmail = (email: string): string => email.trim().toLowerCase();
@@ -83,7 +84,9 @@ export type SignInResult =
   /** Too many failures for this email or this address, or too many hashes for this address: refused whatever the password. */
   | { kind: 'throttled' }
   /** The right password, but the email is not confirmed yet: a new confirmation link is issued. */
-  | { kind: 'unconfirmed'; confirmToken: string };
+  | { kind: 'unconfirmed'; confirmToken: string }
+  /** The right password of a user with two-factor sign-in: not signed in until the code (`completeSignIn`). */
+  | { kind: 'second_factor'; userId: string };
 
 const signInActor = (userId: string, email: string, address: string) => ({ kind: 'developer' as const, userId, email, address });
 
@@ -107,6 +110,7 @@ export async function signIn(db: Db, input: { email: string; password: string; a
   }
   await reservation.release(attempt.map((budget) => budget.subject));
   if (!user.email_confirmed_at) return { kind: 'unconfirmed', confirmToken: await issueToken(db, user.id, 'confirm_email') };
+  if (await twoFactorEnabled(db, user.id)) return { kind: 'second_factor', userId: user.id };
   await recordAudit(db, signInActor(user.id, email, input.address), {
     accountId: user.account_id,
     action: 'signin.succeeded',
@@ -180,5 +184,193 @@ export async function firstSandboxKey(db: Db, accountId: string, sealKey?: Buffe
     await tx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`first-key:${accountId}`]);
     if (await tx('api_keys').where({ account_id: accountId }).first('id')) return undefined;
     return (await createApiKey(tx, accountId, 'test', SCOPES, undefined, sealKey)).key;
+  });
+}
+
+const actorOf = (user: { id: string; email: string }, address: string) => signInActor(user.id, user.email, address);
+
+/**
+ * The second step of a two-factor sign-in: a TOTP code not used before, or a recovery code (used up).
+ * Each try spends one of the user's and the client address's code attempts (reserved before the
+ * check, given back by the right code), so the 10⁶ codes cannot be tried in bulk.
+ */
+export async function completeSignIn(
+  db: Db,
+  key: Buffer,
+  input: { userId: string; code: string; address: string },
+): Promise<{ kind: 'signed_in'; userId: string; accountId: string } | { kind: 'wrong' | 'replayed' | 'throttled' }> {
+  const attempt = budgets.code(input.address, input.userId);
+  const reservation = await reserve(db, attempt);
+  if (!reservation) return { kind: 'throttled' };
+  return db.transaction(async (trx) => {
+    const user = await trx('developer_users').where({ id: input.userId }).first('id', 'account_id', 'email');
+    if (!user) return { kind: 'wrong' as const };
+    const factor = await checkSecondFactor(trx, key, user.id, input.code);
+    if (factor === 'wrong' || factor === 'replayed') return { kind: factor };
+    await reservation.release();
+    const target = { type: 'user' as const, id: user.id };
+    if (factor === 'recovery') await recordAudit(trx, actorOf(user, input.address), { accountId: user.account_id, action: '2fa.recovery_code_used', target });
+    await recordAudit(trx, actorOf(user, input.address), {
+      accountId: user.account_id,
+      action: 'signin.succeeded',
+      target,
+      details: { second_factor: factor },
+    });
+    return { kind: 'signed_in' as const, userId: user.id, accountId: user.account_id as string };
+  });
+}
+
+type Checked = { kind: 'ok'; user: { id: string; email: string; account_id: string } } | { kind: 'refused' | 'throttled' };
+
+/**
+ * The current password of a signed-in user, checked as sign-in checks it: one of the email's and
+ * the address's sign-in attempts and one of the address's hashes are reserved first (plus
+ * `moreHashes` for the work that follows), the right password gives its attempt back.
+ */
+async function checkCurrentPassword(db: Db, userId: string, password: string, address: string, moreHashes = 0): Promise<Checked> {
+  const user = await db('developer_users').where({ id: userId }).first('id', 'email', 'account_id', 'password_hash');
+  if (!user) return { kind: 'refused' };
+  const attempt = budgets.signIn(address, user.email);
+  const hashes = Array.from({ length: 1 + moreHashes }, () => budgets.hash(address));
+  const reservation = await reserve(db, [...attempt, ...hashes]);
+  if (!reservation) return { kind: 'throttled' };
+  if (!(await verifyPassword(user.password_hash, password))) return { kind: 'refused' };
+  await reservation.release(attempt.map((budget) => budget.subject));
+  return { kind: 'ok', user };
+}
+
+/**
+ * Changes the password of a signed-in user who gives the current one: every other session of the
+ * user ends (this one stays) and pending reset links are void.
+ */
+export async function changePassword(
+  db: Db,
+  input: { userId: string; sessionId: string; current: string; password: string; address: string },
+): Promise<'changed' | 'refused' | 'throttled'> {
+  const checked = await checkCurrentPassword(db, input.userId, input.current, input.address, 1);
+  if (checked.kind !== 'ok') return checked.kind;
+  const { user } = checked;
+  const passwordHash = await hashPassword(input.password);
+  await db.transaction(async (trx) => {
+    await trx('developer_users').where({ id: user.id }).update({ password_hash: passwordHash });
+    await trx('developer_tokens').where({ user_id: user.id, purpose: 'reset_password' }).whereNull('used_at').update({ used_at: trx.fn.now() });
+    // Whoever else holds a session (a stolen cookie, a forgotten computer) is out with the old password.
+    await deleteOtherSessions(trx, user.id, input.sessionId);
+    await recordAudit(trx, actorOf(user, input.address), { accountId: user.account_id, action: 'password.changed', target: { type: 'user', id: user.id } });
+  });
+  return 'changed';
+}
+
+/**
+ * Asks to move a signed-in user's email to `newEmail`: a single-use link (48 h) for the new address,
+ * which changes it when opened. When the address belongs to another user no link is made (`taken`),
+ * but the same statements run and the caller answers the same: the page never tells whether an
+ * address has an account. A new request voids the links of earlier ones.
+ */
+export async function requestEmailChange(
+  db: Db,
+  input: { userId: string; current: string; newEmail: string; address: string },
+): Promise<{ kind: 'requested'; taken: boolean; oldEmail: string; newEmail: string; token: string } | { kind: 'refused' | 'throttled' }> {
+  const checked = await checkCurrentPassword(db, input.userId, input.current, input.address);
+  if (checked.kind !== 'ok') return checked;
+  const { user } = checked;
+  const newEmail = normalEmail(input.newEmail);
+  const token = randomBytes(32).toString('base64url');
+  return db.transaction(async (trx) => {
+    await trx('developer_tokens').where({ user_id: user.id, purpose: 'change_email' }).whereNull('used_at').update({ used_at: trx.fn.now() });
+    const { rows } = await trx.raw<{ rows: unknown[] }>(
+      `INSERT INTO developer_tokens (token_hash, user_id, purpose, expires_at, new_email)
+       SELECT ?, ?, 'change_email', ?, ? WHERE NOT EXISTS (SELECT 1 FROM developer_users WHERE email = ?) RETURNING user_id`,
+      [tokenHash(token), user.id, new Date(Date.now() + TOKEN_LIFETIME_MS.change_email), newEmail, newEmail],
+    );
+    // The account's own log may show the address it asked for: it tells nothing of the address's owner.
+    await recordAudit(trx, actorOf(user, input.address), {
+      accountId: user.account_id,
+      action: 'email.change_requested',
+      target: { type: 'user', id: user.id },
+      details: { new_email: newEmail },
+    });
+    return { kind: 'requested' as const, taken: rows.length === 0, oldEmail: user.email, newEmail, token };
+  });
+}
+
+/**
+ * Uses an email change link: the user's email becomes the link's address, links sent to the old one
+ * (reset, earlier changes) are void. `invalid` when the link is unknown, used or expired, or the
+ * address was taken since.
+ */
+export async function confirmEmailChange(db: Db, token: string, address: string): Promise<'changed' | 'invalid'> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return 'invalid';
+  try {
+    return await db.transaction(async (trx) => {
+      const [row] = await trx('developer_tokens')
+        .where({ token_hash: tokenHash(token), purpose: 'change_email' })
+        .whereNull('used_at')
+        .where('expires_at', '>', trx.fn.now())
+        .update({ used_at: trx.fn.now() })
+        .returning(['user_id', 'new_email']);
+      if (!row) return 'invalid';
+      const before = await trx('developer_users').where({ id: row.user_id }).first('email', 'account_id');
+      await trx('developer_users')
+        .where({ id: row.user_id })
+        .update({ email: row.new_email, email_confirmed_at: trx.raw('coalesce(email_confirmed_at, now())') });
+      await trx('developer_tokens')
+        .where({ user_id: row.user_id })
+        .whereIn('purpose', ['reset_password', 'change_email'])
+        .whereNull('used_at')
+        .update({ used_at: trx.fn.now() });
+      await recordAudit(trx, signInActor(row.user_id, row.new_email, address), {
+        accountId: before.account_id,
+        action: 'email.changed',
+        target: { type: 'user', id: row.user_id },
+        details: { from: before.email, to: row.new_email },
+      });
+      return 'changed';
+    });
+  } catch (error) {
+    // The address was taken by a sign-up after the link was sent: the link does nothing.
+    if ((error as { code?: string }).code === '23505') return 'invalid';
+    throw error;
+  }
+}
+
+/** Turns two-factor sign-in on with the first code of the waiting secret; the recovery codes, shown once. */
+export async function confirmTwoFactor(
+  db: Db,
+  key: Buffer,
+  input: { userId: string; code: string; address: string },
+): Promise<{ kind: 'enabled'; recoveryCodes: string[] } | { kind: 'wrong' | 'throttled' }> {
+  const reservation = await reserve(db, budgets.code(input.address, input.userId));
+  if (!reservation) return { kind: 'throttled' };
+  return db.transaction(async (trx) => {
+    const user = await trx('developer_users').where({ id: input.userId }).first('id', 'email', 'account_id');
+    const recoveryCodes = user && (await enableTwoFactor(trx, key, user.id, input.code));
+    if (!recoveryCodes) return { kind: 'wrong' as const };
+    await reservation.release();
+    await recordAudit(trx, actorOf(user, input.address), { accountId: user.account_id, action: '2fa.enabled', target: { type: 'user', id: user.id } });
+    return { kind: 'enabled' as const, recoveryCodes };
+  });
+}
+
+/** Turns two-factor sign-in off: the current password and a code (TOTP or recovery) are both needed. */
+export async function disableTwoFactor(
+  db: Db,
+  key: Buffer,
+  input: { userId: string; current: string; code: string; address: string },
+): Promise<'disabled' | 'refused' | 'wrong' | 'replayed' | 'throttled'> {
+  const checked = await checkCurrentPassword(db, input.userId, input.current, input.address);
+  if (checked.kind !== 'ok') return checked.kind;
+  const { user } = checked;
+  const reservation = await reserve(db, budgets.code(input.address, user.id));
+  if (!reservation) return 'throttled';
+  return db.transaction(async (trx) => {
+    const factor = await checkSecondFactor(trx, key, user.id, input.code);
+    if (factor === 'wrong' || factor === 'replayed') return factor;
+    await reservation.release();
+    const target = { type: 'user' as const, id: user.id };
+    if (factor === 'recovery') await recordAudit(trx, actorOf(user, input.address), { accountId: user.account_id, action: '2fa.recovery_code_used', target });
+    await removeTwoFactor(trx, user.id);
+    await recordAudit(trx, actorOf(user, input.address), { accountId: user.account_id, action: '2fa.disabled', target });
+    return 'disabled';
   });
 }

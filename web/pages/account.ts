@@ -59,3 +59,17 @@ export function resetPage(session: Session, token: string, m?: Message): string 
       </form>`,
   );
 }
+
+export function secondFactorPage(session: Session, m?: Message): string {
+  return layout(
+    'Code de vérification',
+    session,
+    html`${message(m)}
+      <form method="post" action="${BASE}/connexion/code">
+        ${csrfField(session)} <label for="code">Code à 6 chiffres de votre application d’authentification, ou un code de secours</label>
+        <input id="code" name="code" type="text" required autocomplete="one-time-code" inputmode="text" maxlength="20" />
+        <p><button type="submit">Valider</button></p>
+      </form>
+      <p>Cette étape expire 5 minutes après le mot de passe.</p>`,
+  );
+}

@@ -28,6 +28,7 @@ const MENU: ReadonlyArray<{ path: string; text: string }> = [
   { path: '/facturation', text: 'Facturation' },
   { path: '/journal', text: 'Journal des appels' },
   { path: '/audit', text: 'Audit' },
+  { path: '/parametres', text: 'Paramètres du compte' },
 ];
 
 /**

@@ -2,24 +2,39 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import Joi from 'joi';
 import { createSession, deleteSession, type Session } from '../../domain/developers/sessions.js';
-import { confirmEmail, firstSandboxKey, requestPasswordReset, resetPassword, resetTokenValid, signIn, signUp } from '../../domain/developers/users.js';
+import {
+  completeSignIn,
+  confirmEmail,
+  firstSandboxKey,
+  requestPasswordReset,
+  resetPassword,
+  resetTokenValid,
+  signIn,
+  signUp,
+} from '../../domain/developers/users.js';
 import { isCommonPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/developers/passwords.js';
 import type { WebKit } from '../kit.js';
 import { BASE, infoPage } from '../pages/layout.js';
-import { forgotPage, resetPage, signInPage, signUpPage } from '../pages/account.js';
+import { forgotPage, resetPage, secondFactorPage, signInPage, signUpPage } from '../pages/account.js';
 
-const emailSchema = Joi.string().trim().lowercase().email({ tlds: false }).max(254).required();
+export const emailSchema = Joi.string().trim().lowercase().email({ tlds: false }).max(254).required();
 const passwordSchema = Joi.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH).required();
 
+/** The second step of a two-factor sign-in lasts this long after the right password. */
+const SECOND_STEP_MS = 5 * 60_000;
+export const WRONG_CODE = 'Code incorrect.';
+export const CODE_REPLAYED = 'Ce code a déjà servi. Attendez le suivant (30 secondes).';
+export const TOO_MANY_CODES = 'Trop de codes erronés. Réessayez dans 15 minutes.';
+
 /** Why a new password is refused, in French; undefined when it is acceptable. */
-function passwordRefusal(password: string): string | undefined {
+export function passwordRefusal(password: string): string | undefined {
   if (passwordSchema.validate(password).error) return `Le mot de passe doit compter de ${PASSWORD_MIN_LENGTH} à ${PASSWORD_MAX_LENGTH} caractères.`;
   if (isCommonPassword(password))
     return 'Ce mot de passe figure dans les listes de mots de passe courants ou divulgués : il serait deviné en quelques essais. Choisissez-en un autre.';
   return undefined;
 }
 
-const TOO_MANY_FROM_ADDRESS = 'Trop de demandes depuis votre adresse. Réessayez dans 15 minutes.';
+export const TOO_MANY_FROM_ADDRESS = 'Trop de demandes depuis votre adresse. Réessayez dans 15 minutes.';
 
 /** Sign-up with an emailed confirmation, sign-in and out, password reset by emailed link. */
 export function accountRoutes(router: Router, kit: WebKit): void {
@@ -125,13 +140,50 @@ export function accountRoutes(router: Router, kit: WebKit): void {
         ),
       );
     }
-    // A new session at sign-in: an id known before (fixation) is worth nothing after.
+    if (result.kind === 'second_factor') {
+      // Not signed in yet: a new session that may become the user's with a code, within 5 minutes.
+      await deleteSession(db, session.id);
+      const pending = await createSession(db, config.dashboard.sessionTtlMs, undefined, { userId: result.userId, ms: SECOND_STEP_MS });
+      kit.setCookie(ctx, pending.id, Math.floor(config.dashboard.sessionTtlMs / 1000));
+      return ctx.redirect(`${BASE}/connexion/code`);
+    }
+    await signedInSession(ctx, session, result.userId, result.accountId);
+  });
+
+  /** A new session at sign-in: an id known before (fixation) is worth nothing after. */
+  async function signedInSession(ctx: Context, session: Session, userId: string, accountId: string): Promise<void> {
     await deleteSession(db, session.id);
-    const signed = await createSession(db, config.dashboard.sessionTtlMs, result.userId);
+    const signed = await createSession(db, config.dashboard.sessionTtlMs, userId);
     kit.setCookie(ctx, signed.id, Math.floor(config.dashboard.sessionTtlMs / 1000));
-    const key = await firstSandboxKey(db, result.accountId, kit.deps.config.secretKey);
+    const key = await firstSandboxKey(db, accountId, kit.deps.config.secretKey);
     if (key) await kit.putFlash(signed, key);
     ctx.redirect(BASE);
+  }
+
+  const expiredStep = (ctx: Context): void =>
+    kit.page(
+      ctx,
+      401,
+      infoPage(
+        undefined,
+        'Connexion expirée',
+        { kind: 'error', text: 'Cette étape de connexion a expiré (5 minutes). Saisissez de nouveau votre mot de passe.' },
+        { href: `${BASE}/connexion`, text: 'Se connecter' },
+      ),
+    );
+  router.get('/connexion/code', async (ctx) => {
+    const session = ctx.state.session;
+    if (!session?.pendingUserId) return expiredStep(ctx);
+    kit.page(ctx, 200, secondFactorPage(session));
+  });
+  router.post('/connexion/code', async (ctx) => {
+    const session = ctx.state.session!;
+    if (!session.pendingUserId) return expiredStep(ctx);
+    const result = await completeSignIn(db, config.secretKey, { userId: session.pendingUserId, code: kit.form(ctx, 'code'), address: ctx.ip });
+    if (result.kind === 'throttled') return kit.page(ctx, 429, secondFactorPage(session, { kind: 'error', text: TOO_MANY_CODES }));
+    if (result.kind === 'replayed') return kit.page(ctx, 401, secondFactorPage(session, { kind: 'error', text: CODE_REPLAYED }));
+    if (result.kind !== 'signed_in') return kit.page(ctx, 401, secondFactorPage(session, { kind: 'error', text: WRONG_CODE }));
+    await signedInSession(ctx, session, result.userId, result.accountId);
   });
 
   router.post('/deconnexion', async (ctx) => {

@@ -1,0 +1,82 @@
+import { html } from '../html.js';
+import type { Session } from '../../domain/developers/sessions.js';
+import { PASSWORD_MIN_LENGTH } from '../../domain/developers/passwords.js';
+import { BASE, csrfField, layout, message, type Message } from './layout.js';
+
+export type TwoFactorState = { kind: 'off' } | { kind: 'waiting'; secret: string; uri: string } | { kind: 'on'; recoveryCodesLeft: number };
+
+/** Each form's fields have names of their own: the page holds three forms that ask the password. */
+export function settingsPage(session: Session, twoFactor: TwoFactorState, m?: Message): string {
+  const user = session.user!;
+  const secondFactor =
+    twoFactor.kind === 'on'
+      ? html`<p>La double authentification est <strong>activée</strong>. Codes de secours restants : ${String(twoFactor.recoveryCodesLeft)}.</p>
+          <form id="two-factor-disable-form" method="post" action="${BASE}/parametres/2fa/desactiver">
+            ${csrfField(session)} <label for="disable_password">Mot de passe actuel</label
+            ><input id="disable_password" name="disable_password" type="password" required autocomplete="current-password" />
+            <label for="disable_code">Code de l’application ou code de secours</label
+            ><input id="disable_code" name="disable_code" type="text" required autocomplete="one-time-code" maxlength="20" />
+            <p><button type="submit">Désactiver la double authentification</button></p>
+          </form>`
+      : twoFactor.kind === 'waiting'
+        ? html`<p>Ajoutez ce compte à votre application d’authentification (Google Authenticator, FreeOTP, Aegis…) avec cette clé :</p>
+            <p><code id="totp-secret">${twoFactor.secret}</code></p>
+            <p>ou avec ce lien <code>otpauth://</code> : <code id="totp-uri">${twoFactor.uri}</code></p>
+            <form id="two-factor-confirm-form" method="post" action="${BASE}/parametres/2fa/confirmer">
+              ${csrfField(session)} <label for="confirm_code">Code à 6 chiffres affiché par l’application</label
+              ><input id="confirm_code" name="confirm_code" type="text" required inputmode="numeric" autocomplete="one-time-code" maxlength="6" />
+              <p><button type="submit">Activer</button></p>
+            </form>`
+        : html`<p>
+              La double authentification est désactivée. Une fois activée, la connexion demande, après le mot de passe, un code à 6 chiffres de votre
+              application d’authentification.
+            </p>
+            <form id="two-factor-start-form" method="post" action="${BASE}/parametres/2fa/activer">
+              ${csrfField(session)}
+              <p><button type="submit">Activer la double authentification</button></p>
+            </form>`;
+  return layout(
+    'Paramètres du compte',
+    session,
+    html`${message(m)}
+      <h2>Mot de passe</h2>
+      <form id="password-form" method="post" action="${BASE}/parametres/mot-de-passe">
+        ${csrfField(session)} <label for="current_password">Mot de passe actuel</label
+        ><input id="current_password" name="current_password" type="password" required autocomplete="current-password" />
+        <label for="new_password">Nouveau mot de passe (${PASSWORD_MIN_LENGTH} caractères au moins)</label
+        ><input id="new_password" name="new_password" type="password" required minlength="${PASSWORD_MIN_LENGTH}" autocomplete="new-password" />
+        <label for="new_password_again">Nouveau mot de passe, une seconde fois</label
+        ><input id="new_password_again" name="new_password_again" type="password" required autocomplete="new-password" />
+        <p>Vos autres sessions seront fermées.</p>
+        <p><button type="submit">Changer le mot de passe</button></p>
+      </form>
+      <h2>Adresse e-mail</h2>
+      <p>Adresse actuelle : <strong id="current-email">${user.email}</strong></p>
+      <form id="email-form" method="post" action="${BASE}/parametres/email">
+        ${csrfField(session)} <label for="new_email">Nouvelle adresse</label
+        ><input id="new_email" name="new_email" type="email" required autocomplete="email" /> <label for="email_password">Mot de passe actuel</label
+        ><input id="email_password" name="email_password" type="password" required autocomplete="current-password" />
+        <p>L’adresse change quand vous ouvrez le lien envoyé à la nouvelle adresse (valable 48 heures).</p>
+        <p><button type="submit">Changer d’adresse</button></p>
+      </form>
+      <h2>Double authentification</h2>
+      ${secondFactor}`,
+  );
+}
+
+/** The recovery codes, shown on this page only. */
+export function recoveryCodesPage(session: Session, codes: string[]): string {
+  return layout(
+    'Double authentification activée',
+    session,
+    html`${message({ kind: 'notice', text: 'La double authentification est activée.' })}
+      <p>
+        Voici vos ${String(codes.length)} codes de secours. Chacun remplace une fois le code de l’application (téléphone perdu…). Conservez-les en lieu sûr :
+        ils ne seront plus affichés.
+      </p>
+      <ul id="recovery-codes">
+        ${codes.map((code) => html`<li><code>${code}</code></li>`)}
+      </ul>
+      <p><a href="${BASE}/parametres">Retour aux paramètres</a></p>`,
+  );
+}
