@@ -265,7 +265,7 @@ describe('developer space: request log and audit log (browser)', function () {
           .where({ account_id: accountId, last4: newKey.slice(-4) })
           .first('id')
       ).id as string;
-      await Promise.all([page.waitForNavigation(), page.click(`tr[data-key-id="${keyId}"] form button`)]);
+      await Promise.all([page.waitForNavigation(), page.click(`tr[data-key-id="${keyId}"] form[action$="/revoquer"] button`)]);
 
       // A webhook declared, its secret rotated, then deleted.
       await page.goto(`${base}/webhooks`);
