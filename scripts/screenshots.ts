@@ -354,6 +354,10 @@ async function main(): Promise<void> {
   await go('/audit');
   await shot('audit');
 
+  // --- Account settings: password, email, two-factor sign-in.
+  await go('/parametres');
+  await shot('parametres', { full: true });
+
   // --- The webhooks page on a phone (390 px): tables scroll within themselves.
   await page.setViewport({ width: 390, height: 844, deviceScaleFactor: 1 });
   await go('/webhooks');
