@@ -16,6 +16,7 @@ import { requestRoutes } from './routes/requests.js';
 import { billingRoutes } from './routes/billing.js';
 import { auditRoutes, requestLogRoutes } from './routes/logs.js';
 import { settingsRoutes } from './routes/settings.js';
+import { teamRoutes } from './routes/team.js';
 
 export { SESSION_COOKIE, type WebServices } from './kit.js';
 
@@ -149,6 +150,7 @@ export function createWebApp(services: WebServices): Koa {
   requestLogRoutes(router, kit);
   auditRoutes(router, kit);
   settingsRoutes(router, kit);
+  teamRoutes(router, kit);
 
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -5,12 +5,13 @@ import type { Mailer } from '../lib/mailer.js';
 import type { Deps } from '../domain/deps.js';
 import { decrypt, encrypt } from '../lib/crypto.js';
 import { createSession, setSessionFlash, type Session } from '../domain/developers/sessions.js';
-import { BASE } from './pages/layout.js';
+import { BASE, infoPage } from './pages/layout.js';
 import type { Actor } from '../domain/access/audit.js';
 import { budgets, reserve } from '../domain/developers/throttle.js';
 import { enqueueEmail, type OutgoingEmail } from '../domain/developers/outbox.js';
 import type { OutboxSender } from './outbox-sender.js';
 import { logger } from '../lib/logger.js';
+import { mayOpen, ROLE_LABELS, type PageFamily } from '../domain/developers/roles.js';
 
 export interface WebServices {
   config: Config;
@@ -59,6 +60,11 @@ export interface WebKit {
   takeFlash(session: Session): Promise<string | undefined>;
   /** Route guard: a signed-in user, else the sign-in page. */
   signedIn(ctx: Context, next: Next): Promise<void>;
+  /**
+   * Route guard of a page family: a signed-in user whose role opens it (domain/developers/roles.ts),
+   * else the sign-in page, or 403 with a French page.
+   */
+  allowed(family: PageFamily): (ctx: Context, next: Next) => Promise<void>;
   /** The signed-in developer and their address, as the audit log records them. */
   actor(ctx: Context): Actor;
 }
@@ -70,15 +76,16 @@ export function createKit(services: WebServices): WebKit {
     const attributes = [`${SESSION_COOKIE}=${value}`, `Path=${BASE}`, `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Lax', ...(local ? [] : ['Secure'])];
     ctx.append('Set-Cookie', attributes.join('; '));
   };
+  const page = (ctx: Context, status: number, body: string): void => {
+    ctx.status = status;
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = body;
+  };
   return {
     deps: services.domain,
     mailer: services.mailer,
     local,
-    page(ctx, status, body) {
-      ctx.status = status;
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.body = body;
-    },
+    page,
     form: (ctx, name) => ctx.state.form?.get(name) ?? '',
     setCookie,
     async ensureSession(ctx) {
@@ -111,6 +118,27 @@ export function createKit(services: WebServices): WebKit {
     async signedIn(ctx, next) {
       if (!ctx.state.session?.user) return ctx.redirect(`${BASE}/connexion`);
       await next();
+    },
+    allowed(family) {
+      return async (ctx, next) => {
+        const user = ctx.state.session?.user;
+        if (!user) return ctx.redirect(`${BASE}/connexion`);
+        if (!mayOpen(user.role, family))
+          return page(
+            ctx,
+            403,
+            infoPage(
+              ctx.state.session,
+              'Accès refusé',
+              {
+                kind: 'error',
+                text: `Votre rôle dans ce compte (${ROLE_LABELS[user.role]}) ne donne pas accès à cette page. Demandez à un propriétaire du compte.`,
+              },
+              { href: BASE, text: 'Accueil' },
+            ),
+          );
+        await next();
+      };
     },
     actor(ctx) {
       const user = ctx.state.session!.user!;

@@ -43,13 +43,17 @@ export const AUDIT_ACTIONS = [
   'signin.failed',
   'billing_profile.created',
   'billing_profile.updated',
+  'team.invited',
+  'team.joined',
+  'team.role_changed',
+  'team.removed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditInput {
   accountId: string;
   action: AuditAction;
-  target: { type: 'key' | 'webhook' | 'account' | 'production_request' | 'user'; id: string };
+  target: { type: 'key' | 'webhook' | 'account' | 'production_request' | 'user' | 'invitation'; id: string };
   /** What helps read the entry later (a key's mode and last four characters, an address): never a secret. */
   details?: Record<string, unknown>;
 }

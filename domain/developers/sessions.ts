@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/knex.js';
 import { sha256Hex } from '../../lib/crypto.js';
+import type { Role } from './roles.js';
 
 export interface Session {
   /** The cookie's value (only its SHA-256 is stored). */
   id: string;
   csrfToken: string;
-  user: { id: string; accountId: string; email: string } | undefined;
+  /** The signed-in member, with their role in the account (read at each request: a role change applies at once). */
+  user: { id: string; accountId: string; email: string; role: Role } | undefined;
   flash: string | null;
   /** Between the right password and the right code of a two-factor sign-in: the user, until the step expires. */
   pendingUserId: string | undefined;
@@ -32,8 +34,14 @@ export async function createSession(db: Db, ttlMs: number, userId?: string, pend
     pending_user_id: pending?.userId ?? null,
     pending_until: pending ? new Date(Date.now() + pending.ms) : null,
   });
-  const user = userId ? await db('developer_users').where({ id: userId }).first('id', 'account_id', 'email') : undefined;
-  return { id, csrfToken, user: user && { id: user.id, accountId: user.account_id, email: user.email }, flash: null, pendingUserId: pending?.userId };
+  const user = userId ? await db('developer_users').where({ id: userId }).first('id', 'account_id', 'email', 'role') : undefined;
+  return {
+    id,
+    csrfToken,
+    user: user && { id: user.id, accountId: user.account_id, email: user.email, role: user.role },
+    flash: null,
+    pendingUserId: pending?.userId,
+  };
 }
 
 export async function findSession(db: Db, id: string): Promise<Session | undefined> {
@@ -48,6 +56,7 @@ export async function findSession(db: Db, id: string): Promise<Session | undefin
       's.user_id',
       'u.account_id',
       'u.email',
+      'u.role',
       db.raw('CASE WHEN s.pending_until > now() THEN s.pending_user_id END AS pending_user_id'),
     );
   if (!row) return undefined;
@@ -55,7 +64,7 @@ export async function findSession(db: Db, id: string): Promise<Session | undefin
     id,
     csrfToken: row.csrf_token,
     flash: row.flash,
-    user: row.user_id ? { id: row.user_id, accountId: row.account_id, email: row.email } : undefined,
+    user: row.user_id ? { id: row.user_id, accountId: row.account_id, email: row.email, role: row.role } : undefined,
     pendingUserId: row.pending_user_id ?? undefined,
   };
 }

@@ -13,12 +13,17 @@ import { checkSecondFactor, enableTwoFactor, removeTwoFactor, twoFactorEnabled }
 type TokenPurpose = 'confirm_email' | 'reset_password' | 'change_email';
 const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = { confirm_email: 48 * 3_600_000, reset_password: 3_600_000, change_email: 48 * 3_600_000 };
 
-const tokenHash = (token: string): Buffer => Buffer.from(sha256Hex(token), 'hex');
+/** The stored form of an emailed token (its SHA-256), shared with invitations (team.ts). */
+export const tokenHash = (token: string): Buffer => Buffer.from(sha256Hex(token), 'hex');
 export const normalEmail = (email: string): string => email.trim().toLowerCase();
 
 /** A single-use token for an emailed link; only its SHA-256 is stored. */
+/** The shape of every emailed token (32 random bytes, base64url). */
+export const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
+export const newToken = (): string => randomBytes(32).toString('base64url');
+
 async function issueToken(db: Db, userId: string, purpose: TokenPurpose): Promise<string> {
-  const token = randomBytes(32).toString('base64url');
+  const token = newToken();
   await db('developer_tokens').insert({
     token_hash: tokenHash(token),
     user_id: userId,
@@ -30,7 +35,7 @@ async function issueToken(db: Db, userId: string, purpose: TokenPurpose): Promis
 
 /** Uses a token once: the user it was issued to, or undefined (unknown, expired, used, other purpose). */
 async function useToken(db: Db, token: string, purpose: TokenPurpose): Promise<string | undefined> {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
+  if (!TOKEN_FORMAT.test(token)) return undefined;
   const [row] = await db('developer_tokens')
     .where({ token_hash: tokenHash(token), purpose })
     .whereNull('used_at')

@@ -1,5 +1,6 @@
 import { html, type Html } from '../html.js';
 import type { Session } from '../../domain/developers/sessions.js';
+import { mayOpen, type PageFamily } from '../../domain/developers/roles.js';
 
 export const BASE = '/dashboard';
 
@@ -16,19 +17,20 @@ export interface Message {
 export const message = (m: Message | undefined): Html =>
   m ? html`<p class="${m.kind}" role="${m.kind === 'error' ? 'alert' : 'status'}">${m.text}</p>` : html``;
 
-/** The signed-in menu: one entry per page family (each routes module adds its own). */
-const MENU: ReadonlyArray<{ path: string; text: string }> = [
-  { path: '', text: 'Accueil' },
-  { path: '/cles', text: 'Clés d’API' },
-  { path: '/webhooks', text: 'Webhooks' },
-  { path: '/envois', text: 'Envois' },
-  { path: '/demandes', text: 'Demandes' },
-  { path: '/production', text: 'Production' },
-  { path: '/solde', text: 'Solde et recharges' },
-  { path: '/facturation', text: 'Facturation' },
-  { path: '/journal', text: 'Journal des appels' },
-  { path: '/audit', text: 'Audit' },
-  { path: '/parametres', text: 'Paramètres du compte' },
+/** The signed-in menu: one entry per page family (each routes module adds its own), shown when the user's role opens it. */
+const MENU: ReadonlyArray<{ path: string; text: string; family: PageFamily }> = [
+  { path: '', text: 'Accueil', family: 'home' },
+  { path: '/cles', text: 'Clés d’API', family: 'keys' },
+  { path: '/webhooks', text: 'Webhooks', family: 'webhooks' },
+  { path: '/envois', text: 'Envois', family: 'mailings' },
+  { path: '/demandes', text: 'Demandes', family: 'requests' },
+  { path: '/production', text: 'Production', family: 'production' },
+  { path: '/solde', text: 'Solde et recharges', family: 'balance' },
+  { path: '/facturation', text: 'Facturation', family: 'billing' },
+  { path: '/journal', text: 'Journal des appels', family: 'logs' },
+  { path: '/audit', text: 'Audit', family: 'audit' },
+  { path: '/equipe', text: 'Équipe', family: 'team' },
+  { path: '/parametres', text: 'Paramètres du compte', family: 'settings' },
 ];
 
 /**
@@ -37,7 +39,9 @@ const MENU: ReadonlyArray<{ path: string; text: string }> = [
  */
 export function layout(title: string, session: Session | undefined, body: Html, refresh?: { url: string; seconds: number }): string {
   const nav = session?.user
-    ? html`<nav>${MENU.map((entry) => html`<a href="${BASE}${entry.path}">${entry.text}</a>`)}</nav>
+    ? html`<nav>
+          ${MENU.filter((entry) => mayOpen(session.user!.role, entry.family)).map((entry) => html`<a href="${BASE}${entry.path}">${entry.text}</a>`)}
+        </nav>
         <span>${session.user.email}</span>
         <form method="post" action="${BASE}/deconnexion">${csrfField(session)}<button type="submit">Se déconnecter</button></form>`
     : html`<nav><a href="${BASE}/connexion">Se connecter</a><a href="${BASE}/inscription">Créer un compte</a></nav>`;

@@ -121,6 +121,10 @@ const ACTION_TEXT: Record<AuditAction, string> = {
   'signin.failed': 'Connexion refusée (mot de passe erroné)',
   'billing_profile.created': 'Profil de facturation renseigné',
   'billing_profile.updated': 'Profil de facturation modifié',
+  'team.invited': 'Membre invité',
+  'team.joined': 'Invitation acceptée',
+  'team.role_changed': 'Rôle d’un membre changé',
+  'team.removed': 'Membre retiré',
 };
 
 function target(e: AuditEntry): string {
@@ -133,7 +137,9 @@ function target(e: AuditEntry): string {
     case 'production_request':
       return typeof d.siret === 'string' ? `SIRET ${d.siret}` : 'demande';
     case 'user':
-      return 'utilisateur';
+      return typeof d.email === 'string' ? d.email : 'utilisateur';
+    case 'invitation':
+      return typeof d.email === 'string' ? `invitation de ${d.email}` : 'invitation';
     case 'account':
       return Array.isArray(d.changed) ? `profil de facturation (${d.changed.map((f: string) => BILLING_LABELS[f as BillingField] ?? f).join(', ')})` : 'compte';
     default:

@@ -99,9 +99,9 @@ export function billingRoutes(router: Router, kit: WebKit): void {
     );
   }
 
-  router.get('/solde', kit.signedIn, (ctx) => renderBilling(ctx, 200));
+  router.get('/solde', kit.allowed('balance'), (ctx) => renderBilling(ctx, 200));
 
-  router.post('/solde/recharger', kit.signedIn, async (ctx) => {
+  router.post('/solde/recharger', kit.allowed('balance'), async (ctx) => {
     const session = ctx.state.session!;
     const choice = kit.form(ctx, 'amountCents');
     const other = kit.form(ctx, 'otherEuros').replace(',', '.');
@@ -136,13 +136,13 @@ export function billingRoutes(router: Router, kit: WebKit): void {
     inchange: { kind: 'notice', text: 'Rien n’a changé : le profil enregistré est déjà celui-ci.' },
   };
 
-  router.get('/facturation', kit.signedIn, async (ctx) => {
+  router.get('/facturation', kit.allowed('billing'), async (ctx) => {
     const session = ctx.state.session!;
     const profile = await findBillingProfile(db, session.user!.accountId);
     kit.page(ctx, 200, billingProfilePage(session, { profile, form: profileForm(profile), m: SAVED[String(ctx.query.enregistre)] }));
   });
 
-  router.post('/facturation', kit.signedIn, async (ctx) => {
+  router.post('/facturation', kit.allowed('billing'), async (ctx) => {
     const session = ctx.state.session!;
     const accountId = session.user!.accountId;
     const form = Object.fromEntries(BILLING_FIELDS.map((name) => [name, kit.form(ctx, name)])) as BillingForm;
@@ -176,11 +176,11 @@ export function billingRoutes(router: Router, kit: WebKit): void {
     return undefined;
   }
 
-  router.get('/paiement-test/factures/:id', kit.signedIn, async (ctx) => {
+  router.get('/paiement-test/factures/:id', kit.allowed('balance'), async (ctx) => {
     const topUp = await ownTopUp(ctx, () => findTopUp(db, ctx.params.id ?? ''));
     if (topUp) kit.page(ctx, 200, testInvoicePage(ctx.state.session!, topUp, VAT_RATE));
   });
-  router.get('/paiement-test/factures/:id/pdf', kit.signedIn, async (ctx) => {
+  router.get('/paiement-test/factures/:id/pdf', kit.allowed('balance'), async (ctx) => {
     const topUp = await ownTopUp(ctx, () => findTopUp(db, ctx.params.id ?? ''));
     if (!topUp) return;
     ctx.type = 'application/pdf';
@@ -188,14 +188,14 @@ export function billingRoutes(router: Router, kit: WebKit): void {
     ctx.body = testInvoicePdf(topUp, VAT_RATE);
   });
 
-  router.get('/paiement-test/:session', kit.signedIn, async (ctx) => {
+  router.get('/paiement-test/:session', kit.allowed('balance'), async (ctx) => {
     const topUp = await ownTopUp(ctx, () => findTopUpBySession(db, ctx.params.session ?? ''));
     if (!topUp) return;
     if (topUp.status !== 'pending') return ctx.redirect(`${BASE}/solde`);
     kit.page(ctx, 200, testPaymentPage(ctx.state.session!, topUp, VAT_RATE));
   });
 
-  router.post('/paiement-test/:session', kit.signedIn, async (ctx) => {
+  router.post('/paiement-test/:session', kit.allowed('balance'), async (ctx) => {
     const topUp = await ownTopUp(ctx, () => findTopUpBySession(db, ctx.params.session ?? ''));
     if (!topUp) return;
     const paid = kit.form(ctx, 'outcome') === 'paid';

@@ -9,7 +9,7 @@ import { homePage, keysPage } from '../pages/keys.js';
 /** The home page (production status, first sandbox key) and the API keys. */
 export function keyRoutes(router: Router, kit: WebKit): void {
   const { db } = kit.deps;
-  router.get('/', kit.signedIn, async (ctx) => {
+  router.get('/', kit.allowed('home'), async (ctx) => {
     const session = ctx.state.session!;
     const accountId = session.user!.accountId;
     const liveEnabled = await isLiveEnabled(db, accountId);
@@ -26,7 +26,7 @@ export function keyRoutes(router: Router, kit: WebKit): void {
     );
   });
 
-  router.get('/cles', kit.signedIn, async (ctx) => {
+  router.get('/cles', kit.allowed('keys'), async (ctx) => {
     const session = ctx.state.session!;
     kit.page(
       ctx,
@@ -34,7 +34,7 @@ export function keyRoutes(router: Router, kit: WebKit): void {
       keysPage(session, { keys: await listApiKeys(db, session.user!.accountId), newKey: await kit.takeFlash(session), apiUrl: kit.publicUrl() }),
     );
   });
-  router.post('/cles', kit.signedIn, async (ctx) => {
+  router.post('/cles', kit.allowed('keys'), async (ctx) => {
     const session = ctx.state.session!;
     const mode = kit.form(ctx, 'mode');
     const scopes = ctx.state.form!.getAll('scopes').filter(isScope);
@@ -52,7 +52,7 @@ export function keyRoutes(router: Router, kit: WebKit): void {
     ctx.redirect(`${BASE}/cles`);
   });
   // A test key again (a POST: a secret is shown, the form carries the CSRF token); live keys never.
-  router.post('/cles/:id/afficher', kit.signedIn, async (ctx) => {
+  router.post('/cles/:id/afficher', kit.allowed('keys'), async (ctx) => {
     const session = ctx.state.session!;
     const accountId = session.user!.accountId;
     const revealed = await revealTestKey(db, accountId, ctx.params.id ?? '', kit.deps.config.secretKey, kit.actor(ctx));
@@ -64,7 +64,7 @@ export function keyRoutes(router: Router, kit: WebKit): void {
       );
     kit.page(ctx, 200, keysPage(session, { keys: await listApiKeys(db, accountId), newKey: undefined, revealed, apiUrl: kit.publicUrl() }));
   });
-  router.post('/cles/:id/revoquer', kit.signedIn, async (ctx) => {
+  router.post('/cles/:id/revoquer', kit.allowed('keys'), async (ctx) => {
     const session = ctx.state.session!;
     // The same domain function as `admin key revoke`, limited to this account's keys.
     const revoked = await revokeApiKey(db, ctx.params.id ?? '', { accountId: session.user!.accountId }, kit.actor(ctx));

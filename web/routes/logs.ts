@@ -16,7 +16,7 @@ const staleLink = 'Ce lien de page n’est plus valide : revenez à la première
 /** The request log of the account's API calls (`/journal`), read-only. */
 export function requestLogRoutes(router: Router, kit: WebKit): void {
   const { db, config } = kit.deps;
-  router.get('/journal', kit.signedIn, async (ctx) => {
+  router.get('/journal', kit.allowed('logs'), async (ctx) => {
     const session = ctx.state.session!;
     const accountId = session.user!.accountId;
     const keys = await listApiKeys(db, accountId);
@@ -46,7 +46,7 @@ export function requestLogRoutes(router: Router, kit: WebKit): void {
 /** The audit log of the account (`/audit`), read-only. */
 export function auditRoutes(router: Router, kit: WebKit): void {
   const { db, config } = kit.deps;
-  router.get('/audit', kit.signedIn, async (ctx) => {
+  router.get('/audit', kit.allowed('audit'), async (ctx) => {
     const session = ctx.state.session!;
     const cursor = queryText(ctx, 'apres') || undefined;
     const refuse = (): void => kit.page(ctx, 400, auditPage(session, { entries: [], nextCursor: null, m: { kind: 'error', text: staleLink } }));

@@ -19,7 +19,7 @@ const REFERENCE_MAX = maxLength(mailingListQuery, 'reference')!;
 export function mailingRoutes(router: Router, kit: WebKit): void {
   const { db, config } = kit.deps;
 
-  router.get('/envois', kit.signedIn, async (ctx) => {
+  router.get('/envois', kit.allowed('mailings'), async (ctx) => {
     const session = ctx.state.session!;
     const { value, error } = filtersSchema.validate(filledQuery(ctx));
     const filters: MailingFilters = {
@@ -48,7 +48,7 @@ export function mailingRoutes(router: Router, kit: WebKit): void {
   });
 
   // A proof for the signed-in account's own mailings only; the API's signed links are not needed here.
-  router.get('/envois/:id/preuves/:kind', kit.signedIn, async (ctx) => {
+  router.get('/envois/:id/preuves/:kind', kit.allowed('mailings'), async (ctx) => {
     const session = ctx.state.session!;
     const { value, error } = proofParams.validate({ id: ctx.params.id, kind: ctx.params.kind });
     const pdf = error ? undefined : await proofPdf(db, value.id as string, value.kind as ProofKind, session.user!.accountId);

@@ -22,9 +22,9 @@ export function productionRoutes(router: Router, kit: WebKit): void {
     kit.page(ctx, status, productionPage(session, { liveEnabled, request, ...extra }));
   }
 
-  router.get('/production', kit.signedIn, (ctx) => show(ctx, 200));
+  router.get('/production', kit.allowed('production'), (ctx) => show(ctx, 200));
 
-  router.post('/production', kit.signedIn, async (ctx) => {
+  router.post('/production', kit.allowed('production'), async (ctx) => {
     const form = Object.fromEntries(FIELDS.map((name) => [name, kit.form(ctx, name)])) as unknown as ProductionForm;
     const refuse = (status: number, text: string, refill = form): Promise<void> => show(ctx, status, { form: refill, m: { kind: 'error', text } });
     const { value, error } = productionAccessInputSchema.validate(filledFields(ctx, FIELDS));

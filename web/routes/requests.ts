@@ -21,7 +21,7 @@ export function requestRoutes(router: Router, kit: WebKit): void {
     kit.page(ctx, status, requestsPage(session, { requests: list.data, nextCursor: list.nextCursor, ...extra }));
   }
 
-  router.get('/demandes', kit.signedIn, async (ctx) => {
+  router.get('/demandes', kit.allowed('requests'), async (ctx) => {
     const { cursor, sent, ...rest } = filledQuery(ctx);
     const notice: Message | undefined = sent ? { kind: 'notice', text: 'Demande envoyée : elle apparaît ci-dessous avec son statut.' } : undefined;
     const { value, error } = serviceRequestListQuery.validate({ ...rest, cursor });
@@ -35,7 +35,7 @@ export function requestRoutes(router: Router, kit: WebKit): void {
     }
   });
 
-  router.post('/demandes', kit.signedIn, async (ctx) => {
+  router.post('/demandes', kit.allowed('requests'), async (ctx) => {
     const form = Object.fromEntries(FIELDS.map((name) => [name, kit.form(ctx, name)])) as RequestForm;
     const { value, error } = serviceRequestInputSchema.validate(filledFields(ctx, FIELDS));
     if (error) return show(ctx, 400, FIRST_PAGE, { form, m: { kind: 'error', text: frenchError(error, REQUEST_LABELS) } });

@@ -27,7 +27,7 @@ export function settingsRoutes(router: Router, kit: WebKit): void {
   };
   const error = (text: string): Message => ({ kind: 'error', text });
 
-  router.get('/parametres', kit.signedIn, async (ctx) => {
+  router.get('/parametres', kit.allowed('settings'), async (ctx) => {
     const done: Record<string, string> = {
       'mot-de-passe': 'Mot de passe changé. Vos autres sessions sont fermées.',
       '2fa-desactivee': 'La double authentification est désactivée.',
@@ -36,7 +36,7 @@ export function settingsRoutes(router: Router, kit: WebKit): void {
     await show(ctx, 200, notice ? { kind: 'notice', text: notice } : undefined);
   });
 
-  router.post('/parametres/mot-de-passe', kit.signedIn, async (ctx) => {
+  router.post('/parametres/mot-de-passe', kit.allowed('settings'), async (ctx) => {
     const session = ctx.state.session!;
     const password = kit.form(ctx, 'new_password');
     const refusal = password !== kit.form(ctx, 'new_password_again') ? 'Les deux saisies du nouveau mot de passe sont différentes.' : passwordRefusal(password);
@@ -53,7 +53,7 @@ export function settingsRoutes(router: Router, kit: WebKit): void {
     ctx.redirect(`${BASE}/parametres?fait=mot-de-passe`);
   });
 
-  router.post('/parametres/email', kit.signedIn, async (ctx) => {
+  router.post('/parametres/email', kit.allowed('settings'), async (ctx) => {
     const session = ctx.state.session!;
     const email = emailSchema.validate(kit.form(ctx, 'new_email'));
     if (email.error) return show(ctx, 400, error('Adresse e-mail invalide.'));
@@ -98,18 +98,18 @@ export function settingsRoutes(router: Router, kit: WebKit): void {
     );
   });
 
-  router.post('/parametres/2fa/activer', kit.signedIn, async (ctx) => {
+  router.post('/parametres/2fa/activer', kit.allowed('settings'), async (ctx) => {
     await startTwoFactor(db, config.secretKey, ctx.state.session!.user!.id);
     await show(ctx, 200);
   });
-  router.post('/parametres/2fa/confirmer', kit.signedIn, async (ctx) => {
+  router.post('/parametres/2fa/confirmer', kit.allowed('settings'), async (ctx) => {
     const session = ctx.state.session!;
     const result = await confirmTwoFactor(db, config.secretKey, { userId: session.user!.id, code: kit.form(ctx, 'confirm_code'), address: ctx.ip });
     if (result.kind === 'throttled') return show(ctx, 429, error(TOO_MANY_CODES));
     if (result.kind !== 'enabled') return show(ctx, 400, error(`${WRONG_CODE} Vérifiez l’heure de votre téléphone et saisissez le code affiché.`));
     kit.page(ctx, 200, recoveryCodesPage(session, result.recoveryCodes));
   });
-  router.post('/parametres/2fa/desactiver', kit.signedIn, async (ctx) => {
+  router.post('/parametres/2fa/desactiver', kit.allowed('settings'), async (ctx) => {
     const session = ctx.state.session!;
     const outcome = await disableTwoFactor(db, config.secretKey, {
       userId: session.user!.id,

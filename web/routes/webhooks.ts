@@ -88,9 +88,9 @@ export function webhookRoutes(router: Router, kit: WebKit): void {
     );
   }
 
-  router.get('/webhooks', kit.signedIn, (ctx) => listPage(ctx, 200));
+  router.get('/webhooks', kit.allowed('webhooks'), (ctx) => listPage(ctx, 200));
 
-  router.post('/webhooks', kit.signedIn, async (ctx) => {
+  router.post('/webhooks', kit.allowed('webhooks'), async (ctx) => {
     const form: EndpointForm = { url: kit.form(ctx, 'url').trim(), env: kit.form(ctx, 'env'), events: ctx.state.form!.getAll('events') };
     if (!form.url) return listPage(ctx, 400, { form, m: { kind: 'error', text: 'Indiquez l’adresse HTTPS à appeler.' } });
     if (form.env !== 'test' && form.env !== 'live')
@@ -108,7 +108,7 @@ export function webhookRoutes(router: Router, kit: WebKit): void {
   });
 
   const endpointAction = (path: string, action: (ctx: Context, id: string) => Promise<string>): void => {
-    router.post(`/webhooks/:id/${path}`, kit.signedIn, (ctx) =>
+    router.post(`/webhooks/:id/${path}`, kit.allowed('webhooks'), (ctx) =>
       act(ctx, WEBHOOKS, async () => {
         ctx.redirect(await action(ctx, ctx.params.id ?? ''));
       }),
@@ -135,14 +135,14 @@ export function webhookRoutes(router: Router, kit: WebKit): void {
     await deleteWebhookEndpoint(db, account(ctx), id, kit.actor(ctx));
     return WEBHOOKS;
   });
-  router.get('/webhooks/:id/supprimer', kit.signedIn, (ctx) =>
+  router.get('/webhooks/:id/supprimer', kit.allowed('webhooks'), (ctx) =>
     act(ctx, WEBHOOKS, async () => {
       const endpoint: EndpointSummary = await findWebhookEndpoint(db, account(ctx), ctx.params.id ?? '');
       kit.page(ctx, 200, deleteEndpointPage(ctx.state.session!, endpoint));
     }),
   );
 
-  router.get('/webhooks/livraisons', kit.signedIn, async (ctx) => {
+  router.get('/webhooks/livraisons', kit.allowed('webhooks'), async (ctx) => {
     const session = ctx.state.session!;
     const endpoints = await listWebhookEndpoints(db, account(ctx));
     const endpointId = queryText(ctx, 'adresse') || undefined;
@@ -155,12 +155,12 @@ export function webhookRoutes(router: Router, kit: WebKit): void {
       kit.page(ctx, status, deliveriesPage(session, { deliveries: [], nextCursor: null, endpoints, m }));
     }
   });
-  router.get('/webhooks/livraisons/:id', kit.signedIn, (ctx) =>
+  router.get('/webhooks/livraisons/:id', kit.allowed('webhooks'), (ctx) =>
     act(ctx, DELIVERIES, async () => {
       kit.page(ctx, 200, deliveryPage(ctx.state.session!, await deliveryDetail(db, account(ctx), ctx.params.id ?? '')));
     }),
   );
-  router.post('/webhooks/livraisons/:id/renvoyer', kit.signedIn, (ctx) =>
+  router.post('/webhooks/livraisons/:id/renvoyer', kit.allowed('webhooks'), (ctx) =>
     act(ctx, `${DELIVERIES}/${encodeURIComponent(ctx.params.id ?? '')}`, async () => {
       const { deliveryId } = await resendDelivery(kit.deps, account(ctx), ctx.params.id ?? '');
       ctx.redirect(`${DELIVERIES}/${deliveryId}`);
