@@ -354,6 +354,13 @@ async function main(): Promise<void> {
   await go('/audit');
   await shot('audit');
 
+  // --- The team: a developer invited (the invitation waits for its emailed link).
+  await go('/equipe');
+  await page.$eval('#invite_email', (input) => ((input as unknown as { value: string }).value = 'leo.martin@atelier-lumiere.fr'));
+  await page.$eval('#invite_role', (select) => ((select as unknown as { value: string }).value = 'developer'));
+  await click('#invite-form button[type=submit]');
+  await shot('equipe', { full: true });
+
   // --- Account settings: password, email, two-factor sign-in.
   await go('/parametres');
   await shot('parametres', { full: true });
