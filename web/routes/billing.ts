@@ -61,9 +61,8 @@ export function billingRoutes(router: Router, kit: WebKit): void {
     let refresh: { url: string; seconds: number } | undefined;
     if (ctx.query.paiement === 'ok') {
       const tries = Math.max(0, Math.min(REFRESH_TRIES, Number(ctx.query.essai) || 0));
-      // The latest top-up is the one just paid (an older one left pending was abandoned).
-      const latest = [...topUps].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
-      if (latest?.status !== 'pending') return ctx.redirect(`${BASE}/solde?paiement=credite`);
+      // The latest top-up (listTopUps: newest first) is the one just paid; an older one left pending was abandoned.
+      if (topUps[0]?.status !== 'pending') return ctx.redirect(`${BASE}/solde?paiement=credite`);
       if (tries >= REFRESH_TRIES) m ??= RESULT_MESSAGES.lent;
       else refresh = { url: `${BASE}/solde?paiement=ok&essai=${tries + 1}`, seconds: 2 };
     }
