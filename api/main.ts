@@ -2,10 +2,12 @@ import { loadConfig } from '../lib/config.js';
 import { createDb, migrateLatest } from '../db/knex.js';
 import { lazyTemporal } from '../temporal/connection.js';
 import { logger } from '../lib/logger.js';
+import { answerMemoryProbe } from '../lib/memory-probe.js';
 import { startApiServer } from './server.js';
 
 /** API process for deployments (docker-compose `api`, or several side by side): needs DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main(): Promise<void> {
+  answerMemoryProbe();
   const config = loadConfig();
   if (!config.databaseUrl || !config.temporalAddress) throw new Error('the API process needs DATABASE_URL and TEMPORAL_ADDRESS');
   // Refused at start rather than as a 500 at the first sign-up: the developer space emails links with it.

@@ -7,12 +7,14 @@ import { freePort } from '../scripts/local/ports.js';
 import { createWebhookEndpoint } from '../domain/webhooks/endpoints.js';
 import type { Config } from '../lib/config.js';
 import { WebhookReceiver } from '../test/support/webhook-receiver.js';
-import { load, startProcess, steadyLoad, stopProcess, table } from './support.js';
-import type { MailingWorkflowInput } from '../domain/mailings/workflow-input.js';
+import { startProcess, stopProcess } from './support.js';
 import { mailingWorkflowId } from '../workflows/contract.js';
-import { healthCheck } from '../workflows/index.js';
-import { temporalWorkflows } from '../temporal/workflow-runner.js';
+import type { EventType } from '../domain/webhooks/event-types.js';
+import { countActions } from '../test/support/temporal-actions.js';
 import { summary } from './stats.js';
+import { benchIntake } from './intake.js';
+import { memoryOf } from './memory.js';
+import type { Figure, Report } from './report.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createAccount } from '../domain/access/accounts.js';
@@ -24,37 +26,6 @@ import { freeLetter, recipient, sender } from '../test/support/fixtures.js';
 
 const body = JSON.stringify({ mode: 'ar', letter: freeLetter, sender, recipient });
 
-/** What a bare loop starts: the mailing workflow exactly as the API starts it, or a trivial one. */
-type BareStart = 'mailing' | 'trivial';
-
-/**
- * Bare workflow starts against the same server, with the same concurrency as the HTTP load. Each
- * run gets a task queue of its own: no worker polls these queues, and a queue's growing backlog
- * slows the server's starts down (measured: -25 % over 30 s on one queue, flat on fresh ones).
- */
-async function bareStarts(client: Client, config: Config, kind: BareStart, seconds: number, concurrency: number): Promise<number> {
-  const taskQueue = `bench-bare-${randomUUID()}`;
-  // The same start as the API's (id, input, search attributes), on a queue no worker polls.
-  const workflows = temporalWorkflows(client, { ...config, taskQueue });
-  const { webhookRetryDelaysMs } = config;
-  const deadline = Date.now() + seconds * 1000;
-  let started = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (Date.now() < deadline) {
-        if (kind === 'trivial') {
-          await client.workflow.start(healthCheck, { taskQueue, workflowId: `bench-${randomUUID()}`, args: [] });
-        } else {
-          const input: MailingWorkflowInput = { shipmentId: randomUUID(), accountId: randomUUID(), mode: 'ar', test: true, webhookRetryDelaysMs };
-          await workflows.startMailing(input, '');
-        }
-        started += 1;
-      }
-    }),
-  );
-  return Math.round(started / seconds);
-}
-
 export interface MailingBenchDeps {
   config: Config;
   db: Db;
@@ -65,14 +36,22 @@ export interface MailingBenchDeps {
   accountId: string;
 }
 
+const EVERY_EVENT: EventType[] = [
+  'mailing.created',
+  'mailing.printed',
+  'mailing.posted',
+  'mailing.in_transit',
+  'mailing.delivered',
+  'mailing.ar_signed',
+  'mailing.proof_available',
+];
+
 /**
- * Mailing intake (POST /v1/mailings, test key) against bare workflow starts; p99 at half load;
- * webhook latency from advance to receipt; Temporal history of one AR mailing.
+ * Mailings end to end, with a worker: intake against bare starts and the p99 at half load
+ * (bench/intake.ts); webhook latency (POST → mailing.created, advance → mailing.printed); the
+ * Temporal actions of one AR mailing with its children; live AR throughput; the worker's memory.
  */
-export async function benchMailings(deps: MailingBenchDeps): Promise<string[]> {
-  const lines: string[] = [];
-  const apiPort = await freePort();
-  const intakePort = await freePort();
+export async function benchMailings(deps: MailingBenchDeps, report: Report): Promise<void> {
   const env = {
     DATABASE_URL: deps.databaseUrl,
     TEMPORAL_ADDRESS: deps.temporalAddress,
@@ -82,98 +61,110 @@ export async function benchMailings(deps: MailingBenchDeps): Promise<string[]> {
     WEBHOOK_ALLOW_PRIVATE: '1',
     NODE_EXTRA_CA_CERTS: join(projectRoot, 'test', 'fixtures', 'tls', 'cert.pem'),
   };
-  // Intake goes to a fresh queue no worker polls (both sides of the ratio only start workflows);
-  // the latency and history measures use the service's queue and a worker.
-  const intakeApi = await startProcess(
-    join(distRoot, 'api', 'main.js'),
-    { ...env, PORT: String(intakePort), TEMPORAL_TASK_QUEUE: `bench-intake-${randomUUID()}` },
-    `http://127.0.0.1:${intakePort}/v1/openapi.json`,
-  );
+  await benchIntake(deps, env, report);
+
+  const apiPort = await freePort();
   const api = await startProcess(join(distRoot, 'api', 'main.js'), { ...env, PORT: String(apiPort) }, `http://127.0.0.1:${apiPort}/v1/openapi.json`);
   const receiver = await new WebhookReceiver().start();
   let worker: Awaited<ReturnType<typeof startProcess>> | undefined;
+  const part = 'mailings';
   try {
     const url = `http://127.0.0.1:${apiPort}/v1/mailings`;
-    const intakeUrl = `http://127.0.0.1:${intakePort}/v1/mailings`;
     const headers = { authorization: `Bearer ${deps.testKey}`, 'content-type': 'application/json' };
-    // The baseline starts the mailing workflow exactly as the API does (same input, same search
-    // attributes), so the ratio is what the API adds. The intake is bracketed by two baseline runs
-    // and compared with their mean (A-B-A), which cancels what drift remains.
-    const bareBefore = await bareStarts(deps.client, deps.config, 'mailing', 8, 20);
-    const intake = await load('POST /v1/mailings (test key)', { url: intakeUrl, method: 'POST', headers, body, connections: 20, durationSeconds: 8 });
-    const bareAfter = await bareStarts(deps.client, deps.config, 'mailing', 8, 20);
-    const trivial = await bareStarts(deps.client, deps.config, 'trivial', 8, 20);
-    const bare = Math.round((bareBefore + bareAfter) / 2);
-    lines.push(`bare workflow.start of the mailing workflow (20 concurrent): ${bareBefore} starts/s before, ${bareAfter} after, mean ${bare}`);
-    lines.push(`(for reference, bare starts of a trivial workflow without input or search attributes: ${trivial} starts/s)`);
-    lines.push(table([intake]));
-    lines.push(`ratio intake / bare start: ${(intake.requestsPerSecond / bare).toFixed(2)} (target ≥ 0.80)`);
-    // Half load as clients send it: an open-loop fixed rate, evenly spaced (as wrk2) and at random
-    // (Poisson, independent clients), latency from each request's due time (bench/support.ts).
-    const halfRate = Math.max(1, Math.round(intake.requestsPerSecond / 2));
-    for (const arrivals of ['uniform', 'poisson'] as const) {
-      const half = await steadyLoad('POST /v1/mailings at half load', {
-        url: intakeUrl,
-        method: 'POST',
-        headers,
-        body,
-        durationSeconds: 15,
-        rate: halfRate,
-        arrivals,
-      });
-      lines.push(
-        `at half load (${halfRate} req/s, ${arrivals === 'uniform' ? 'evenly spaced' : 'Poisson arrivals'}): p50 ${half.p50Ms} ms, p99 ${half.p99Ms} ms (target p99 < 50 ms), non-2xx ${half.non2xx}, errors ${half.errors}`,
-      );
-    }
-
     worker = await startProcess(join(distRoot, 'worker', 'main.js'), env, `http://127.0.0.1:${apiPort}/v1/openapi.json`);
-    await new Promise((resolve) => setTimeout(resolve, 8000)); // bundling workflows
+    await waitForWorker(deps.client, deps.config.taskQueue);
+    const workerIdle = await memoryOf(worker);
 
-    // Webhook latency: one endpoint; time from the advance request to the receipt of mailing.printed.
     await createWebhookEndpoint(
       deps.db,
       { ...deps.config, webhookAllowPrivate: true },
-      {
-        accountId: deps.accountId,
-        url: receiver.url,
-        env: 'test',
-        events: [
-          'mailing.printed',
-          'mailing.created',
-          'mailing.posted',
-          'mailing.in_transit',
-          'mailing.delivered',
-          'mailing.ar_signed',
-          'mailing.proof_available',
-        ],
-      },
+      { accountId: deps.accountId, url: receiver.url, env: 'test', events: EVERY_EVENT },
     );
-    const samples: number[] = [];
-    for (let i = 0; i < 30; i++) {
-      const created = (await (await fetch(url, { method: 'POST', headers, body })).json()) as { id: string };
-      await receiver.until((r) => r.some((w) => w.body.type === 'mailing.created' && w.body.data.mailing.id === created.id));
-      const started = performance.now();
-      await fetch(`http://127.0.0.1:${apiPort}/v1/test/mailings/${created.id}/advance`, { method: 'POST', headers, body: '{}' });
-      await receiver.until((r) => r.some((w) => w.body.type === 'mailing.printed' && w.body.data.mailing.id === created.id));
-      samples.push(performance.now() - started);
+    const received = (type: string, id: string) => (r: { body: any }[]) => r.some((w) => w.body.type === type && w.body.data.mailing.id === id);
+    const post = async (): Promise<string> => {
+      const res = await fetch(url, { method: 'POST', headers, body });
+      if (res.status !== 201) throw new Error(`POST /v1/mailings answered ${res.status}: ${await res.text()}`);
+      return ((await res.json()) as { id: string }).id;
+    };
+    const advance = async (id: string, step?: number): Promise<void> => {
+      const res = await fetch(`${url.replace('/v1/mailings', '/v1/test/mailings')}/${id}/advance`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(step ? { step } : {}),
+      });
+      if (res.status !== 200) throw new Error(`advance answered ${res.status}: ${await res.text()}`);
+    };
+    // Warm-up: the worker's first workflow tasks, the receiver's connections.
+    for (let i = 0; i < 5; i++) {
+      const id = await post();
+      await receiver.until(received('mailing.created', id));
     }
-    const s = summary(samples);
-    lines.push(`webhook latency advance → receipt (30 mailings): p50 ${s.p50.toFixed(0)} ms, p99 ${s.p99.toFixed(0)} ms (targets 100 / 500 ms)`);
+    const created: number[] = [];
+    const printed: number[] = [];
+    for (let i = 0; i < WEBHOOK_SAMPLES; i++) {
+      const sent = Date.now();
+      const id = await post();
+      const [event] = (await receiver.until(received('mailing.created', id))).filter((w) => w.body.type === 'mailing.created' && w.body.data.mailing.id === id);
+      created.push(event!.at - sent);
+      const advanced = Date.now();
+      await advance(id);
+      const [print] = (await receiver.until(received('mailing.printed', id))).filter((w) => w.body.type === 'mailing.printed' && w.body.data.mailing.id === id);
+      printed.push(print!.at - advanced);
+    }
+    const c = summary(created);
+    const p = summary(printed);
+    report.add({
+      part,
+      name: `webhook POST /v1/mailings → mailing.created received (${WEBHOOK_SAMPLES} mailings): p50`,
+      value: c.p50,
+      unit: 'ms',
+      target: { below: 50 },
+    });
+    report.add({ part, name: 'webhook POST /v1/mailings → mailing.created received: p99', value: c.p99, unit: 'ms', target: { below: 150 } });
+    report.add({ part, name: 'webhook advance → mailing.printed received: p50', value: p.p50, unit: 'ms', target: { below: 100 } });
+    report.add({ part, name: 'webhook advance → mailing.printed received: p99', value: p.p99, unit: 'ms', target: { below: 500 } });
 
-    // History of one AR mailing taken to its end, with that one endpoint.
-    const ar = (await (await fetch(url, { method: 'POST', headers, body })).json()) as { id: string };
-    await fetch(`http://127.0.0.1:${apiPort}/v1/test/mailings/${ar.id}/advance`, { method: 'POST', headers, body: JSON.stringify({ step: 5 }) });
-    const parts = await historyParts(deps.client, ar.id);
-    lines.push(`AR test mailing to ar_signed (advance { step: 5 }) with one endpoint: ${describeParts(parts)}`);
+    // The whole Temporal bill of one AR mailing taken to its end with that one endpoint: the mailing and its children.
+    const ar = await post();
+    await advance(ar, 5);
+    await deps.client.workflow.getHandle(mailingWorkflowId(ar)).result();
+    await receiver.until(received('mailing.ar_signed', ar));
+    const actions = await countActions(deps.client, mailingWorkflowId(ar));
+    console.log(`actions of an AR test mailing with one endpoint: ${JSON.stringify(actions)}`);
+    report.add({
+      part,
+      name: 'Temporal actions of an AR test mailing to ar_signed, one endpoint, children included',
+      value: actions.total,
+      unit: 'actions',
+      target: { atMost: 30 },
+    });
 
-    lines.push(...(await liveThroughput(deps, env)));
+    for (const figure of await liveThroughput(deps, env)) report.add({ part, ...figure });
+    const workerAfter = await memoryOf(worker);
+    report.add({ part, name: 'worker RSS, idle (its browser apart)', value: workerIdle.rssMb, unit: 'MB' });
+    report.add({ part, name: 'worker RSS after the mailings part (its browser apart)', value: workerAfter.rssMb, unit: 'MB' });
+    report.add({ part, name: "worker's browser RSS after the mailings part", value: workerAfter.childrenRssMb, unit: 'MB' });
   } finally {
     await receiver.stop();
     if (worker) await stopProcess(worker);
     await stopProcess(api);
-    await stopProcess(intakeApi);
   }
-  return lines;
+}
+
+const WEBHOOK_SAMPLES = 50;
+
+/** Waits until a worker polls the queue (its workflow bundle is built). */
+async function waitForWorker(client: Client, taskQueue: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    const { pollers } = await client.workflowService.describeTaskQueue({
+      namespace: client.options.namespace,
+      taskQueue: { name: taskQueue },
+      taskQueueType: 1,
+    });
+    if (pollers?.length) return;
+    await sleep(100);
+  }
+  throw new Error(`no worker polls ${taskQueue}`);
 }
 
 interface HistoryParts {
@@ -216,7 +207,7 @@ const LIVE_MAILINGS = 40;
  * Live AR mailings taken to ar_signed by the worker with the operator's step delay at 0, per
  * second, against a bare workflow running as many activities, in the same run and concurrency.
  */
-async function liveThroughput(deps: MailingBenchDeps, env: Record<string, string>): Promise<string[]> {
+async function liveThroughput(deps: MailingBenchDeps, env: Record<string, string>): Promise<Omit<Figure, 'part'>[]> {
   const account = await createAccount(deps.db, { name: 'bench live', liveEnabled: true });
   await topUp(deps.db, account.id, 10_000_000, 'bench');
   const { key } = await createApiKey(deps.db, account.id, 'live', SCOPES);
@@ -241,9 +232,11 @@ async function liveThroughput(deps: MailingBenchDeps, env: Record<string, string
     }
     const live = LIVE_MAILINGS / ((performance.now() - started) / 1000);
     const bare = await bareWorkflows(deps, parts);
+    console.log(`live AR mailing to ar_signed (operator step delay 0, no endpoint): ${describeParts(parts)}`);
     return [
-      `live AR mailing to ar_signed (operator step delay 0, no endpoint): ${describeParts(parts)}`,
-      `live AR mailings completed (${LIVE_MAILINGS} at once): ${live.toFixed(1)}/s; bare workflows with the same ${parts.activities} activities and ${parts.localActivities} local activities: ${bare.toFixed(1)}/s; ratio ${(live / bare).toFixed(2)}`,
+      { name: `live AR mailings completed (${LIVE_MAILINGS} at once, simulator, no endpoint)`, value: live, unit: '/s' },
+      { name: `bare workflows with the same ${parts.activities} activities and ${parts.localActivities} local activities`, value: bare, unit: '/s' },
+      { name: 'live AR mailings completed ÷ bare workflows', value: live / bare, unit: 'ratio', target: { atLeast: 0.6 } },
     ];
   } finally {
     await stopProcess(worker);

@@ -32,7 +32,7 @@ async function measure(count: number, concurrency: number, print: (lane: number)
  * number of pages: the ratio is the overhead of our path (target ≤ 2×). Rounds alternate so that
  * both see the same machine.
  */
-export async function benchPdf(letters = 300, concurrency = 4, rounds = 3): Promise<string> {
+export async function benchPdf(letters = 300, concurrency = 4, rounds = 3): Promise<{ lines: string[]; perSecond: number; p50: number; overhead: number }> {
   const letter = catalogue().letters.get('resiliation-box-internet')!;
   const { document } = renderLetter(letter, letter.providers[0], boxLetterValues);
   const pool = new BrowserPool({ pages: concurrency });
@@ -61,12 +61,13 @@ export async function benchPdf(letters = 300, concurrency = 4, rounds = 3): Prom
     const rate = (rates: number[]): number => [...rates].sort((x, y) => x - y)[Math.floor(rates.length / 2)]!;
     const o = summary(ours.samples);
     const b = summary(base.samples);
-    return [
+    const lines = [
       `PDF (${pool.choice?.source} browser ${pool.choice?.executablePath}, warm, ${concurrency} pages, ${rounds} rounds of ${letters}, median round):`,
       `  one-page catalogue letter (our activity): ${rate(ours.rates).toFixed(0)} letters/s, p50 ${o.p50.toFixed(1)} ms, p99 ${o.p99.toFixed(1)} ms   (targets: p50 ≤ 30 ms, ≥ 80 letters/s)`,
       `  bare setContent + pdf, small A4 page:     ${rate(base.rates).toFixed(0)} pages/s,   p50 ${b.p50.toFixed(1)} ms, p99 ${b.p99.toFixed(1)} ms`,
       `  overhead of our path: p50 ${(o.p50 / b.p50).toFixed(2)}× (target ≤ 2×), throughput ${(rate(ours.rates) / rate(base.rates)).toFixed(2)}× of bare`,
-    ].join('\n');
+    ];
+    return { lines, perSecond: rate(ours.rates), p50: o.p50, overhead: o.p50 / b.p50 };
   } finally {
     await pool.close();
   }

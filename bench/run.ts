@@ -1,17 +1,16 @@
-import { mkdtempSync, chmodSync, closeSync, openSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, chmodSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Db } from '../db/knex.js';
-import { freeLetter, recipient, sender } from '../test/support/fixtures.js';
 import { randomBytes } from 'node:crypto';
-import { distRoot } from '../lib/paths.js';
-import { dataDir, loadConfig } from '../lib/config.js';
+import { loadConfig } from '../lib/config.js';
 import { startLocalStack } from '../scripts/local/stack.js';
-import { freePort } from '../scripts/local/ports.js';
 import { createDb, migrateLatest } from '../db/knex.js';
 import { createApiKey } from '../domain/access/keys.js';
 import { SCOPES } from '../domain/access/scopes.js';
-import { load, median, startProcess, stopProcess, table, type LoadOptions, type LoadResult } from './support.js';
+import { ScenarioFailed } from './support.js';
+import { Report } from './report.js';
+import { benchFrontDoor } from './front-door.js';
+import { benchSoak } from './soak.js';
 import { benchLexicalSearch } from './search.js';
 import { benchPdf } from './pdf.js';
 import { benchSettle } from './settle.js';
@@ -20,22 +19,51 @@ import { benchLookups } from './lookups.js';
 import { connectTemporal } from '../temporal/connection.js';
 
 /**
- * `npm run bench` (or `npm run bench -- front-door|search|pdf|settle|mailings|lookups`): in one run, on this machine,
- * - front door: a bare Koa hello-world and our authenticated API, with their ratio (target ≥ 0.5);
+ * `npm run bench` (or one part: `npm run bench -- search|pdf|settle|front-door|mailings|lookups`, and
+ * `npm run bench -- soak`, which a full run leaves out): in one run, on this machine, our code
+ * against a baseline, every answer checked (a wrong answer fails its scenario). A full run writes
+ * its figures, targets and verdicts at the top of docs/performance.md (bench/report.ts).
  * - search: lexical search latency over the whole catalogue (target p99 < 1 ms);
  * - pdf: letters per second and p50 with a warm browser;
  * - settle: exact minimum transfers at 10, 15 and 20 balances, against the greedy heuristic;
- * - mailings: intake vs bare workflow starts, p99 at half load (open loop), webhook latency, history of one AR mailing;
- * - lookups: a partner lookup through the API and Temporal against a direct call to the fixture.
+ * - front door: bare Koa against cheap routes, mailing reads (cache hit, cold) and lists at 100k mailings;
+ * - mailings: intake vs bare starts counted at workflow start, p99 at half load, webhook latency,
+ *   the Temporal actions of an AR mailing with its children, live throughput, memory;
+ * - lookups: a partner lookup through the API and Temporal against a direct call to the fixture;
+ * - soak: 10 minutes at half load, memory at minute 1 and 10, p99 of each minute.
  */
 async function main(): Promise<void> {
   const only = process.argv[2];
-  if (!only || only === 'search') console.log(benchLexicalSearch());
-  if (!only || only === 'pdf') console.log(await benchPdf());
-  if (!only || only === 'settle') console.log(benchSettle().join('\n'));
-  if (!only || only === 'front-door') await withStack(benchFrontDoor);
-  if (!only || only === 'mailings') await withStack(async (deps) => console.log((await benchMailings(deps)).join('\n')));
-  if (!only || only === 'lookups') await withStack(async (deps) => console.log((await benchLookups(deps)).join('\n')));
+  const report = new Report();
+  const part = async (name: string, work: () => Promise<void> | void): Promise<void> => {
+    if (only ? only !== name : name === 'soak') return;
+    try {
+      await work();
+    } catch (error) {
+      if (!(error instanceof ScenarioFailed)) throw error;
+      report.fail(name, error);
+    }
+  };
+  await part('search', () => {
+    const s = benchLexicalSearch();
+    console.log(s.line);
+    report.add({ part: 'search', name: `lexical search over the catalogue: p99`, value: s.p99, unit: 'ms', target: { below: 1 } });
+  });
+  await part('pdf', async () => {
+    const p = await benchPdf();
+    console.log(p.lines.join('\n'));
+    report.add({ part: 'pdf', name: 'one-page catalogue letter, warm browser: letters/s', value: p.perSecond, unit: '/s', target: { atLeast: 80 } });
+    report.add({ part: 'pdf', name: 'one-page catalogue letter: p50', value: p.p50, unit: 'ms', target: { atMost: 30 } });
+    report.add({ part: 'pdf', name: 'our PDF path p50 ÷ bare setContent + pdf', value: p.overhead, unit: 'ratio', target: { atMost: 2 } });
+  });
+  await part('settle', () => console.log(benchSettle().join('\n')));
+  await part('front-door', () => withStack((deps) => benchFrontDoor(deps, report)));
+  await part('mailings', () => withStack((deps) => benchMailings(deps, report)));
+  await part('lookups', () => withStack(async (deps) => console.log((await benchLookups(deps)).join('\n'))));
+  await part('soak', () => withStack((deps) => benchSoak(deps, report)));
+  console.log(`\n${report.markdown()}`);
+  if (!only) report.writeDocs();
+  if (report.failures.length) process.exitCode = 1;
 }
 
 /** Its own Postgres and Temporal, an account with a sandbox key. */
@@ -68,98 +96,6 @@ async function withStack(work: (deps: MailingBenchDeps) => Promise<void>): Promi
     await db.destroy();
     await stack.stop();
     rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
-const ROUNDS = 3;
-
-/**
- * A test mailing as a customer polls it: posted, with three events and its filing proof (written
- * here as the worker would, so that no worker runs during the measure).
- */
-async function postedMailing(db: Db, apiUrl: string, auth: Record<string, string>): Promise<string> {
-  const res = await fetch(`${apiUrl}/v1/mailings`, {
-    method: 'POST',
-    headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ mode: 'registered', letter: freeLetter, sender, recipient }),
-  });
-  if (res.status !== 201) throw new Error(`POST /v1/mailings answered ${res.status}: ${await res.text()}`);
-  const { id } = (await res.json()) as { id: string };
-  const at = new Date();
-  await db('shipments').where({ id }).update({ status: 'posted', step: 2 });
-  await db('shipment_events').insert([
-    { shipment_id: id, step: 1, status: 'printed', at },
-    { shipment_id: id, step: 2, status: 'posted', at },
-  ]);
-  await db('shipment_proofs').insert({ shipment_id: id, kind: 'filing', pdf: Buffer.from('%PDF-1.4 bench') });
-  return id;
-}
-
-async function benchFrontDoor({ db, databaseUrl, temporalAddress, testKey: key }: MailingBenchDeps): Promise<void> {
-  const helloPort = await freePort();
-  const apiPort = await freePort();
-  const hello = await startProcess(join(distRoot, 'bench', 'hello-koa.js'), { PORT: String(helloPort) }, `http://127.0.0.1:${helloPort}/`);
-  // The access log is on, as in production, and written to a file as a log collector would read it.
-  const accessLog = join(dataDir(), 'api-access.log');
-  const logFd = openSync(accessLog, 'a');
-  const api = await startProcess(
-    join(distRoot, 'api', 'main.js'),
-    {
-      PORT: String(apiPort),
-      DATABASE_URL: databaseUrl,
-      TEMPORAL_ADDRESS: temporalAddress,
-      LOG_LEVEL: process.env.BENCH_API_LOG_LEVEL ?? 'info',
-      // The bench measures the work of the limits, not their refusals.
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      SANDBOX_DAILY_QUOTA: '100000000',
-    },
-    `http://127.0.0.1:${apiPort}/v1/openapi.json`,
-    logFd,
-  );
-
-  try {
-    const auth = { authorization: `Bearer ${key}` };
-    const etag = (await fetch(`http://127.0.0.1:${apiPort}/v1/catalogue`, { headers: auth })).headers.get('etag')!;
-    const mailingId = await postedMailing(db, `http://127.0.0.1:${apiPort}`, auth);
-    const allScenarios: [string, LoadOptions][] = [
-      ['bare Koa hello-world', { url: `http://127.0.0.1:${helloPort}/` }],
-      ['GET /v1/catalogue, If-None-Match (304)', { url: `http://127.0.0.1:${apiPort}/v1/catalogue`, headers: { ...auth, 'if-none-match': etag } }],
-      ['GET /v1/mailings/{id} (3 events, 1 proof)', { url: `http://127.0.0.1:${apiPort}/v1/mailings/${mailingId}`, headers: auth }],
-      ['GET /v1/catalogue (149 KB body)', { url: `http://127.0.0.1:${apiPort}/v1/catalogue`, headers: auth }],
-      [
-        'POST /v1/expenses/settle (test key)',
-        {
-          url: `http://127.0.0.1:${apiPort}/v1/expenses/settle`,
-          method: 'POST',
-          headers: { ...auth, 'content-type': 'application/json' },
-          body: JSON.stringify({ members: [{ id: 'ana' }, { id: 'ben' }, { id: 'cyd' }], expenses: [{ amountCents: 3000, paidBy: 'ana' }] }),
-        },
-      ],
-    ];
-    // BENCH_ONLY=<text>: the baseline and the scenarios whose name contains it (e.g. to profile one route).
-    const only = process.env.BENCH_ONLY;
-    const scenarios = only ? allScenarios.filter(([name], i) => i === 0 || name.includes(only)) : allScenarios;
-    // This machine is noisy: the scenarios alternate over several rounds and the medians count.
-    const rounds: LoadResult[][] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const results: LoadResult[] = [];
-      for (const [name, options] of scenarios) results.push(await load(name, { ...options, durationSeconds: 5 }));
-      rounds.push(results);
-      console.log(`round ${round + 1}: ` + results.map((r) => `${r.requestsPerSecond}`).join(' / ') + ' req/s');
-    }
-    const medians = scenarios.map((_, i) => median(rounds.map((r) => r[i]!)));
-    console.log(table(medians));
-    if (only) return;
-    const [baseline, cheap, mailing, , settle] = medians as [LoadResult, LoadResult, LoadResult, LoadResult, LoadResult];
-    const ratio = (r: LoadResult): string => (r.requestsPerSecond / baseline.requestsPerSecond).toFixed(2);
-    console.log(`\nratio cheap authenticated route (GET /v1/catalogue, 304) / bare Koa: ${ratio(cheap)} (target ≥ 0.50)`);
-    console.log(`ratio GET /v1/mailings/{id} (one mailing from Postgres) / bare Koa: ${ratio(mailing)} (target ≥ 0.25)`);
-    console.log(`ratio POST /v1/expenses/settle (body, Joi validation, computation) / bare Koa: ${ratio(settle)}`);
-  } finally {
-    await stopProcess(api);
-    await stopProcess(hello);
-    closeSync(logFd);
-    console.log(`access log of the API: ${statSync(accessLog).size} bytes written`);
   }
 }
 

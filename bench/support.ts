@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request as httpRequest } from 'node:http';
-import autocannon from 'autocannon';
+import autocannon, { type Request as AutocannonRequest } from 'autocannon';
 import { percentile } from './stats.js';
 
 export interface LoadResult {
@@ -10,8 +10,16 @@ export interface LoadResult {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
-  non2xx: number;
+  /** Answers by HTTP status. */
+  statuses: Record<string, number>;
   errors: number;
+}
+
+/** What every answer of a scenario must be: any other answer fails the scenario (it is never dropped from a ratio). */
+export interface Expectation {
+  status: number;
+  /** Checked on a sample of answers (fetched before and after the load); returns what is wrong, or nothing. */
+  body?: (body: string) => string | undefined;
 }
 
 export interface LoadOptions {
@@ -21,30 +29,69 @@ export interface LoadOptions {
   body?: string;
   connections?: number;
   durationSeconds?: number;
+  expect: Expectation;
+  /** A path per request (e.g. a different mailing each time): replaces the URL's path and query. */
+  path?: () => string;
 }
 
-/** One autocannon run; a short warm-up first so both sides are measured hot. */
+/** A scenario whose answers were not all the expected ones. */
+export class ScenarioFailed extends Error {}
+
+/** Throws ScenarioFailed unless every answer had the expected status and no request failed. */
+export function checkAnswers(result: LoadResult, expected: number): LoadResult {
+  const wrong = Object.entries(result.statuses).filter(([status]) => Number(status) !== expected);
+  if (wrong.length || result.errors || !result.statuses[expected])
+    throw new ScenarioFailed(
+      `${result.name}: expected every answer to be ${expected}; got ${JSON.stringify(result.statuses)} and ${result.errors} failed requests`,
+    );
+  return result;
+}
+
+/** A few answers fetched one by one, their status and body checked (autocannon does not keep bodies). */
+export async function sampleAnswers(name: string, options: LoadOptions, count = 5): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const url = options.path ? new URL(options.path(), options.url).href : options.url;
+    const res = await fetch(url, { method: options.method ?? 'GET', headers: options.headers, body: options.body });
+    const text = await res.text();
+    if (res.status !== options.expect.status)
+      throw new ScenarioFailed(`${name}: ${url} answered ${res.status}, expected ${options.expect.status}: ${text.slice(0, 300)}`);
+    const problem = options.expect.body?.(text);
+    if (problem) throw new ScenarioFailed(`${name}: ${url} answered an unexpected body (${problem}): ${text.slice(0, 300)}`);
+  }
+}
+
+/** One autocannon run, its answers checked; a short warm-up first so both sides are measured hot. */
 export async function load(name: string, options: LoadOptions): Promise<LoadResult> {
+  const path = options.path;
   const base = {
     url: options.url,
     method: options.method ?? 'GET',
     headers: options.headers,
     body: options.body,
     connections: options.connections ?? 20,
+    ...(path ? { requests: [{ setupRequest: (request: AutocannonRequest): AutocannonRequest => ({ ...request, path: path() }) }] } : {}),
   };
+  await sampleAnswers(name, options);
   await autocannon({ ...base, duration: 1 });
   const result = await autocannon({ ...base, duration: options.durationSeconds ?? 10 });
-  return {
-    name,
-    requestsPerSecond: Math.round(result.requests.average),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
-  };
+  await sampleAnswers(name, options);
+  const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, stats]) => [status, (stats as { count: number }).count]));
+  return checkAnswers(
+    {
+      name,
+      requestsPerSecond: Math.round(result.requests.average),
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      statuses,
+      errors: result.errors + result.timeouts,
+    },
+    options.expect.status,
+  );
 }
 
-export interface SteadyLoadOptions extends Omit<LoadOptions, 'connections'> {
+export interface SteadyLoadOptions extends Omit<LoadOptions, 'connections' | 'path' | 'expect'> {
+  /** Unchecked when absent (the unit test of the load itself); the bench always sets it. */
+  expect?: Expectation;
   /** Requests per second, on average. */
   rate: number;
   /** How requests arrive: evenly spaced (as wrk2 sends them), or at random (Poisson) around the same rate. */
@@ -70,7 +117,7 @@ export async function steadyLoad(name: string, options: SteadyLoadOptions): Prom
     const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
     const target = new URL(options.url);
     const latencies: number[] = [];
-    let non2xx = 0;
+    const statuses: Record<string, number> = {};
     let errors = 0;
     const send = (due: number): Promise<void> =>
       new Promise((resolve) => {
@@ -79,7 +126,7 @@ export async function steadyLoad(name: string, options: SteadyLoadOptions): Prom
           resolve();
         };
         const request = httpRequest(target, { method: options.method ?? 'GET', headers: options.headers, agent }, (response) => {
-          if (response.statusCode! < 200 || response.statusCode! > 299) non2xx += 1;
+          statuses[response.statusCode!] = (statuses[response.statusCode!] ?? 0) + 1;
           response.on('end', () => {
             latencies.push(performance.now() - due);
             resolve();
@@ -105,14 +152,15 @@ export async function steadyLoad(name: string, options: SteadyLoadOptions): Prom
     await Promise.all(pending);
     agent.destroy();
     const sorted = latencies.sort((a, b) => a - b);
-    return {
+    const result = {
       name,
       requestsPerSecond: Math.round(latencies.length / seconds),
       p50Ms: Math.round(percentile(sorted, 50) * 10) / 10,
       p99Ms: Math.round(percentile(sorted, 99) * 10) / 10,
-      non2xx,
+      statuses,
       errors,
     };
+    return options.expect ? checkAnswers(result, options.expect.status) : result;
   };
   await run(1);
   return run(options.durationSeconds ?? 10);
@@ -152,7 +200,7 @@ export function median(results: LoadResult[]): LoadResult {
 export function table(rows: LoadResult[]): string {
   const lines = rows.map(
     (r) =>
-      `${r.name.padEnd(44)} ${String(r.requestsPerSecond).padStart(8)} req/s   p50 ${String(r.p50Ms).padStart(4)} ms   p99 ${String(r.p99Ms).padStart(4)} ms   non-2xx ${r.non2xx}   errors ${r.errors}`,
+      `${r.name.padEnd(58)} ${String(r.requestsPerSecond).padStart(8)} req/s   p50 ${String(r.p50Ms).padStart(4)} ms   p99 ${String(r.p99Ms).padStart(4)} ms   answers ${JSON.stringify(r.statuses)}`,
   );
   return lines.join('\n');
 }

@@ -2,10 +2,12 @@ import { loadConfig } from '../lib/config.js';
 import { createDb, migrateLatest } from '../db/knex.js';
 import { connectTemporal, ensureSearchAttributes } from '../temporal/connection.js';
 import { logger } from '../lib/logger.js';
+import { answerMemoryProbe } from '../lib/memory-probe.js';
 import { createWorker, ensureSchedules } from './worker.js';
 
 /** Worker process for deployments (docker-compose `worker`): needs DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main(): Promise<void> {
+  answerMemoryProbe();
   const config = loadConfig();
   if (!config.databaseUrl || !config.temporalAddress) throw new Error('the worker process needs DATABASE_URL and TEMPORAL_ADDRESS');
   const db = createDb(config.databaseUrl);

@@ -1,0 +1,236 @@
+import { closeSync, openSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Db } from '../db/knex.js';
+import { dataDir } from '../lib/config.js';
+import { distRoot } from '../lib/paths.js';
+import { freePort } from '../scripts/local/ports.js';
+import { freeLetter, recipient, sender } from '../test/support/fixtures.js';
+import type { MailingBenchDeps } from './mailings.js';
+import { memoryOf } from './memory.js';
+import type { Report } from './report.js';
+import { RARE_EVERY, RARE_STATUS, REFERENCE, REFERENCE_EVERY, seededIds, seedShipments } from './seed.js';
+import { load, median, startProcess, stopProcess, table, type LoadOptions, type LoadResult } from './support.js';
+
+const ROUNDS = 3;
+/** Shipments of the bench account: the lists run over them, and cold reads pick among them. */
+const SEEDED = 100_000;
+
+/**
+ * A test mailing as a customer polls it: posted, with three events and its filing proof (written
+ * here as the worker would, so that no worker runs during the measure).
+ */
+async function postedMailing(db: Db, apiUrl: string, auth: Record<string, string>): Promise<string> {
+  const res = await fetch(`${apiUrl}/v1/mailings`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ mode: 'registered', letter: freeLetter, sender, recipient }),
+  });
+  if (res.status !== 201) throw new Error(`POST /v1/mailings answered ${res.status}: ${await res.text()}`);
+  const { id } = (await res.json()) as { id: string };
+  const at = new Date();
+  await db('shipments').where({ id }).update({ status: 'posted', step: 2 });
+  await db('shipment_events').insert([
+    { shipment_id: id, step: 1, status: 'printed', at },
+    { shipment_id: id, step: 2, status: 'posted', at },
+  ]);
+  await db('shipment_proofs').insert({ shipment_id: id, kind: 'filing', pdf: Buffer.from('%PDF-1.4 bench') });
+  return id;
+}
+
+/** A body check: the JSON answer holds what `accept` wants. */
+const json =
+  (accept: (body: any) => string | undefined) =>
+  (text: string): string | undefined => {
+    try {
+      return accept(JSON.parse(text));
+    } catch {
+      return 'not JSON';
+    }
+  };
+
+const aList =
+  (accept: (item: any) => boolean, what: string) =>
+  (body: any): string | undefined =>
+    !Array.isArray(body.data) || body.data.length === 0 ? 'an empty or missing data list' : body.data.every(accept) ? undefined : `an item that is not ${what}`;
+
+/**
+ * The front door: a bare Koa hello-world (the baseline) and our API as its own process, with the
+ * access log on (written to a file, as a collector reads it) and the account request log on, over
+ * an account holding 100,000 mailings. Every answer is checked (bench/support.ts).
+ */
+export async function benchFrontDoor(deps: MailingBenchDeps, report: Report): Promise<void> {
+  const { db, databaseUrl, temporalAddress, testKey: key } = deps;
+  const helloPort = await freePort();
+  const apiPort = await freePort();
+  const api = `http://127.0.0.1:${apiPort}`;
+  const env = {
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: temporalAddress,
+    LOG_LEVEL: process.env.BENCH_API_LOG_LEVEL ?? 'info',
+    // The bench measures the work of the limits, not their refusals.
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    SANDBOX_DAILY_QUOTA: '100000000',
+  };
+  const auth = { authorization: `Bearer ${key}` };
+
+  // The account's history, written before the API starts (its change notifications are not the measure).
+  const seeding = await startProcess(join(distRoot, 'api', 'main.js'), { ...env, PORT: String(apiPort), LOG_LEVEL: 'warn' }, `${api}/v1/openapi.json`);
+  const mailingId = await postedMailing(db, api, auth);
+  await stopProcess(seeding);
+  await seedShipments(db, mailingId, SEEDED);
+  const ids = await seededIds(db, mailingId);
+
+  const hello = await startProcess(join(distRoot, 'bench', 'hello-koa.js'), { PORT: String(helloPort) }, `http://127.0.0.1:${helloPort}/`);
+  const accessLog = join(dataDir(), 'api-access.log');
+  const logFd = openSync(accessLog, 'a');
+  const server = await startProcess(join(distRoot, 'api', 'main.js'), { ...env, PORT: String(apiPort) }, `${api}/v1/openapi.json`, logFd);
+  const idle = await memoryOf(server);
+  try {
+    // As in production, the measured process has started a workflow (its Temporal client has made a call).
+    const started = await fetch(`${api}/v1/mailings`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ mode: 'simple', letter: freeLetter, sender, recipient }),
+    });
+    if (started.status !== 201) throw new Error(`POST /v1/mailings answered ${started.status}`);
+    const etag = (await fetch(`${api}/v1/catalogue`, { headers: auth })).headers.get('etag')!;
+    const firstPage = (await (await fetch(`${api}/v1/mailings?limit=20`, { headers: auth })).json()) as { nextCursor: string };
+    const randomId = (): string => ids[Math.floor(Math.random() * ids.length)]!;
+    const mailing = (body: any): string | undefined => (body.id && Array.isArray(body.events) ? undefined : 'not a mailing');
+    const allScenarios: [string, LoadOptions][] = [
+      [
+        'bare Koa hello-world',
+        { url: `http://127.0.0.1:${helloPort}/`, expect: { status: 200, body: json((b) => (b.hello === 'world' ? undefined : 'no hello')) } },
+      ],
+      ['GET /v1/catalogue, If-None-Match (304)', { url: `${api}/v1/catalogue`, headers: { ...auth, 'if-none-match': etag }, expect: { status: 304 } }],
+      [
+        'GET /v1/mailings/{id}, the same mailing (cache hit)',
+        {
+          url: `${api}/v1/mailings/${mailingId}`,
+          headers: auth,
+          expect: { status: 200, body: json((b) => (b.id === mailingId && b.events.length === 3 ? undefined : 'not that mailing')) },
+        },
+      ],
+      [
+        `GET /v1/mailings/{id}, random among ${SEEDED / 1000}k (cold read)`,
+        { url: `${api}/v1/mailings/x`, path: () => `/v1/mailings/${randomId()}`, headers: auth, expect: { status: 200, body: json(mailing) } },
+      ],
+      [
+        'GET /v1/mailings (first page of 20)',
+        { url: `${api}/v1/mailings?limit=20`, headers: auth, expect: { status: 200, body: json(aList((m) => typeof m.id === 'string', 'a mailing')) } },
+      ],
+      [
+        'GET /v1/mailings?status=delivered (1 in 8)',
+        {
+          url: `${api}/v1/mailings?limit=20&status=delivered`,
+          headers: auth,
+          expect: { status: 200, body: json(aList((m) => m.status === 'delivered', 'delivered')) },
+        },
+      ],
+      [
+        `GET /v1/mailings?status=${RARE_STATUS} (1 in ${RARE_EVERY})`,
+        {
+          url: `${api}/v1/mailings?limit=20&status=${RARE_STATUS}`,
+          headers: auth,
+          expect: { status: 200, body: json(aList((m) => m.status === RARE_STATUS, RARE_STATUS)) },
+        },
+      ],
+      [
+        `GET /v1/mailings?reference=… (1 in ${REFERENCE_EVERY})`,
+        {
+          url: `${api}/v1/mailings?limit=20&reference=${REFERENCE}`,
+          headers: auth,
+          expect: { status: 200, body: json(aList((m) => m.reference === REFERENCE, 'of that reference')) },
+        },
+      ],
+      [
+        'GET /v1/mailings?cursor=… (second page)',
+        {
+          url: `${api}/v1/mailings?limit=20&cursor=${encodeURIComponent(firstPage.nextCursor)}`,
+          headers: auth,
+          expect: { status: 200, body: json(aList((m) => typeof m.id === 'string', 'a mailing')) },
+        },
+      ],
+      [
+        'GET /v1/catalogue (149 KB body)',
+        { url: `${api}/v1/catalogue`, headers: auth, expect: { status: 200, body: json((b) => (b.letters ? undefined : 'no letters')) } },
+      ],
+      [
+        'POST /v1/expenses/settle (test key)',
+        {
+          url: `${api}/v1/expenses/settle`,
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ members: [{ id: 'ana' }, { id: 'ben' }, { id: 'cyd' }], expenses: [{ amountCents: 3000, paidBy: 'ana' }] }),
+          expect: { status: 200, body: json((b) => (Array.isArray(b.transfers) && b.transfers.length === 2 ? undefined : 'not two transfers')) },
+        },
+      ],
+    ];
+    // BENCH_ONLY=<text>: the baseline and the scenarios whose name contains it (e.g. to profile one route).
+    const only = process.env.BENCH_ONLY;
+    const scenarios = only ? allScenarios.filter(([name], i) => i === 0 || name.includes(only)) : allScenarios;
+    // This machine is noisy: the scenarios alternate over several rounds and the medians count.
+    const rounds: LoadResult[][] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const results: LoadResult[] = [];
+      for (const [name, options] of scenarios) results.push(await load(name, { ...options, durationSeconds: 5 }));
+      rounds.push(results);
+      console.log(`round ${round + 1}: ` + results.map((r) => `${r.requestsPerSecond}`).join(' / ') + ' req/s');
+    }
+    const medians = new Map(scenarios.map(([name], i) => [name, median(rounds.map((r) => r[i]!))]));
+    console.log(table([...medians.values()]));
+    const after = await memoryOf(server);
+    if (only) return;
+    const rate = (name: string): number => medians.get(allScenarios.find(([n]) => n.startsWith(name))![0])!.requestsPerSecond;
+    const bare = rate('bare Koa');
+    const part = 'front door';
+    report.add({ part, name: 'bare Koa hello-world (baseline)', value: bare, unit: 'req/s' });
+    report.add({
+      part,
+      name: 'GET /v1/catalogue 304 (access and request logs on) ÷ bare Koa',
+      value: rate('GET /v1/catalogue, If') / bare,
+      unit: 'ratio',
+      target: { atLeast: 0.5 },
+    });
+    report.add({
+      part,
+      name: 'GET /v1/mailings/{id}, cache hit ÷ bare Koa',
+      value: rate('GET /v1/mailings/{id}, the same') / bare,
+      unit: 'ratio',
+      target: { atLeast: 0.4 },
+    });
+    report.add({
+      part,
+      name: `GET /v1/mailings/{id}, cold read of random ids among ${SEEDED / 1000}k ÷ bare Koa`,
+      value: rate('GET /v1/mailings/{id}, random') / bare,
+      unit: 'ratio',
+      target: { atLeast: 0.15 },
+    });
+    const unfiltered = rate('GET /v1/mailings (first page');
+    report.add({ part, name: `GET /v1/mailings first page at ${SEEDED / 1000}k mailings`, value: unfiltered, unit: 'req/s' });
+    for (const [name, label] of [
+      ['GET /v1/mailings?status=delivered', '?status= (a common status)'],
+      [`GET /v1/mailings?status=${RARE_STATUS}`, '?status= (a rare status)'],
+      ['GET /v1/mailings?reference', '?reference='],
+      ['GET /v1/mailings?cursor', '?cursor= (next page)'],
+    ] as const) {
+      // Time per request relative to the unfiltered page: at most 1.2 ×.
+      report.add({
+        part,
+        name: `GET /v1/mailings${label}: time ÷ the unfiltered first page's`,
+        value: unfiltered / rate(name),
+        unit: 'ratio',
+        target: { atMost: 1.2 },
+      });
+    }
+    report.add({ part, name: 'POST /v1/expenses/settle ÷ bare Koa', value: rate('POST /v1/expenses') / bare, unit: 'ratio' });
+    report.add({ part, name: 'API RSS, idle', value: idle.rssMb, unit: 'MB' });
+    report.add({ part, name: 'API RSS, after the front-door load', value: after.rssMb, unit: 'MB' });
+    console.log(`API memory: idle RSS ${idle.rssMb} MB (heap ${idle.heapUsedMb} MB); after the load RSS ${after.rssMb} MB (heap ${after.heapUsedMb} MB)`);
+  } finally {
+    await stopProcess(server);
+    await stopProcess(hello);
+    closeSync(logFd);
+    console.log(`access log of the API: ${statSync(accessLog).size} bytes written`);
+  }
+}

@@ -1,0 +1,165 @@
+import { fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import autocannon from 'autocannon';
+import type { Client } from '@temporalio/client';
+import { distRoot } from '../lib/paths.js';
+import { freePort } from '../scripts/local/ports.js';
+import { freeLetter, recipient, sender } from '../test/support/fixtures.js';
+import type { MailingBenchDeps } from './mailings.js';
+import { memoryOf } from './memory.js';
+import type { Report } from './report.js';
+import { checkAnswers, sampleAnswers, startProcess, steadyLoad, stopProcess, type LoadOptions } from './support.js';
+
+const body = JSON.stringify({ mode: 'ar', letter: freeLetter, sender, recipient });
+const SECONDS = 8;
+const CONCURRENCY = 20;
+const ROUNDS = 3;
+/** Past this wait after the load, mailings answered without a started workflow fail the scenario. */
+const STARTS_DEADLINE_MS = 60_000;
+
+/** Workflows started on a queue, as Temporal's visibility shows them. */
+async function startedOn(client: Client, taskQueue: string): Promise<number> {
+  return (await client.workflow.count(`TaskQueue = "${taskQueue}"`)).count;
+}
+
+/** Waits until `expected` workflows are visible on the queue; the time it happened (or a failure naming the missing). */
+async function allStarted(client: Client, taskQueue: string, expected: number, what: string): Promise<number> {
+  const deadline = performance.now() + STARTS_DEADLINE_MS;
+  for (;;) {
+    const count = await startedOn(client, taskQueue);
+    if (count >= expected) return performance.now();
+    if (performance.now() > deadline)
+      throw new Error(`${what}: ${expected - count} of ${expected} had no workflow started ${STARTS_DEADLINE_MS / 1000} s after the load`);
+    await sleep(50);
+  }
+}
+
+/**
+ * The API's intake, counted when each mailing's workflow has started (not when the API answered):
+ * a fresh API process on a fresh queue no worker polls, warmed up, then SECONDS of POST /v1/mailings
+ * (20 connections); the rate is the answered mailings over the time until the last of their
+ * workflows is visible.
+ */
+async function intakeRound(deps: MailingBenchDeps, env: Record<string, string>): Promise<{ perSecond: number; answeredPerSecond: number }> {
+  const port = await freePort();
+  const taskQueue = `bench-intake-${randomUUID()}`;
+  const api = await startProcess(
+    join(distRoot, 'api', 'main.js'),
+    { ...env, PORT: String(port), TEMPORAL_TASK_QUEUE: taskQueue },
+    `http://127.0.0.1:${port}/v1/openapi.json`,
+  );
+  try {
+    const options: LoadOptions = {
+      url: `http://127.0.0.1:${port}/v1/mailings`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${deps.testKey}`, 'content-type': 'application/json' },
+      body,
+      expect: { status: 201, body: (text) => (JSON.parse(text).status === 'paid' ? undefined : 'not a paid mailing') },
+    };
+    const base = { url: options.url, method: 'POST' as const, headers: options.headers, body, connections: CONCURRENCY };
+    await sampleAnswers('intake', options);
+    const warm = await autocannon({ ...base, duration: 1 });
+    const before = await allStarted(deps.client, taskQueue, 5 + warm.requests.total, 'intake warm-up').then(() => startedOn(deps.client, taskQueue));
+    const started = performance.now();
+    const result = await autocannon({ ...base, duration: SECONDS });
+    const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([s, v]) => [s, (v as { count: number }).count]));
+    checkAnswers({ name: 'intake', requestsPerSecond: 0, p50Ms: 0, p99Ms: 0, statuses, errors: result.errors + result.timeouts }, 201);
+    const answered = statuses['201']!;
+    const last = await allStarted(deps.client, taskQueue, before + answered, 'intake');
+    return { perSecond: answered / ((last - started) / 1000), answeredPerSecond: answered / SECONDS };
+  } finally {
+    await stopProcess(api);
+  }
+}
+
+/** The baseline, counted the same way: bare starts of the mailing workflow from a fresh process (bench/bare-starts.ts). */
+async function bareRound(deps: MailingBenchDeps): Promise<number> {
+  const taskQueue = `bench-bare-${randomUUID()}`;
+  const child = fork(join(distRoot, 'bench', 'bare-starts.js'), [], {
+    env: { ...process.env, TEMPORAL_ADDRESS: deps.temporalAddress, TEMPORAL_TASK_QUEUE: taskQueue, SECONDS: String(SECONDS), CONCURRENCY: String(CONCURRENCY) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  try {
+    const [{ warm }] = (await once(child, 'message')) as [{ warm: number }];
+    await allStarted(deps.client, taskQueue, warm, 'bare warm-up');
+    const started = performance.now();
+    child.send('go');
+    const [{ started: count }] = (await once(child, 'message')) as [{ started: number }];
+    const last = await allStarted(deps.client, taskQueue, warm + count, 'bare starts');
+    return count / ((last - started) / 1000);
+  } finally {
+    if (child.exitCode === null) await once(child, 'exit');
+  }
+}
+
+const middle = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/**
+ * Intake against bare starts, alternating over ROUNDS (bare, API, bare, API…), medians; then the
+ * p99 of POST /v1/mailings at half that rate, evenly spaced and at random (Poisson), each on a
+ * fresh API process.
+ */
+export async function benchIntake(deps: MailingBenchDeps, env: Record<string, string>, report: Report): Promise<void> {
+  const bare: number[] = [];
+  const intake: number[] = [];
+  const answered: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    bare.push(await bareRound(deps));
+    const r = await intakeRound(deps, env);
+    intake.push(r.perSecond);
+    answered.push(r.answeredPerSecond);
+    console.log(
+      `intake round ${round + 1}: bare ${bare.at(-1)!.toFixed(0)} starts/s, API ${r.perSecond.toFixed(0)} workflows started/s (${r.answeredPerSecond.toFixed(0)} answered/s)`,
+    );
+  }
+  const part = 'intake';
+  const bareRate = middle(bare);
+  const intakeRate = middle(intake);
+  report.add({ part, name: 'bare starts of the mailing workflow (fresh process, 20 at a time), counted in Temporal', value: bareRate, unit: '/s' });
+  report.add({
+    part,
+    name: 'POST /v1/mailings, counted when the workflow has started',
+    value: intakeRate,
+    unit: '/s',
+    note: `answered ${middle(answered).toFixed(0)}/s`,
+  });
+  report.add({ part, name: 'intake ÷ bare starts (both counted at workflow start)', value: intakeRate / bareRate, unit: 'ratio', target: { atLeast: 0.8 } });
+
+  const rate = Math.max(1, Math.round(intakeRate / 2));
+  const p99s: number[] = [];
+  for (const arrivals of ['uniform', 'poisson'] as const) {
+    const port = await freePort();
+    const api = await startProcess(
+      join(distRoot, 'api', 'main.js'),
+      { ...env, PORT: String(port), TEMPORAL_TASK_QUEUE: `bench-half-${randomUUID()}` },
+      `http://127.0.0.1:${port}/v1/openapi.json`,
+    );
+    try {
+      const idle = await memoryOf(api);
+      const half = await steadyLoad('POST /v1/mailings at half load', {
+        url: `http://127.0.0.1:${port}/v1/mailings`,
+        method: 'POST',
+        headers: { authorization: `Bearer ${deps.testKey}`, 'content-type': 'application/json' },
+        body,
+        durationSeconds: 15,
+        rate,
+        arrivals,
+        expect: { status: 201 },
+      });
+      p99s.push(half.p99Ms);
+      const label = arrivals === 'uniform' ? 'evenly spaced' : 'Poisson arrivals';
+      report.add({ part, name: `POST /v1/mailings at half load (${rate}/s, ${label}): p50`, value: half.p50Ms, unit: 'ms' });
+      report.add({ part, name: `POST /v1/mailings at half load (${rate}/s, ${label}): p99`, value: half.p99Ms, unit: 'ms', target: { below: 50 } });
+      if (arrivals === 'poisson') {
+        const after = await memoryOf(api);
+        report.add({ part, name: 'API RSS, idle', value: idle.rssMb, unit: 'MB' });
+        report.add({ part, name: 'API RSS, after 15 s of intake at half load', value: after.rssMb, unit: 'MB' });
+      }
+    } finally {
+      await stopProcess(api);
+    }
+  }
+}

@@ -1,0 +1,110 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { projectRoot } from '../lib/paths.js';
+
+/** A target a figure must meet: at least or at most a value. */
+export interface Target {
+  atLeast?: number;
+  below?: number;
+  atMost?: number;
+}
+
+/** One figure of a run: what it measures, its value, its target if it has one. */
+export interface Figure {
+  part: string;
+  name: string;
+  value: number;
+  unit: string;
+  target?: Target;
+  /** A figure made of others (e.g. a p99 "met" only when both arrival patterns meet it). */
+  metWhen?: () => boolean;
+  note?: string;
+}
+
+export function met(figure: Figure): boolean | undefined {
+  if (figure.metWhen) return figure.metWhen();
+  const t = figure.target;
+  if (!t) return undefined;
+  return (
+    (t.atLeast === undefined || figure.value >= t.atLeast) &&
+    (t.below === undefined || figure.value < t.below) &&
+    (t.atMost === undefined || figure.value <= t.atMost)
+  );
+}
+
+function targetText(t: Target | undefined): string {
+  if (!t) return '';
+  if (t.atLeast !== undefined) return `≥ ${t.atLeast}`;
+  if (t.below !== undefined) return `< ${t.below}`;
+  return `≤ ${t.atMost}`;
+}
+
+function valueText(f: Figure): string {
+  const digits = f.unit === 'ratio' ? 2 : Number.isInteger(f.value) ? 0 : 1;
+  const value = f.value.toFixed(digits);
+  return f.unit === 'ratio' ? value : `${value} ${f.unit}`;
+}
+
+/** The run's figures, printed as each part ends and written to docs/performance.md after a full run. */
+export class Report {
+  readonly figures: Figure[] = [];
+  readonly failures: string[] = [];
+
+  add(figure: Figure): void {
+    this.figures.push(figure);
+    const verdict = met(figure);
+    console.log(`» ${figure.name}: ${valueText(figure)}${figure.target ? ` (target ${targetText(figure.target)}: ${verdict ? 'met' : 'NOT met'})` : ''}`);
+  }
+
+  fail(part: string, error: unknown): void {
+    const message = `${part}: ${error instanceof Error ? error.message : String(error)}`;
+    this.failures.push(message);
+    console.error(`✗ ${message}`);
+  }
+
+  /** The opening table of docs/performance.md, between its markers. */
+  markdown(): string {
+    const commit = git(['rev-parse', '--short', 'HEAD']);
+    const dirty = git(['status', '--porcelain', '--untracked-files=no']) ? ' (with uncommitted changes)' : '';
+    const cpu = cpus();
+    const machine = `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+    const rows = this.figures.map((f) => {
+      const verdict = met(f);
+      return `| ${f.part} | ${f.name} | ${valueText(f)} | ${targetText(f.target)} | ${verdict === undefined ? '' : verdict ? 'met' : '**not met**'} |`;
+    });
+    const failures = this.failures.map((f) => `- **failed**: ${f}`);
+    return [
+      `Last full run of \`npm run bench\`: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit}${dirty}, ${machine}.`,
+      'Written by the bench itself (bench/report.ts); do not edit by hand.',
+      '',
+      '| part | measure | value | target | |',
+      '|---|---|---|---|---|',
+      ...rows,
+      ...(failures.length ? ['', ...failures] : []),
+    ].join('\n');
+  }
+
+  /** Replaces the table between the markers of docs/performance.md. */
+  writeDocs(): void {
+    const path = join(projectRoot, 'docs', 'performance.md');
+    const text = readFileSync(path, 'utf8');
+    const start = text.indexOf(START);
+    const end = text.indexOf(END);
+    if (start < 0 || end < start) throw new Error(`docs/performance.md lacks the markers ${START} … ${END}`);
+    writeFileSync(path, text.slice(0, start + START.length) + '\n' + this.markdown() + '\n' + text.slice(end));
+    console.log('docs/performance.md: the opening table is this run');
+  }
+}
+
+const START = '<!-- bench:start -->';
+const END = '<!-- bench:end -->';
+
+function git(args: string[]): string {
+  try {
+    return execFileSync('git', args, { cwd: projectRoot, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}

@@ -1,0 +1,88 @@
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { distRoot, projectRoot } from '../lib/paths.js';
+import { freePort } from '../scripts/local/ports.js';
+import { freeLetter, recipient, sender } from '../test/support/fixtures.js';
+import type { MailingBenchDeps } from './mailings.js';
+import { memoryOf, type ProcessMemory } from './memory.js';
+import type { Report } from './report.js';
+import { startProcess, steadyLoad, stopProcess } from './support.js';
+
+/** BENCH_SOAK_MINUTES shortens it for a try; the figures in the docs come from 10. */
+const MINUTES = Number(process.env.BENCH_SOAK_MINUTES ?? 10);
+/** What counts as growth between minute 1 and the last minute. */
+const GROWTH_LIMIT = 1.15;
+
+/**
+ * `npm run bench -- soak`: the API and a worker under POST /v1/mailings at half their intake
+ * (Poisson arrivals) for MINUTES minutes; the RSS and heap of both at minute 1 and at the end, and
+ * the p99 of each minute.
+ */
+export async function benchSoak(deps: MailingBenchDeps, report: Report): Promise<void> {
+  const port = await freePort();
+  const env = {
+    DATABASE_URL: deps.databaseUrl,
+    TEMPORAL_ADDRESS: deps.temporalAddress,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    SANDBOX_DAILY_QUOTA: '100000000',
+    NODE_EXTRA_CA_CERTS: join(projectRoot, 'test', 'fixtures', 'tls', 'cert.pem'),
+    PORT: String(port),
+  };
+  const ready = `http://127.0.0.1:${port}/v1/openapi.json`;
+  const api = await startProcess(join(distRoot, 'api', 'main.js'), env, ready);
+  const worker = await startProcess(join(distRoot, 'worker', 'main.js'), env, ready);
+  const options = {
+    url: `http://127.0.0.1:${port}/v1/mailings`,
+    method: 'POST' as const,
+    headers: { authorization: `Bearer ${deps.testKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ mode: 'registered', letter: freeLetter, sender, recipient }),
+  };
+  try {
+    const full = await autocannon({ ...options, connections: 20, duration: 5 });
+    const rate = Math.max(1, Math.round(full.requests.average / 2));
+    console.log(`soak: ${MINUTES} minutes at ${rate} POST /v1/mailings per second (half of ${Math.round(full.requests.average)}/s), Poisson arrivals`);
+    const p99s: number[] = [];
+    let first: { api: ProcessMemory; worker: ProcessMemory } | undefined;
+    let last = first;
+    for (let minute = 1; minute <= MINUTES; minute++) {
+      const result = await steadyLoad(`soak minute ${minute}`, { ...options, rate, arrivals: 'poisson', durationSeconds: 59, expect: { status: 201 } });
+      last = { api: await memoryOf(api), worker: await memoryOf(worker) };
+      first ??= last;
+      p99s.push(result.p99Ms);
+      console.log(
+        `soak minute ${minute}: p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms; API RSS ${last.api.rssMb} MB heap ${last.api.heapUsedMb} MB; worker RSS ${last.worker.rssMb} MB heap ${last.worker.heapUsedMb} MB, browser ${last.worker.childrenRssMb} MB`,
+      );
+    }
+    const part = 'soak';
+    report.add({
+      part,
+      name: `p99 of each minute (${MINUTES} minutes at ${rate}/s, Poisson)`,
+      value: Math.max(...p99s),
+      unit: 'ms',
+      note: p99s.join(', '),
+      target: { below: 50 },
+    });
+    console.log(`soak p99 per minute: ${p99s.join(', ')} ms`);
+    for (const who of ['api', 'worker'] as const) {
+      report.add({ part, name: `${who} RSS at minute 1`, value: first![who].rssMb, unit: 'MB' });
+      report.add({
+        part,
+        name: `${who} RSS at minute ${MINUTES} ÷ minute 1`,
+        value: last![who].rssMb / first![who].rssMb,
+        unit: 'ratio',
+        target: { atMost: GROWTH_LIMIT },
+      });
+      report.add({
+        part,
+        name: `${who} heap at minute ${MINUTES} ÷ minute 1`,
+        value: last![who].heapUsedMb / first![who].heapUsedMb,
+        unit: 'ratio',
+        target: { atMost: GROWTH_LIMIT },
+      });
+    }
+  } finally {
+    await stopProcess(worker);
+    await stopProcess(api);
+  }
+}

@@ -1,0 +1,42 @@
+import type { Client } from '@temporalio/client';
+
+type HistoryEvent = Record<string, any>;
+
+/**
+ * The Temporal actions of a workflow and of every child it started, as Temporal Cloud bills them:
+ * its start, each activity scheduled, each workflow task's local activities as one, each child
+ * started, each update accepted, each search-attribute upsert, each timer (and the children's own).
+ */
+export async function countActions(client: Client, workflowId: string): Promise<{ total: number; parts: Record<string, number>; children: number }> {
+  const parts: Record<string, number> = { starts: 0, activities: 0, localActivityTasks: 0, childStarts: 0, updates: 0, upserts: 0, timers: 0, signals: 0 };
+  let children = 0;
+  const visit = async (id: string, root: boolean): Promise<void> => {
+    const events = ((await client.workflow.getHandle(id).fetchHistory()).events ?? []) as HistoryEvent[];
+    if (root) parts.starts! += 1;
+    let localInTask = false;
+    for (const e of events) {
+      if (e.activityTaskScheduledEventAttributes) parts.activities! += 1;
+      if (e.markerRecordedEventAttributes?.markerName === 'core_local_activity') localInTask = true;
+      if (e.workflowTaskCompletedEventAttributes || e.workflowTaskFailedEventAttributes) {
+        // Markers are recorded with the task that completes; local activities of one task are one action.
+      }
+      if (e.workflowTaskScheduledEventAttributes && localInTask) {
+        parts.localActivityTasks! += 1;
+        localInTask = false;
+      }
+      if (e.startChildWorkflowExecutionInitiatedEventAttributes) parts.childStarts! += 1;
+      if (e.workflowExecutionUpdateAcceptedEventAttributes) parts.updates! += 1;
+      if (e.upsertWorkflowSearchAttributesEventAttributes) parts.upserts! += 1;
+      if (e.timerStartedEventAttributes) parts.timers! += 1;
+      if (e.workflowExecutionSignaledEventAttributes) parts.signals! += 1;
+      const child = e.childWorkflowExecutionStartedEventAttributes?.workflowExecution?.workflowId;
+      if (child) {
+        children += 1;
+        await visit(child, false);
+      }
+    }
+    if (localInTask) parts.localActivityTasks! += 1;
+  };
+  await visit(workflowId, true);
+  return { total: Object.values(parts).reduce((a, b) => a + b, 0), parts, children };
+}
