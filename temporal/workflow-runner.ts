@@ -5,6 +5,7 @@
  */
 import {
   type Client,
+  Connection,
   isGrpcServiceError,
   ServiceError,
   WorkflowFailedError,
@@ -57,13 +58,32 @@ function isEnded(error: unknown): boolean {
   return isGrpcServiceError(cause) && cause.code === GRPC_NOT_FOUND;
 }
 
+/**
+ * `fn` under a deadline for its Temporal calls. The client keeps deadlines in an AsyncLocalStorage,
+ * and once one is used, Node 20 runs async hooks on every promise of the process (a cheap request
+ * then costs about a tenth more, whether or not it calls Temporal). It is switched off again
+ * whenever no call is in flight, so reads and lists do not pay for the mailings being started.
+ */
+function deadlineScope(client: Client): <T>(ms: number, fn: () => Promise<T>) => Promise<T> {
+  let inFlight = 0;
+  return async (ms, fn) => {
+    inFlight += 1;
+    try {
+      return await client.connection.withDeadline(Date.now() + ms, fn);
+    } finally {
+      inFlight -= 1;
+      if (inFlight === 0 && client.connection instanceof Connection) client.connection.callContextStorage.disable();
+    }
+  };
+}
+
 /** How long an update may take before the API answers 503 (a retry with the same Idempotency-Key is the same update). */
 const UPDATE_DEADLINE_MS = 15_000;
 
 /** An update's refusal in the domain's words: by the ApplicationFailure's type; never an unbounded wait. */
-async function update(client: Client, run: () => Promise<Shipment>): Promise<Shipment> {
+async function update(withDeadline: ReturnType<typeof deadlineScope>, run: () => Promise<Shipment>): Promise<Shipment> {
   try {
-    return await client.connection.withDeadline(Date.now() + UPDATE_DEADLINE_MS, run);
+    return await withDeadline(UPDATE_DEADLINE_MS, run);
   } catch (error) {
     if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError)
       throw serviceUnavailable('The mailing did not answer in time; retry with the same Idempotency-Key.');
@@ -125,9 +145,10 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
   /** Starts of answered mailings, waiting for one of the CONCURRENT_LATER_STARTS senders. */
   const laterStarts: MailingStart[] = [];
   let sending = 0;
+  const withDeadline = deadlineScope(client);
 
   const startMailing = async (input: MailingWorkflowInput, reference: string, options: { restart?: boolean } = {}): Promise<void> => {
-    await client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+    await withDeadline(START_DEADLINE_MS, () =>
       client.workflow.start(workflows.mailing, {
         taskQueue: config.taskQueue,
         workflowId: mailingWorkflowId(input.shipmentId),
@@ -158,7 +179,7 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
 
   /** An update to a mailing; one whose workflow is not there yet (answered before its start) is started, then updated. */
   const updateMailing = (start: MailingStart, run: (handle: WorkflowHandle<typeof workflows.mailing>) => Promise<Shipment>): Promise<Shipment> =>
-    update(client, async () => {
+    update(withDeadline, async () => {
       const handle = mailingHandle(start.input.shipmentId);
       try {
         return await run(handle);
@@ -252,7 +273,7 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
 
     async lastWorkerPoll() {
       // One read of the task queue's poller list: no workflow, no history, nothing retained.
-      const { pollers } = await client.connection.withDeadline(Date.now() + PROBE_DEADLINE_MS, () =>
+      const { pollers } = await withDeadline(PROBE_DEADLINE_MS, () =>
         client.workflowService.describeTaskQueue({
           namespace: client.options.namespace,
           taskQueue: { name: config.taskQueue, kind: TASK_QUEUE_KIND_NORMAL },
@@ -279,7 +300,7 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
 
     async startProductionCheck(requestId, siret) {
       try {
-        await client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+        await withDeadline(START_DEADLINE_MS, () =>
           client.workflow.start(workflows.productionAccessCheck, {
             taskQueue: config.taskQueue,
             workflowId: productionCheckWorkflowId(requestId),
@@ -295,7 +316,7 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
 
     async signalTopUp(input, event) {
       try {
-        await client.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+        await withDeadline(START_DEADLINE_MS, () =>
           client.workflow.signalWithStart(workflows.topUp, {
             taskQueue: config.taskQueue,
             workflowId: topUpWorkflowId(input.sessionId),
