@@ -15,8 +15,8 @@ const GROWTH_LIMIT = 1.15;
 
 /**
  * `npm run bench -- soak`: the API and a worker under POST /v1/mailings at half their intake
- * (Poisson arrivals) for MINUTES minutes; the RSS and heap of both at minute 1 and at the end, and
- * the p99 of each minute.
+ * (Poisson arrivals) for MINUTES minutes after a minute of warm-up; the RSS and live heap of both at
+ * minute 1 and at the end, and the p99 of each minute.
  */
 export async function benchSoak(deps: MailingBenchDeps, report: Report): Promise<void> {
   const port = await freePort();
@@ -42,6 +42,8 @@ export async function benchSoak(deps: MailingBenchDeps, report: Report): Promise
     const full = await autocannon({ ...options, connections: 20, duration: 5 });
     const rate = Math.max(1, Math.round(full.requests.average / 2));
     console.log(`soak: ${MINUTES} minutes at ${rate} POST /v1/mailings per second (half of ${Math.round(full.requests.average)}/s), Poisson arrivals`);
+    // Warm-up, not measured: the worker's bundle and first tasks, the caches, the JIT.
+    await steadyLoad('soak warm-up', { ...options, rate, arrivals: 'poisson', durationSeconds: 59, expect: { status: 201 } });
     const p99s: number[] = [];
     let first: { api: ProcessMemory; worker: ProcessMemory } | undefined;
     let last = first;

@@ -171,7 +171,8 @@ export async function steadyLoad(name: string, options: SteadyLoadOptions): Prom
 export async function startProcess(script: string, env: Record<string, string>, readyUrl: string, stdout?: number): Promise<ChildProcess> {
   // BENCH_CPU_PROFILE=<dir> writes a V8 CPU profile of each server process there (open it in Chrome DevTools).
   const profileDir = process.env.BENCH_CPU_PROFILE;
-  const execArgv = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  // --expose-gc: the memory probe (lib/memory-probe.ts) measures the live heap after a full collection.
+  const execArgv = ['--expose-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
   const child = fork(script, [], { env: { ...process.env, ...env }, execArgv, stdio: ['ignore', stdout ?? 'ignore', 'inherit', 'ipc'] });
   const deadline = Date.now() + 30_000;
   for (;;) {

@@ -69,6 +69,12 @@ export interface Config {
   trackingSilenceLimitMs: number;
   /** Activities one worker process runs at once on the main task queue (WORKER_ACTIVITY_SLOTS). */
   workerActivitySlots: number;
+  /**
+   * Mailing workflows one worker process keeps in memory between their tasks (WORKER_CACHED_WORKFLOWS,
+   * 500). Past it, the least recent is evicted and replayed from its history at its next task: a
+   * mailing waits days between events, so a larger cache buys little and costs memory.
+   */
+  workerCachedWorkflows: number;
   /** Failed authentications allowed per client address and minute (FAILED_AUTH_PER_MINUTE). */
   failedAuthPerMinute: number;
   /** Email of the developer space (SMTP_URL, MAIL_FROM); no SMTP_URL: .eml files in the outbox folder. */
@@ -316,6 +322,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     testMailingIdleLimitMs: parseDuration(knob('TEST_MAILING_IDLE_LIMIT') || '30d'),
     trackingSilenceLimitMs: parseDuration(knob('OPERATOR_SILENCE_LIMIT') || '30d'),
     workerActivitySlots: positiveInt(env.WORKER_ACTIVITY_SLOTS, 'WORKER_ACTIVITY_SLOTS', 100) || 100,
+    workerCachedWorkflows: positiveInt(env.WORKER_CACHED_WORKFLOWS, 'WORKER_CACHED_WORKFLOWS', 500) || 500,
     failedAuthPerMinute: positiveInt(env.FAILED_AUTH_PER_MINUTE, 'FAILED_AUTH_PER_MINUTE', 30) || 30,
     trustProxy: env.TRUST_PROXY === '1',
     stripe,

@@ -45,6 +45,9 @@ export interface RunnableWorker {
   shutdown(): void;
 }
 
+/** Short interactive runs kept in memory by one process (each lasts seconds). */
+const INTERACTIVE_CACHED_WORKFLOWS = 100;
+
 /** The one worker bootstrap: workflows bundled from workflows/, activities from activities/. */
 export async function createWorker({ config, db, address }: WorkerDeps): Promise<RunnableWorker> {
   installRuntime(config);
@@ -65,9 +68,18 @@ export async function createWorker({ config, db, address }: WorkerDeps): Promise
     workflowBundle,
     activities,
     maxConcurrentActivityTaskExecutions: config.workerActivitySlots,
+    maxCachedWorkflows: config.workerCachedWorkflows,
   });
   // Short interactive runs (lookups, PDFs, AI): apart, so that neither kind waits for the other.
-  const interactive = await Worker.create({ connection, namespace, taskQueue: interactiveQueue(config.taskQueue), workflowBundle, activities });
+  // Its runs last seconds: a small cache holds every one in flight.
+  const interactive = await Worker.create({
+    connection,
+    namespace,
+    taskQueue: interactiveQueue(config.taskQueue),
+    workflowBundle,
+    activities,
+    maxCachedWorkflows: INTERACTIVE_CACHED_WORKFLOWS,
+  });
   // The operator's tracking polls: each one short, none held while a letter is in transit.
   const tracking = await Worker.create({ connection, namespace, taskQueue: trackingQueue(config.taskQueue), activities });
   // One activity-only worker per partner: the task queue's rate is enforced by the server, so all
