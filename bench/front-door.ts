@@ -8,7 +8,7 @@ import { freeLetter, recipient, sender } from '../test/support/fixtures.js';
 import type { MailingBenchDeps } from './mailings.js';
 import { memoryOf } from './memory.js';
 import type { Report } from './report.js';
-import { RARE_EVERY, RARE_STATUS, REFERENCE, REFERENCE_EVERY, seededIds, seedShipments } from './seed.js';
+import { RARE_EVERY, RARE_STATUS, REFERENCE, REFERENCE_EVERY, seededIds, seedShipments } from '../test/support/seed-shipments.js';
 import { load, median, startProcess, stopProcess, table, type LoadOptions, type LoadResult } from './support.js';
 
 const ROUNDS = 3;

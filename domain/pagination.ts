@@ -41,24 +41,29 @@ export function page<T extends { created_at: Date; id: string }>(
 }
 
 /**
- * One page of a list query, most recent first: after the cursor (400 invalid_cursor when it is
- * not one of this list's), ordered by (created_at, id), one row more than shown to know hasMore.
+ * A list query limited to one page, most recent first: after the cursor (400 invalid_cursor when
+ * it is not one of this list's), ordered by (created_at, id), one row more than shown to know hasMore.
  */
+export function keysetQuery(query: Knex.QueryBuilder, options: { limit: number; cursor?: string }, key: Buffer, scope: string): Knex.QueryBuilder {
+  if (options.cursor !== undefined) {
+    const after = decodeCursor(options.cursor, key, scope);
+    query.andWhereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [after.createdAt, after.id]);
+  }
+  return query
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(options.limit + 1);
+}
+
+/** One page of a list query (see keysetQuery). */
 export async function keysetPage<T extends { created_at: Date; id: string }>(
   query: Knex.QueryBuilder,
   options: { limit: number; cursor?: string },
   key: Buffer,
   scope: string,
 ): Promise<{ rows: T[]; nextCursor: string | null; hasMore: boolean }> {
-  if (options.cursor !== undefined) {
-    const after = decodeCursor(options.cursor, key, scope);
-    query.andWhereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [after.createdAt, after.id]);
-  }
-  const rows = (await query
-    .orderBy([
-      { column: 'created_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ])
-    .limit(options.limit + 1)) as T[];
+  const rows = (await keysetQuery(query, options, key, scope)) as T[];
   return page(rows, options.limit, key, scope);
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/knex.js';
-import { keysetPage } from '../pagination.js';
+import type { Knex } from 'knex';
+import { keysetQuery, page } from '../pagination.js';
 import { SHIPMENT_VIEW_COLUMNS, shipmentsOf, type Shipment, type ShipmentViewRow } from './shipment.js';
 import type { ShipmentStatus } from './states.js';
 
@@ -13,6 +14,16 @@ export interface ShipmentFilter {
   cursor?: string;
 }
 
+const scopeOf = (filter: ShipmentFilter): string => `mailings:${filter.accountId}:${filter.test ? 'test' : 'live'}`;
+
+/** The statement of one page (each filter walks an index in the list's order: db/migrations, checked by test/e2e/mailing-list-plans.test.ts). */
+export function shipmentListQuery(db: Db, secretKey: Buffer, filter: ShipmentFilter): Knex.QueryBuilder {
+  let q = db('shipments').select(SHIPMENT_VIEW_COLUMNS).where({ account_id: filter.accountId, test: filter.test });
+  if (filter.reference !== undefined) q = q.andWhere({ reference: filter.reference });
+  if (filter.status !== undefined) q = q.andWhere({ status: filter.status });
+  return keysetQuery(q, filter, secretKey, scopeOf(filter));
+}
+
 /**
  * One page of an account's shipments of one environment, most recent first, with their events and
  * proofs: GET /v1/mailings and the developer space's mailings page. An unreadable cursor is
@@ -23,10 +34,7 @@ export async function listShipments(
   secretKey: Buffer,
   filter: ShipmentFilter,
 ): Promise<{ data: Shipment[]; nextCursor: string | null; hasMore: boolean }> {
-  const scope = `mailings:${filter.accountId}:${filter.test ? 'test' : 'live'}`;
-  let q = db('shipments').select(SHIPMENT_VIEW_COLUMNS).where({ account_id: filter.accountId, test: filter.test });
-  if (filter.reference !== undefined) q = q.andWhere({ reference: filter.reference });
-  if (filter.status !== undefined) q = q.andWhere({ status: filter.status });
-  const result = await keysetPage<ShipmentViewRow>(q, filter, secretKey, scope);
+  const rows = (await shipmentListQuery(db, secretKey, filter)) as ShipmentViewRow[];
+  const result = page(rows, filter.limit, secretKey, scopeOf(filter));
   return { data: await shipmentsOf(db, result.rows, true), nextCursor: result.nextCursor, hasMore: result.hasMore };
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../db/knex.js';
+import type { Db } from '../../db/knex.js';
 
 /** Statuses the seeded shipments spread over, as an account's history would hold them. */
 const STATUSES = ['paid', 'printed', 'posted', 'in_transit', 'delivered', 'ar_signed', 'canceled', 'returned'];
