@@ -24,7 +24,7 @@ export interface AttemptResult {
 
 /** Signed webhook deliveries (SPEC.md "Events"): thin adapters over domain/webhooks/ and the HTTPS request. */
 export function webhookActivities(db: Db, config: Config) {
-  return {
+  const activities = {
     /**
      * Records the event (body per SPEC.md "Request received") and one pending delivery per matching
      * endpoint of the right environment; returns what each delivery is started and found by in the
@@ -76,5 +76,21 @@ export function webhookActivities(db: Db, config: Config) {
 
     /** Run hourly by the "webhook-history-purge" schedule (domain/webhooks/deliveries.ts). */
     purgeWebhookHistory: (): Promise<number> => purgeWebhookHistory(db),
+
+    /**
+     * The first attempt of each delivery of one event, all at once, run by the mailing workflow
+     * itself: one activity per event, whatever the number of endpoints. A result per target, in
+     * order; an attempt that fails on our side (the database, a missing delivery) is a failed
+     * result, never a thrown error, so that each failed delivery goes on to its retry schedule.
+     */
+    deliverWebhooks: (targets: DeliveryTarget[], at: string): Promise<AttemptResult[]> =>
+      Promise.all(
+        targets.map((target) =>
+          activities
+            .attemptWebhookDelivery(target.deliveryId, { number: 1, at })
+            .catch((error: unknown): AttemptResult => ({ delivered: false, httpStatus: null, error: `failed on our side: ${(error as Error).message}` })),
+        ),
+      ),
   };
+  return activities;
 }

@@ -102,14 +102,18 @@ export const SEARCH_ATTRIBUTES = [
   DELIVERY_STATUS,
 ];
 
-/** A delivery's search attributes when it starts, e.g. `WebhookEndpointId = "…" AND DeliveryStatus = "retrying"`. */
-export function deliverySearchAttributes(target: DeliveryTarget) {
+/**
+ * A delivery's search attributes when it starts, e.g. `WebhookEndpointId = "…" AND DeliveryStatus = "retrying"`:
+ * `pending` for a delivery started from its first attempt (a resend), `retrying` for one started
+ * by a mailing after its first attempt failed.
+ */
+export function deliverySearchAttributes(target: DeliveryTarget, status: DeliveryStatus = 'pending') {
   return [
     { key: ACCOUNT_ID, value: target.accountId },
     { key: WEBHOOK_ENDPOINT_ID, value: target.endpointId },
     { key: WEBHOOK_EVENT_ID, value: target.eventId },
     { key: WEBHOOK_EVENT_TYPE, value: target.eventType },
-    { key: DELIVERY_STATUS, value: 'pending' satisfies DeliveryStatus },
+    { key: DELIVERY_STATUS, value: status },
   ];
 }
 

@@ -29,6 +29,7 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
     if (input.resumed && Date.now() - Date.parse(run.latest.createdAt) > STALE_PAID_LIMIT_MS) {
       // Resumed by the reconciler long after it was paid: too late to post it; refunded.
       await failPaid(run);
+      await Promise.all(run.deliveries);
       return run.latest;
     }
     // Only the endpoints declared when the mailing was created hear of its creation.
@@ -48,6 +49,8 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
   }
   await condition(() => run.final);
   await condition(allHandlersFinished);
+  // Its last events' first attempts, and the retry schedules they start.
+  await Promise.all(run.deliveries);
   return run.latest;
 }
 

@@ -15,6 +15,11 @@ export interface DeliveryInput {
   deliveryId: string;
   /** Waits between attempts: 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h (8 attempts in all). */
   retryDelaysMs: number[];
+  /**
+   * Set when the mailing workflow made the first attempt itself and it failed: this delivery
+   * starts with the wait before attempt 2, already `retrying`. Absent: it starts at attempt 1.
+   */
+  firstAttemptFailed?: { answer: string };
 }
 
 /** "2 h", "30 min", "1 d 2 h", "300 ms": a wait as an operator reads it. */
@@ -37,7 +42,7 @@ export function humanDuration(ms: number): string {
   return parts.join(' ');
 }
 
-const answer = (result: AttemptResult): string => (result.httpStatus !== null ? `HTTP ${result.httpStatus}` : (result.error ?? 'no answer'));
+export const answer = (result: AttemptResult): string => (result.httpStatus !== null ? `HTTP ${result.httpStatus}` : (result.error ?? 'no answer'));
 
 /**
  * One webhook delivery: an attempt, then the retry schedule, then abandoned. It outlives the
@@ -50,7 +55,13 @@ export async function webhookDelivery(input: DeliveryInput): Promise<{ delivered
   const attempts = input.retryDelaysMs.length + 1;
   const status = (value: DeliveryStatus): void => upsertSearchAttributes([{ key: DELIVERY_STATUS, value }]);
   let last: AttemptResult | undefined;
-  for (let attempt = 1; attempt <= attempts; attempt++) {
+  const after = input.firstAttemptFailed;
+  if (after && attempts > 1) {
+    // Started `retrying` (its search attributes are set at start): attempt 2 after the first wait.
+    setCurrentDetails(`attempt 1/${attempts} failed (${after.answer}), next in ${humanDuration(input.retryDelaysMs[0]!)}`);
+    await sleep(input.retryDelaysMs[0]!);
+  }
+  for (let attempt = after ? 2 : 1; attempt <= attempts; attempt++) {
     setCurrentDetails(`attempt ${attempt}/${attempts} under way`);
     const result = await attemptWebhookDelivery(input.deliveryId, { number: attempt, at: new Date().toISOString() });
     if (result.delivered) {
@@ -64,7 +75,7 @@ export async function webhookDelivery(input: DeliveryInput): Promise<{ delivered
       status('canceled');
       throw ApplicationFailure.create({ type: WEBHOOK_CANCELED, message: `Canceled: ${result.canceled}; nothing more is sent.`, nonRetryable: true });
     }
-    if (!last) status('retrying');
+    if (!last && !after) status('retrying');
     last = result;
     if (attempt < attempts) {
       const delay = input.retryDelaysMs[attempt - 1]!;
@@ -78,7 +89,7 @@ export async function webhookDelivery(input: DeliveryInput): Promise<{ delivered
   status('abandoned');
   throw ApplicationFailure.create({
     type: WEBHOOK_ABANDONED,
-    message: `Abandoned after ${attempts} attempts; the last one got ${last ? answer(last) : 'nothing'}.`,
+    message: `Abandoned after ${attempts} attempts; the last one got ${last ? answer(last) : (after?.answer ?? 'nothing')}.`,
     nonRetryable: true,
   });
 }

@@ -78,9 +78,21 @@ describe('the real schedules, on a time-skipping Temporal test server', function
     const created = await mail(account.testKey, 'registered');
     expect(created.status).to.equal(201);
     const { id: deliveryId } = await theDelivery();
-    // The first attempt is made at once (time is not skipped yet): the child workflow is under way.
+    // The first attempt is made at once by the mailing itself (time is not skipped yet); it failed,
+    // so the delivery's retry workflow starts.
     await receiver.until((received) => received.length === 1);
     const delivery = env.client.workflow.getHandle(deliveryWorkflowId(deliveryId));
+    for (
+      let tries = 0;
+      !(await delivery.describe().then(
+        () => true,
+        () => false,
+      ));
+      tries++
+    ) {
+      if (tries > 100) expect.fail('the retry workflow of the failed delivery did not start');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
 
     const failure = await env
       .skipping(() => delivery.result())

@@ -6,6 +6,8 @@ import { freeLetter, recipient, sender } from '../support/fixtures.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { createWebhookEndpoint } from '../../domain/webhooks/endpoints.js';
 import { postWebhook } from '../../activities/net/webhook-request.js';
+import { countActions } from '../support/temporal-actions.js';
+import { mailingWorkflowId } from '../../workflows/contract.js';
 
 describe('webhook deliveries', function () {
   this.timeout(60_000);
@@ -50,6 +52,19 @@ describe('webhook deliveries', function () {
       .first();
     expect(row).to.include({ status: 'delivered', attempts: 3, last_http_status: 200 });
     expect(s.id).to.be.a('string');
+  });
+
+  it('an AR test mailing taken to its end with one endpoint costs at most 30 Temporal actions, its deliveries included', async () => {
+    await endpoint('test');
+    const { body: s } = await call('POST', '/v1/mailings', { key: account.testKey, body: { mode: 'ar', letter: freeLetter, sender, recipient } });
+    const advanced = await call('POST', `/v1/test/mailings/${s.id}/advance`, { key: account.testKey, body: { step: 5 } });
+    expect(advanced.status, JSON.stringify(advanced.body)).to.equal(200);
+    await stack().temporal.client.workflow.getHandle(mailingWorkflowId(s.id)).result();
+    // Eight events (created, printed, posted, in_transit, delivered, ar_signed and two proofs), each received.
+    await receiver.until((r) => r.filter((w) => w.body.data.mailing.id === s.id).length >= 8);
+    const actions = await countActions(stack().temporal.client, mailingWorkflowId(s.id));
+    expect(actions.total, JSON.stringify(actions)).to.be.at.most(30);
+    expect(actions.children, 'every first attempt succeeded: no delivery workflow').to.equal(0);
   });
 
   it('abandons after 8 attempts', async () => {

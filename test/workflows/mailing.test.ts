@@ -2,9 +2,17 @@ import { expect } from 'chai';
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { type ApplicationFailure } from '@temporalio/common';
 import type { Shipment } from '../../domain/mailings/shipment.js';
-import { advanceUpdate, cancelUpdate, deliveryWorkflowId, MAILING_STATUS, REFUSED_CONFLICT, REFUSED_INVALID } from '../../workflows/contract.js';
+import {
+  advanceUpdate,
+  cancelUpdate,
+  DELIVERY_STATUS,
+  deliveryWorkflowId,
+  MAILING_STATUS,
+  REFUSED_CONFLICT,
+  REFUSED_INVALID,
+} from '../../workflows/contract.js';
 import { mailing } from '../../workflows/mailing.js';
-import { MailingDouble, mailingInput, stepByStep, WorkflowTestBench } from './support.js';
+import { MailingDouble, mailingInput, stepByStep, webhookAttempts, WorkflowTestBench } from './support.js';
 
 const DAY = 24 * 3600_000;
 
@@ -250,19 +258,79 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
     });
   });
 
-  it('starts one webhook delivery child per endpoint and event, which outlives the mailing', async () => {
+  /** The delivery children the mailing started. */
+  const childIds = async (handle: WorkflowHandle): Promise<string[]> =>
+    (await handle.fetchHistory())
+      .events!.filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)
+      .map((e) => e.startChildWorkflowExecutionInitiatedEventAttributes!.workflowId!);
+  const deliveryId = (double: MailingDouble, event: string, endpoint: string): string =>
+    `${double.input.shipmentId}/${event}/${endpoint}`.replace(/[^a-z0-9-]/gi, '-');
+
+  it("makes each event's first attempts itself, one activity for all endpoints: no workflow per delivery when they succeed", async () => {
     const double = new MailingDouble(mailingInput('simple', true));
     double.endpoints = ['endpoint-a', 'endpoint-b'];
     await bench.run(double, async (queue) => {
       const handle = await start(double, queue);
+      await handle.executeUpdate(advanceUpdate, { args: [{ step: 2 }] });
+      await handle.result();
+      expect(await childIds(handle)).to.deep.equal([]);
+      // mailing.created, mailing.printed, mailing.posted and the filing proof: one activity each, to both endpoints.
+      const history = (await handle.fetchHistory()).events!;
+      const attempts = history.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverWebhooks');
+      expect(attempts).to.have.length(4);
+      expect(webhookAttempts.get(deliveryId(double, 'mailing.created/0', 'endpoint-b'))).to.deep.equal([1]);
+    });
+  });
+
+  it('a failed first attempt starts one retry workflow, already retrying, which begins at attempt 2 and outlives the mailing', async () => {
+    const double = new MailingDouble(mailingInput('simple', true));
+    double.endpoints = ['endpoint-ok', 'endpoint-failing'];
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
       await handle.executeUpdate(advanceUpdate, { args: [{}] });
-      const children = (await handle.fetchHistory()).events!.filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes);
-      const ids = children.map((e) => e.startChildWorkflowExecutionInitiatedEventAttributes!.workflowId);
-      // mailing.created and mailing.printed, to both endpoints.
-      expect(ids).to.have.length(4);
-      expect(ids[0]).to.equal(deliveryWorkflowId(`${double.input.shipmentId}/mailing.created/0/endpoint-a`.replace(/[^a-z0-9-]/gi, '-')));
-      const delivered = await bench.env.client.workflow.getHandle(ids[0]!).result();
-      expect(delivered).to.deep.equal({ delivered: true, attempts: 1 });
+      await handle.executeUpdate(cancelUpdate, { args: [null] }).catch(() => undefined);
+      const ids = await childIds(handle);
+      // Only the failing endpoint's deliveries, one per event (created, printed, …).
+      expect(ids.length).to.be.at.least(2);
+      expect(ids.every((id) => id.includes('endpoint-failing'))).to.equal(true);
+      expect(ids[0]).to.equal(deliveryWorkflowId(deliveryId(double, 'mailing.created/0', 'endpoint-failing')));
+      const child = bench.env.client.workflow.getHandle(ids[0]!);
+      expect((await child.describe()).typedSearchAttributes.get(DELIVERY_STATUS)).to.be.oneOf(['retrying', 'delivered']);
+      expect(await child.result()).to.deep.equal({ delivered: true, attempts: 2 });
+      expect(webhookAttempts.get(deliveryId(double, 'mailing.created/0', 'endpoint-failing'))).to.deep.equal([1, 2]);
+      const upserts = (await child.fetchHistory()).events!.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes);
+      expect(upserts, 'retrying is set at start; only the end is upserted').to.have.length(1);
+    });
+  });
+
+  it('first attempts that fail on our side (the activity itself fails) still go on to their retry schedule', async () => {
+    const double = new MailingDouble(mailingInput('simple', true));
+    double.endpoints = ['endpoint-throwing'];
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      const created = deliveryWorkflowId(deliveryId(double, 'mailing.created/0', 'endpoint-throwing'));
+      for (let i = 0; i < 50 && !(await childIds(handle)).includes(created); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await childIds(handle)).to.include(created);
+      expect(await bench.env.client.workflow.getHandle(created).result()).to.deep.equal({ delivered: true, attempts: 2 });
+    });
+  });
+
+  it('does not end before its last events have been attempted', async () => {
+    const double = new MailingDouble(mailingInput('simple', true));
+    double.endpoints = ['endpoint-failing'];
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      await handle.executeUpdate(advanceUpdate, { args: [{ step: 2 }] });
+      await handle.result();
+      const ids = await childIds(handle);
+      // The last events (mailing.posted and its proof) had their first attempt and their retry started before the end.
+      expect(ids).to.include(deliveryWorkflowId(deliveryId(double, 'mailing.posted/2', 'endpoint-failing')));
+      const history = (await handle.fetchHistory()).events!;
+      const lastAttempt = history
+        .map((e, i) => (e.activityTaskCompletedEventAttributes || e.activityTaskFailedEventAttributes ? i : -1))
+        .reduce((a, b) => Math.max(a, b));
+      const completed = history.findIndex((e) => e.workflowExecutionCompletedEventAttributes);
+      expect(lastAttempt).to.be.below(completed);
     });
   });
 });

@@ -33,7 +33,11 @@ export type MailingActivities = Pick<
   | 'failShipment'
   | 'attemptWebhookDelivery'
   | 'abandonWebhookDelivery'
+  | 'deliverWebhooks'
 >;
+
+/** Webhook attempts made by the doubles, by delivery id, with their attempt numbers (first attempts: 1). */
+export const webhookAttempts = new Map<string, number[]>();
 
 /** How the double's operator behaves: each filing attempt's outcome, and what it reports after `current`. */
 export interface OperatorScript {
@@ -162,9 +166,23 @@ export class MailingDouble {
         track('failShipment');
         return this.end('error', input);
       },
-      attemptWebhookDelivery: async (): Promise<AttemptResult> => {
+      // Retries (attempt 2 on) always succeed.
+      attemptWebhookDelivery: async (deliveryId: string, attempt?: { number: number }): Promise<AttemptResult> => {
         track('attemptWebhookDelivery');
+        webhookAttempts.set(deliveryId, [...(webhookAttempts.get(deliveryId) ?? []), attempt?.number ?? 0]);
         return { delivered: true, httpStatus: 200, error: null };
+      },
+      // First attempts: an endpoint named "…failing…" answers 500; one named "…throwing…" makes the
+      // whole activity fail (a lost worker, say).
+      deliverWebhooks: async (targets: DeliveryTarget[]): Promise<AttemptResult[]> => {
+        track('deliverWebhooks');
+        if (targets.some((t) => t.endpointId.includes('throwing'))) throw ApplicationFailure.retryable('worker lost', 'WorkerLost');
+        return targets.map((t) => {
+          webhookAttempts.set(t.deliveryId, [...(webhookAttempts.get(t.deliveryId) ?? []), 1]);
+          return t.endpointId.includes('failing')
+            ? { delivered: false, httpStatus: 500, error: 'HTTP 500' }
+            : { delivered: true, httpStatus: 200, error: null };
+        });
       },
       abandonWebhookDelivery: async () => {
         track('abandonWebhookDelivery');
@@ -256,7 +274,8 @@ export class WorkflowTestBench {
         name,
         (...args: unknown[]) => {
           // Webhook attempts name a delivery, not a shipment: they always succeed.
-          if (name === 'attemptWebhookDelivery' || name === 'abandonWebhookDelivery') return (deliveries[name] as (...a: unknown[]) => unknown)(...args);
+          if (name === 'attemptWebhookDelivery' || name === 'abandonWebhookDelivery' || name === 'deliverWebhooks')
+            return (deliveries[name] as (...a: unknown[]) => unknown)(...args);
           const double = this.doubles.get(shipmentOf(args));
           if (!double) throw ApplicationFailure.nonRetryable(`no double for ${name}(${shipmentOf(args)})`);
           return (double.activities()[name] as (...a: unknown[]) => unknown)(...args);

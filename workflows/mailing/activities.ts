@@ -52,3 +52,9 @@ export const filing = proxyActivities<Activities>(FILING);
 
 // Options are given per call (the poll interval is the mailing's): see operatorNews in ./operator.ts.
 export const trackingPolls = proxyActivities<Activities>({ startToCloseTimeout: '30s' });
+
+// The first attempt of an event's deliveries, made by the mailing itself: receivers answer within
+// 10 s (SPEC.md), the attempts run side by side. A second try covers a lost worker; past it, each
+// delivery goes on to its own retry schedule (./moves.ts).
+export const DELIVERING: ActivityOptions = { startToCloseTimeout: '30s', retry: { initialInterval: '1s', maximumAttempts: 2 } };
+export const delivering = proxyActivities<Activities>(DELIVERING);

@@ -4,8 +4,9 @@ import type { Shipment } from '../../domain/mailings/shipment.js';
 import { proofAt, type ShipmentStatus } from '../../domain/mailings/states.js';
 import type { DeliveryTarget, EventType } from '../../domain/webhooks/event-types.js';
 import { deliverySearchAttributes, deliverySummary, deliveryWorkflowId, MAILING_STATUS } from '../contract.js';
-import { webhookDelivery } from '../webhook-delivery.js';
-import { PRINTING, printing, projection } from './activities.js';
+import { answer, webhookDelivery } from '../webhook-delivery.js';
+import { DELIVERING, delivering, PRINTING, printing, projection } from './activities.js';
+import type { AttemptResult } from '../../activities/webhooks.js';
 import type { MailingRun } from './run.js';
 
 type EventExtra = { proof?: { kind: string }; endpointsCreatedBy?: string; details?: { reason: string } };
@@ -25,30 +26,59 @@ function eventOf(run: MailingRun, type: EventType, atStep: number, extra: EventE
   };
 }
 
-/** Starts one webhook delivery per endpoint of the event, each findable in the UI by account, endpoint, event and status. */
-async function startDeliveries(run: MailingRun, deliveries: DeliveryTarget[]): Promise<void> {
-  for (const target of deliveries) {
-    try {
-      await startChild(webhookDelivery, {
-        workflowId: deliveryWorkflowId(target.deliveryId),
-        args: [{ deliveryId: target.deliveryId, retryDelaysMs: run.input.webhookRetryDelaysMs }],
-        staticSummary: deliverySummary(target, run.input.shipmentId),
-        typedSearchAttributes: deliverySearchAttributes(target),
-        // Retries go on for a day after the mailing itself has finished; the mailing never waits
-        // for a delivery's result (an abandoned delivery fails, which it ignores).
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-      });
-    } catch (error) {
-      // An event sent again (after a Reset) may find its delivery still under way: it goes on.
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-    }
+/**
+ * A delivery whose first attempt failed goes on in a workflow of its own, findable in the UI by
+ * account, endpoint, event and status (`retrying` from its start), which outlives the mailing.
+ */
+async function startRetries(run: MailingRun, target: DeliveryTarget, result: AttemptResult | undefined): Promise<void> {
+  try {
+    await startChild(webhookDelivery, {
+      workflowId: deliveryWorkflowId(target.deliveryId),
+      args: [
+        { deliveryId: target.deliveryId, retryDelaysMs: run.input.webhookRetryDelaysMs, firstAttemptFailed: { answer: result ? answer(result) : 'no answer' } },
+      ],
+      staticSummary: deliverySummary(target, run.input.shipmentId),
+      typedSearchAttributes: deliverySearchAttributes(target, 'retrying'),
+      // Retries go on for a day after the mailing itself has finished; the mailing never waits
+      // for a delivery's result (an abandoned delivery fails, which it ignores).
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+    });
+  } catch (error) {
+    // An event sent again (after a Reset) may find its delivery still under way: it goes on.
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
   }
+}
+
+/**
+ * Sends an event to its endpoints: the first attempts, all at once, in one activity of this
+ * workflow (most deliveries end there: no workflow per delivery, a few Temporal actions per event
+ * whatever the number of endpoints); each delivery that failed then starts its retry schedule.
+ * The mailing goes on meanwhile, and ends only once they are done (run.deliveries).
+ */
+function startDeliveries(run: MailingRun, deliveries: DeliveryTarget[]): void {
+  if (deliveries.length === 0) return;
+  const sending = async (): Promise<void> => {
+    let results: AttemptResult[] | undefined;
+    try {
+      results = await delivering.deliverWebhooks.executeWithOptions({ ...DELIVERING, summary: `${deliveries[0]!.eventType} webhooks` }, [
+        deliveries,
+        new Date().toISOString(),
+      ]);
+    } catch {
+      // Not attempted as far as we know: each one goes on to its retry schedule.
+    }
+    for (const [i, target] of deliveries.entries()) {
+      const result = results?.[i];
+      if (!result?.delivered && !result?.canceled) await startRetries(run, target, result);
+    }
+  };
+  run.deliveries.push(sending());
 }
 
 /** Records an event about the shipment as it is (no move) and starts its deliveries. */
 export async function announce(run: MailingRun, type: EventType, shipment: Shipment, extra: EventExtra = {}): Promise<void> {
   const deliveries = await projection.createWebhookDeliveries({ ...eventOf(run, type, run.step, extra), mailing: shipment });
-  await startDeliveries(run, deliveries);
+  startDeliveries(run, deliveries);
 }
 
 /**
@@ -64,7 +94,7 @@ export async function moveTo(run: MailingRun, next: ShipmentStatus, nextStep: nu
   run.status = next;
   run.step = nextStep;
   if (showStatus) upsertSearchAttributes([{ key: MAILING_STATUS, value: next }]);
-  await startDeliveries(run, recorded.deliveries);
+  startDeliveries(run, recorded.deliveries);
   const proof = proofAt(run.input.mode, next);
   if (proof) {
     run.latest = await printing.generateProof.executeWithOptions({ ...PRINTING, summary: `${proof} proof` }, [run.input.shipmentId, proof]);

@@ -20,6 +20,8 @@ export class MailingRun {
   busy = true;
   /** Handed to the postal operator (or resumed past payment): too late to cancel. */
   filed = false;
+  /** First webhook attempts still under way (and the retry schedules they start): the run ends after them. */
+  readonly deliveries: Promise<void>[] = [];
 
   constructor(readonly input: MailingWorkflowInput) {
     this.path = PATHS[input.mode];
