@@ -1,7 +1,7 @@
 import type { Db } from '../../db/knex.js';
 import type { Knex } from 'knex';
 import { keysetQuery, page } from '../pagination.js';
-import { SHIPMENT_VIEW_COLUMNS, shipmentsOf, type Shipment, type ShipmentViewRow } from './shipment.js';
+import { SHIPMENT_VIEW_SELECT, shipmentOfRow, type Shipment, type ShipmentViewRowWithHistory } from './shipment.js';
 import type { ShipmentStatus } from './states.js';
 
 export interface ShipmentFilter {
@@ -16,17 +16,20 @@ export interface ShipmentFilter {
 
 const scopeOf = (filter: ShipmentFilter): string => `mailings:${filter.accountId}:${filter.test ? 'test' : 'live'}`;
 
-/** The statement of one page (each filter walks an index in the list's order: db/migrations, checked by test/e2e/mailing-list-plans.test.ts). */
+/**
+ * The one statement of a page, the shipments with their events and proofs (each filter walks an
+ * index in the list's order: db/migrations, checked by test/e2e/mailing-list-plans.test.ts).
+ */
 export function shipmentListQuery(db: Db, secretKey: Buffer, filter: ShipmentFilter): Knex.QueryBuilder {
-  let q = db('shipments').select(SHIPMENT_VIEW_COLUMNS).where({ account_id: filter.accountId, test: filter.test });
-  if (filter.reference !== undefined) q = q.andWhere({ reference: filter.reference });
-  if (filter.status !== undefined) q = q.andWhere({ status: filter.status });
+  let q = db({ s: 'shipments' }).select(db.raw(SHIPMENT_VIEW_SELECT)).where({ 's.account_id': filter.accountId, 's.test': filter.test });
+  if (filter.reference !== undefined) q = q.andWhere({ 's.reference': filter.reference });
+  if (filter.status !== undefined) q = q.andWhere({ 's.status': filter.status });
   return keysetQuery(q, filter, secretKey, scopeOf(filter));
 }
 
 /**
  * One page of an account's shipments of one environment, most recent first, with their events and
- * proofs: GET /v1/mailings and the developer space's mailings page. An unreadable cursor is
+ * proofs, in one statement: GET /v1/mailings and the developer space's mailings page. An unreadable cursor is
  * InvalidRequest (invalid_cursor); a cursor works for its account and environment only.
  */
 export async function listShipments(
@@ -34,7 +37,7 @@ export async function listShipments(
   secretKey: Buffer,
   filter: ShipmentFilter,
 ): Promise<{ data: Shipment[]; nextCursor: string | null; hasMore: boolean }> {
-  const rows = (await shipmentListQuery(db, secretKey, filter)) as ShipmentViewRow[];
+  const rows = (await shipmentListQuery(db, secretKey, filter)) as ShipmentViewRowWithHistory[];
   const result = page(rows, filter.limit, secretKey, scopeOf(filter));
-  return { data: await shipmentsOf(db, result.rows, true), nextCursor: result.nextCursor, hasMore: result.hasMore };
+  return { data: result.rows.map((row) => shipmentOfRow(row, true).shipment), nextCursor: result.nextCursor, hasMore: result.hasMore };
 }

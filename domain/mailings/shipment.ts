@@ -116,43 +116,24 @@ export function toShipment(
   };
 }
 
-/** Shipments with their events and proofs, in the order of `rows`. */
-export async function shipmentsOf(db: Db | Tx, rows: ShipmentViewRow[], withDocument: boolean): Promise<Shipment[]> {
-  if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  const [events, proofs] = await Promise.all([
-    db('shipment_events').whereIn('shipment_id', ids).select('shipment_id', 'step', 'status', 'at'),
-    db('shipment_proofs').whereIn('shipment_id', ids).select('shipment_id', 'kind').orderBy('created_at'),
-  ]);
-  return rows.map((row) =>
-    toShipment(
-      row,
-      events.filter((e) => e.shipment_id === row.id),
-      proofs.filter((p) => p.shipment_id === row.id).map((p) => p.kind),
-      withDocument,
-    ),
-  );
-}
-
 /**
- * One shipment with its events and proofs in one prepared statement (one round trip, one pool
- * connection, planned once per connection): GET /v1/mailings/{id} and every webhook snapshot read it. `at` has millisecond precision in the
- * table, so its JSON text parses to the same Date as the driver's.
+ * A shipment's events and proof kinds, aggregated in the statement that reads the shipment `s`
+ * itself (one round trip, whatever the number of shipments): GET /v1/mailings/{id}, every webhook
+ * snapshot and each page of GET /v1/mailings. The subqueries run for the rows returned only (after
+ * the list's Limit), each on its table's primary key. `at` has millisecond precision in the table,
+ * so its JSON text parses to the same Date as the driver's.
  */
-const ONE_SHIPMENT_SQL = `
-  SELECT ${SHIPMENT_VIEW_COLUMNS.map((c) => `s.${c}`).join(', ')},
-    coalesce((SELECT json_agg(json_build_object('step', e.step, 'status', e.status, 'at', e.at)) FROM shipment_events e WHERE e.shipment_id = s.id), '[]') AS events,
-    array(SELECT p.kind FROM shipment_proofs p WHERE p.shipment_id = s.id ORDER BY p.created_at) AS proofs
-  FROM shipments s WHERE s.id = $1`;
+export const SHIPMENT_VIEW_SELECT = [
+  ...SHIPMENT_VIEW_COLUMNS.map((c) => `s.${c}`),
+  `coalesce((SELECT json_agg(json_build_object('step', e.step, 'status', e.status, 'at', e.at)) FROM shipment_events e WHERE e.shipment_id = s.id), '[]') AS events`,
+  `array(SELECT p.kind FROM shipment_proofs p WHERE p.shipment_id = s.id ORDER BY p.created_at) AS proofs`,
+].join(', ');
 
-export async function findShipment(db: Db | Tx, id: string, withDocument: boolean): Promise<{ row: ShipmentViewRow; shipment: Shipment } | undefined> {
-  const [found] = await preparedQuery<ShipmentViewRow & { events: { step: number; status: ShipmentStatus; at: string }[]; proofs: ProofKind[] }>(
-    db,
-    'one-shipment',
-    ONE_SHIPMENT_SQL,
-    [id],
-  );
-  if (!found) return undefined;
+/** A row read with SHIPMENT_VIEW_SELECT. */
+export type ShipmentViewRowWithHistory = ShipmentViewRow & { events: { step: number; status: ShipmentStatus; at: string }[]; proofs: ProofKind[] };
+
+/** The row and the Shipment of a row read with SHIPMENT_VIEW_SELECT. */
+export function shipmentOfRow(found: ShipmentViewRowWithHistory, withDocument: boolean): { row: ShipmentViewRow; shipment: Shipment } {
   const { events, proofs, ...row } = found;
   const shipment = toShipment(
     row,
@@ -161,4 +142,12 @@ export async function findShipment(db: Db | Tx, id: string, withDocument: boolea
     withDocument,
   );
   return { row, shipment };
+}
+
+/** One shipment with its events and proofs in one prepared statement (one round trip, one pool connection, planned once per connection). */
+const ONE_SHIPMENT_SQL = `SELECT ${SHIPMENT_VIEW_SELECT} FROM shipments s WHERE s.id = $1`;
+
+export async function findShipment(db: Db | Tx, id: string, withDocument: boolean): Promise<{ row: ShipmentViewRow; shipment: Shipment } | undefined> {
+  const [found] = await preparedQuery<ShipmentViewRowWithHistory>(db, 'one-shipment', ONE_SHIPMENT_SQL, [id]);
+  return found && shipmentOfRow(found, withDocument);
 }

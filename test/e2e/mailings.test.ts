@@ -73,6 +73,10 @@ describe('mailings', function () {
     expect(jump.body).to.include({ status: 'delivered', step: 4 });
     expect(jump.body.events.map((e: { status: string }) => e.status)).to.deep.equal(['paid', 'printed', 'posted', 'in_transit', 'delivered']);
     expect(jump.body.proofs.map((p: { kind: string }) => p.kind)).to.deep.equal(['filing', 'delivery']);
+    // The list shows it as its own GET does (events and proofs read in the list's one statement).
+    const one = await call('GET', `/v1/mailings/${s.id}`, { key: account.testKey });
+    const listed = await call('GET', '/v1/mailings?status=delivered&limit=100', { key: account.testKey });
+    expect(listed.body.data.find((m: { id: string }) => m.id === s.id)).to.deep.equal(one.body);
     await receiver.until((r) => r.filter((w) => w.body.data?.mailing?.id === s.id).length >= 7);
     const types = receiver.received.filter((w) => w.body.data?.mailing?.id === s.id).map((w) => w.body.type);
     expect(types).to.include.members([

@@ -8,14 +8,26 @@ export const RARE_EVERY = 1000;
 /** One seeded shipment in REFERENCE_EVERY carries the reference REFERENCE (a customer's batch label). */
 export const REFERENCE = 'bench-batch-7';
 const REFERENCE_EVERY = 500;
+/** Statuses that come after the filing, so with its proof. */
+const FILED = ['posted', 'in_transit', 'delivered', 'ar_signed', 'returned'];
+
+export interface SeedOptions {
+  /**
+   * One shipment in `testEvery` keeps the template's environment, the others get the other one
+   * (an account's test and live history side by side); all keep it when absent.
+   */
+  testEvery?: number;
+  /** Each shipment past its filing gets its filing proof (a few bytes standing for the PDF). */
+  proofs?: boolean;
+}
 
 /**
  * `count` copies of a shipment already made through the API, spread over the last `count` minutes,
  * statuses and references, each with its first event: an account's history for the list and
- * cold-read scenarios. One statement per table; the columns are read from the table itself, so a
- * new column needs nothing here.
+ * cold-read scenarios (`options`: test and live side by side, filing proofs). One statement per
+ * table; the columns are read from the table itself, so a new column needs nothing here.
  */
-export async function seedShipments(db: Db, template: string, count: number): Promise<void> {
+export async function seedShipments(db: Db, template: string, count: number, options: SeedOptions = {}): Promise<void> {
   const columns = (await db('information_schema.columns').where({ table_name: 'shipments' }).pluck('column_name')) as string[];
   const computed: Record<string, string> = {
     id: 'gen_random_uuid()',
@@ -25,6 +37,7 @@ export async function seedShipments(db: Db, template: string, count: number): Pr
     tracking_number: `'SV' || lpad(i::text, 11, '0')`,
     created_at: `t.created_at - i * interval '1 minute'`,
     updated_at: `t.created_at - i * interval '1 minute'`,
+    ...(options.testEvery !== undefined ? { test: `CASE WHEN i % ${Math.trunc(options.testEvery)} = 0 THEN t.test ELSE NOT t.test END` } : {}),
   };
   const list = columns.map((c) => `"${c}"`).join(', ');
   const values = columns.map((c) => computed[c] ?? `t."${c}"`).join(', ');
@@ -35,7 +48,15 @@ export async function seedShipments(db: Db, template: string, count: number): Pr
      ON CONFLICT DO NOTHING`,
     [template, template],
   );
-  await db.raw('ANALYZE shipments, shipment_events');
+  if (options.proofs)
+    await db.raw(
+      `INSERT INTO shipment_proofs (shipment_id, kind, pdf, created_at)
+       SELECT s.id, 'filing', '\\x255044462d', s.created_at + interval '1 hour' FROM shipments s
+       WHERE s.account_id = (SELECT account_id FROM shipments WHERE id = ?) AND s.id <> ? AND s.status IN ('${FILED.join("','")}')
+       ON CONFLICT DO NOTHING`,
+      [template, template],
+    );
+  await db.raw('ANALYZE shipments, shipment_events, shipment_proofs');
 }
 
 /** Ids of the seeded shipments, for reads of many different mailings. */
