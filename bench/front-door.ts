@@ -5,7 +5,7 @@ import { dataDir } from '../lib/config.js';
 import { distRoot } from '../lib/paths.js';
 import { freePort } from '../scripts/local/ports.js';
 import { freeLetter, recipient, sender } from '../test/support/fixtures.js';
-import type { MailingBenchDeps } from './mailings.js';
+import type { BenchDeps } from './deps.js';
 import { memoryOf } from './memory.js';
 import type { Report } from './report.js';
 import { RARE_EVERY, RARE_STATUS, REFERENCE, REFERENCE_EVERY, seededIds, seedShipments } from '../test/support/seed-shipments.js';
@@ -58,7 +58,7 @@ const aList =
  * access log on (written to a file, as a collector reads it) and the account request log on, over
  * an account holding 100,000 mailings. Every answer is checked (bench/support.ts).
  */
-export async function benchFrontDoor(deps: MailingBenchDeps, report: Report): Promise<void> {
+export async function benchFrontDoor(deps: BenchDeps, report: Report): Promise<void> {
   const { db, databaseUrl, temporalAddress, testKey: key } = deps;
   const helloPort = await freePort();
   const apiPort = await freePort();

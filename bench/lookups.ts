@@ -5,7 +5,7 @@ import { freePort } from '../scripts/local/ports.js';
 import { geocoder } from '../test/support/partner-server.js';
 import { startProcess, stopProcess } from './support.js';
 import { summary } from './stats.js';
-import type { MailingBenchDeps } from './mailings.js';
+import type { BenchDeps } from './deps.js';
 
 const SAMPLES = 200;
 
@@ -29,7 +29,7 @@ async function timed(samples: number, before: () => Promise<void>, request: () =
  * missed (the cache row is deleted before each call, outside the timing) and cache hit. One caller
  * at a time: this is the latency a caller pays, not throughput.
  */
-export async function benchLookups(deps: MailingBenchDeps): Promise<string[]> {
+export async function benchLookups(deps: BenchDeps): Promise<string[]> {
   await geocoder.start();
   const apiPort = await freePort();
   const env = {

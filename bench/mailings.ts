@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
-import type { Db } from '../db/knex.js';
 import { distRoot, projectRoot } from '../lib/paths.js';
 import { freePort } from '../scripts/local/ports.js';
 import { createWebhookEndpoint } from '../domain/webhooks/endpoints.js';
-import type { Config } from '../lib/config.js';
 import { WebhookReceiver } from '../test/support/webhook-receiver.js';
 import { startProcess, stopProcess } from './support.js';
 import { mailingWorkflowId } from '../workflows/contract.js';
@@ -15,6 +13,7 @@ import { summary } from './stats.js';
 import { benchIntake } from './intake.js';
 import { memoryOf } from './memory.js';
 import type { Figure, Report } from './report.js';
+import type { BenchDeps } from './deps.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createAccount } from '../domain/access/accounts.js';
@@ -26,14 +25,17 @@ import { freeLetter, recipient, sender } from '../test/support/fixtures.js';
 
 const body = JSON.stringify({ mode: 'ar', letter: freeLetter, sender, recipient });
 
-export interface MailingBenchDeps {
-  config: Config;
-  db: Db;
-  client: Client;
-  databaseUrl: string;
-  temporalAddress: string;
-  testKey: string;
-  accountId: string;
+/** The API and worker processes of the mailing scenarios: limits raised (their work is measured, not their refusals). */
+export function mailingEnv(deps: BenchDeps): Record<string, string> {
+  return {
+    DATABASE_URL: deps.databaseUrl,
+    TEMPORAL_ADDRESS: deps.temporalAddress,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    SANDBOX_DAILY_QUOTA: '100000000',
+    WEBHOOK_ALLOW_PRIVATE: '1',
+    NODE_EXTRA_CA_CERTS: join(projectRoot, 'test', 'fixtures', 'tls', 'cert.pem'),
+  };
 }
 
 const EVERY_EVENT: EventType[] = [
@@ -51,16 +53,8 @@ const EVERY_EVENT: EventType[] = [
  * (bench/intake.ts); webhook latency (POST → mailing.created, advance → mailing.printed); the
  * Temporal actions of one AR mailing with its children; live AR throughput; the worker's memory.
  */
-export async function benchMailings(deps: MailingBenchDeps, report: Report): Promise<void> {
-  const env = {
-    DATABASE_URL: deps.databaseUrl,
-    TEMPORAL_ADDRESS: deps.temporalAddress,
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    SANDBOX_DAILY_QUOTA: '100000000',
-    WEBHOOK_ALLOW_PRIVATE: '1',
-    NODE_EXTRA_CA_CERTS: join(projectRoot, 'test', 'fixtures', 'tls', 'cert.pem'),
-  };
+export async function benchMailings(deps: BenchDeps, report: Report): Promise<void> {
+  const env = mailingEnv(deps);
   await benchIntake(deps, env, report);
 
   const apiPort = await freePort();
@@ -207,7 +201,7 @@ const LIVE_MAILINGS = 40;
  * Live AR mailings taken to ar_signed by the worker with the operator's step delay at 0, per
  * second, against a bare workflow running as many activities, in the same run and concurrency.
  */
-async function liveThroughput(deps: MailingBenchDeps, env: Record<string, string>): Promise<Omit<Figure, 'part'>[]> {
+async function liveThroughput(deps: BenchDeps, env: Record<string, string>): Promise<Omit<Figure, 'part'>[]> {
   const account = await createAccount(deps.db, { name: 'bench live', liveEnabled: true });
   await topUp(deps.db, account.id, 10_000_000, 'bench');
   const { key } = await createApiKey(deps.db, account.id, 'live', SCOPES);
@@ -245,7 +239,7 @@ async function liveThroughput(deps: MailingBenchDeps, env: Record<string, string
 }
 
 /** The baseline: LIVE_MAILINGS bare workflows at once, on a worker of this process. */
-async function bareWorkflows(deps: MailingBenchDeps, parts: HistoryParts): Promise<number> {
+async function bareWorkflows(deps: BenchDeps, parts: HistoryParts): Promise<number> {
   const taskQueue = `bench-bare-activities-${randomUUID()}`;
   const connection = await NativeConnection.connect({ address: deps.temporalAddress });
   const worker = await Worker.create({

@@ -14,7 +14,9 @@ import { benchSoak } from './soak.js';
 import { benchLexicalSearch } from './search.js';
 import { benchPdf } from './pdf.js';
 import { benchSettle } from './settle.js';
-import { benchMailings, type MailingBenchDeps } from './mailings.js';
+import { benchMailings, mailingEnv } from './mailings.js';
+import type { BenchDeps } from './deps.js';
+import { benchIntake } from './intake.js';
 import { benchLookups } from './lookups.js';
 import { connectTemporal } from '../temporal/connection.js';
 
@@ -59,6 +61,8 @@ async function main(): Promise<void> {
   await part('settle', () => console.log(benchSettle().join('\n')));
   await part('front-door', () => withStack((deps) => benchFrontDoor(deps, report)));
   await part('mailings', () => withStack((deps) => benchMailings(deps, report)));
+  // Intake alone (a full run measures it within mailings): `npm run bench -- intake`.
+  await part('intake', () => (only === 'intake' ? withStack((deps) => benchIntake(deps, mailingEnv(deps), report)) : undefined));
   await part('lookups', () => withStack(async (deps) => console.log((await benchLookups(deps)).join('\n'))));
   await part('soak', () => withStack((deps) => benchSoak(deps, report)));
   console.log(`\n${report.markdown()}`);
@@ -67,7 +71,7 @@ async function main(): Promise<void> {
 }
 
 /** Its own Postgres and Temporal, an account with a sandbox key. */
-async function withStack(work: (deps: MailingBenchDeps) => Promise<void>): Promise<void> {
+async function withStack(work: (deps: BenchDeps) => Promise<void>): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   chmodSync(dataDir, 0o755);
   process.env.DATA_DIR = dataDir;

@@ -3,7 +3,7 @@ import autocannon from 'autocannon';
 import { distRoot, projectRoot } from '../lib/paths.js';
 import { freePort } from '../scripts/local/ports.js';
 import { freeLetter, recipient, sender } from '../test/support/fixtures.js';
-import type { MailingBenchDeps } from './mailings.js';
+import type { BenchDeps } from './deps.js';
 import { memoryOf, type ProcessMemory } from './memory.js';
 import type { Report } from './report.js';
 import { startProcess, steadyLoad, stopProcess } from './support.js';
@@ -18,7 +18,7 @@ const GROWTH_LIMIT = 1.15;
  * (Poisson arrivals) for MINUTES minutes after a minute of warm-up; the RSS and live heap of both at
  * minute 1 and at the end, and the p99 of each minute.
  */
-export async function benchSoak(deps: MailingBenchDeps, report: Report): Promise<void> {
+export async function benchSoak(deps: BenchDeps, report: Report): Promise<void> {
   const port = await freePort();
   const env = {
     DATABASE_URL: deps.databaseUrl,
