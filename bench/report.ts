@@ -50,6 +50,7 @@ function valueText(f: Figure): string {
 /** The run's figures, printed as each part ends and written to docs/performance.md after a full run. */
 export class Report {
   readonly figures: Figure[] = [];
+  constructor(private readonly title = 'Last full run of `npm run bench`') {}
   readonly failures: string[] = [];
 
   add(figure: Figure): void {
@@ -76,7 +77,7 @@ export class Report {
     });
     const failures = this.failures.map((f) => `- **failed**: ${f}`);
     return [
-      `Last full run of \`npm run bench\`: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit}${dirty}, ${machine}.`,
+      `${this.title}: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit}${dirty}, ${machine}.`,
       'Written by the bench itself (bench/report.ts); do not edit by hand.',
       '',
       '| part | measure | value | target | |',
@@ -86,10 +87,12 @@ export class Report {
     ].join('\n');
   }
 
-  /** Replaces the table between the markers of docs/performance.md. */
-  writeDocs(): void {
+  /** Replaces the table between the markers of docs/performance.md: `bench` for a full run, `soak` for the soak. */
+  writeDocs(section: 'bench' | 'soak'): void {
     const path = join(projectRoot, 'docs', 'performance.md');
     const text = readFileSync(path, 'utf8');
+    const START = `<!-- ${section}:start -->`;
+    const END = `<!-- ${section}:end -->`;
     const start = text.indexOf(START);
     const end = text.indexOf(END);
     if (start < 0 || end < start) throw new Error(`docs/performance.md lacks the markers ${START} … ${END}`);
@@ -97,9 +100,6 @@ export class Report {
     console.log('docs/performance.md: the opening table is this run');
   }
 }
-
-const START = '<!-- bench:start -->';
-const END = '<!-- bench:end -->';
 
 function git(args: string[]): string {
   try {

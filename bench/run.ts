@@ -36,7 +36,7 @@ import { connectTemporal } from '../temporal/connection.js';
  */
 async function main(): Promise<void> {
   const only = process.argv[2];
-  const report = new Report();
+  const report = new Report(only === 'soak' ? 'Last run of `npm run bench -- soak`' : undefined);
   const part = async (name: string, work: () => Promise<void> | void): Promise<void> => {
     if (only ? only !== name : name === 'soak') return;
     try {
@@ -66,7 +66,8 @@ async function main(): Promise<void> {
   await part('lookups', () => withStack(async (deps) => console.log((await benchLookups(deps)).join('\n'))));
   await part('soak', () => withStack((deps) => benchSoak(deps, report)));
   console.log(`\n${report.markdown()}`);
-  if (!only) report.writeDocs();
+  if (!only) report.writeDocs('bench');
+  if (only === 'soak') report.writeDocs('soak');
   if (report.failures.length) process.exitCode = 1;
 }
 

@@ -57,17 +57,18 @@ export async function benchSoak(deps: BenchDeps, report: Report): Promise<void> 
       );
     }
     const part = 'soak';
+    // Each minute's p99 is printed; the soak's verdicts are on growth (the p99 at half load has its own target in the intake part).
+    console.log(`soak p99 per minute: ${p99s.join(', ')} ms`);
     report.add({
       part,
-      name: `p99 of each minute (${MINUTES} minutes at ${rate}/s, Poisson)`,
+      name: `worst p99 of a minute (${MINUTES} minutes at ${rate}/s with a worker, Poisson, after a minute of warm-up)`,
       value: Math.max(...p99s),
       unit: 'ms',
-      note: p99s.join(', '),
-      target: { below: 50 },
     });
-    console.log(`soak p99 per minute: ${p99s.join(', ')} ms`);
+    report.add({ part, name: 'p99 of the last minute ÷ the first', value: p99s.at(-1)! / p99s[0]!, unit: 'ratio' });
     for (const who of ['api', 'worker'] as const) {
       report.add({ part, name: `${who} RSS at minute 1`, value: first![who].rssMb, unit: 'MB' });
+      report.add({ part, name: `${who} live heap at minute 1`, value: first![who].heapUsedMb, unit: 'MB' });
       report.add({
         part,
         name: `${who} RSS at minute ${MINUTES} ÷ minute 1`,
@@ -77,7 +78,7 @@ export async function benchSoak(deps: BenchDeps, report: Report): Promise<void> 
       });
       report.add({
         part,
-        name: `${who} heap at minute ${MINUTES} ÷ minute 1`,
+        name: `${who} live heap at minute ${MINUTES} ÷ minute 1`,
         value: last![who].heapUsedMb / first![who].heapUsedMb,
         unit: 'ratio',
         target: { atMost: GROWTH_LIMIT },

@@ -35,35 +35,39 @@ function toApiError(error: unknown): ApiError {
 
 /**
  * Every failure leaves the API in the SPEC.md error shape: { error: { code, message, details? } };
- * a route that does not exist is a 404 in the same shape.
+ * a route that does not exist is a 404 in the same shape. A plain promise chain rather than an
+ * async function: every request passes here, and Koa's compose never throws synchronously.
  */
-export async function errorBody(ctx: Context, next: Next): Promise<void> {
-  try {
-    await next();
-    if (ctx.body === undefined || ctx.body === '') {
-      if (ctx.status === 404) throw new ApiError(404, 'not_found', `No route ${ctx.method} ${ctx.path}.`);
-      if (ctx.status === 405)
-        throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}.`);
-    }
-  } catch (error) {
-    const apiError = toApiError(error);
-    // Our own failures are errors; a partner, Temporal or the database being down (502, 503) is a warning.
-    if (apiError.status === 500) logger.error({ err: error, method: ctx.method, path: loggedPath(ctx.path) }, 'request failed');
-    else if (apiError.status > 500)
-      logger.warn(
-        {
-          code: apiError.code,
-          method: ctx.method,
-          path: loggedPath(ctx.path),
-          ...(error === apiError || !(error instanceof Error) ? {} : { reason: error.message }),
-        },
-        apiError.message,
-      );
-    ctx.status = apiError.status;
-    // An outage of the database or of Temporal: the client may retry, after a short wait.
-    if (apiError.status === 503) ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
-    ctx.type = 'application/json';
-    ctx.remove('Content-Disposition');
-    ctx.body = { error: { code: apiError.code, message: apiError.message, ...(apiError.details === undefined ? {} : { details: apiError.details }) } };
-  }
+export function errorBody(ctx: Context, next: Next): Promise<void> {
+  return next().then(
+    () => {
+      if (ctx.body !== undefined && ctx.body !== '') return;
+      if (ctx.status === 404) answerError(ctx, new ApiError(404, 'not_found', `No route ${ctx.method} ${ctx.path}.`));
+      else if (ctx.status === 405)
+        answerError(ctx, new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}.`));
+    },
+    (error: unknown) => answerError(ctx, error),
+  );
+}
+
+function answerError(ctx: Context, error: unknown): void {
+  const apiError = toApiError(error);
+  // Our own failures are errors; a partner, Temporal or the database being down (502, 503) is a warning.
+  if (apiError.status === 500) logger.error({ err: error, method: ctx.method, path: loggedPath(ctx.path) }, 'request failed');
+  else if (apiError.status > 500)
+    logger.warn(
+      {
+        code: apiError.code,
+        method: ctx.method,
+        path: loggedPath(ctx.path),
+        ...(error === apiError || !(error instanceof Error) ? {} : { reason: error.message }),
+      },
+      apiError.message,
+    );
+  ctx.status = apiError.status;
+  // An outage of the database or of Temporal: the client may retry, after a short wait.
+  if (apiError.status === 503) ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
+  ctx.type = 'application/json';
+  ctx.remove('Content-Disposition');
+  ctx.body = { error: { code: apiError.code, message: apiError.message, ...(apiError.details === undefined ? {} : { details: apiError.details }) } };
 }

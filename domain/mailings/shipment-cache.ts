@@ -1,11 +1,15 @@
 import type { Db } from '../../db/knex.js';
 import { listenTo, type ChannelListener } from '../../db/listener.js';
-import { findShipment, type Shipment, type ShipmentViewRow } from './shipment.js';
+import { findShipments, type Shipment, type ShipmentViewRow } from './shipment.js';
 
 /** Mailings kept per API process: the ones clients are polling. */
 const MAX_ENTRIES = 2_000;
 /** A safety net only: every change is announced on `shipment_changed` and dropped at once. */
 const TTL_MS = 30_000;
+/** Reads not in the cache, asked in the same turn of the event loop, go to Postgres together: at most this many per statement. */
+const READS_PER_STATEMENT = 100;
+
+type Found = { row: ShipmentViewRow; shipment: Shipment } | undefined;
 
 interface Entry {
   found: { row: ShipmentViewRow; shipment: Shipment };
@@ -49,17 +53,59 @@ export class ShipmentCache {
   }
 
   /** The shipment with its letter content, as findShipment gives it. */
-  async find(id: string): Promise<{ row: ShipmentViewRow; shipment: Shipment } | undefined> {
+  async find(id: string): Promise<Found> {
     const cached = this.entries.get(id);
     if (cached && cached.expiresAt > Date.now()) return cached.found;
-    const generation = this.generation;
-    const found = await findShipment(this.db, id, true);
-    if (found && this.listener?.listening && generation === this.generation) {
-      this.entries.delete(id);
-      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(id, { found, expiresAt: Date.now() + TTL_MS });
+    return new Promise<Found>((resolve, reject) => {
+      const waiting = this.misses.get(id);
+      if (waiting) waiting.push({ resolve, reject });
+      else this.misses.set(id, [{ resolve, reject }]);
+      if (!this.readScheduled) {
+        this.readScheduled = true;
+        setImmediate(() => this.readMisses());
+      }
+    });
+  }
+
+  /** Mailings asked for and not in the cache, each with its callers: read together (readMisses). */
+  private readonly misses = new Map<string, { resolve: (found: Found) => void; reject: (error: unknown) => void }[]>();
+  private readScheduled = false;
+
+  /**
+   * Reads what this turn of the event loop missed in one statement per READS_PER_STATEMENT: under
+   * load, clients polling many different mailings cost Postgres one round trip for many (a round
+   * trip, and the wake-up of Postgres it takes, is most of an uncached read); alone, a read waits
+   * for nothing.
+   */
+  private readMisses(): void {
+    this.readScheduled = false;
+    const batch = [...this.misses.entries()];
+    this.misses.clear();
+    for (let start = 0; start < batch.length; start += READS_PER_STATEMENT) {
+      const part = batch.slice(start, start + READS_PER_STATEMENT);
+      const generation = this.generation;
+      findShipments(
+        this.db,
+        part.map(([id]) => id),
+      ).then(
+        (found) => {
+          for (const [id, callers] of part) {
+            const shipment = found.get(id);
+            if (shipment && this.listener?.listening && generation === this.generation) this.keep(id, shipment);
+            for (const caller of callers) caller.resolve(shipment);
+          }
+        },
+        (error: unknown) => {
+          for (const [, callers] of part) for (const caller of callers) caller.reject(error);
+        },
+      );
     }
-    return found;
+  }
+
+  private keep(id: string, found: NonNullable<Found>): void {
+    this.entries.delete(id);
+    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(id, { found, expiresAt: Date.now() + TTL_MS });
   }
 
   /** The shipment as JSON (UTF-8 bytes), kept with the shipment object it was made from. */

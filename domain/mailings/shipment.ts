@@ -151,3 +151,11 @@ export async function findShipment(db: Db | Tx, id: string, withDocument: boolea
   const [found] = await preparedQuery<ShipmentViewRowWithHistory>(db, 'one-shipment', ONE_SHIPMENT_SQL, [id]);
   return found && shipmentOfRow(found, withDocument);
 }
+
+const SHIPMENTS_BY_ID_SQL = `SELECT ${SHIPMENT_VIEW_SELECT} FROM shipments s WHERE s.id = ANY($1::uuid[])`;
+
+/** Several shipments by id in one statement (those that exist), with their letter content. */
+export async function findShipments(db: Db, ids: string[]): Promise<Map<string, { row: ShipmentViewRow; shipment: Shipment }>> {
+  const rows = await preparedQuery<ShipmentViewRowWithHistory>(db, 'shipments-by-id', SHIPMENTS_BY_ID_SQL, [ids]);
+  return new Map(rows.map((found) => [found.id, shipmentOfRow(found, true)]));
+}

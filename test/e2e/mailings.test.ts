@@ -235,6 +235,21 @@ describe('mailings', function () {
     expect((await call('GET', `/v1/mailings/${created.body.id}`, { key: other.testKey })).status).to.equal(404);
   });
 
+  it('GET of many different mailings at once: each caller gets its own (uncached reads go to Postgres together), an unknown id is 404', async () => {
+    const ids = await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => (await post(account.testKey, { mode: 'simple', letter: freeLetter, sender, recipient, reference: `MANY-${i}` })).body.id as string),
+    );
+    // Out of the cache: the next reads are uncached, asked in the same instant.
+    await stack().db('shipments').whereIn('id', ids).update({ title: 'Relue' });
+    const unknown = randomUUID();
+    const answers = await Promise.all([...ids, unknown].map((id) => call('GET', `/v1/mailings/${id}`, { key: account.testKey })));
+    for (const [i, id] of ids.entries()) {
+      expect(answers[i]!.status).to.equal(200);
+      expect(answers[i]!.body).to.include({ id, reference: `MANY-${i}` });
+    }
+    expect(answers.at(-1)!.status).to.equal(404);
+  });
+
   it('402 without money: nothing is created', async () => {
     const poor = await createAccount({ balanceCents: 100 });
     const res = await post(poor.liveKey, { mode: 'ar', letter: freeLetter, sender, recipient });
