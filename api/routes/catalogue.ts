@@ -26,9 +26,10 @@ export const catalogueRoutes = [
     errors: [400, 401, 403, 429, 500],
     async handler(ctx) {
       const current = catalogue();
-      ctx.set('ETag', current.etag);
-      ctx.set('Cache-Control', CACHE_CONTROL);
-      if (matches(ctx.get('if-none-match') || undefined, current.etag)) {
+      // On the Node response directly, as authenticate.ts does: the cheapest authenticated call there is.
+      ctx.res.setHeader('ETag', current.etag);
+      ctx.res.setHeader('Cache-Control', CACHE_CONTROL);
+      if (matches(ctx.req.headers['if-none-match'], current.etag)) {
         ctx.status = 304;
         return;
       }
