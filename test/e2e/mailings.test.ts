@@ -237,7 +237,10 @@ describe('mailings', function () {
 
   it('GET of many different mailings at once: each caller gets its own (uncached reads go to Postgres together), an unknown id is 404', async () => {
     const ids = await Promise.all(
-      Array.from({ length: 12 }, async (_, i) => (await post(account.testKey, { mode: 'simple', letter: freeLetter, sender, recipient, reference: `MANY-${i}` })).body.id as string),
+      Array.from(
+        { length: 12 },
+        async (_, i) => (await post(account.testKey, { mode: 'simple', letter: freeLetter, sender, recipient, reference: `MANY-${i}` })).body.id as string,
+      ),
     );
     // Out of the cache: the next reads are uncached, asked in the same instant.
     await stack().db('shipments').whereIn('id', ids).update({ title: 'Relue' });
