@@ -11,7 +11,7 @@ import { freeLetter, recipient, sender } from '../test/support/fixtures.js';
 import type { BenchDeps } from './deps.js';
 import { memoryOf } from './memory.js';
 import type { Report } from './report.js';
-import { checkAnswers, sampleAnswers, ScenarioFailed, startProcess, steadyLoad, stopProcess, type LoadOptions } from './support.js';
+import { checkAnswers, sampleAnswers, statusesOf, ScenarioFailed, startProcess, steadyLoad, stopProcess, type LoadOptions } from './support.js';
 import { mailingWorkflowId } from '../workflows/contract.js';
 
 const body = JSON.stringify({ mode: 'ar', letter: freeLetter, sender, recipient });
@@ -91,8 +91,7 @@ async function intakeRound(deps: BenchDeps, env: Record<string, string>): Promis
     const before = 5 + warm.requests.total + 1;
     const begun = performance.now();
     const result = await autocannon({ ...base, duration: SECONDS });
-    const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([s, v]) => [s, (v as { count: number }).count]));
-    checkAnswers({ name: 'intake', requestsPerSecond: 0, p50Ms: 0, p99Ms: 0, statuses, errors: result.errors + result.timeouts }, 201);
+    const { statuses } = checkAnswers({ name: 'intake', statuses: statusesOf(result), errors: result.errors + result.timeouts }, 201);
     const answered = statuses['201']!;
     const done = await started(deps.client, await post());
     await allVisible(deps.client, taskQueue, before + answered + 1, 'intake');

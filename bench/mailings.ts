@@ -7,7 +7,7 @@ import { createWebhookEndpoint } from '../domain/webhooks/endpoints.js';
 import { WebhookReceiver } from '../test/support/webhook-receiver.js';
 import { startProcess, stopProcess } from './support.js';
 import { mailingWorkflowId } from '../workflows/contract.js';
-import { countActions } from '../test/support/temporal-actions.js';
+import { countActions, type ActionCount } from '../test/support/temporal-actions.js';
 import { summary } from './stats.js';
 import { benchIntake } from './intake.js';
 import { memoryOf } from './memory.js';
@@ -150,38 +150,14 @@ async function waitForWorker(client: Client, taskQueue: string): Promise<void> {
   throw new Error(`no worker polls ${taskQueue}`);
 }
 
-interface HistoryParts {
-  events: number;
-  activities: number;
-  localActivities: number;
-  childDeliveries: number;
-  updates: number;
-  upserts: number;
-  timers: number;
-  actions: number;
+/** What one mailing's history holds, once it has ended (children included). */
+async function historyParts(client: Client, shipmentId: string): Promise<ActionCount> {
+  await client.workflow.getHandle(mailingWorkflowId(shipmentId)).result();
+  return countActions(client, mailingWorkflowId(shipmentId));
 }
 
-/** What one mailing's history holds, once it has ended; actions as Temporal Cloud bills them, roughly. */
-async function historyParts(client: Client, shipmentId: string): Promise<HistoryParts> {
-  const handle = client.workflow.getHandle(mailingWorkflowId(shipmentId));
-  await handle.result();
-  const events = ((await handle.fetchHistory()).events ?? []) as Record<string, { markerName?: string } | undefined>[];
-  // Each event carries exactly one "<kind>EventAttributes" field naming its type.
-  const count = (attributes: string): number => events.filter((e) => e[attributes]).length;
-  const parts = {
-    activities: count('activityTaskScheduledEventAttributes'),
-    // Patch markers are not local activities.
-    localActivities: events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length,
-    childDeliveries: count('startChildWorkflowExecutionInitiatedEventAttributes'),
-    updates: count('workflowExecutionUpdateAcceptedEventAttributes'),
-    upserts: count('upsertWorkflowSearchAttributesEventAttributes'),
-    timers: count('timerStartedEventAttributes'),
-  };
-  return { events: events.length, ...parts, actions: 1 + Object.values(parts).reduce((a, b) => a + b, 0) };
-}
-
-function describeParts(p: HistoryParts): string {
-  return `${p.events} history events; ${p.actions} actions (1 start, ${p.activities} activities, ${p.localActivities} local activities, ${p.childDeliveries} child deliveries, ${p.updates} updates, ${p.upserts} search-attribute upserts, ${p.timers} timers)`;
+function describeParts(p: ActionCount): string {
+  return `${p.events} history events, ${p.localActivities} local activities; ${p.total} actions ${JSON.stringify(p.parts)}`;
 }
 
 // Enough in flight that the rate is throughput, not the latency of one mailing (its polls and proofs).
@@ -234,7 +210,11 @@ async function liveThroughput(deps: BenchDeps, env: Record<string, string>): Pro
       console.log(`live AR mailing to ar_signed (operator step delay 0, no endpoint): ${describeParts(parts)}`);
       return [
         { name: `live AR mailings completed (${LIVE_MAILINGS} at once, simulator, no endpoint; median of ${LIVE_ROUNDS} rounds)`, value: live, unit: '/s' },
-        { name: `bare workflows with the same ${parts.activities} activities and ${parts.localActivities} local activities`, value: bareRate, unit: '/s' },
+        {
+          name: `bare workflows with the same ${parts.parts.activities} activities and ${parts.localActivities} local activities`,
+          value: bareRate,
+          unit: '/s',
+        },
         { name: 'live AR mailings completed ÷ bare workflows', value: live / bareRate, unit: 'ratio', target: { atLeast: 0.6 } },
       ];
     } finally {
@@ -247,7 +227,7 @@ async function liveThroughput(deps: BenchDeps, env: Record<string, string>): Pro
 }
 
 /** The baseline: rounds of LIVE_MAILINGS bare workflows at once, on a worker of this process. */
-async function bareWorkflows(deps: BenchDeps, parts: HistoryParts): Promise<{ round(): Promise<number>; close(): Promise<void> }> {
+async function bareWorkflows(deps: BenchDeps, parts: ActionCount): Promise<{ round(): Promise<number>; close(): Promise<void> }> {
   const taskQueue = `bench-bare-activities-${randomUUID()}`;
   const connection = await NativeConnection.connect({ address: deps.temporalAddress });
   const worker = await Worker.create({
@@ -259,7 +239,11 @@ async function bareWorkflows(deps: BenchDeps, parts: HistoryParts): Promise<{ ro
   });
   const running = worker.run();
   const run = () =>
-    deps.client.workflow.execute(bareActivities, { taskQueue, workflowId: `bench-bare-${randomUUID()}`, args: [parts.activities, parts.localActivities] });
+    deps.client.workflow.execute(bareActivities, {
+      taskQueue,
+      workflowId: `bench-bare-${randomUUID()}`,
+      args: [parts.parts.activities!, parts.localActivities],
+    });
   await Promise.all(Array.from({ length: 8 }, run));
   return {
     async round() {

@@ -37,8 +37,13 @@ export interface LoadOptions {
 /** A scenario whose answers were not all the expected ones. */
 export class ScenarioFailed extends Error {}
 
+/** Answers by HTTP status, from autocannon's result. */
+export function statusesOf(result: autocannon.Result): Record<string, number> {
+  return Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, stats]) => [status, (stats as { count: number }).count]));
+}
+
 /** Throws ScenarioFailed unless every answer had the expected status and no request failed. */
-export function checkAnswers(result: LoadResult, expected: number): LoadResult {
+export function checkAnswers<R extends Pick<LoadResult, 'name' | 'statuses' | 'errors'>>(result: R, expected: number): R {
   const wrong = Object.entries(result.statuses).filter(([status]) => Number(status) !== expected);
   if (wrong.length || result.errors || !result.statuses[expected])
     throw new ScenarioFailed(
@@ -75,14 +80,13 @@ export async function load(name: string, options: LoadOptions): Promise<LoadResu
   await autocannon({ ...base, duration: 1 });
   const result = await autocannon({ ...base, duration: options.durationSeconds ?? 10 });
   await sampleAnswers(name, options);
-  const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, stats]) => [status, (stats as { count: number }).count]));
   return checkAnswers(
     {
       name,
       requestsPerSecond: Math.round(result.requests.average),
       p50Ms: result.latency.p50,
       p99Ms: result.latency.p99,
-      statuses,
+      statuses: statusesOf(result),
       errors: result.errors + result.timeouts,
     },
     options.expect.status,

@@ -12,7 +12,7 @@ const READS_PER_STATEMENT = 100;
 type Found = { row: ShipmentViewRow; shipment: Shipment } | undefined;
 
 interface Entry {
-  found: { row: ShipmentViewRow; shipment: Shipment };
+  found: NonNullable<Found>;
   expiresAt: number;
 }
 

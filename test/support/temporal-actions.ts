@@ -7,18 +7,32 @@ type HistoryEvent = Record<string, any>;
  * its start, each activity scheduled, each workflow task's local activities as one, each child
  * started, each update accepted, each search-attribute upsert, each timer (and the children's own).
  */
-export async function countActions(client: Client, workflowId: string): Promise<{ total: number; parts: Record<string, number>; children: number }> {
+export interface ActionCount {
+  total: number;
+  parts: Record<string, number>;
+  children: number;
+  /** Local activities one by one (billed by workflow task, in `parts.localActivityTasks`). */
+  localActivities: number;
+  /** History events, the workflow's and its children's. */
+  events: number;
+}
+
+export async function countActions(client: Client, workflowId: string): Promise<ActionCount> {
   const parts: Record<string, number> = { starts: 0, activities: 0, localActivityTasks: 0, childStarts: 0, updates: 0, upserts: 0, timers: 0, signals: 0 };
   let children = 0;
+  let localActivities = 0;
+  let eventCount = 0;
   const visit = async (id: string, root: boolean): Promise<void> => {
     const events = ((await client.workflow.getHandle(id).fetchHistory()).events ?? []) as HistoryEvent[];
     if (root) parts.starts! += 1;
+    eventCount += events.length;
+    // Markers are recorded with the task that completes: those before the next task is scheduled are one action.
     let localInTask = false;
     for (const e of events) {
       if (e.activityTaskScheduledEventAttributes) parts.activities! += 1;
-      if (e.markerRecordedEventAttributes?.markerName === 'core_local_activity') localInTask = true;
-      if (e.workflowTaskCompletedEventAttributes || e.workflowTaskFailedEventAttributes) {
-        // Markers are recorded with the task that completes; local activities of one task are one action.
+      if (e.markerRecordedEventAttributes?.markerName === 'core_local_activity') {
+        localInTask = true;
+        localActivities += 1;
       }
       if (e.workflowTaskScheduledEventAttributes && localInTask) {
         parts.localActivityTasks! += 1;
@@ -38,5 +52,5 @@ export async function countActions(client: Client, workflowId: string): Promise<
     if (localInTask) parts.localActivityTasks! += 1;
   };
   await visit(workflowId, true);
-  return { total: Object.values(parts).reduce((a, b) => a + b, 0), parts, children };
+  return { total: Object.values(parts).reduce((a, b) => a + b, 0), parts, children, localActivities, events: eventCount };
 }
