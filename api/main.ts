@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const db = createDb(config.databaseUrl);
   // knex takes a lock, so several processes starting together migrate once.
   await migrateLatest(db);
-  const temporal = lazyTemporal(config.temporalAddress, config.temporalNamespace);
+  const temporal = lazyTemporal(config.temporalAddress, config.temporalNamespace, config);
   const api = await startApiServer({ config, db, databaseUrl: config.databaseUrl, temporal: temporal.client }, config.port);
   logger.info({ url: api.url }, 'API listening');
   const stop = async (): Promise<void> => {

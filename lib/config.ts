@@ -52,6 +52,22 @@ export interface Config {
   databaseUrl: string | undefined;
   temporalAddress: string | undefined;
   temporalNamespace: string;
+  /**
+   * TLS towards Temporal (TEMPORAL_TLS_CA, TEMPORAL_TLS_CERT + TEMPORAL_TLS_KEY, TEMPORAL_TLS_SERVER_NAME;
+   * on with TEMPORAL_API_KEY too); undefined: plain gRPC, as the embedded dev server speaks.
+   */
+  temporalTls: TemporalTlsConfig | undefined;
+  /** TEMPORAL_API_KEY: Temporal Cloud's API key (sent as `Authorization: Bearer …`, TLS on). Never logged. */
+  temporalApiKey: string | undefined;
+  /**
+   * TEMPORAL_REGISTER_SEARCH_ATTRIBUTES: the worker registers our search attributes at start (default
+   * only for the embedded dev server, i.e. without TEMPORAL_ADDRESS); otherwise it checks they exist.
+   */
+  temporalRegisterSearchAttributes: boolean;
+  /** WORKER_ROLES: which kinds of work this worker process takes, i.e. which task queues it polls (default all). */
+  workerRoles: WorkerRole[];
+  /** WORKER_SHUTDOWN_GRACE: on SIGTERM, how long running activities may take to finish before they are cancelled (30 s). */
+  workerShutdownGraceMs: number;
   taskQueue: string;
   /** 32-byte key that encrypts webhook secrets and signs cursors and proof links. */
   secretKey: Buffer;
@@ -112,6 +128,87 @@ export interface Config {
     routingPerSecond: number;
     fuelPerSecond: number;
   };
+}
+
+/** The kinds of work a worker process can take (WORKER_ROLES); docs/operators.md, "Worker roles". */
+export const WORKER_ROLES = ['mailings', 'deliveries', 'printing', 'tracking', 'partners'] as const;
+export type WorkerRole = (typeof WORKER_ROLES)[number];
+
+/** WORKER_ROLES: a comma-separated list among WORKER_ROLES; unset or empty: all of them. */
+export function workerRoles(raw: string | undefined): WorkerRole[] {
+  const names = (raw ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  if (names.length === 0) return [...WORKER_ROLES];
+  const unknown = names.filter((name) => !(WORKER_ROLES as readonly string[]).includes(name));
+  if (unknown.length)
+    throw new Error(
+      `WORKER_ROLES: unknown role${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')} (roles: ${WORKER_ROLES.join(', ')})`,
+    );
+  return WORKER_ROLES.filter((role) => names.includes(role));
+}
+
+/** TLS towards the Temporal frontend; the PEM files are read once, at start. */
+export interface TemporalTlsConfig {
+  /** TEMPORAL_TLS_CA: the CA bundle the server's certificate is checked against; undefined: the system's CAs. */
+  serverCa: Buffer | undefined;
+  /** TEMPORAL_TLS_CERT + TEMPORAL_TLS_KEY: this process's client certificate and key (mTLS). */
+  client: { cert: Buffer; key: Buffer } | undefined;
+  /** TEMPORAL_TLS_SERVER_NAME: the name the server's certificate is checked for (SNI), instead of the address's host. */
+  serverName: string | undefined;
+}
+
+/** Reads a PEM file named by `setting`, refusing with a line that names the setting and the file. */
+function pemFile(env: NodeJS.ProcessEnv, setting: string, kind: RegExp, what: string): Buffer | undefined {
+  const path = env[setting];
+  if (!path) return undefined;
+  let content: Buffer;
+  try {
+    content = readFileSync(path);
+  } catch (error) {
+    throw new Error(`${setting}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)}); it must name a PEM file with ${what}`, {
+      cause: error,
+    });
+  }
+  if (!kind.test(content.toString('latin1'))) throw new Error(`${setting}: ${path} holds no PEM ${what} (no "-----BEGIN …-----" block of that kind)`);
+  return content;
+}
+
+function temporalTlsConfig(env: NodeJS.ProcessEnv): TemporalTlsConfig | undefined {
+  const settings = ['TEMPORAL_TLS_CA', 'TEMPORAL_TLS_CERT', 'TEMPORAL_TLS_KEY', 'TEMPORAL_TLS_SERVER_NAME', 'TEMPORAL_API_KEY'].filter((name) => env[name]);
+  if (settings.length === 0) return undefined;
+  if (!env.TEMPORAL_ADDRESS)
+    throw new Error(
+      `${settings.join(', ')} need${settings.length > 1 ? '' : 's'} TEMPORAL_ADDRESS: the embedded dev server that npm start runs without it speaks plain gRPC`,
+    );
+  if (Boolean(env.TEMPORAL_TLS_CERT) !== Boolean(env.TEMPORAL_TLS_KEY))
+    throw new Error('TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together (the client certificate of mTLS and its private key): set both or neither');
+  const cert = pemFile(env, 'TEMPORAL_TLS_CERT', /-----BEGIN CERTIFICATE-----/, 'a certificate');
+  const key = pemFile(env, 'TEMPORAL_TLS_KEY', /-----BEGIN [A-Z ]*PRIVATE KEY-----/, 'a private key');
+  return {
+    serverCa: pemFile(env, 'TEMPORAL_TLS_CA', /-----BEGIN CERTIFICATE-----/, 'a CA certificate'),
+    client: cert && key ? { cert, key } : undefined,
+    serverName: env.TEMPORAL_TLS_SERVER_NAME || undefined,
+  };
+}
+
+/** `1` or `0`; unset: `fallback`. */
+function switchSetting(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === '1') return true;
+  if (raw === '0') return false;
+  throw new Error(`${name} must be 1 or 0, got "${raw}"`);
+}
+
+/** A duration setting, refused with its name. */
+function durationSetting(env: NodeJS.ProcessEnv, name: string, fallback: string): number {
+  try {
+    return parseDuration(env[name] || fallback);
+  } catch (error) {
+    throw new Error(`${name}: ${(error as Error).message}`, { cause: error });
+  }
 }
 
 /** POSTAL_OPERATOR: `simulator` (default) or `maileva` (docs/operators.md). */
@@ -309,6 +406,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
+    temporalTls: temporalTlsConfig(env),
+    temporalApiKey: env.TEMPORAL_API_KEY || undefined,
+    // Registering needs the operator service, which Temporal Cloud refuses: by default only the dev server started here.
+    temporalRegisterSearchAttributes: switchSetting(env, 'TEMPORAL_REGISTER_SEARCH_ATTRIBUTES', !env.TEMPORAL_ADDRESS),
+    workerRoles: workerRoles(env.WORKER_ROLES),
+    workerShutdownGraceMs: durationSetting(env, 'WORKER_SHUTDOWN_GRACE', '30s'),
     taskQueue: env.TEMPORAL_TASK_QUEUE || 'postal-api',
     secretKey,
     rateLimitPerMinute: positiveInt(env.RATE_LIMIT_PER_MINUTE, 'RATE_LIMIT_PER_MINUTE', 120),

@@ -120,7 +120,7 @@ async function main(): Promise<void> {
   const workerDb = createDb(stack.databaseUrl);
   stops.push({ name: 'database pools', stop: () => Promise.all([db.destroy(), workerDb.destroy()]) });
   await migrateLatest(db);
-  const temporal = await connectTemporal(stack.temporalAddress, config.temporalNamespace);
+  const temporal = await connectTemporal(stack.temporalAddress, config.temporalNamespace, config);
   stops.push({ name: 'Temporal client', stop: () => temporal.connection.close() });
   await ensureSearchAttributes(temporal.connection, config.temporalNamespace);
   say('Starting the worker…');

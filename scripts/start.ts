@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { dataDir, loadConfig, logLevel } from '../lib/config.js';
 import { startLocalStack, LOCAL_PORTS } from './local/stack.js';
 import { createDb, migrateLatest } from '../db/knex.js';
-import { connectTemporal, ensureSearchAttributes } from '../temporal/connection.js';
+import { connectTemporal, prepareSearchAttributes } from '../temporal/connection.js';
 import { createWorker, ensureSchedules } from '../worker/worker.js';
 import { startApiServer } from '../api/server.js';
 import { ensureDevAccount } from './local/dev-account.js';
@@ -31,8 +31,14 @@ async function main(): Promise<void> {
   const applied = await migrateLatest(db);
   if (applied.length) say(`Applied migrations: ${applied.join(', ')}`);
 
-  const temporal = await connectTemporal(stack.temporalAddress, config.temporalNamespace);
-  await ensureSearchAttributes(temporal.connection, config.temporalNamespace);
+  const temporal = await connectTemporal(stack.temporalAddress, config.temporalNamespace, config);
+  // Registered on the dev server started here; checked on a server of TEMPORAL_ADDRESS (unless TEMPORAL_REGISTER_SEARCH_ATTRIBUTES=1).
+  const mailings = config.workerRoles.includes('mailings');
+  if (mailings)
+    await prepareSearchAttributes(temporal.connection, config).catch((error: unknown) => {
+      // Its commands span several lines: printed whole.
+      throw new StartupError('Temporal', (error as Error).message, 'Then run npm start again');
+    });
   say('Bundling workflows and starting the worker…');
   const worker = await createWorker({ config, db: workerDb, address: stack.temporalAddress });
   const workerDone = worker.run();
@@ -41,7 +47,7 @@ async function main(): Promise<void> {
       `${choice.source === 'packaged' ? 'packaged Chromium' : choice.source === 'system' ? 'system Chromium' : 'PUPPETEER_EXECUTABLE_PATH'} (${choice.executablePath})`,
     (error: unknown) => `none: ${firstLine(error)}. Letters and proofs cannot print until this is fixed`,
   );
-  await ensureSchedules(temporal.client, config);
+  if (mailings) await ensureSchedules(temporal.client, config);
 
   const api = await startApiServer({ config, db, databaseUrl: stack.databaseUrl, temporal: temporal.client }, config.port);
   const account = config.appEnv === 'local' ? await ensureDevAccount(db, dir) : undefined;

@@ -1,6 +1,6 @@
 import { loadConfig } from '../lib/config.js';
 import { createDb, migrateLatest } from '../db/knex.js';
-import { connectTemporal, ensureSearchAttributes } from '../temporal/connection.js';
+import { connectTemporal, prepareSearchAttributes } from '../temporal/connection.js';
 import { logger } from '../lib/logger.js';
 import { answerMemoryProbe } from '../lib/memory-probe.js';
 import { createWorker, ensureSchedules } from './worker.js';
@@ -12,20 +12,35 @@ async function main(): Promise<void> {
   if (!config.databaseUrl || !config.temporalAddress) throw new Error('the worker process needs DATABASE_URL and TEMPORAL_ADDRESS');
   const db = createDb(config.databaseUrl);
   await migrateLatest(db);
-  const temporal = await connectTemporal(config.temporalAddress, config.temporalNamespace);
-  await ensureSearchAttributes(temporal.connection, config.temporalNamespace);
+  const temporal = await connectTemporal(config.temporalAddress, config.temporalNamespace, config);
+  const mailings = config.workerRoles.includes('mailings');
+  // The workflows that set search attributes, and the schedules, are the mailings role's.
+  if (mailings) await prepareSearchAttributes(temporal.connection, config);
   const worker = await createWorker({ config, db, address: config.temporalAddress });
-  await ensureSchedules(temporal.client, config);
-  logger.info({ taskQueue: config.taskQueue }, 'worker running');
-  process.once('SIGINT', () => worker.shutdown());
-  process.once('SIGTERM', () => worker.shutdown());
-  // Resolves once shutdown has drained the tasks in flight.
-  await worker.run();
-  await temporal.connection.close();
-  await db.destroy();
+  if (mailings) await ensureSchedules(temporal.client, config);
+  logger.info({ taskQueue: config.taskQueue, roles: worker.roles, taskQueues: worker.taskQueues }, 'worker running');
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, graceMs: config.workerShutdownGraceMs }, 'worker draining: no new tasks, running activities finish');
+    worker.shutdown();
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  // Resolves once shutdown has drained the tasks in flight; rejects when activities outlived the grace period.
+  try {
+    await worker.run();
+    logger.info('worker stopped');
+  } finally {
+    await temporal.connection.close();
+    await db.destroy();
+  }
 }
 
-main().catch((error) => {
-  logger.fatal({ err: error }, 'worker failed');
+main().catch((error: unknown) => {
+  if ((error as Error).name === 'GracefulShutdownPeriodExpiredError')
+    logger.warn('activities still ran when WORKER_SHUTDOWN_GRACE ended: stopped without them (Temporal retries their attempts after their timeout)');
+  else logger.fatal({ err: error }, 'worker failed');
   process.exit(1);
 });

@@ -1,12 +1,23 @@
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type LogMetadata } from '@temporalio/worker';
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import { fileURLToPath } from 'node:url';
-import type { Config } from '../lib/config.js';
+import type { Config, WorkerRole } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
 import { createActivities } from '../activities/index.js';
 import { temporalWorkflows } from '../temporal/workflow-runner.js';
 import { BrowserPool } from '../activities/pdf/browser.js';
-import { COMPANIES_QUEUE, FUEL_QUEUE, GEOCODING_QUEUE, interactiveQueue, LLM_QUEUE, ROUTING_QUEUE, trackingQueue } from '../workflows/contract.js';
+import {
+  COMPANIES_QUEUE,
+  deliveriesQueue,
+  FUEL_QUEUE,
+  GEOCODING_QUEUE,
+  interactiveQueue,
+  LLM_QUEUE,
+  printingQueue,
+  ROUTING_QUEUE,
+  trackingQueue,
+} from '../workflows/contract.js';
+import { temporalConnectionOptions } from '../temporal/connection.js';
 import { purgeExpiredData, purgeWebhookDeliveries, reconcileMailings } from '../workflows/index.js';
 import { logger } from '../lib/logger.js';
 
@@ -38,65 +49,109 @@ function installRuntime(config: Config): void {
 }
 
 export interface RunnableWorker {
-  worker: Worker;
+  /** The roles of this process (WORKER_ROLES) and the task queues it polls. */
+  roles: WorkerRole[];
+  taskQueues: string[];
+  /** The PDF browser pool; disabled (never starts a browser) without the `printing` role. */
   browsers: BrowserPool;
   /** Runs until shutdown, then closes what the activities opened. */
   run(): Promise<void>;
+  /**
+   * Stops polling and lets the running tasks finish: activities get WORKER_SHUTDOWN_GRACE, then are
+   * told to stop, and run() rejects (GracefulShutdownPeriodExpiredError) a little later if some still run.
+   */
   shutdown(): void;
 }
 
 /** Short interactive runs kept in memory by one process (each lasts seconds). */
 const INTERACTIVE_CACHED_WORKFLOWS = 100;
 
-/** The one worker bootstrap: workflows bundled from workflows/, activities from activities/. */
+/** After the grace period, what an activity told to stop has to report it before the worker gives up on it. */
+const CANCEL_REPORT_MS = 2_000;
+
+/**
+ * The task queues each role polls (docs/operators.md, "Worker roles"); `main` is TEMPORAL_TASK_QUEUE.
+ * `mailings` and `partners` run workflows; the others run activities only.
+ */
+export function roleQueues(main: string): Record<WorkerRole, string[]> {
+  return {
+    mailings: [main],
+    deliveries: [deliveriesQueue(main)],
+    printing: [printingQueue(main)],
+    tracking: [trackingQueue(main)],
+    partners: [interactiveQueue(main), GEOCODING_QUEUE, COMPANIES_QUEUE, ROUTING_QUEUE, FUEL_QUEUE, LLM_QUEUE],
+  };
+}
+
+/** The one worker bootstrap: workflows bundled from workflows/, activities from activities/; the roles choose the task queues. */
 export async function createWorker({ config, db, address }: WorkerDeps): Promise<RunnableWorker> {
   installRuntime(config);
-  const connection = await NativeConnection.connect({ address });
+  const roles = config.workerRoles;
+  const has = (role: WorkerRole): boolean => roles.includes(role);
+  const options = temporalConnectionOptions(address, config.temporalNamespace, config);
+  const connection = await NativeConnection.connect(options);
   // The reconciler starts workflows again: a client of its own, connected on first use.
-  const clientConnection = Connection.lazy({ address, connectTimeout: '5s' });
+  const clientConnection = Connection.lazy({ ...options, connectTimeout: '5s' });
   const temporal = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
-  const browsers = new BrowserPool({ pages: config.pdf.pages, executablePath: config.pdf.executablePath });
+  const browsers = new BrowserPool({
+    pages: config.pdf.pages,
+    executablePath: config.pdf.executablePath,
+    ...(!has('printing') && { disabled: `WORKER_ROLES=${roles.join(',')} has no printing role` }),
+  });
   const activities = createActivities({ db, config, browsers, workflows: temporalWorkflows(temporal, config) });
   const namespace = config.temporalNamespace;
-  // Bundled once for the two workers that run workflows.
-  const workflowBundle = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
-  // Mailings, their deliveries and the schedules' runs: filing and proofs take these slots.
-  const worker = await Worker.create({
-    connection,
-    namespace,
-    taskQueue: config.taskQueue,
-    workflowBundle,
-    activities,
-    maxConcurrentActivityTaskExecutions: config.workerActivitySlots,
-    maxCachedWorkflows: config.workerCachedWorkflows,
-  });
-  // Short interactive runs (lookups, PDFs, AI): apart, so that neither kind waits for the other.
-  // Its runs last seconds: a small cache holds every one in flight.
-  const interactive = await Worker.create({
-    connection,
-    namespace,
-    taskQueue: interactiveQueue(config.taskQueue),
-    workflowBundle,
-    activities,
-    maxCachedWorkflows: INTERACTIVE_CACHED_WORKFLOWS,
-  });
-  // The operator's tracking polls: each one short, none held while a letter is in transit.
-  const tracking = await Worker.create({ connection, namespace, taskQueue: trackingQueue(config.taskQueue), activities });
-  // One activity-only worker per partner: the task queue's rate is enforced by the server, so all
-  // workers together never exceed what the partner allows.
-  const partnerQueues: [string, number][] = [
-    [GEOCODING_QUEUE, config.partners.geocodingPerSecond],
-    [COMPANIES_QUEUE, config.partners.companiesPerSecond],
-    [ROUTING_QUEUE, config.partners.routingPerSecond],
-    [FUEL_QUEUE, config.partners.fuelPerSecond],
-    [LLM_QUEUE, config.llm.perSecond],
-  ];
-  const partners = await Promise.all(
-    partnerQueues.map(([taskQueue, perSecond]) => Worker.create({ connection, namespace, taskQueue, activities, maxTaskQueueActivitiesPerSecond: perSecond })),
+  const main = config.taskQueue;
+  // Shutdown: running activities get the grace period, then are told to stop; the worker gives up on them soon after.
+  const drain = { shutdownGraceTime: config.workerShutdownGraceMs, shutdownForceTime: config.workerShutdownGraceMs + CANCEL_REPORT_MS };
+  const base = { connection, namespace, activities, ...drain };
+  // Bundled once for the workers that run workflows.
+  const workflowBundle = has('mailings') || has('partners') ? await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') }) : undefined;
+  const creating: Promise<Worker>[] = [];
+  if (has('mailings'))
+    // Mailings, their deliveries' retries, top-ups and the schedules' runs, with the projection writes.
+    creating.push(
+      Worker.create({
+        ...base,
+        taskQueue: main,
+        workflowBundle,
+        maxConcurrentActivityTaskExecutions: config.workerActivitySlots,
+        maxCachedWorkflows: config.workerCachedWorkflows,
+      }),
+    );
+  if (has('printing'))
+    // A letter's printing and filing, proofs and letter PDFs: the processes with the browser.
+    creating.push(Worker.create({ ...base, taskQueue: printingQueue(main), maxConcurrentActivityTaskExecutions: config.workerActivitySlots }));
+  if (has('deliveries'))
+    // Each event's first webhook attempts, all endpoints at once.
+    creating.push(Worker.create({ ...base, taskQueue: deliveriesQueue(main), maxConcurrentActivityTaskExecutions: config.workerActivitySlots }));
+  if (has('tracking'))
+    // The operator's tracking polls: each one short, none held while a letter is in transit.
+    creating.push(Worker.create({ ...base, taskQueue: trackingQueue(main) }));
+  if (has('partners')) {
+    // Short interactive runs (lookups, PDFs, AI): apart, so that neither kind waits for the other.
+    // Its runs last seconds: a small cache holds every one in flight.
+    creating.push(Worker.create({ ...base, taskQueue: interactiveQueue(main), workflowBundle, maxCachedWorkflows: INTERACTIVE_CACHED_WORKFLOWS }));
+    // One activity-only worker per partner: the task queue's rate is enforced by the server, so all
+    // workers together never exceed what the partner allows.
+    const partnerQueues: [string, number][] = [
+      [GEOCODING_QUEUE, config.partners.geocodingPerSecond],
+      [COMPANIES_QUEUE, config.partners.companiesPerSecond],
+      [ROUTING_QUEUE, config.partners.routingPerSecond],
+      [FUEL_QUEUE, config.partners.fuelPerSecond],
+      [LLM_QUEUE, config.llm.perSecond],
+    ];
+    for (const [taskQueue, perSecond] of partnerQueues) creating.push(Worker.create({ ...base, taskQueue, maxTaskQueueActivitiesPerSecond: perSecond }));
+  }
+  const all = await Promise.all(creating);
+  const queues = roleQueues(main);
+  const taskQueues = roles.flatMap((role) => queues[role]);
+  logger.info(
+    { roles, taskQueues, browser: browsers.enabled },
+    browsers.enabled ? 'worker ready (prints: PDF browser on first use)' : 'worker ready (no printing role: no PDF browser)',
   );
-  const all = [worker, interactive, tracking, ...partners];
   return {
-    worker,
+    roles,
+    taskQueues,
     browsers,
     run: () =>
       Promise.all(all.map((w) => w.run()))

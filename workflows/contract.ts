@@ -56,6 +56,12 @@ export const FILING_REJECTED = 'filing_rejected';
  */
 export const interactiveQueue = (mainQueue: string): string => `${mainQueue}-interactive`;
 export const trackingQueue = (mainQueue: string): string => `${mainQueue}-tracking`;
+/** What needs the PDF browser: a letter's printing and filing, proofs, letter PDFs (the `printing` worker role). */
+export const printingQueue = (mainQueue: string): string => `${mainQueue}-printing`;
+/** A mailing's first webhook attempts (the `deliveries` worker role). */
+export const deliveriesQueue = (mainQueue: string): string => `${mainQueue}-deliveries`;
+/** The main queue of a workflow running on `queue`, the main one or its interactive queue. */
+export const mainQueueOf = (queue: string): string => queue.replace(/-interactive$/, '');
 
 /** A test mailing not advanced for this long ends in `error`: the sandbox keeps no execution open forever. */
 export const TEST_MAILING_IDLE_LIMIT_MS = 30 * 24 * 3600_000;

@@ -1,6 +1,7 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { LetterDocument } from '../domain/letters/render.js';
+import { mainQueueOf, printingQueue } from './contract.js';
 
 const { renderLetterPdf } = proxyActivities<Activities>({
   startToCloseTimeout: '30s',
@@ -8,7 +9,11 @@ const { renderLetterPdf } = proxyActivities<Activities>({
   retry: { maximumAttempts: 3, initialInterval: '200ms' },
 });
 
-/** POST /v1/letters/{slug}/pdf: the A4 PDF is printed by the worker's browser, never by the API. */
+/**
+ * POST /v1/letters/{slug}/pdf: the A4 PDF is printed by the worker's browser, never by the API, on
+ * the printing queue (the `printing` worker role: only those processes start a browser).
+ */
 export async function letterPdf(document: LetterDocument): Promise<Uint8Array> {
-  return renderLetterPdf(document);
+  if (!patched('role-task-queues')) return renderLetterPdf(document);
+  return renderLetterPdf.executeWithOptions({ taskQueue: printingQueue(mainQueueOf(workflowInfo().taskQueue)) }, [document]);
 }

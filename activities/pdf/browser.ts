@@ -38,6 +38,11 @@ export interface BrowserPoolOptions {
   executablePath?: string;
   /** For tests: choose the browser another way (e.g. always the packaged one). */
   choose?: () => Promise<BrowserChoice>;
+  /**
+   * Set in a worker that does not print (WORKER_ROLES without `printing`): no browser ever starts
+   * there, and a printing that reaches it anyway fails (retried elsewhere) with this reason.
+   */
+  disabled?: string;
 }
 
 /**
@@ -69,6 +74,7 @@ export class BrowserPool {
    * a start script can say early which browser prints, or why none can.
    */
   prepare(): Promise<BrowserChoice> {
+    if (this.options.disabled) return Promise.reject(new Error(this.options.disabled));
     this.chosen ??= (this.options.choose ?? (() => chooseBrowser({ executablePath: this.options.executablePath })))();
     this.chosen.catch(() => (this.chosen = undefined));
     return this.chosen;
@@ -156,6 +162,7 @@ export class BrowserPool {
    * whose fonts are local and which loads nothing (docs/performance.md).
    */
   async print(html: string, options: PrintOptions = {}): Promise<Uint8Array> {
+    if (this.options.disabled) throw new Error(`no PDF browser in this process: ${this.options.disabled}`);
     await this.acquire();
     let tab: Tab | undefined;
     try {
@@ -186,6 +193,11 @@ export class BrowserPool {
     } finally {
       this.release();
     }
+  }
+
+  /** False in a process that never prints (no `printing` role): its pool refuses to start a browser. */
+  get enabled(): boolean {
+    return !this.options.disabled;
   }
 
   /** For tests and supervision: the browser process, if one runs. */

@@ -9,7 +9,7 @@ import { isAhead, lastStep, PATHS, type Mode, type ProofKind, type ShipmentStatu
 import type { MailingWorkflowInput } from '../../domain/mailings/workflow-input.js';
 import type { DeliveryTarget } from '../../domain/webhooks/event-types.js';
 import type { NewEvent } from '../../domain/webhooks/events.js';
-import { FILING_REJECTED, NO_NEWS, trackingQueue } from '../../workflows/contract.js';
+import { deliveriesQueue, FILING_REJECTED, NO_NEWS, printingQueue, trackingQueue } from '../../workflows/contract.js';
 import { startTimeSkipping, type TimeSkippingEnv } from '../support/time-skipping-server.js';
 
 /**
@@ -242,7 +242,8 @@ export class WorkflowTestBench {
     this.connection = await NativeConnection.connect({ address: env.address });
     const activities = this.dispatcher();
     this.workers = await Promise.all(
-      [this.taskQueue, trackingQueue(this.taskQueue)].map((taskQueue) =>
+      // The queues of the worker roles (worker/worker.ts): printing, deliveries and tracking beside the main one.
+      [this.taskQueue, trackingQueue(this.taskQueue), printingQueue(this.taskQueue), deliveriesQueue(this.taskQueue)].map((taskQueue) =>
         Worker.create({ connection: this.connection, namespace: env.namespace, taskQueue, workflowBundle: bundle, activities }),
       ),
     );

@@ -1,7 +1,19 @@
 /** The activities of a mailing's workflow, with the options each kind of work runs under. */
-import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, type ActivityOptions } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, patched, proxyActivities, proxyLocalActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { RECORD_WAIT } from '../../domain/mailings/creation-protocol.js';
+import { deliveriesQueue, printingQueue } from '../contract.js';
+
+/**
+ * The task queue of a kind of work that has workers of its own (WORKER_ROLES, docs/operators.md):
+ * `<queue>-printing` (what needs the browser) and `<queue>-deliveries` (first webhook attempts).
+ * Read when an activity is scheduled (the options below are spread at each call, which reads this
+ * getter), so the patch marker lands where the commands start to differ. A history recorded
+ * before the patch replays with the mailing's own queue, as it was scheduled (docs/versioning.md).
+ */
+function ownQueue(queue: (mainQueue: string) => string): string | undefined {
+  return patched('role-task-queues') ? queue(workflowInfo().taskQueue) : undefined;
+}
 
 /** Calls `local`'s activity; when its bounded attempts run out, the same one through `regular`. */
 function withFallback<A extends object>(local: A, regular: A): A {
@@ -43,11 +55,24 @@ export const creation = proxyLocalActivities<Activities>({
 });
 
 // A proof prints in about a second: a short timeout, so a lost worker's attempt is retried soon.
-export const PRINTING: ActivityOptions = { startToCloseTimeout: '20s', retry: { initialInterval: '1s', maximumInterval: '1m' } };
+export const PRINTING: ActivityOptions = {
+  startToCloseTimeout: '20s',
+  retry: { initialInterval: '1s', maximumInterval: '1m' },
+  get taskQueue() {
+    return ownQueue(printingQueue);
+  },
+};
 export const printing = proxyActivities<Activities>(PRINTING);
 
-// Filing is retried for as long as the operator does not confirm: the shipment stays `paid`.
-export const FILING: ActivityOptions = { startToCloseTimeout: '1m', retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '10m' } };
+// Filing is retried for as long as the operator does not confirm: the shipment stays `paid`. It
+// prints the letter first: printing's queue.
+export const FILING: ActivityOptions = {
+  startToCloseTimeout: '1m',
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '10m' },
+  get taskQueue() {
+    return ownQueue(printingQueue);
+  },
+};
 export const filing = proxyActivities<Activities>(FILING);
 
 // Options are given per call (the poll interval is the mailing's): see operatorNews in ./operator.ts.
@@ -56,5 +81,11 @@ export const trackingPolls = proxyActivities<Activities>({ startToCloseTimeout: 
 // The first attempt of an event's deliveries, made by the mailing itself: receivers answer within
 // 10 s (SPEC.md), the attempts run side by side. A second try covers a lost worker; past it, each
 // delivery goes on to its own retry schedule (./moves.ts).
-export const DELIVERING: ActivityOptions = { startToCloseTimeout: '30s', retry: { initialInterval: '1s', maximumAttempts: 2 } };
+export const DELIVERING: ActivityOptions = {
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '1s', maximumAttempts: 2 },
+  get taskQueue() {
+    return ownQueue(deliveriesQueue);
+  },
+};
 export const delivering = proxyActivities<Activities>(DELIVERING);
