@@ -52,6 +52,15 @@ export interface Config {
   databaseUrl: string | undefined;
   temporalAddress: string | undefined;
   temporalNamespace: string;
+  /** TLS and API key of the Temporal connection (TEMPORAL_TLS_*, TEMPORAL_API_KEY), search attribute registration. */
+  temporalAccess: TemporalAccess;
+  /** MIGRATE_ON_START: the API and the worker apply the migrations at start (default: not in production). */
+  migrateOnStart: boolean;
+  /**
+   * SHUTDOWN_GRACE: after SIGTERM, how long the API lets requests in flight finish and a worker lets
+   * its activities finish before cutting them (20 s outside local, where deployments roll; 0 locally).
+   */
+  shutdownGraceMs: number;
   taskQueue: string;
   /** 32-byte key that encrypts webhook secrets and signs cursors and proof links. */
   secretKey: Buffer;
@@ -239,6 +248,55 @@ function sellerConfig(env: NodeJS.ProcessEnv, appEnv: AppEnv, stripe: StripeConf
   };
 }
 
+/**
+ * How the processes reach a Temporal server beyond its address. TEMPORAL_TLS_CA, TEMPORAL_TLS_CERT
+ * and TEMPORAL_TLS_KEY are file paths (PEM), read at start: a CA to trust instead of the system's,
+ * and a client certificate with its key for mTLS (both or neither). TEMPORAL_API_KEY (Temporal
+ * Cloud's API keys) turns TLS on by itself. TEMPORAL_REGISTER_SEARCH_ATTRIBUTES=0 leaves the
+ * registration of our search attributes to the operator (Temporal Cloud refuses it to a worker).
+ */
+export interface TemporalAccess {
+  tls: { serverRootCACertificate?: Buffer; clientCertPair?: { crt: Buffer; key: Buffer } } | undefined;
+  apiKey: string | undefined;
+  registerSearchAttributes: boolean;
+}
+
+function readSettingFile(name: string, path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw new Error(`${name}=${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { cause: error });
+  }
+}
+
+function temporalAccess(env: NodeJS.ProcessEnv): TemporalAccess {
+  const ca = env.TEMPORAL_TLS_CA || undefined;
+  const cert = env.TEMPORAL_TLS_CERT || undefined;
+  const key = env.TEMPORAL_TLS_KEY || undefined;
+  if (Boolean(cert) !== Boolean(key))
+    throw new Error(`TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together (${cert ? 'TEMPORAL_TLS_KEY' : 'TEMPORAL_TLS_CERT'} is missing)`);
+  const register = env.TEMPORAL_REGISTER_SEARCH_ATTRIBUTES ?? '1';
+  if (register !== '0' && register !== '1') throw new Error(`TEMPORAL_REGISTER_SEARCH_ATTRIBUTES must be 0 or 1, got "${register}"`);
+  return {
+    tls:
+      ca || cert
+        ? {
+            ...(ca ? { serverRootCACertificate: readSettingFile('TEMPORAL_TLS_CA', ca) } : {}),
+            ...(cert && key ? { clientCertPair: { crt: readSettingFile('TEMPORAL_TLS_CERT', cert), key: readSettingFile('TEMPORAL_TLS_KEY', key) } } : {}),
+          }
+        : undefined,
+    apiKey: env.TEMPORAL_API_KEY || undefined,
+    registerSearchAttributes: register === '1',
+  };
+}
+
+/** MIGRATE_ON_START: 1 or 0; unset, migrations run at start except in production (a separate `migrate` step there). */
+function migrateOnStart(raw: string | undefined, appEnv: AppEnv): boolean {
+  if (raw === undefined || raw === '') return appEnv !== 'production';
+  if (raw !== '0' && raw !== '1') throw new Error(`MIGRATE_ON_START must be 0 or 1, got "${raw}"`);
+  return raw === '1';
+}
+
 const DEFAULT_RETRY_DELAYS = '1m,5m,30m,2h,6h,12h,24h';
 
 /** Parses "500ms", "30s", "5m", "2h", "1d" (a bare number is milliseconds). */
@@ -309,6 +367,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
+    temporalAccess: temporalAccess(env),
+    migrateOnStart: migrateOnStart(env.MIGRATE_ON_START, appEnv),
+    shutdownGraceMs: parseDuration(env.SHUTDOWN_GRACE || (appEnv === 'local' ? '0' : '20s')),
     taskQueue: env.TEMPORAL_TASK_QUEUE || 'postal-api',
     secretKey,
     rateLimitPerMinute: positiveInt(env.RATE_LIMIT_PER_MINUTE, 'RATE_LIMIT_PER_MINUTE', 120),
@@ -367,4 +428,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       model: env.EMBEDDINGS_MODEL || 'text-embedding-3-small',
     },
   };
+}
+
+/**
+ * The settings a deployed API or worker process (dist/api/main.js, dist/worker/main.js) cannot
+ * start without, beyond what loadConfig already refuses: it starts no local component, so the
+ * database and Temporal must be given. Throws one line naming each missing setting.
+ */
+export function requireDeployedSettings(config: Config, role: 'API' | 'worker'): { databaseUrl: string; temporalAddress: string } {
+  const missing = [!config.databaseUrl && 'DATABASE_URL', !config.temporalAddress && 'TEMPORAL_ADDRESS'].filter(Boolean);
+  if (missing.length) throw new Error(`the ${role} process needs ${missing.join(' and ')} (it starts no local PostgreSQL or Temporal; npm start does)`);
+  return { databaseUrl: config.databaseUrl!, temporalAddress: config.temporalAddress! };
 }

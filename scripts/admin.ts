@@ -21,7 +21,7 @@ import { listServiceRequests, REQUEST_STATUSES, serviceRequest, setServiceReques
 
 /** The domain's ping, with a Temporal client for this one command. */
 async function ping(db: Db, config: Config, endpoint: { id: string; account_id: string; env: string }): Promise<unknown> {
-  const temporal = await connectTemporal(toolTemporalAddress(config), config.temporalNamespace);
+  const temporal = await connectTemporal(toolTemporalAddress(config), config.temporalNamespace, config.temporalAccess);
   try {
     return await pingEndpoint(domainDeps(db, config, temporal.client), endpoint);
   } finally {

@@ -20,7 +20,7 @@ const RUNNING = "(WorkflowType = 'mailing' OR WorkflowType = 'webhookDelivery' O
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { save: { type: 'string' }, limit: { type: 'string' }, query: { type: 'string' } } });
   const config = loadConfig();
-  const temporal = await connectTemporal(toolTemporalAddress(config), config.temporalNamespace);
+  const temporal = await connectTemporal(toolTemporalAddress(config), config.temporalNamespace, config.temporalAccess);
   const limit = Number(values.limit ?? 1000);
   const saveDir = values.save === undefined ? undefined : resolve(values.save);
   if (saveDir) mkdirSync(saveDir, { recursive: true });

@@ -5,6 +5,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { logger } from '../lib/logger.js';
+import type { TemporalAccess } from '../lib/config.js';
 import { SEARCH_ATTRIBUTES } from '../workflows/contract.js';
 
 export interface TemporalHandle {
@@ -23,8 +24,13 @@ export const TEMPORAL_CHANNEL_ARGS = {
   'grpc.max_reconnect_backoff_ms': 1000,
 };
 
-export async function connectTemporal(address: string, namespace: string): Promise<TemporalHandle> {
-  const connection = await Connection.connect({ address, connectTimeout: '5s', channelArgs: TEMPORAL_CHANNEL_ARGS });
+/** TLS and API key options of a connection (client or worker) from TEMPORAL_TLS_* and TEMPORAL_API_KEY; none for a local server. */
+export function accessOptions(access: TemporalAccess | undefined): { tls?: NonNullable<TemporalAccess['tls']>; apiKey?: string } {
+  return { ...(access?.tls ? { tls: access.tls } : {}), ...(access?.apiKey ? { apiKey: access.apiKey } : {}) };
+}
+
+export async function connectTemporal(address: string, namespace: string, access?: TemporalAccess): Promise<TemporalHandle> {
+  const connection = await Connection.connect({ address, connectTimeout: '5s', channelArgs: TEMPORAL_CHANNEL_ARGS, ...accessOptions(access) });
   return { connection, client: new Client({ connection, namespace }) };
 }
 
@@ -32,8 +38,8 @@ export async function connectTemporal(address: string, namespace: string): Promi
  * A client that connects on first use: the API starts and serves what needs no workflow (reads
  * come from Postgres) even while Temporal is down; calls that need it answer 503.
  */
-export function lazyTemporal(address: string, namespace: string): TemporalHandle {
-  const connection = Connection.lazy({ address, connectTimeout: '5s', channelArgs: TEMPORAL_CHANNEL_ARGS });
+export function lazyTemporal(address: string, namespace: string, access?: TemporalAccess): TemporalHandle {
+  const connection = Connection.lazy({ address, connectTimeout: '5s', channelArgs: TEMPORAL_CHANNEL_ARGS, ...accessOptions(access) });
   return { connection, client: new Client({ connection, namespace }) };
 }
 

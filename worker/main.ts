@@ -1,28 +1,35 @@
-import { loadConfig } from '../lib/config.js';
-import { createDb, migrateLatest } from '../db/knex.js';
+import { loadConfig, requireDeployedSettings } from '../lib/config.js';
+import { createDb, prepareSchema } from '../db/knex.js';
 import { connectTemporal, ensureSearchAttributes } from '../temporal/connection.js';
 import { logger } from '../lib/logger.js';
 import { answerMemoryProbe } from '../lib/memory-probe.js';
 import { createWorker, ensureSchedules } from './worker.js';
 
-/** Worker process for deployments (docker-compose `worker`): needs DATABASE_URL and TEMPORAL_ADDRESS. */
+/** Worker process for deployments (docker-compose `worker`, the Helm chart): needs DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main(): Promise<void> {
   answerMemoryProbe();
   const config = loadConfig();
-  if (!config.databaseUrl || !config.temporalAddress) throw new Error('the worker process needs DATABASE_URL and TEMPORAL_ADDRESS');
-  const db = createDb(config.databaseUrl);
-  await migrateLatest(db);
-  const temporal = await connectTemporal(config.temporalAddress, config.temporalNamespace);
-  await ensureSearchAttributes(temporal.connection, config.temporalNamespace);
-  const worker = await createWorker({ config, db, address: config.temporalAddress });
+  const { databaseUrl, temporalAddress } = requireDeployedSettings(config, 'worker');
+  const db = createDb(databaseUrl);
+  await prepareSchema(db, config.migrateOnStart);
+  const temporal = await connectTemporal(temporalAddress, config.temporalNamespace, config.temporalAccess);
+  // Temporal Cloud refuses this to a worker: there the operator registers them (docs/deploy.md).
+  if (config.temporalAccess.registerSearchAttributes) await ensureSearchAttributes(temporal.connection, config.temporalNamespace);
+  const worker = await createWorker({ config, db, address: temporalAddress });
   await ensureSchedules(temporal.client, config);
   logger.info({ taskQueue: config.taskQueue }, 'worker running');
-  process.once('SIGINT', () => worker.shutdown());
-  process.once('SIGTERM', () => worker.shutdown());
+  const stop = (signal: string): void => {
+    // Stops polling; activities in flight get SHUTDOWN_GRACE to finish, then are cancelled.
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'worker stopping');
+    worker.shutdown();
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
   // Resolves once shutdown has drained the tasks in flight.
   await worker.run();
   await temporal.connection.close();
   await db.destroy();
+  logger.info('worker stopped');
 }
 
 main().catch((error) => {

@@ -9,6 +9,7 @@ import { BrowserPool } from '../activities/pdf/browser.js';
 import { COMPANIES_QUEUE, FUEL_QUEUE, GEOCODING_QUEUE, interactiveQueue, LLM_QUEUE, ROUTING_QUEUE, trackingQueue } from '../workflows/contract.js';
 import { purgeExpiredData, purgeWebhookDeliveries, reconcileMailings } from '../workflows/index.js';
 import { logger } from '../lib/logger.js';
+import { accessOptions } from '../temporal/connection.js';
 
 const workflowsPath = fileURLToPath(new URL('../workflows/index.js', import.meta.url));
 
@@ -51,9 +52,10 @@ const INTERACTIVE_CACHED_WORKFLOWS = 100;
 /** The one worker bootstrap: workflows bundled from workflows/, activities from activities/. */
 export async function createWorker({ config, db, address }: WorkerDeps): Promise<RunnableWorker> {
   installRuntime(config);
-  const connection = await NativeConnection.connect({ address });
+  const access = accessOptions(config.temporalAccess);
+  const connection = await NativeConnection.connect({ address, ...access });
   // The reconciler starts workflows again: a client of its own, connected on first use.
-  const clientConnection = Connection.lazy({ address, connectTimeout: '5s' });
+  const clientConnection = Connection.lazy({ address, connectTimeout: '5s', ...access });
   const temporal = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
   const browsers = new BrowserPool({ pages: config.pdf.pages, executablePath: config.pdf.executablePath });
   const activities = createActivities({ db, config, browsers, workflows: temporalWorkflows(temporal, config) });
@@ -69,6 +71,7 @@ export async function createWorker({ config, db, address }: WorkerDeps): Promise
     activities,
     maxConcurrentActivityTaskExecutions: config.workerActivitySlots,
     maxCachedWorkflows: config.workerCachedWorkflows,
+    shutdownGraceTime: config.shutdownGraceMs,
   });
   // Short interactive runs (lookups, PDFs, AI): apart, so that neither kind waits for the other.
   // Its runs last seconds: a small cache holds every one in flight.
@@ -79,9 +82,11 @@ export async function createWorker({ config, db, address }: WorkerDeps): Promise
     workflowBundle,
     activities,
     maxCachedWorkflows: INTERACTIVE_CACHED_WORKFLOWS,
+    shutdownGraceTime: config.shutdownGraceMs,
   });
   // The operator's tracking polls: each one short, none held while a letter is in transit.
-  const tracking = await Worker.create({ connection, namespace, taskQueue: trackingQueue(config.taskQueue), activities });
+  const shutdownGraceTime = config.shutdownGraceMs;
+  const tracking = await Worker.create({ connection, namespace, taskQueue: trackingQueue(config.taskQueue), activities, shutdownGraceTime });
   // One activity-only worker per partner: the task queue's rate is enforced by the server, so all
   // workers together never exceed what the partner allows.
   const partnerQueues: [string, number][] = [
@@ -92,7 +97,9 @@ export async function createWorker({ config, db, address }: WorkerDeps): Promise
     [LLM_QUEUE, config.llm.perSecond],
   ];
   const partners = await Promise.all(
-    partnerQueues.map(([taskQueue, perSecond]) => Worker.create({ connection, namespace, taskQueue, activities, maxTaskQueueActivitiesPerSecond: perSecond })),
+    partnerQueues.map(([taskQueue, perSecond]) =>
+      Worker.create({ connection, namespace, taskQueue, activities, maxTaskQueueActivitiesPerSecond: perSecond, shutdownGraceTime }),
+    ),
   );
   const all = [worker, interactive, tracking, ...partners];
   return {
