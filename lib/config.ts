@@ -41,6 +41,11 @@ export function stripeMockPath(env: NodeJS.ProcessEnv = process.env): string | u
   return env.STRIPE_MOCK_PATH || undefined;
 }
 
+/** HELM_PATH: the helm binary of the chart's checks when none is on PATH (else built into the tools cache). */
+export function helmPath(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.HELM_PATH || undefined;
+}
+
 /** LOG_LEVEL, for the logger, which exists before any configuration is loaded. */
 export function logLevel(env: NodeJS.ProcessEnv = process.env): string {
   return env.LOG_LEVEL || 'info';
