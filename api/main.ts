@@ -1,31 +1,39 @@
-import { loadConfig } from '../lib/config.js';
-import { createDb, migrateLatest } from '../db/knex.js';
+import { loadConfig, requireDeployedSettings } from '../lib/config.js';
+import { createDb, prepareSchema } from '../db/knex.js';
 import { lazyTemporal } from '../temporal/connection.js';
 import { logger } from '../lib/logger.js';
 import { answerMemoryProbe } from '../lib/memory-probe.js';
 import { startApiServer } from './server.js';
 
-/** API process for deployments (docker-compose `api`, or several side by side): needs DATABASE_URL and TEMPORAL_ADDRESS. */
+/** API process for deployments (docker-compose `api`, the Helm chart, or several side by side): needs DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main(): Promise<void> {
   answerMemoryProbe();
   const config = loadConfig();
-  if (!config.databaseUrl || !config.temporalAddress) throw new Error('the API process needs DATABASE_URL and TEMPORAL_ADDRESS');
+  const { databaseUrl, temporalAddress } = requireDeployedSettings(config, 'API');
   // Refused at start rather than as a 500 at the first sign-up: the developer space emails links with it.
   if (config.appEnv !== 'local' && !config.dashboard.publicUrl) throw new Error('PUBLIC_URL must be set outside APP_ENV=local (e.g. https://api.example.fr)');
-  const db = createDb(config.databaseUrl);
-  // knex takes a lock, so several processes starting together migrate once.
-  await migrateLatest(db);
-  const temporal = lazyTemporal(config.temporalAddress, config.temporalNamespace, config);
-  const api = await startApiServer({ config, db, databaseUrl: config.databaseUrl, temporal: temporal.client }, config.port);
+  // In production the developer space's emails (sign-up confirmations, resets) must leave the container.
+  if (config.appEnv === 'production' && !config.mail.smtpUrl)
+    throw new Error('SMTP_URL must be set when APP_ENV=production (the developer space would write its emails to a local folder)');
+  const db = createDb(databaseUrl);
+  await prepareSchema(db, config.migrateOnStart);
+  const temporal = lazyTemporal(temporalAddress, config.temporalNamespace, config);
+  const api = await startApiServer({ config, db, databaseUrl, temporal: temporal.client }, config.port);
   logger.info({ url: api.url }, 'API listening');
-  const stop = async (): Promise<void> => {
-    await api.close();
+  let stopping = false;
+  const stop = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    // Requests in flight finish (SHUTDOWN_GRACE); new connections are refused from now on.
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'API stopping');
+    await api.close(config.shutdownGraceMs);
     await temporal.connection.close();
     await db.destroy();
+    logger.info('API stopped');
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
 }
 
 main().catch((error) => {

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { answerClientError } from './client-errors.js';
@@ -23,7 +23,11 @@ const isDashboard = (url: string | undefined): boolean => url === '/dashboard' |
 export interface RunningApi {
   server: Server;
   url: string;
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections and closes the pools. `graceMs` (SHUTDOWN_GRACE in deployed
+   * processes): how long requests in flight may take to finish; 0 cuts every connection at once.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 export interface ApiDeps {
@@ -59,7 +63,16 @@ export async function startApiServer(deps: ApiDeps, port: number, host = '0.0.0.
   };
   const web = createWebApp({ config: deps.config, db: deps.db, mailer, domain, outbox, publicUrl }).callback();
   const api = app.callback();
-  const server = createServer((req, res) => (isDashboard(req.url) ? web(req, res) : api(req, res)));
+  // While draining, answers close their connection (those in flight too), so keep-alive clients
+  // reconnect elsewhere rather than reuse a connection about to close.
+  let draining = false;
+  const inFlight = new Set<ServerResponse>();
+  const server = createServer((req, res) => {
+    if (draining) res.setHeader('Connection', 'close');
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+    return isDashboard(req.url) ? web(req, res) : api(req, res);
+  });
   // Slightly above common load-balancer idle timeouts, so they close first.
   server.keepAliveTimeout = 65_000;
   server.on('clientError', answerClientError);
@@ -72,18 +85,32 @@ export async function startApiServer(deps: ApiDeps, port: number, host = '0.0.0.
   return {
     server,
     url: `http://localhost:${bound}`,
-    close: () =>
+    close: (graceMs = 0) =>
       new Promise<void>((resolve) => {
-        server.closeAllConnections();
         clearInterval(purge);
+        // No new connections from here; requests in flight get `graceMs` to finish (keep-alive
+        // connections are closed as soon as they are idle), then whatever is left is cut.
+        draining = graceMs > 0;
+        if (draining) for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+        const sweeper = draining ? setInterval(() => server.closeIdleConnections(), 100) : undefined;
+        const cutter = draining
+          ? setTimeout(() => {
+              clearInterval(sweeper);
+              logger.warn({ graceMs }, 'API: requests still in flight after the shutdown grace are cut');
+              server.closeAllConnections();
+            }, graceMs)
+          : undefined;
         // The request log's last rows are written before the pools go (its flush never rejects).
-        server.close(
-          () =>
-            void Promise.all([guard.stop(), shipments.stop(), requestLog.stop(), outbox.stop()]).then(() => {
-              mailer.close();
-              resolve();
-            }),
-        );
+        server.close(() => {
+          clearInterval(sweeper);
+          clearTimeout(cutter);
+          void Promise.all([guard.stop(), shipments.stop(), requestLog.stop(), outbox.stop()]).then(() => {
+            mailer.close();
+            resolve();
+          });
+        });
+        if (draining) server.closeIdleConnections();
+        else server.closeAllConnections();
       }),
   };
 }

@@ -45,6 +45,28 @@ export async function migrateLatest(db: Db): Promise<string[]> {
   return applied;
 }
 
+/** Migrations of this build not yet applied to the database (none once `migrate` ran). */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const [, pending] = (await db.migrate.list()) as [unknown[], { file: string }[]];
+  return pending.map((migration) => migration.file);
+}
+
+/**
+ * What a deployed process does with the schema at start: applies the migrations (MIGRATE_ON_START,
+ * the default outside production: knex locks, so processes starting together migrate once), or
+ * refuses to run on a schema older than its build (production: `node dist/scripts/migrate.js`
+ * runs first, as a Helm hook or the compose `migrate` service).
+ */
+export async function prepareSchema(db: Db, migrateOnStart: boolean): Promise<void> {
+  if (migrateOnStart) {
+    await migrateLatest(db);
+    return;
+  }
+  const pending = await pendingMigrations(db);
+  if (pending.length)
+    throw new Error(`${pending.length} migration(s) not applied (${pending.join(', ')}): run node dist/scripts/migrate.js first, or set MIGRATE_ON_START=1`);
+}
+
 /** Socket errors that mean the server cannot be reached or dropped the connection. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 

@@ -41,6 +41,11 @@ export function stripeMockPath(env: NodeJS.ProcessEnv = process.env): string | u
   return env.STRIPE_MOCK_PATH || undefined;
 }
 
+/** HELM_PATH: the helm binary of the chart's checks when none is on PATH (else built into the tools cache). */
+export function helmPath(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.HELM_PATH || undefined;
+}
+
 /** LOG_LEVEL, for the logger, which exists before any configuration is loaded. */
 export function logLevel(env: NodeJS.ProcessEnv = process.env): string {
   return env.LOG_LEVEL || 'info';
@@ -66,8 +71,13 @@ export interface Config {
   temporalRegisterSearchAttributes: boolean;
   /** WORKER_ROLES: which kinds of work this worker process takes, i.e. which task queues it polls (default all). */
   workerRoles: WorkerRole[];
-  /** WORKER_SHUTDOWN_GRACE: on SIGTERM, how long running activities may take to finish before they are cancelled (30 s). */
-  workerShutdownGraceMs: number;
+  /** MIGRATE_ON_START: the API and the worker apply the migrations at start (default: not in production). */
+  migrateOnStart: boolean;
+  /**
+   * SHUTDOWN_GRACE: after SIGTERM, how long the API lets requests in flight finish and a worker lets
+   * its activities finish before cutting them (20 s outside local, where deployments roll; 0 locally).
+   */
+  shutdownGraceMs: number;
   taskQueue: string;
   /** 32-byte key that encrypts webhook secrets and signs cursors and proof links. */
   secretKey: Buffer;
@@ -336,6 +346,13 @@ function sellerConfig(env: NodeJS.ProcessEnv, appEnv: AppEnv, stripe: StripeConf
   };
 }
 
+/** MIGRATE_ON_START: 1 or 0; unset, migrations run at start except in production (a separate `migrate` step there). */
+function migrateOnStart(raw: string | undefined, appEnv: AppEnv): boolean {
+  if (raw === undefined || raw === '') return appEnv !== 'production';
+  if (raw !== '0' && raw !== '1') throw new Error(`MIGRATE_ON_START must be 0 or 1, got "${raw}"`);
+  return raw === '1';
+}
+
 const DEFAULT_RETRY_DELAYS = '1m,5m,30m,2h,6h,12h,24h';
 
 /** Parses "500ms", "30s", "5m", "2h", "1d" (a bare number is milliseconds). */
@@ -411,7 +428,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Registering needs the operator service, which Temporal Cloud refuses: by default only the dev server started here.
     temporalRegisterSearchAttributes: switchSetting(env, 'TEMPORAL_REGISTER_SEARCH_ATTRIBUTES', !env.TEMPORAL_ADDRESS),
     workerRoles: workerRoles(env.WORKER_ROLES),
-    workerShutdownGraceMs: durationSetting(env, 'WORKER_SHUTDOWN_GRACE', '30s'),
+    migrateOnStart: migrateOnStart(env.MIGRATE_ON_START, appEnv),
+    shutdownGraceMs: durationSetting(env, 'SHUTDOWN_GRACE', appEnv === 'local' ? '0' : '20s'),
     taskQueue: env.TEMPORAL_TASK_QUEUE || 'postal-api',
     secretKey,
     rateLimitPerMinute: positiveInt(env.RATE_LIMIT_PER_MINUTE, 'RATE_LIMIT_PER_MINUTE', 120),
@@ -470,4 +488,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       model: env.EMBEDDINGS_MODEL || 'text-embedding-3-small',
     },
   };
+}
+
+/**
+ * The settings a deployed API or worker process (dist/api/main.js, dist/worker/main.js) cannot
+ * start without, beyond what loadConfig already refuses: it starts no local component, so the
+ * database and Temporal must be given. Throws one line naming each missing setting.
+ */
+export function requireDeployedSettings(config: Config, role: 'API' | 'worker'): { databaseUrl: string; temporalAddress: string } {
+  const missing = [!config.databaseUrl && 'DATABASE_URL', !config.temporalAddress && 'TEMPORAL_ADDRESS'].filter(Boolean);
+  if (missing.length) throw new Error(`the ${role} process needs ${missing.join(' and ')} (it starts no local PostgreSQL or Temporal; npm start does)`);
+  return { databaseUrl: config.databaseUrl!, temporalAddress: config.temporalAddress! };
 }

@@ -1,29 +1,29 @@
-import { loadConfig } from '../lib/config.js';
-import { createDb, migrateLatest } from '../db/knex.js';
+import { loadConfig, requireDeployedSettings } from '../lib/config.js';
+import { createDb, prepareSchema } from '../db/knex.js';
 import { connectTemporal, prepareSearchAttributes } from '../temporal/connection.js';
 import { logger } from '../lib/logger.js';
 import { answerMemoryProbe } from '../lib/memory-probe.js';
 import { createWorker, ensureSchedules } from './worker.js';
 
-/** Worker process for deployments (docker-compose `worker`): needs DATABASE_URL and TEMPORAL_ADDRESS. */
+/** Worker process for deployments (docker-compose `worker`, the Helm chart): needs DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main(): Promise<void> {
   answerMemoryProbe();
   const config = loadConfig();
-  if (!config.databaseUrl || !config.temporalAddress) throw new Error('the worker process needs DATABASE_URL and TEMPORAL_ADDRESS');
-  const db = createDb(config.databaseUrl);
-  await migrateLatest(db);
-  const temporal = await connectTemporal(config.temporalAddress, config.temporalNamespace, config);
+  const { databaseUrl, temporalAddress } = requireDeployedSettings(config, 'worker');
+  const db = createDb(databaseUrl);
+  await prepareSchema(db, config.migrateOnStart);
+  const temporal = await connectTemporal(temporalAddress, config.temporalNamespace, config);
   const mailings = config.workerRoles.includes('mailings');
   // The workflows that set search attributes, and the schedules, are the mailings role's.
   if (mailings) await prepareSearchAttributes(temporal.connection, config);
-  const worker = await createWorker({ config, db, address: config.temporalAddress });
+  const worker = await createWorker({ config, db, address: temporalAddress });
   if (mailings) await ensureSchedules(temporal.client, config);
   logger.info({ taskQueue: config.taskQueue, roles: worker.roles, taskQueues: worker.taskQueues }, 'worker running');
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal, graceMs: config.workerShutdownGraceMs }, 'worker draining: no new tasks, running activities finish');
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'worker draining: no new tasks, running activities finish');
     worker.shutdown();
   };
   process.once('SIGINT', () => stop('SIGINT'));
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   if ((error as Error).name === 'GracefulShutdownPeriodExpiredError')
-    logger.warn('activities still ran when WORKER_SHUTDOWN_GRACE ended: stopped without them (Temporal retries their attempts after their timeout)');
+    logger.warn('activities still ran when SHUTDOWN_GRACE ended: stopped without them (Temporal retries their attempts after their timeout)');
   else logger.fatal({ err: error }, 'worker failed');
   process.exit(1);
 });

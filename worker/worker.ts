@@ -57,7 +57,7 @@ export interface RunnableWorker {
   /** Runs until shutdown, then closes what the activities opened. */
   run(): Promise<void>;
   /**
-   * Stops polling and lets the running tasks finish: activities get WORKER_SHUTDOWN_GRACE, then are
+   * Stops polling and lets the running tasks finish: activities get SHUTDOWN_GRACE, then are
    * told to stop, and run() rejects (GracefulShutdownPeriodExpiredError) a little later if some still run.
    */
   shutdown(): void;
@@ -102,7 +102,7 @@ export async function createWorker({ config, db, address }: WorkerDeps): Promise
   const namespace = config.temporalNamespace;
   const main = config.taskQueue;
   // Shutdown: running activities get the grace period, then are told to stop; the worker gives up on them soon after.
-  const drain = { shutdownGraceTime: config.workerShutdownGraceMs, shutdownForceTime: config.workerShutdownGraceMs + CANCEL_REPORT_MS };
+  const drain = { shutdownGraceTime: config.shutdownGraceMs, shutdownForceTime: config.shutdownGraceMs + CANCEL_REPORT_MS };
   const base = { connection, namespace, activities, ...drain };
   // Bundled once for the workers that run workflows.
   const workflowBundle = has('mailings') || has('partners') ? await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') }) : undefined;

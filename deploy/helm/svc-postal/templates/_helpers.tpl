@@ -1,0 +1,126 @@
+{{- define "svc-postal.name" -}}
+{{- .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "svc-postal.fullname" -}}
+{{- if contains .Chart.Name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "svc-postal.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
+app.kubernetes.io/name: {{ include "svc-postal.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end -}}
+
+{{/* Selector labels of one component (api, worker-<name>, migrate). */}}
+{{- define "svc-postal.selector" -}}
+app.kubernetes.io/name: {{ include "svc-postal.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end -}}
+
+{{- define "svc-postal.image" -}}
+{{ printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- end -}}
+
+{{/* The environment every process gets: APP_ENV, Temporal, secrets from existingSecret, plain settings. */}}
+{{- define "svc-postal.env" -}}
+{{- $v := .Values -}}
+- name: APP_ENV
+  value: {{ $v.appEnv | quote }}
+- name: TEMPORAL_ADDRESS
+  value: {{ required "temporal.address is required" $v.temporal.address | quote }}
+- name: TEMPORAL_NAMESPACE
+  value: {{ $v.temporal.namespace | quote }}
+- name: TEMPORAL_REGISTER_SEARCH_ATTRIBUTES
+  value: {{ ternary "1" "0" $v.temporal.registerSearchAttributes | quote }}
+{{- if $v.temporal.tls.enabled }}
+{{- if $v.temporal.tls.caKey }}
+- name: TEMPORAL_TLS_CA
+  value: {{ printf "%s/%s" $v.temporal.tls.mountPath $v.temporal.tls.caKey | quote }}
+{{- end }}
+{{- if $v.temporal.tls.certKey }}
+- name: TEMPORAL_TLS_CERT
+  value: {{ printf "%s/%s" $v.temporal.tls.mountPath $v.temporal.tls.certKey | quote }}
+- name: TEMPORAL_TLS_KEY
+  value: {{ printf "%s/%s" $v.temporal.tls.mountPath $v.temporal.tls.keyKey | quote }}
+{{- end }}
+{{- end }}
+- name: MIGRATE_ON_START
+  value: "0"
+- name: SHUTDOWN_GRACE
+  value: {{ $v.shutdown.shutdownGrace | quote }}
+{{- if $v.metrics.enabled }}
+- name: METRICS_PORT
+  value: {{ $v.metrics.port | quote }}
+{{- end }}
+{{- range $name, $ref := $v.secretEnv }}
+- name: {{ $name }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ required "existingSecret is required (a Secret holding SECRET_KEY, DATABASE_URL, SMTP_URL…)" $v.existingSecret }}
+      key: {{ $ref.key }}
+      {{- if $ref.optional }}
+      optional: true
+      {{- end }}
+{{- end }}
+{{- range $name, $value := $v.env }}
+- name: {{ $name }}
+  value: {{ $value | toString | quote }}
+{{- end }}
+{{- end -}}
+
+{{- define "svc-postal.tlsVolume" -}}
+{{- if .Values.temporal.tls.enabled }}
+- name: temporal-tls
+  secret:
+    secretName: {{ required "temporal.tls.secretName is required with temporal.tls.enabled" .Values.temporal.tls.secretName }}
+{{- end }}
+{{- end -}}
+
+{{- define "svc-postal.tlsMount" -}}
+{{- if .Values.temporal.tls.enabled }}
+- name: temporal-tls
+  mountPath: {{ .Values.temporal.tls.mountPath }}
+  readOnly: true
+{{- end }}
+{{- end -}}
+
+{{/* Writable folders of a read-only root: /tmp (Chromium's profiles) and HOME (fontconfig cache, DATA_DIR). */}}
+{{- define "svc-postal.scratchVolumes" -}}
+- name: tmp
+  emptyDir: {}
+- name: home
+  emptyDir: {}
+{{- end -}}
+
+{{- define "svc-postal.scratchMounts" -}}
+- name: tmp
+  mountPath: /tmp
+- name: home
+  mountPath: /home/node
+{{- end -}}
+
+{{- define "svc-postal.podAnnotations" -}}
+{{- with .Values.podAnnotations }}
+{{ toYaml . }}
+{{- end }}
+{{- if .Values.metrics.enabled }}
+prometheus.io/scrape: "true"
+prometheus.io/port: {{ .Values.metrics.port | quote }}
+prometheus.io/path: {{ .Values.metrics.path | quote }}
+{{- end }}
+{{- end -}}
+
+{{- define "svc-postal.preStop" -}}
+lifecycle:
+  preStop:
+    exec:
+      command: ["sleep", "{{ .Values.shutdown.preStopSleepSeconds }}"]
+{{- end -}}

@@ -1,0 +1,204 @@
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+import { distRoot, projectRoot } from '../../lib/paths.js';
+import { parseDuration } from '../../lib/config.js';
+import { resolveHelm } from '../../scripts/local/helm.js';
+import { SEARCH_ATTRIBUTES } from '../../workflows/contract.js';
+
+/**
+ * The Helm chart (deploy/helm/svc-postal), with the helm the project builds like its other Go tools
+ * (scripts/local/helm.ts): `helm lint` and `helm template` with the defaults and each overlay, and
+ * what the rendered manifests must hold for the processes to run and roll safely.
+ */
+const CHART = join(projectRoot, 'deploy', 'helm', 'svc-postal');
+const OVERLAYS = ['values-temporal-cloud.yaml', 'values-self-hosted-temporal.yaml', 'values-managed-postgres.yaml'];
+const ROLES = ['mailings', 'deliveries', 'printing', 'tracking', 'partners'];
+const REQUIRED_SECRETS = ['SECRET_KEY', 'DATABASE_URL', 'SMTP_URL'];
+
+/** A rendered Kubernetes manifest, read field by field. */
+type Manifest = any;
+
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } };
+}
+
+describe('Helm chart deploy/helm/svc-postal', function () {
+  // The first run on a machine builds helm with `go install` (about a minute, more on a busy one).
+  this.timeout(900_000);
+  let helm: string;
+
+  const run = (args: string[]): { status: number | null; stdout: string; stderr: string } => {
+    const result = spawnSync(helm, args, { cwd: CHART, encoding: 'utf8', timeout: 120_000 });
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  };
+
+  const render = (files: string[], set: string[] = []): Manifest[] => {
+    const result = run(['template', 'svc', '.', '--namespace', 'mail', ...files.flatMap((f) => ['-f', f]), ...set.flatMap((s) => ['--set', s])]);
+    if (result.status !== 0) throw new Error(`helm template ${files.join(' ')} failed: ${result.stderr}`);
+    return parseAllDocuments(result.stdout)
+      .map((doc) => doc.toJS() as Manifest)
+      .filter(Boolean);
+  };
+
+  before(async () => {
+    helm = await resolveHelm((line) => process.stderr.write(`[helm] ${line}\n`));
+  });
+
+  for (const overlay of [undefined, ...OVERLAYS]) {
+    const files = overlay ? ['values.yaml', overlay] : ['values.yaml'];
+    describe(overlay ?? 'values.yaml (defaults)', () => {
+      let manifests: Manifest[];
+      let values: Manifest;
+      const kind = (k: string): Manifest[] => manifests.filter((m) => m.kind === k);
+
+      before(() => {
+        manifests = render(files);
+        // Helm merges maps and replaces lists: enough of it for what is checked here.
+        const base = parse(readFileSync(join(CHART, 'values.yaml'), 'utf8')) as Manifest;
+        const over = overlay ? (parse(readFileSync(join(CHART, overlay), 'utf8')) as Manifest) : {};
+        values = { ...base, ...over, metrics: { ...base.metrics, ...over.metrics }, shutdown: { ...base.shutdown, ...over.shutdown } };
+      });
+
+      it('passes helm lint --strict', () => {
+        const result = run(['lint', '.', '--strict', ...files.flatMap((f) => ['-f', f])]);
+        expect(result.status, result.stdout + result.stderr).to.equal(0);
+      });
+
+      it('runs the API and one Deployment per worker entry, each from the image with its command, resources and the secrets of existingSecret', () => {
+        const deployments = kind('Deployment');
+        const names = deployments.map((d) => d.metadata.name).sort();
+        expect(names).to.deep.equal(['svc-svc-postal-api', ...values.workers.map((w: Manifest) => `svc-svc-postal-worker-${w.name}`)].sort());
+        for (const deployment of deployments) {
+          const pod = deployment.spec.template.spec;
+          const [container] = pod.containers;
+          const where = deployment.metadata.name;
+          expect(pod.containers, where).to.have.length(1);
+          expect(existsSync(join(distRoot, container.command[1].replace(/^dist\//, ''))), `${where}: ${container.command.join(' ')}`).to.equal(true);
+          for (const part of ['requests', 'limits']) expect(container.resources[part], `${where} resources.${part}`).to.include.keys('cpu', 'memory');
+          const env = container.env as EnvVar[];
+          const byName = new Map(env.map((e) => [e.name, e]));
+          expect(env.length, `${where}: a variable set twice`).to.equal(byName.size);
+          for (const name of REQUIRED_SECRETS) {
+            const ref = byName.get(name)?.valueFrom?.secretKeyRef;
+            expect(ref, `${where}: ${name} from a secretKeyRef`).to.include({ name: values.existingSecret, key: name });
+            expect(ref!.optional, `${where}: ${name} optional`).to.not.equal(true);
+          }
+          // No secret is written in the manifests.
+          for (const name of Object.keys(values.secretEnv)) expect(byName.get(name)?.value, `${where}: ${name} inline`).to.equal(undefined);
+          expect(byName.get('APP_ENV')?.value).to.equal('production');
+          expect(byName.get('TEMPORAL_ADDRESS')?.value).to.be.a('string').and.match(/:\d+$/);
+          expect(byName.get('MIGRATE_ON_START')?.value, `${where}: the hook migrates, not the pods`).to.equal('0');
+          // Graceful drain: preStop, then SHUTDOWN_GRACE, within the termination grace period.
+          const preStop = Number(container.lifecycle.preStop.exec.command[1]);
+          const grace = parseDuration(byName.get('SHUTDOWN_GRACE')!.value!) / 1000;
+          expect(pod.terminationGracePeriodSeconds, `${where}: terminationGracePeriodSeconds`).to.be.above(preStop + grace);
+          expect(pod.securityContext.runAsNonRoot).to.equal(true);
+          expect(container.securityContext.allowPrivilegeEscalation).to.equal(false);
+          if (values.metrics.enabled) {
+            expect(byName.get('METRICS_PORT')?.value).to.equal(String(values.metrics.port));
+            expect(container.ports.map((p: Manifest) => p.name)).to.include('metrics');
+            expect(deployment.spec.template.metadata.annotations).to.include({
+              'prometheus.io/scrape': 'true',
+              'prometheus.io/port': String(values.metrics.port),
+            });
+          } else expect(byName.has('METRICS_PORT')).to.equal(false);
+        }
+      });
+
+      it('probes the API: ready on /health, alive on a route that needs neither PostgreSQL nor Temporal', () => {
+        const api = kind('Deployment').find((d) => d.metadata.name === 'svc-svc-postal-api');
+        const [container] = api.spec.template.spec.containers;
+        expect(container.readinessProbe.httpGet).to.include({ path: '/health', port: 'http' });
+        expect(container.livenessProbe.httpGet.path).to.not.equal('/health');
+        expect(container.ports.find((p: Manifest) => p.name === 'http').containerPort).to.equal(
+          Number(container.env.find((e: EnvVar) => e.name === 'PORT').value),
+        );
+        expect(api.spec.strategy.rollingUpdate.maxUnavailable).to.equal(0);
+      });
+
+      it('gives each worker its roles (WORKER_ROLES) and, with metrics, a liveness probe', () => {
+        for (const worker of values.workers) {
+          const deployment = kind('Deployment').find((d) => d.metadata.name === `svc-svc-postal-worker-${worker.name}`);
+          const [container] = deployment.spec.template.spec.containers;
+          const roles = container.env.find((e: EnvVar) => e.name === 'WORKER_ROLES').value.split(',');
+          expect(roles).to.deep.equal(worker.roles);
+          for (const role of roles) expect(ROLES).to.include(role);
+          if (values.metrics.enabled) expect(container.livenessProbe.httpGet).to.include({ path: values.metrics.path, port: 'metrics' });
+        }
+        // Every role is run by some worker.
+        expect(new Set(values.workers.flatMap((w: Manifest) => w.roles))).to.deep.equal(new Set(ROLES));
+      });
+
+      it('scales the API and the printing workers (HPA) and keeps one pod of each Deployment through disruptions (PDB)', () => {
+        const hpas = kind('HorizontalPodAutoscaler').map((h) => h.spec.scaleTargetRef.name);
+        expect(hpas).to.include('svc-svc-postal-api');
+        const printing = values.workers.filter((w: Manifest) => w.roles.includes('printing')).map((w: Manifest) => `svc-svc-postal-worker-${w.name}`);
+        expect(printing).to.have.length.above(0);
+        for (const name of printing) expect(hpas).to.include(name);
+        for (const deployment of kind('Deployment')) {
+          const pdb = kind('PodDisruptionBudget').find((p) => p.metadata.name === deployment.metadata.name);
+          expect(pdb, `PDB of ${deployment.metadata.name}`).to.not.equal(undefined);
+          expect(pdb.spec.selector.matchLabels).to.deep.equal(deployment.spec.selector.matchLabels);
+          // A Deployment scaled by its HPA leaves replicas to it.
+          if (hpas.includes(deployment.metadata.name)) expect(deployment.spec.replicas).to.equal(undefined);
+        }
+      });
+
+      it('migrates in a pre-install/pre-upgrade hook Job with node dist/scripts/migrate.js', () => {
+        const [job, ...others] = kind('Job');
+        expect(others).to.deep.equal([]);
+        expect(job.metadata.annotations['helm.sh/hook']).to.equal('pre-install,pre-upgrade');
+        const [container] = job.spec.template.spec.containers;
+        expect(container.command).to.deep.equal(['node', 'dist/scripts/migrate.js']);
+        expect(existsSync(join(distRoot, 'scripts', 'migrate.js'))).to.equal(true);
+        expect(container.env.find((e: EnvVar) => e.name === 'DATABASE_URL').valueFrom.secretKeyRef.name).to.equal(values.existingSecret);
+        expect(job.spec.template.spec.restartPolicy).to.equal('Never');
+      });
+
+      it('writes no Secret (they come from existingSecret)', () => {
+        expect(kind('Secret')).to.deep.equal([]);
+      });
+    });
+  }
+
+  it('Temporal Cloud: an API key from the Secret, no search attribute registration, and the tcld list is ours', () => {
+    const manifests = render(['values.yaml', 'values-temporal-cloud.yaml']);
+    for (const deployment of manifests.filter((m) => m.kind === 'Deployment')) {
+      const env = deployment.spec.template.spec.containers[0].env as EnvVar[];
+      const key = env.find((e) => e.name === 'TEMPORAL_API_KEY')!.valueFrom!.secretKeyRef!;
+      expect(key.optional).to.not.equal(true);
+      expect(env.find((e) => e.name === 'TEMPORAL_REGISTER_SEARCH_ATTRIBUTES')!.value).to.equal('0');
+    }
+    const text = readFileSync(join(CHART, 'values-temporal-cloud.yaml'), 'utf8');
+    const listed = [...text.matchAll(/--sa (\w+)=(\w+)/g)].map((m) => `${m[1]}=${m[2]}`).sort();
+    const ours = SEARCH_ATTRIBUTES.map((key) => `${key.name}=${key.type === 'BOOL' ? 'Bool' : 'Keyword'}`).sort();
+    expect(listed).to.deep.equal(ours);
+  });
+
+  it('self-hosted Temporal: the TLS files are mounted from their Secret where TEMPORAL_TLS_* point', () => {
+    const manifests = render(['values.yaml', 'values-self-hosted-temporal.yaml']);
+    for (const workload of manifests.filter((m) => m.kind === 'Deployment' || m.kind === 'Job')) {
+      const pod = workload.spec.template.spec;
+      const container = pod.containers[0];
+      const volume = pod.volumes.find((v: Manifest) => v.name === 'temporal-tls');
+      expect(volume.secret.secretName).to.equal('svc-postal-temporal-tls');
+      const mount = container.volumeMounts.find((m: Manifest) => m.name === 'temporal-tls');
+      for (const name of ['TEMPORAL_TLS_CA', 'TEMPORAL_TLS_CERT', 'TEMPORAL_TLS_KEY'])
+        expect(container.env.find((e: EnvVar) => e.name === name).value.startsWith(mount.mountPath + '/'), name).to.equal(true);
+    }
+  });
+
+  it('refuses a worker role the code does not know, and a missing existingSecret', () => {
+    const role = run(['template', 'svc', '.', '--set', 'workers[0].name=x', '--set', 'workers[0].roles[0]=printer']);
+    expect(role.status).to.not.equal(0);
+    expect(role.stderr).to.include('unknown role "printer"');
+    const secret = run(['template', 'svc', '.', '--set', 'existingSecret=']);
+    expect(secret.status).to.not.equal(0);
+    expect(secret.stderr).to.include('existingSecret is required');
+  });
+});
