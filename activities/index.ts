@@ -3,7 +3,7 @@ import type { Db } from '../db/knex.js';
 import { maintenanceActivities } from './maintenance.js';
 import { pdfActivities } from './pdf.js';
 import { searchActivities } from './search.js';
-import { mailingActivities, type PostalOperators } from './mailings.js';
+import { mailingActivities, type OperatorCounters, type PostalOperators } from './mailings.js';
 import { MailevaOperator } from './operator/maileva.js';
 import { MailevaClient } from './partners/maileva.js';
 import { operatorReference, rememberOperatorReference, type OperatorReference } from '../domain/mailings/projection.js';
@@ -29,6 +29,8 @@ export interface ActivityDeps {
   llm?: LlmProvider;
   /** The workflows as the domain reaches them, for the reconciler (absent where none runs, e.g. replays). */
   workflows?: WorkflowRunner;
+  /** The worker's metrics of operator calls (METRICS_PORT); uncounted when absent. */
+  counters?: OperatorCounters;
 }
 
 /** The simulator always (letters it took are followed to the end), Maileva when POSTAL_OPERATOR=maileva. */
@@ -51,7 +53,7 @@ export function createActivities(deps: ActivityDeps) {
     ...maintenanceActivities(deps.db),
     ...pdfActivities(deps.browsers),
     ...searchActivities(deps.config),
-    ...mailingActivities(deps.db, postalOperators(deps), deps.browsers),
+    ...mailingActivities(deps.db, postalOperators(deps), deps.browsers, deps.counters),
     ...webhookActivities(deps.db, deps.config),
     ...lookupActivities(deps.config),
     ...aiActivities(deps.config, deps.llm),

@@ -37,8 +37,18 @@ const OPERATOR_PENDING = 'operator_pending';
 /** A shipment the workflow names does not exist: final, never retried. */
 const missing = (shipmentId: string): ApplicationFailure => ApplicationFailure.nonRetryable(`shipment ${shipmentId} does not exist`, 'shipment_missing');
 
+/** What the postal operator's calls count for the worker's metrics (worker/metrics.ts); nothing when metrics are off. */
+export interface OperatorCounters {
+  /** A filing attempt that failed and will be tried again: `unavailable`, `pending` (not accepted yet) or `error`. */
+  filingRetry(reason: 'unavailable' | 'pending' | 'error'): void;
+  /** A call to the operator that failed other than with a refusal or a benign "not yet". */
+  operatorError(operator: string, call: 'file' | 'tracking'): void;
+}
+
+const UNCOUNTED: OperatorCounters = { filingRetry: () => undefined, operatorError: () => undefined };
+
 /** The mailing workflow's activities: thin adapters over the projection (domain/mailings/projection.ts), the printer and the postal operator. */
-export function mailingActivities(db: Db, operators: PostalOperators, browsers: BrowserPool) {
+export function mailingActivities(db: Db, operators: PostalOperators, browsers: BrowserPool, counters: OperatorCounters = UNCOUNTED) {
   /** The operator that took a letter (its name is kept with the shipment); the simulator for letters filed before names were. */
   const operatorNamed = (name: string | null): PostalOperator => {
     const operator = name === 'maileva' ? operators.maileva : operators.simulator;
@@ -111,7 +121,12 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
         if (error instanceof OperatorRejectedError)
           throw ApplicationFailure.nonRetryable(`the postal operator refuses the letter: ${error.message}`, FILING_REJECTED);
         // Benign: the operator has the letter and has not accepted it yet; asked again on the filing schedule.
-        if (error instanceof OperatorPendingError) throw ApplicationFailure.create({ message: error.message, type: OPERATOR_PENDING, category: 'BENIGN' });
+        if (error instanceof OperatorPendingError) {
+          counters.filingRetry('pending');
+          throw ApplicationFailure.create({ message: error.message, type: OPERATOR_PENDING, category: 'BENIGN' });
+        }
+        counters.filingRetry(error instanceof OperatorUnavailableError ? 'unavailable' : 'error');
+        counters.operatorError(operator.name, 'file');
         throw error;
       }
       return 'filed';
@@ -124,7 +139,11 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
      */
     async checkOperatorStatus(shipmentId: string, mode: Mode, current: ShipmentStatus): Promise<ShipmentStatus> {
       const { operator: name } = await operatorReference(db, shipmentId);
-      const news = await operatorNamed(name).trackingStatus(shipmentId, mode);
+      const operator = operatorNamed(name);
+      const news = await operator.trackingStatus(shipmentId, mode).catch((error: unknown) => {
+        counters.operatorError(operator.name, 'tracking');
+        throw error;
+      });
       const charged = await recordOperatorNews(db, shipmentId, news);
       if (charged && news.postageCents !== undefined && news.postageCents > charged.amountCents)
         logger.warn(

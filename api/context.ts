@@ -7,6 +7,7 @@ import type { HealthCheck } from '../domain/health.js';
 import type { ShipmentCache } from '../domain/mailings/shipment-cache.js';
 import type { KeyRecord } from '../domain/access/key-store.js';
 import type { RequestLogBuffer } from '../domain/access/request-log.js';
+import type { ApiMetrics } from './metrics.js';
 
 /** What every request handler can reach: no globals, so tests can run several apps side by side. */
 export interface Services {
@@ -21,6 +22,8 @@ export interface Services {
   shipments: ShipmentCache;
   /** This process's request log rows, written to Postgres in batches. */
   requestLog: RequestLogBuffer;
+  /** Prometheus counters, kept only with METRICS_PORT. */
+  metrics?: ApiMetrics;
 }
 
 export interface AuthState {

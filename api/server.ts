@@ -16,6 +16,8 @@ import { RequestLogBuffer } from '../domain/access/request-log.js';
 import { OutboxSender } from '../web/outbox-sender.js';
 import { purgeSpentBudgets } from '../domain/developers/throttle.js';
 import { logger } from '../lib/logger.js';
+import { processRegistry, serveMetrics } from '../lib/metrics.js';
+import { ApiMetrics } from './metrics.js';
 
 /** The developer space's prefix: those requests go to its own app (web/), never through the API's chain. */
 const isDashboard = (url: string | undefined): boolean => url === '/dashboard' || /^\/dashboard[/?]/.test(url ?? '');
@@ -46,7 +48,20 @@ export async function startApiServer(deps: ApiDeps, port: number, host = '0.0.0.
   const domain = domainDeps(deps.db, deps.config, deps.temporal);
   const requestLog = new RequestLogBuffer(deps.db);
   requestLog.start();
-  const app = createApp({ config: deps.config, db: deps.db, guard, domain, health: new HealthCheck(domain), shipments, requestLog } satisfies Services);
+  // Counted only when scraped somewhere: without METRICS_PORT no request pays for it.
+  const registry = deps.config.metricsPort === undefined ? undefined : processRegistry();
+  const metrics = registry && new ApiMetrics(registry);
+  const app = createApp({
+    config: deps.config,
+    db: deps.db,
+    guard,
+    domain,
+    health: new HealthCheck(domain),
+    shipments,
+    requestLog,
+    metrics,
+  } satisfies Services);
+  const metricsEndpoint = registry && (await serveMetrics(registry, deps.config.metricsPort!));
   const mailer = createMailer(deps.config);
   const outbox = new OutboxSender(deps.db, deps.config.secretKey, mailer);
   outbox.start();
@@ -104,7 +119,7 @@ export async function startApiServer(deps: ApiDeps, port: number, host = '0.0.0.
         server.close(() => {
           clearInterval(sweeper);
           clearTimeout(cutter);
-          void Promise.all([guard.stop(), shipments.stop(), requestLog.stop(), outbox.stop()]).then(() => {
+          void Promise.all([guard.stop(), shipments.stop(), requestLog.stop(), outbox.stop(), metricsEndpoint?.close()]).then(() => {
             mailer.close();
             resolve();
           });

@@ -54,6 +54,8 @@ export function logLevel(env: NodeJS.ProcessEnv = process.env): string {
 export interface Config {
   appEnv: AppEnv;
   port: number;
+  /** METRICS_PORT: the Prometheus endpoint's own port (`GET /metrics`); undefined: no metrics are kept. */
+  metricsPort: number | undefined;
   databaseUrl: string | undefined;
   temporalAddress: string | undefined;
   temporalNamespace: string;
@@ -420,6 +422,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     appEnv,
     port: positiveInt(env.PORT, 'PORT', 3000),
+    metricsPort: env.METRICS_PORT ? positiveInt(env.METRICS_PORT, 'METRICS_PORT', 0) : undefined,
     databaseUrl: env.DATABASE_URL || undefined,
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',

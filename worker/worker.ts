@@ -20,6 +20,7 @@ import {
 import { temporalConnectionOptions } from '../temporal/connection.js';
 import { purgeExpiredData, purgeWebhookDeliveries, reconcileMailings } from '../workflows/index.js';
 import { logger } from '../lib/logger.js';
+import { startWorkerMetrics } from './metrics.js';
 
 const workflowsPath = fileURLToPath(new URL('../workflows/index.js', import.meta.url));
 
@@ -40,12 +41,15 @@ class QuietLogger extends DefaultLogger {
 }
 
 /** Quiet SDK logs, and shutdown driven by our own signal handlers rather than the SDK's. */
-function installRuntime(config: Config): void {
+function installRuntime(config: Config, sdkMetricsAddress: string | undefined): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   // The same level for the SDK's native (Rust) logs, which are printed apart from the logger.
   const level = config.temporalLogLevel;
-  Runtime.install({ logger: new QuietLogger(level), shutdownSignals: [], telemetryOptions: { logging: { filter: { core: level, other: level } } } });
+  const logging = { filter: { core: level, other: level } };
+  // The SDK's metrics, read through the worker's METRICS_PORT (worker/metrics.ts); durations in seconds, as Prometheus has them.
+  const metrics = sdkMetricsAddress && { prometheus: { bindAddress: sdkMetricsAddress, useSecondsForDurations: true, countersTotalSuffix: true } };
+  Runtime.install({ logger: new QuietLogger(level), shutdownSignals: [], telemetryOptions: { logging, ...(metrics && { metrics }) } });
 }
 
 export interface RunnableWorker {
@@ -85,8 +89,9 @@ export function roleQueues(main: string): Record<WorkerRole, string[]> {
 
 /** The one worker bootstrap: workflows bundled from workflows/, activities from activities/; the roles choose the task queues. */
 export async function createWorker({ config, db, address }: WorkerDeps): Promise<RunnableWorker> {
-  installRuntime(config);
   const roles = config.workerRoles;
+  const metrics = config.metricsPort === undefined ? undefined : await startWorkerMetrics(config, db, roles);
+  installRuntime(config, metrics?.sdkBindAddress);
   const has = (role: WorkerRole): boolean => roles.includes(role);
   const options = temporalConnectionOptions(address, config.temporalNamespace, config);
   const connection = await NativeConnection.connect(options);
@@ -98,7 +103,7 @@ export async function createWorker({ config, db, address }: WorkerDeps): Promise
     executablePath: config.pdf.executablePath,
     ...(!has('printing') && { disabled: `WORKER_ROLES=${roles.join(',')} has no printing role` }),
   });
-  const activities = createActivities({ db, config, browsers, workflows: temporalWorkflows(temporal, config) });
+  const activities = createActivities({ db, config, browsers, workflows: temporalWorkflows(temporal, config), counters: metrics?.counters });
   const namespace = config.temporalNamespace;
   const main = config.taskQueue;
   // Shutdown: running activities get the grace period, then are told to stop; the worker gives up on them soon after.
@@ -156,7 +161,7 @@ export async function createWorker({ config, db, address }: WorkerDeps): Promise
     run: () =>
       Promise.all(all.map((w) => w.run()))
         .then(() => undefined)
-        .finally(() => Promise.all([browsers.close(), connection.close(), clientConnection.close()])),
+        .finally(() => Promise.all([browsers.close(), connection.close(), clientConnection.close(), metrics?.endpoint.close()])),
     shutdown: () => {
       for (const w of all) if (w.getState() === 'RUNNING') w.shutdown();
     },

@@ -65,6 +65,7 @@ function answerError(ctx: Context, error: unknown): void {
       apiError.message,
     );
   ctx.status = apiError.status;
+  if (apiError.status === 402 || apiError.status === 429) ctx.services.metrics?.refusal(apiError.code);
   // An outage of the database or of Temporal: the client may retry, after a short wait.
   if (apiError.status === 503) ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
   ctx.type = 'application/json';

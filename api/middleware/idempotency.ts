@@ -76,6 +76,7 @@ export async function idempotency(ctx: Context, next: Next): Promise<void> {
       ctx.type = outcome.type;
       ctx.body = outcome.body;
       ctx.set('Idempotent-Replayed', 'true');
+      ctx.services.metrics?.replay();
       return;
   }
   const { claim } = outcome;

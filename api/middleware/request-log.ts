@@ -26,6 +26,8 @@ export function requestLog(ctx: Context, next: Next): Promise<void> {
     const path = loggedPath(ctx.path);
     const caller = ctx.state.caller;
     if (caller !== undefined) ctx.services.requestLog.add(id, caller.accountId, caller.keyId, caller.mode, ctx.method, path, ctx.status, ms, Date.now() - ms);
+    // The route's template, set by @koa/router: a metric label with few values.
+    ctx.services.metrics?.request(ctx.method, (ctx as { _matchedRoute?: string })._matchedRoute, ctx.status, ms);
     if (accessLog.enabled) accessLog.write({ requestId: id, method: ctx.method, path, status: ctx.status, ms, account: ctx.state.auth?.accountId });
   });
   return next();

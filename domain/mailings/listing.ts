@@ -41,3 +41,12 @@ export async function listShipments(
   const result = page(rows, filter.limit, secretKey, scopeOf(filter));
   return { data: result.rows.map((row) => shipmentOfRow(row, true).shipment), nextCursor: result.nextCursor, hasMore: result.hasMore };
 }
+
+/** Shipments by status, live and test apart (the worker's metrics: what is in flight, what ended in error). */
+export async function countShipmentsByStatus(db: Db): Promise<{ status: ShipmentStatus; test: boolean; count: number }[]> {
+  const rows: { status: ShipmentStatus; test: boolean; n: string }[] = await db('shipments')
+    .select('status', 'test')
+    .count({ n: '*' })
+    .groupBy('status', 'test');
+  return rows.map((r) => ({ status: r.status, test: r.test, count: Number(r.n) }));
+}

@@ -280,3 +280,18 @@ export async function purgeWebhookHistory(db: Db): Promise<number> {
     .update({ previous_secret_sealed: null, previous_secret_expires_at: null });
   return deleted;
 }
+
+/**
+ * Deliveries not delivered, by state (the worker's metrics): `pending` (never attempted yet),
+ * `retrying` (attempted, still pending: on its retry schedule), `abandoned` (gave up, kept 30 days).
+ */
+export async function countUndeliveredDeliveries(db: Db): Promise<{ pending: number; retrying: number; abandoned: number }> {
+  const { rows } = await db.raw<{ rows: { pending: string; retrying: string; abandoned: string }[] }>(`
+    SELECT count(*) FILTER (WHERE status = 'pending' AND cardinality(attempted_at) = 0) AS pending,
+           count(*) FILTER (WHERE status = 'pending' AND cardinality(attempted_at) > 0) AS retrying,
+           count(*) FILTER (WHERE status = 'abandoned') AS abandoned
+      FROM webhook_deliveries
+     WHERE status IN ('pending', 'abandoned')`);
+  const row = rows[0]!;
+  return { pending: Number(row.pending), retrying: Number(row.retrying), abandoned: Number(row.abandoned) };
+}

@@ -1,0 +1,49 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { logger } from './logger.js';
+
+/**
+ * The Prometheus endpoint of a process (METRICS_PORT; off by default): `GET /metrics` on its own
+ * port, never on the API's, so that it is reached from the cluster's network only. The registry
+ * holds the process's own metrics (Node's heap, event loop lag, CPU, and what the API or the
+ * worker registers); `extra` adds text from elsewhere (the worker: the Temporal SDK's metrics).
+ */
+export interface MetricsEndpoint {
+  registry: Registry;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** A registry with Node's process metrics, prefixed like ours. */
+export function processRegistry(): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'svc_' });
+  return registry;
+}
+
+export async function serveMetrics(registry: Registry, port: number, extra?: () => Promise<string>, host = '0.0.0.0'): Promise<MetricsEndpoint> {
+  const server: Server = createServer((req, res) => {
+    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('GET /metrics\n');
+      return;
+    }
+    Promise.all([registry.metrics(), extra ? extra() : ''])
+      .then(([ours, theirs]) => res.writeHead(200, { 'content-type': registry.contentType }).end(theirs ? `${ours}\n${theirs}` : ours))
+      .catch((error: unknown) => {
+        logger.warn({ err: error }, 'metrics could not be collected');
+        res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics could not be collected\n');
+      });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  const bound = (server.address() as AddressInfo).port;
+  logger.info({ port: bound }, 'metrics on /metrics');
+  return {
+    registry,
+    port: bound,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
