@@ -193,6 +193,10 @@ async function liveThroughput(deps: BenchDeps, env: Record<string, string>): Pro
     };
     await allSigned(await Promise.all(Array.from({ length: 8 }, post)));
     const bare = await bareWorkflows(deps, parts);
+    // What the live rounds leave in PostgreSQL (tables, indexes, TOAST: the proofs), for docs/deploy.md's sizing.
+    const databaseBytes = async (): Promise<number> =>
+      Number(((await deps.db.raw('SELECT pg_database_size(current_database()) AS n')) as { rows: { n: string }[] }).rows[0]!.n);
+    const bytesBefore = await databaseBytes();
     try {
       // Rounds alternate (live, bare, live, bare…): this machine drifts; the medians are compared.
       const lives: number[] = [];
@@ -204,6 +208,13 @@ async function liveThroughput(deps: BenchDeps, env: Record<string, string>): Pro
         bares.push(await bare.round());
         console.log(`live round ${round + 1}: ${lives.at(-1)!.toFixed(1)} live AR mailings/s, ${bares.at(-1)!.toFixed(1)} bare workflows/s`);
       }
+      const bytesPerMailing = Math.round((await databaseBytes()) - bytesBefore) / (LIVE_ROUNDS * LIVE_MAILINGS);
+      const proofs = (await deps
+        .db('shipment_proofs as p')
+        .join('shipments as s', 's.id', 'p.shipment_id')
+        .where('s.account_id', account.id)
+        .select(deps.db.raw('count(DISTINCT p.shipment_id) AS mailings, sum(octet_length(p.pdf)) AS bytes'))) as { mailings: string; bytes: string }[];
+      const proofBytesPerMailing = Number(proofs[0]!.bytes) / Number(proofs[0]!.mailings);
       const middle = (values: number[]): number => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
       const live = middle(lives);
       const bareRate = middle(bares);
@@ -216,6 +227,8 @@ async function liveThroughput(deps: BenchDeps, env: Record<string, string>): Pro
           unit: '/s',
         },
         { name: 'live AR mailings completed ÷ bare workflows', value: live / bareRate, unit: 'ratio', target: { atLeast: 0.6 } },
+        { name: 'PostgreSQL growth per live AR mailing (tables, indexes, proofs)', value: Math.round(bytesPerMailing / 1024), unit: 'KiB' },
+        { name: 'of which its proofs (PDF bytes)', value: Math.round(proofBytesPerMailing / 1024), unit: 'KiB' },
       ];
     } finally {
       await bare.close();

@@ -93,6 +93,11 @@ export interface Config {
   operatorPollMs: number;
   /** A test mailing not advanced this long ends in error (TEST_MAILING_IDLE_LIMIT, 30 days; a test knob). */
   testMailingIdleLimitMs: number;
+  /**
+   * IDEMPOTENCY_LEASE (5 min): a POST's claim on its Idempotency-Key lasts this long; when its API
+   * process died, the same key is answered 409 until then. Longer than any request (LLM_TIMEOUT).
+   */
+  idempotencyLeaseMs: number;
   /** A filed letter without news this long ends in error (OPERATOR_SILENCE_LIMIT, 30 days; a test knob). */
   trackingSilenceLimitMs: number;
   /** Activities one worker process runs at once on the main task queue (WORKER_ACTIVITY_SLOTS). */
@@ -444,6 +449,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operatorFailFirstFilings: positiveInt(knob('OPERATOR_FAIL_FIRST_FILINGS'), 'OPERATOR_FAIL_FIRST_FILINGS', 0),
     operatorPollMs: operatorPollMs(env.OPERATOR_POLL_INTERVAL, production ? 60_000 : parseDuration(knob('OPERATOR_STEP_DELAY') || '30s')),
     testMailingIdleLimitMs: parseDuration(knob('TEST_MAILING_IDLE_LIMIT') || '30d'),
+    idempotencyLeaseMs: durationSetting(env, 'IDEMPOTENCY_LEASE', '5m'),
     trackingSilenceLimitMs: parseDuration(knob('OPERATOR_SILENCE_LIMIT') || '30d'),
     workerActivitySlots: positiveInt(env.WORKER_ACTIVITY_SLOTS, 'WORKER_ACTIVITY_SLOTS', 100) || 100,
     workerCachedWorkflows: positiveInt(env.WORKER_CACHED_WORKFLOWS, 'WORKER_CACHED_WORKFLOWS', 500) || 500,

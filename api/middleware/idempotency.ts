@@ -64,8 +64,8 @@ export async function idempotency(ctx: Context, next: Next): Promise<void> {
   if (typeof key !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(key)) {
     throw badRequest('Idempotency-Key must be 1 to 255 printable ASCII characters (a UUID v4 is recommended).');
   }
-  const { db } = ctx.services;
-  const outcome = await claimKey(db, ctx.state.auth!, key, fingerprint(ctx));
+  const { db, config } = ctx.services;
+  const outcome = await claimKey(db, ctx.state.auth!, key, fingerprint(ctx), config.idempotencyLeaseMs);
   switch (outcome.kind) {
     case 'mismatch':
       throw new ApiError(422, 'idempotency_key_reused', 'This Idempotency-Key was already used for a different request.');

@@ -14,8 +14,6 @@ interface PendingCharge extends Charge {
  * request's fingerprint while it runs, then its answer for 24 hours.
  */
 const WINDOW = "interval '24 hours'";
-/** A claim whose process died is free again after this long (requests never run this long). */
-const LEASE = "interval '5 minutes'";
 
 export interface IdempotencyClaim {
   accountId: string;
@@ -28,20 +26,23 @@ export interface IdempotencyClaim {
 export type ClaimOutcome =
   { kind: 'acquired'; claim: IdempotencyClaim } | { kind: 'replay'; status: number; type: string; body: Buffer } | { kind: 'mismatch' } | { kind: 'running' };
 
-/** Takes the key for a request with this fingerprint, or says why not (replay, another request, still running). */
-export async function claimKey(db: Db, owner: { accountId: string; mode: KeyMode }, key: string, fingerprint: string): Promise<ClaimOutcome> {
+/**
+ * Takes the key for a request with this fingerprint, or says why not (replay, another request, still
+ * running). The claim lasts `leaseMs` (IDEMPOTENCY_LEASE): a claim whose process died is free again then.
+ */
+export async function claimKey(db: Db, owner: { accountId: string; mode: KeyMode }, key: string, fingerprint: string, leaseMs: number): Promise<ClaimOutcome> {
   const { accountId, mode } = owner;
   for (let attempt = 0; attempt < 3; attempt++) {
     // Takes the key when it is new, expired, or held by a request that died.
     const { rows } = await db.raw(
       `INSERT INTO idempotency_keys AS i (account_id, mode, key, request_hash, state, locked_until)
-       VALUES (?, ?, ?, ?, 'running', now() + ${LEASE})
+       VALUES (?, ?, ?, ?, 'running', now() + ?::int * interval '1 millisecond')
        ON CONFLICT (account_id, mode, key) DO UPDATE
           SET request_hash = EXCLUDED.request_hash, state = 'running', locked_until = EXCLUDED.locked_until,
               created_at = now(), response_status = NULL, response_type = NULL, response_body = NULL, response_headers = NULL
         WHERE i.created_at < now() - ${WINDOW} OR (i.state = 'running' AND i.locked_until < now())
        RETURNING charge`,
-      [accountId, mode, key, fingerprint],
+      [accountId, mode, key, fingerprint, leaseMs],
     );
     if (rows.length > 0) {
       const claim = { accountId, mode, key, saved: false };

@@ -93,6 +93,8 @@ export interface ApiProcess {
   url: string;
   output: () => string;
   stop(): Promise<void>;
+  /** SIGKILL: gone at once, with whatever it was answering. */
+  kill(): Promise<void>;
 }
 
 /** A separate API process (dist/api/main.js) on the test stack's Postgres and Temporal. */
@@ -118,9 +120,15 @@ export async function spawnApiProcess(env: Record<string, string> = {}): Promise
     url,
     output: () => output,
     async stop() {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
+      await exited;
+    },
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
       await exited;
     },
   };
