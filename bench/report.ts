@@ -42,7 +42,11 @@ function targetText(t: Target | undefined): string {
 }
 
 function valueText(f: Figure): string {
-  const digits = f.unit === 'ratio' ? 2 : Number.isInteger(f.value) ? 0 : 1;
+  let digits = f.unit === 'ratio' ? 2 : Number.isInteger(f.value) ? 0 : 1;
+  // More digits while the rounded value would read as meeting its target and the value does not
+  // (0.595 against ≥ 0.6), or the other way round: the figure shown must carry its verdict.
+  const verdict = met(f);
+  while (f.target && !f.metWhen && digits < 6 && verdict !== met({ ...f, value: Number(f.value.toFixed(digits)) })) digits++;
   const value = f.value.toFixed(digits);
   return f.unit === 'ratio' ? value : `${value} ${f.unit}`;
 }

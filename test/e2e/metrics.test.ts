@@ -3,8 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { call, createAccount, eventually, spawnApiProcess, type ApiProcess } from '../support/api.js';
-import { freeLetter, recipient, sender } from '../support/fixtures.js';
+import { call, createAccount, eventually, postSimpleLetter, spawnApiProcess, type ApiProcess } from '../support/api.js';
 import { spawnNode } from '../support/processes.js';
 import { stack } from '../support/stack.js';
 import { freePort } from '../../scripts/local/ports.js';
@@ -133,13 +132,7 @@ describe('metrics on METRICS_PORT (Prometheus)', function () {
 
     it("has the Temporal SDK's metrics, filing retries and operator errors counted, and mailings and deliveries as PostgreSQL has them", async () => {
       const account = await createAccount({ balanceCents: 10_000 });
-      const created = await call('POST', '/v1/mailings', {
-        baseUrl: api.url,
-        key: account.liveKey,
-        body: { mode: 'simple', letter: freeLetter, sender, recipient },
-      });
-      expect(created.status, JSON.stringify(created.body)).to.equal(201);
-      const id = created.body.id as string;
+      const id = await postSimpleLetter(api.url, account.liveKey);
       await eventually(
         () => call('GET', `/v1/mailings/${id}`, { baseUrl: api.url, key: account.liveKey }),
         (r) => r.body.status === 'posted',

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { call, createAccount, eventually, spawnApiProcess, type ApiProcess } from '../support/api.js';
+import { call, createAccount, eventually, postSimpleLetter, spawnApiProcess, type ApiProcess } from '../support/api.js';
 import { freeLetter, recipient, sender } from '../support/fixtures.js';
 import { spawnNode } from '../support/processes.js';
 import { stack } from '../support/stack.js';
@@ -74,13 +74,7 @@ describe('worker roles (WORKER_ROLES)', function () {
 
     const account = await createAccount({ balanceCents: 10_000 });
     await createWebhookEndpoint(stack().db, stack().config, { accountId: account.id, url: receiver.url, env: 'live', events: [] });
-    const created = await call('POST', '/v1/mailings', {
-      baseUrl: api.url,
-      key: account.liveKey,
-      body: { mode: 'simple', letter: freeLetter, sender, recipient },
-    });
-    expect(created.status, JSON.stringify(created.body)).to.equal(201);
-    const id = created.body.id as string;
+    const id = await postSimpleLetter(api.url, account.liveKey);
     const done = await eventually(
       () => call('GET', `/v1/mailings/${id}`, { baseUrl: api.url, key: account.liveKey }),
       (r) => r.body.status === 'posted' && r.body.proofs.length === 1,

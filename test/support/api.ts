@@ -215,3 +215,10 @@ export async function startedMailingWorkflow(shipmentId: string, client: Client 
     }
   }
 }
+
+/** Posts a simple free-form letter with `key` and gives the mailing's id (anything but 201 throws, with the answer). */
+export async function postSimpleLetter(baseUrl: string, key: string): Promise<string> {
+  const created = await call('POST', '/v1/mailings', { baseUrl, key, body: { mode: 'simple', letter: freeLetter, sender, recipient } });
+  if (created.status !== 201) throw new Error(`POST /v1/mailings answered ${created.status}: ${created.text}`);
+  return created.body.id as string;
+}
