@@ -22,9 +22,19 @@ export function processRegistry(): Registry {
   return registry;
 }
 
+/** Answered 200 as long as the process runs its event loop: the workers' liveness probe (the Helm chart). */
+export const LIVENESS_PATH = '/live';
+
 export async function serveMetrics(registry: Registry, port: number, extra?: () => Promise<string>, host = '0.0.0.0'): Promise<MetricsEndpoint> {
   const server: Server = createServer((req, res) => {
-    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+    const path = (req.url ?? '').split('?')[0];
+    // A liveness probe: the process's event loop answers, and nothing else is asked (a slow
+    // database must not get a worker restarted, as /metrics would with its gauges).
+    if (req.method === 'GET' && path === LIVENESS_PATH) {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
+      return;
+    }
+    if (req.method !== 'GET' || path !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('GET /metrics\n');
       return;
     }

@@ -128,7 +128,7 @@ describe('Helm chart deploy/helm/svc-postal', function () {
           const roles = container.env.find((e: EnvVar) => e.name === 'WORKER_ROLES').value.split(',');
           expect(roles).to.deep.equal(worker.roles);
           for (const role of roles) expect(ROLES).to.include(role);
-          if (values.metrics.enabled) expect(container.livenessProbe.httpGet).to.include({ path: values.metrics.path, port: 'metrics' });
+          if (values.metrics.enabled) expect(container.livenessProbe.httpGet).to.include({ path: '/live', port: 'metrics' });
         }
         // Every role is run by some worker.
         expect(new Set(values.workers.flatMap((w: Manifest) => w.roles))).to.deep.equal(new Set(ROLES));

@@ -107,6 +107,8 @@ describe('metrics on METRICS_PORT (Prometheus)', function () {
     it('serves them on their own port only: the API port has no /metrics', async () => {
       expect((await fetch(`${api.url}/metrics`)).status).to.equal(404);
       expect((await fetch(`http://127.0.0.1:${metricsPort}/other`)).status).to.equal(404);
+      // The liveness probe of the chart: answered without collecting anything.
+      expect((await fetch(`http://127.0.0.1:${metricsPort}/live`)).status).to.equal(200);
     });
   });
 
