@@ -16,7 +16,7 @@ export interface ReconcileOptions {
 type UnfinishedRow = { id: string; account_id: string; mode: Mode; test: boolean; reference: string | null };
 
 /** Shipments not final and older than the grace period, oldest first: each should have a running workflow. */
-function unfinishedShipments(db: Db, options: ReconcileOptions): Promise<UnfinishedRow[]> {
+function unfinishedShipments(db: Db, options: ReconcileOptions & { shipmentId?: string }): Promise<UnfinishedRow[]> {
   const query = db('shipments')
     .where('created_at', '<', new Date(Date.now() - RECONCILER_GRACE_MS))
     .whereNotIn('status', ['canceled', 'error', 'returned'])
@@ -27,6 +27,7 @@ function unfinishedShipments(db: Db, options: ReconcileOptions): Promise<Unfinis
     .limit(BATCH)
     .select('id', 'account_id', 'mode', 'test', 'reference');
   if (options.accountId) query.andWhere({ account_id: options.accountId });
+  if (options.shipmentId) query.andWhere({ id: options.shipmentId });
   return query as unknown as Promise<UnfinishedRow[]>;
 }
 
@@ -41,6 +42,9 @@ export async function resumeUnattendedMailings(deps: Deps, options: ReconcileOpt
   const resumed: string[] = [];
   for (const row of rows) {
     if (await deps.workflows.isMailingRunning(row.id)) continue;
+    // Read again: a mailing that reached its end after the batch was read has closed its workflow
+    // too (its last step is written before the workflow completes), and needs nothing.
+    if ((await unfinishedShipments(deps.db, { shipmentId: row.id })).length === 0) continue;
     const { input, reference } = mailingStart(deps.config, row);
     if (await deps.workflows.restartMailing({ ...input, resumed: true }, reference)) {
       resumed.push(row.id);

@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { balanceOf, call, createAccount, eventually, IsolatedServices, startedMailingWorkflow } from '../support/api.js';
 import { stack } from '../support/stack.js';
 import { reconcileMailings } from '../../workflows/index.js';
+import { resumeUnattendedMailings } from '../../domain/mailings/reconcile.js';
+import { domainDeps } from '../../temporal/workflow-runner.js';
 
 const QUEUE = 'reconciler-test';
 
@@ -109,5 +111,27 @@ describe('the mailing reconciler (a non-final shipment always has a running work
       .where({ id: res.body.id })
       .update({ created_at: stack().db.raw(`now() - interval '5 minutes'`) });
     expect(await reconcile(account.id)).to.deep.equal({ checked: 1, resumed: [] });
+  });
+
+  it('leaves alone a mailing that reached its end between the batch read and the check of its workflow', async () => {
+    const account = await createAccount({ balanceCents: 10_000 });
+    const res = await unserved.mail(account.liveKey);
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    const id = res.body.id as string;
+    await loseWorkflow(id, '5 minutes');
+    const { db, config, temporal } = stack();
+    const deps = domainDeps(db, config, temporal.client);
+    // The workflow ends while the reconciler looks at it: its last step written, then closed.
+    const workflows = {
+      ...deps.workflows,
+      isMailingRunning: async (shipmentId: string) => {
+        if (shipmentId === id) await db('shipments').where({ id }).update({ status: 'posted', step: 2 });
+        return deps.workflows.isMailingRunning(shipmentId);
+      },
+    };
+    const { checked, resumed } = await resumeUnattendedMailings({ ...deps, workflows }, { accountId: account.id });
+    expect(checked).to.equal(1);
+    expect(resumed).to.deep.equal([]);
+    expect((await (await startedMailingWorkflow(id)).describe()).status.name).to.equal('TERMINATED');
   });
 });
