@@ -1,5 +1,6 @@
 import { closeSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import type { Db } from '../db/knex.js';
 import { dataDir } from '../lib/config.js';
 import { distRoot } from '../lib/paths.js';
@@ -54,9 +55,10 @@ const aList =
     !Array.isArray(body.data) || body.data.length === 0 ? 'an empty or missing data list' : body.data.every(accept) ? undefined : `an item that is not ${what}`;
 
 /**
- * The front door: a bare Koa hello-world (the baseline) and our API as its own process, with the
- * access log on (written to a file, as a collector reads it) and the account request log on, over
- * an account holding 100,000 mailings. Every answer is checked (bench/support.ts).
+ * The front door: a bare Koa hello-world (the baseline) and our API as its own process (both fresh
+ * for each round), with the access log on (written to a file, as a collector reads it) and the
+ * account request log on, over an account holding 100,000 mailings. Every answer is checked
+ * (bench/support.ts).
  */
 export async function benchFrontDoor(deps: BenchDeps, report: Report): Promise<void> {
   const { db, databaseUrl, temporalAddress, testKey: key } = deps;
@@ -80,19 +82,27 @@ export async function benchFrontDoor(deps: BenchDeps, report: Report): Promise<v
   await seedShipments(db, mailingId, SEEDED);
   const ids = await seededIds(db, mailingId);
 
-  const hello = await startProcess(join(distRoot, 'bench', 'hello-koa.js'), { PORT: String(helloPort) }, `http://127.0.0.1:${helloPort}/`);
   const accessLog = join(dataDir(), 'api-access.log');
   const logFd = openSync(accessLog, 'a');
-  const server = await startProcess(join(distRoot, 'api', 'main.js'), { ...env, PORT: String(apiPort) }, `${api}/v1/openapi.json`, logFd);
-  const idle = await memoryOf(server);
-  try {
-    // As in production, the measured process has started a workflow (its Temporal client has made a call).
+  /**
+   * Fresh servers for each round: two processes of the same build differ by up to 15 % in this
+   * machine's runs (docs/performance.md), so one process measured three times would carry its luck
+   * into every median. As in production, the API has started a workflow before it is measured.
+   */
+  const startServers = async (): Promise<{ hello: ChildProcess; server: ChildProcess }> => {
+    const hello = await startProcess(join(distRoot, 'bench', 'hello-koa.js'), { PORT: String(helloPort) }, `http://127.0.0.1:${helloPort}/`);
+    const server = await startProcess(join(distRoot, 'api', 'main.js'), { ...env, PORT: String(apiPort) }, `${api}/v1/openapi.json`, logFd);
     const started = await fetch(`${api}/v1/mailings`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify({ mode: 'simple', letter: freeLetter, sender, recipient }),
     });
     if (started.status !== 201) throw new Error(`POST /v1/mailings answered ${started.status}`);
+    return { hello, server };
+  };
+  let servers = await startServers();
+  const idle = await memoryOf(servers.server);
+  try {
     const etag = (await fetch(`${api}/v1/catalogue`, { headers: auth })).headers.get('etag')!;
     const firstPage = (await (await fetch(`${api}/v1/mailings?limit=20`, { headers: auth })).json()) as { nextCursor: string };
     const randomId = (): string => ids[Math.floor(Math.random() * ids.length)]!;
@@ -172,6 +182,10 @@ export async function benchFrontDoor(deps: BenchDeps, report: Report): Promise<v
     // This machine is noisy: the scenarios alternate over several rounds and the medians count.
     const rounds: LoadResult[][] = [];
     for (let round = 0; round < ROUNDS; round++) {
+      if (round > 0) {
+        await Promise.all([stopProcess(servers.server), stopProcess(servers.hello)]);
+        servers = await startServers();
+      }
       const results: LoadResult[] = [];
       for (const [name, options] of scenarios) results.push(await load(name, { ...options, durationSeconds: 5 }));
       rounds.push(results);
@@ -179,7 +193,7 @@ export async function benchFrontDoor(deps: BenchDeps, report: Report): Promise<v
     }
     const medians = new Map(scenarios.map(([name], i) => [name, median(rounds.map((r) => r[i]!))]));
     console.log(table([...medians.values()]));
-    const after = await memoryOf(server);
+    const after = await memoryOf(servers.server);
     if (only) return;
     const rate = (name: string): number => medians.get(allScenarios.find(([n]) => n.startsWith(name))![0])!.requestsPerSecond;
     const bare = rate('bare Koa');
@@ -212,8 +226,7 @@ export async function benchFrontDoor(deps: BenchDeps, report: Report): Promise<v
     report.add({ part, name: 'API RSS, after the front-door load', value: after.rssMb, unit: 'MB' });
     console.log(`API memory: idle RSS ${idle.rssMb} MB (heap ${idle.heapUsedMb} MB); after the load RSS ${after.rssMb} MB (heap ${after.heapUsedMb} MB)`);
   } finally {
-    await stopProcess(server);
-    await stopProcess(hello);
+    await Promise.all([stopProcess(servers.server), stopProcess(servers.hello)]);
     closeSync(logFd);
     console.log(`access log of the API: ${statSync(accessLog).size} bytes written`);
   }
