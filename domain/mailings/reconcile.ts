@@ -5,26 +5,28 @@ import { RECONCILER_GRACE_MS } from './creation-protocol.js';
 import { mailingStart } from './create.js';
 import { lastStep, MODES, type Mode } from './states.js';
 
-/** Mailings looked at per run of the reconciler. */
+/** Mailings looked at per run of the reconciler: half the newest, half the oldest. */
 const BATCH = 500;
 
 export interface ReconcileOptions {
   /** Only this account's mailings (tests, or an operator repairing one customer). */
   accountId?: string;
+  /** Mailings looked at in this run (BATCH unless given). */
+  batch?: number;
 }
 
 type UnfinishedRow = { id: string; account_id: string; mode: Mode; test: boolean; reference: string | null };
 
-/** Shipments not final and older than the grace period, oldest first: each should have a running workflow. */
-function unfinishedShipments(db: Db, options: ReconcileOptions & { shipmentId?: string }): Promise<UnfinishedRow[]> {
+/** Shipments not final and older than the grace period: each should have a running workflow. */
+function unfinishedShipments(db: Db, options: ReconcileOptions & { shipmentId?: string; newestFirst?: boolean }): Promise<UnfinishedRow[]> {
   const query = db('shipments')
     .where('created_at', '<', new Date(Date.now() - RECONCILER_GRACE_MS))
     .whereNotIn('status', ['canceled', 'error', 'returned'])
     .andWhere((q) => {
       for (const mode of MODES) q.orWhere((m) => m.where({ mode }).andWhere('step', '<', lastStep(mode)));
     })
-    .orderBy('created_at')
-    .limit(BATCH)
+    .orderBy('created_at', options.newestFirst ? 'desc' : 'asc')
+    .limit(options.batch ?? BATCH)
     .select('id', 'account_id', 'mode', 'test', 'reference');
   if (options.accountId) query.andWhere({ account_id: options.accountId });
   if (options.shipmentId) query.andWhere({ id: options.shipmentId });
@@ -38,7 +40,15 @@ function unfinishedShipments(db: Db, options: ReconcileOptions & { shipmentId?: 
  * refunds one paid too long ago (`mailing.error`).
  */
 export async function resumeUnattendedMailings(deps: Deps, options: ReconcileOptions = {}): Promise<{ checked: number; resumed: string[] }> {
-  const rows = await unfinishedShipments(deps.db, options);
+  // The newest past the grace period first: what a crash leaves (a mailing recorded, its workflow
+  // not yet started) is found at the next run, however many older mailings wait with a running
+  // workflow (sandbox mailings stay unfinished for up to 30 days). Then the oldest.
+  const half = Math.ceil((options.batch ?? BATCH) / 2);
+  const [newest, oldest] = await Promise.all([
+    unfinishedShipments(deps.db, { ...options, batch: half, newestFirst: true }),
+    unfinishedShipments(deps.db, { ...options, batch: half }),
+  ]);
+  const rows = [...new Map([...newest, ...oldest].map((row) => [row.id, row])).values()];
   const resumed: string[] = [];
   for (const row of rows) {
     if (await deps.workflows.isMailingRunning(row.id)) continue;

@@ -134,4 +134,25 @@ describe('the mailing reconciler (a non-final shipment always has a running work
     expect(resumed).to.deep.equal([]);
     expect((await (await startedMailingWorkflow(id)).describe()).status.name).to.equal('TERMINATED');
   });
+
+  it('finds a recent mailing without a workflow however many older ones wait with theirs (the newest are looked at first)', async () => {
+    const account = await createAccount({ balanceCents: 10_000 });
+    const { db, config, temporal } = stack();
+    // Older mailings whose workflows run (sandbox mailings wait up to 30 days for an advance).
+    for (let i = 0; i < 4; i++) {
+      const res = await unserved.mail(account.testKey);
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      await startedMailingWorkflow(res.body.id as string);
+      await db('shipments')
+        .where({ id: res.body.id })
+        .update({ created_at: db.raw(`now() - interval '${2 + i} days'`) });
+    }
+    // What a crash leaves: a mailing recorded a few minutes ago, without a workflow.
+    const orphan = await unserved.mail(account.testKey);
+    expect(orphan.status, JSON.stringify(orphan.body)).to.equal(201);
+    await loseWorkflow(orphan.body.id as string, '3 minutes');
+    const { checked, resumed } = await resumeUnattendedMailings(domainDeps(db, config, temporal.client), { accountId: account.id, batch: 4 });
+    expect(checked).to.equal(4);
+    expect(resumed).to.deep.equal([orphan.body.id]);
+  });
 });
