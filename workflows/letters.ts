@@ -1,4 +1,4 @@
-import { patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { LetterDocument } from '../domain/letters/render.js';
 import { mainQueueOf, printingQueue } from './contract.js';
@@ -14,6 +14,5 @@ const { renderLetterPdf } = proxyActivities<Activities>({
  * the printing queue (the `printing` worker role: only those processes start a browser).
  */
 export async function letterPdf(document: LetterDocument): Promise<Uint8Array> {
-  if (!patched('role-task-queues')) return renderLetterPdf(document);
   return renderLetterPdf.executeWithOptions({ taskQueue: printingQueue(mainQueueOf(workflowInfo().taskQueue)) }, [document]);
 }

@@ -1,5 +1,5 @@
 /** The activities of a mailing's workflow, with the options each kind of work runs under. */
-import { ActivityFailure, ApplicationFailure, patched, proxyActivities, proxyLocalActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { RECORD_WAIT } from '../../domain/mailings/creation-protocol.js';
 import { deliveriesQueue, printingQueue } from '../contract.js';
@@ -8,11 +8,10 @@ import { deliveriesQueue, printingQueue } from '../contract.js';
  * The task queue of a kind of work that has workers of its own (WORKER_ROLES, docs/operators.md):
  * `<queue>-printing` (what needs the browser) and `<queue>-deliveries` (first webhook attempts).
  * Read when an activity is scheduled (the options below are spread at each call, which reads this
- * getter), so the patch marker lands where the commands start to differ. A history recorded
- * before the patch replays with the mailing's own queue, as it was scheduled (docs/versioning.md).
+ * getter): the mailing's own queue is only known inside the workflow.
  */
-function ownQueue(queue: (mainQueue: string) => string): string | undefined {
-  return patched('role-task-queues') ? queue(workflowInfo().taskQueue) : undefined;
+function ownQueue(queue: (mainQueue: string) => string): string {
+  return queue(workflowInfo().taskQueue);
 }
 
 /** Calls `local`'s activity; when its bounded attempts run out, the same one through `regular`. */
