@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import proto from '@temporalio/proto';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { loadConfig } from '../lib/config.js';
 import { connectTemporal } from '../temporal/connection.js';
 import { replayHistories } from '../worker/replay.js';
@@ -17,7 +18,25 @@ import { toolTemporalAddress } from './local/database.js';
  */
 const RUNNING = "(WorkflowType = 'mailing' OR WorkflowType = 'webhookDelivery' OR WorkflowType = 'topUp') AND ExecutionStatus = 'Running'";
 
+/**
+ * The report is the only thing on standard output (tools parse it): the SDK's own lines (warnings
+ * while replaying, the native core's) go to standard error.
+ */
+function logToStandardError(): void {
+  const logger = new DefaultLogger('WARN', ({ level, message, meta }) => {
+    let details = '';
+    try {
+      details = meta ? ` ${JSON.stringify(meta, (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value))}` : '';
+    } catch {
+      // A value that cannot be printed: the message alone.
+    }
+    process.stderr.write(`${level} ${message}${details}\n`);
+  });
+  Runtime.install({ logger, telemetryOptions: { logging: { forward: {}, filter: { core: 'WARN', other: 'WARN' } } } });
+}
+
 async function main(): Promise<number> {
+  logToStandardError();
   const { values } = parseArgs({ options: { save: { type: 'string' }, limit: { type: 'string' }, query: { type: 'string' } } });
   const config = loadConfig();
   const temporal = await connectTemporal(toolTemporalAddress(config), config.temporalNamespace, config);
