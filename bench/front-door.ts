@@ -4,7 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { Db } from '../db/knex.js';
 import { dataDir } from '../lib/config.js';
 import { distRoot } from '../lib/paths.js';
-import { freePort } from '../scripts/local/ports.js';
+import { freePort } from '../lib/net/ports.js';
 import { freeLetter, recipient, sender } from '../test/support/fixtures.js';
 import type { BenchDeps } from './deps.js';
 import { memoryOf } from './memory.js';

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import type { Client } from '@temporalio/client';
 import { distRoot } from '../lib/paths.js';
-import { freePort } from '../scripts/local/ports.js';
+import { freePort } from '../lib/net/ports.js';
 import { freeLetter, recipient, sender } from '../test/support/fixtures.js';
 import type { BenchDeps } from './deps.js';
 import { memoryOf } from './memory.js';

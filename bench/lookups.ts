@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { distRoot } from '../lib/paths.js';
-import { freePort } from '../scripts/local/ports.js';
+import { freePort } from '../lib/net/ports.js';
 import { geocoder } from '../test/support/partner-server.js';
 import { startProcess, stopProcess } from './support.js';
 import { summary } from './stats.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { distRoot, projectRoot } from '../lib/paths.js';
-import { freePort } from '../scripts/local/ports.js';
+import { freePort } from '../lib/net/ports.js';
 import { createWebhookEndpoint } from '../domain/webhooks/endpoints.js';
 import { WebhookReceiver } from '../test/support/webhook-receiver.js';
 import { startProcess, stopProcess } from './support.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { distRoot, projectRoot } from '../lib/paths.js';
-import { freePort } from '../scripts/local/ports.js';
+import { freePort } from '../lib/net/ports.js';
 import { freeLetter, recipient, sender } from '../test/support/fixtures.js';
 import type { BenchDeps } from './deps.js';
 import { memoryOf, type ProcessMemory } from './memory.js';

@@ -10,8 +10,6 @@ import { logger } from './logger.js';
  * worker registers); `extra` adds text from elsewhere (the worker: the Temporal SDK's metrics).
  */
 export interface MetricsEndpoint {
-  registry: Registry;
-  port: number;
   close(): Promise<void>;
 }
 
@@ -52,8 +50,6 @@ export async function serveMetrics(registry: Registry, port: number, extra?: () 
   const bound = (server.address() as AddressInfo).port;
   logger.info({ port: bound }, 'metrics on /metrics');
   return {
-    registry,
-    port: bound,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

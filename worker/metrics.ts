@@ -1,20 +1,11 @@
-import { createServer } from 'node:net';
 import { Counter, Gauge } from 'prom-client';
 import type { Db } from '../db/knex.js';
 import type { Config, WorkerRole } from '../lib/config.js';
 import { processRegistry, serveMetrics, type MetricsEndpoint } from '../lib/metrics.js';
+import { freePort } from '../lib/net/ports.js';
 import { countShipmentsByStatus } from '../domain/mailings/listing.js';
 import { countUndeliveredDeliveries } from '../domain/webhooks/deliveries.js';
 import type { OperatorCounters } from '../activities/mailings.js';
-
-/** A port free on the loopback now, for the Temporal SDK's own exporter (read through ours, never scraped apart). */
-async function freeLoopbackPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 export interface WorkerMetrics {
   /** Where the Temporal SDK's Prometheus exporter binds (Runtime telemetry options), on the loopback. */
@@ -67,7 +58,7 @@ export async function startWorkerMetrics(config: Config, db: Db, roles: WorkerRo
       },
     });
   }
-  const sdkPort = await freeLoopbackPort();
+  const sdkPort = await freePort();
   const sdkMetrics = async (): Promise<string> => {
     // Empty until the runtime has started its exporter (the first connection).
     const res = await fetch(`http://127.0.0.1:${sdkPort}/metrics`).catch(() => undefined);

@@ -4,7 +4,7 @@ import type { Config } from '../../lib/config.js';
 import { createDb, migrateLatest, type Db } from '../../db/knex.js';
 import { dataDir } from '../../lib/config.js';
 import { startLocalPostgres } from './postgres.js';
-import { freePort } from './ports.js';
+import { freePort } from '../../lib/net/ports.js';
 
 /**
  * The database for command-line tools: DATABASE_URL; else the one `npm start` runs; else the same

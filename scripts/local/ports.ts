@@ -1,25 +1,4 @@
-import { createServer } from 'node:net';
-
-/** Resolves true when nothing listens on 127.0.0.1:port. */
-export function isPortFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-/** A port the OS considers free right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
+import { freePort, isPortFree } from '../../lib/net/ports.js';
 
 /** The preferred port when it is free, else any free port (we never take over someone's service). */
 export async function preferredOrFreePort(preferred: number): Promise<number> {

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import type { Config } from '../../lib/config.js';
-import { freePort, preferredOrFreePort } from './ports.js';
+import { freePort } from '../../lib/net/ports.js';
+import { preferredOrFreePort } from './ports.js';
 import { startLocalPostgres } from './postgres.js';
 import { resolveTemporalCli } from './temporal-cli.js';
 import { startTemporalDevServer } from './temporal-server.js';

@@ -84,7 +84,7 @@ describe('durability', function () {
 describe('Temporal unreachable', function () {
   this.timeout(60_000);
   it('POST /v1/mailings answers 503 and records neither a debit nor a shipment', async () => {
-    const { freePort } = await import('../../scripts/local/ports.js');
+    const { freePort } = await import('../../lib/net/ports.js');
     const { balanceOf } = await import('../support/api.js');
     const api = await spawnApiProcess({ TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` });
     try {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { call, spawnApiProcess } from '../support/api.js';
 import { stack } from '../support/stack.js';
-import { freePort } from '../../scripts/local/ports.js';
+import { freePort } from '../../lib/net/ports.js';
 
 describe('GET /health', function () {
   this.timeout(60_000);

@@ -4,7 +4,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { dataLocation, reachableBy, startLocalPostgres, SYSTEM_RUNTIME_DIR } from '../../scripts/local/postgres.js';
-import { freePort } from '../../scripts/local/ports.js';
+import { freePort } from '../../lib/net/ports.js';
 
 describe('local PostgreSQL', function () {
   this.timeout(60_000);

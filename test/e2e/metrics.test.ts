@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { call, createAccount, eventually, postSimpleLetter, spawnApiProcess, type ApiProcess } from '../support/api.js';
 import { spawnNode } from '../support/processes.js';
 import { stack } from '../support/stack.js';
-import { freePort } from '../../scripts/local/ports.js';
+import { freePort } from '../../lib/net/ports.js';
 import { mailingWorkflowId } from '../../workflows/contract.js';
 
 interface Sample {

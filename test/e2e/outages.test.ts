@@ -11,7 +11,7 @@ import { createApiKey } from '../../domain/access/keys.js';
 import { SCOPES } from '../../domain/access/scopes.js';
 import { topUp } from '../../domain/billing/ledger.js';
 import { loadConfig } from '../../lib/config.js';
-import { freePort } from '../../scripts/local/ports.js';
+import { freePort } from '../../lib/net/ports.js';
 import { startLocalPostgres, type LocalPostgres } from '../../scripts/local/postgres.js';
 import { resolveTemporalCli } from '../../scripts/local/temporal-cli.js';
 import { startTemporalDevServer, type LocalTemporal } from '../../scripts/local/temporal-server.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { projectRoot } from '../../lib/paths.js';
-import { freePort } from '../../scripts/local/ports.js';
+import { freePort } from '../../lib/net/ports.js';
 import { replayDockerfile, type ReplayedImage } from '../support/docker-image.js';
 import { track } from '../support/processes.js';
 import { stack } from '../support/stack.js';

@@ -5,7 +5,7 @@ import { stack } from './stack.js';
 import { createApiKey } from '../../domain/access/keys.js';
 import { SCOPES, type KeyMode, type Scope } from '../../domain/access/scopes.js';
 import { topUp } from '../../domain/billing/ledger.js';
-import { freePort } from '../../scripts/local/ports.js';
+import { freePort } from '../../lib/net/ports.js';
 import { createAccount as createDomainAccount } from '../../domain/access/accounts.js';
 import { spawnNode } from './processes.js';
 import { WorkflowNotFoundError } from '@temporalio/common';

@@ -7,7 +7,7 @@ import { Client, Connection, type ConnectionOptions } from '@temporalio/client';
 import { InternalConnectionOptionsSymbol } from '@temporalio/client/lib/connection.js';
 import { msToTs, tsToMs } from '@temporalio/common/lib/time.js';
 import { searchAttributeTypes, waitForTemporal } from '../../temporal/connection.js';
-import { freePort } from '../../scripts/local/ports.js';
+import { freePort } from '../../lib/net/ports.js';
 import { resolveTemporalTestServer } from '../../scripts/local/temporal-test-server.js';
 import { StartupError } from '../../scripts/local/startup-error.js';
 import { track } from './processes.js';
