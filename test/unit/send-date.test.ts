@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { checkSendAt, filingInstantMs, SEND_AT_MAX_DAYS, sendAtProblem } from '../../domain/mailings/send-date.js';
 import { Unprocessable } from '../../domain/errors.js';
+import { sendDateNote } from '../../web/pages/mailing-send-date.js';
 
 /** The send date's rules (domain/mailings/send-date.ts): Paris days, filed at 00:00 Paris, across daylight saving changes. */
 describe('a mailing send date', () => {
@@ -42,5 +43,14 @@ describe('a mailing send date', () => {
       expect(error).to.be.instanceOf(Unprocessable);
       expect((error as Unprocessable).details).to.deep.equal([{ field: 'sendAt', message: '2026-11-01 is in the past (today is 2026-11-25 in Europe/Paris)' }]);
     }
+  });
+
+  it('is shown on the developer space mailings page, and nothing is shown without one', () => {
+    const note = String(sendDateNote({ sendAt: '2027-01-15', status: 'paid' }));
+    expect(note).to.include('data-send-at="2027-01-15"');
+    expect(note).to.include('15/01/2027');
+    expect(note).to.include('annulable sans frais');
+    expect(String(sendDateNote({ sendAt: '2027-01-15', status: 'posted' }))).not.to.include('annulable');
+    expect(String(sendDateNote({ sendAt: null, status: 'paid' }))).to.equal('');
   });
 });
