@@ -60,8 +60,24 @@ describe('mailings with a send date (sendAt)', function () {
       expect(res.body.error.details[0].field).to.equal('sendAt');
     }
     expect(await balanceOf(account.id)).to.equal(before);
-    // The bounds themselves are accepted (today, 180 days ahead): test key, nothing charged.
-    for (const sendAt of [parisDayIn(0), parisDayIn(180)]) expect((await post(account.testKey, { sendAt })).status).to.equal(201);
+    // The bounds themselves are accepted: today is filed at once, 180 days ahead waits (and stays open).
+    const today = await post(account.liveKey, { sendAt: parisDayIn(0) });
+    const farthest = await post(account.liveKey, { sendAt: parisDayIn(180) });
+    expect([today.status, farthest.status]).to.deep.equal([201, 201]);
+    expect(await balanceOf(account.id)).to.equal(before - today.body.amountCents - farthest.body.amountCents);
+    await eventually(
+      () => stack().db('operator_filings').where({ shipment_id: today.body.id }).count({ n: '*' }),
+      (rows) => rows[0]!.n === '1',
+      20_000,
+      100,
+    );
+    await eventually(
+      () => workflowSteps(farthest.body.id),
+      (steps) => steps.timers > 0,
+      10_000,
+      100,
+    );
+    expect((await workflowSteps(farthest.body.id)).activities).not.to.include('fileWithOperator');
   });
 
   it('a live mailing with a send date is paid at once, stays paid (not filed), shows sendAt everywhere, and is canceled free', async () => {
