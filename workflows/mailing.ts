@@ -6,9 +6,10 @@ import { announce, failPaid } from './mailing/moves.js';
 import { fileLetter, followOperator } from './mailing/operator.js';
 import { MailingRun } from './mailing/run.js';
 import { awaitTestAdvances } from './mailing/sandbox.js';
+import { awaitSendDate, dueSinceMs } from './mailing/send-date.js';
 import { handleUpdates } from './mailing/updates.js';
 
-/** A paid mailing still unfiled this long after its creation is not posted late: it is refunded. */
+/** A paid mailing still unfiled this long after its creation (or its send date) is not posted late: it is refunded. */
 const STALE_PAID_LIMIT_MS = 7 * 24 * 3600_000;
 
 /**
@@ -26,7 +27,7 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
 
   if (!(await awaitRecord(run))) return null;
   if (run.latest.status === 'paid') {
-    if (input.resumed && Date.now() - Date.parse(run.latest.createdAt) > STALE_PAID_LIMIT_MS) {
+    if (input.resumed && Date.now() - dueSinceMs(run) > STALE_PAID_LIMIT_MS) {
       // Resumed by the reconciler long after it was paid: too late to post it; refunded.
       await failPaid(run);
       await Promise.all(run.deliveries);
@@ -41,6 +42,8 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
     run.filed = true;
   }
   run.busy = false;
+  // A send date: paid until 00:00 Paris that day, on one timer that a cancel or an advance ends.
+  await awaitSendDate(run);
 
   if (!input.test) {
     if ((await fileLetter(run, filingScope)) === 'filed') await followOperator(run);

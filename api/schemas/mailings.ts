@@ -2,6 +2,14 @@ import Joi from 'joi';
 import { MODES, PROOF_KINDS, STATUSES } from '../../domain/mailings/states.js';
 import { listEnvelope, pageQuery, requestWarningsSchema, slug, uuid } from './common.js';
 import { freeLetter } from '../../domain/letters/free-letter.js';
+import { SEND_AT_MAX_DAYS, SEND_AT_PATTERN } from '../../domain/mailings/send-date.js';
+
+/** A send date's shape (400 otherwise); a day in the past or too far ahead is a 422 naming `sendAt`. */
+const sendAt = Joi.string()
+  .pattern(SEND_AT_PATTERN, 'YYYY-MM-DD')
+  .description(
+    `The day the letter is filed (YYYY-MM-DD, Europe/Paris), from today to ${SEND_AT_MAX_DAYS} days ahead. Paid at once; it stays paid, and can be canceled free, until 00:00 Europe/Paris that day, when it is filed. Absent: filed at once.`,
+  );
 
 /**
  * An address as sent; its postal rules (6 lines of 38 characters, a real postcode and commune)
@@ -39,6 +47,7 @@ export const mailingRequestSchema = Joi.object({
     duplex: Joi.boolean().default(false),
     emailCopy: Joi.boolean().default(false).description('Also send an electronic copy to recipientEmail (then required)'),
   }).default({ color: false, duplex: false, emailCopy: false }),
+  sendAt,
 }).label('MailingRequest');
 
 export type { MailingAddressInput, MailingRequest } from '../../domain/mailings/request.js';
@@ -86,6 +95,7 @@ export const shipmentSchema = Joi.object({
     )
     .required(),
   warnings: requestWarningsSchema.required(),
+  sendAt: sendAt.allow(null).required().description('The send date (YYYY-MM-DD, Europe/Paris) the mailing waits for while paid; null when filed at once'),
   document: Joi.object({
     kind: Joi.string().valid('catalogue', 'free').required(),
     title: Joi.string().required(),

@@ -13,13 +13,20 @@ import { priceOf } from '../billing/prices.js';
 import { addressProblems } from './addresses.js';
 import { RECORD_STATEMENT_TIMEOUT_MS } from './creation-protocol.js';
 import { prepareLetter } from './letter.js';
+import { checkSendAt } from './send-date.js';
 import { toShipment, type PostalAddress, type Shipment, type ShipmentRow } from './shipment.js';
 import { lastStep } from './states.js';
 
 /** What a mailing's workflow is started with, at creation or when the reconciler resumes it. */
-export function mailingWorkflowInput(config: Config, shipment: Pick<MailingWorkflowInput, 'shipmentId' | 'accountId' | 'mode' | 'test'>): MailingWorkflowInput {
+export function mailingWorkflowInput(
+  config: Config,
+  shipment: Pick<MailingWorkflowInput, 'shipmentId' | 'accountId' | 'mode' | 'test' | 'sendAt'>,
+): MailingWorkflowInput {
+  const { sendAt, ...rest } = shipment;
   return {
-    ...shipment,
+    ...rest,
+    // Only when given: a mailing sent at once starts with the input it always had.
+    ...(sendAt ? { sendAt } : {}),
     webhookRetryDelaysMs: config.webhookRetryDelaysMs,
     operatorPollMs: config.operatorPollMs,
     testIdleLimitMs: config.testMailingIdleLimitMs,
@@ -83,9 +90,12 @@ async function recordMailing(db: Db, caller: Caller, row: ShipmentRow & { layout
 }
 
 /** What starts a recorded shipment's workflow (at creation, before an update, by the reconciler). */
-export function mailingStart(config: Config, row: Pick<ShipmentRow, 'id' | 'account_id' | 'mode' | 'test'> & { reference: string | null }): MailingStart {
+export function mailingStart(
+  config: Config,
+  row: Pick<ShipmentRow, 'id' | 'account_id' | 'mode' | 'test' | 'send_at'> & { reference: string | null },
+): MailingStart {
   return {
-    input: mailingWorkflowInput(config, { shipmentId: row.id, accountId: row.account_id, mode: row.mode, test: row.test }),
+    input: mailingWorkflowInput(config, { shipmentId: row.id, accountId: row.account_id, mode: row.mode, test: row.test, sendAt: row.send_at ?? undefined }),
     reference: row.reference ?? '',
   };
 }
@@ -106,6 +116,7 @@ export async function createMailing(deps: Deps, caller: Caller, request: Mailing
   const problems = [...addressProblems(request.sender, 'sender'), ...(request.recipient ? addressProblems(request.recipient, 'recipient') : [])];
   if (problems.length)
     throw unprocessable(`Invalid postal address: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}.`, problems, 'address_invalid');
+  checkSendAt(request.sendAt);
   const letter = prepareLetter(request);
   if (request.options.emailCopy && !request.recipientEmail) {
     throw unprocessable(
@@ -142,6 +153,7 @@ export async function createMailing(deps: Deps, caller: Caller, request: Mailing
     amount_cents: price,
     tracking_number: trackingNumber(),
     created_at: now,
+    send_at: request.sendAt ?? null,
   };
   const start = mailingStart(config, row);
   // The response is what is being written: no need to read it back.

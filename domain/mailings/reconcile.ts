@@ -15,7 +15,7 @@ export interface ReconcileOptions {
   batch?: number;
 }
 
-type UnfinishedRow = { id: string; account_id: string; mode: Mode; test: boolean; reference: string | null };
+type UnfinishedRow = { id: string; account_id: string; mode: Mode; test: boolean; reference: string | null; send_at: string | null };
 
 /** Shipments not final and older than the grace period: each should have a running workflow. */
 function unfinishedShipments(db: Db, options: ReconcileOptions & { shipmentId?: string; newestFirst?: boolean }): Promise<UnfinishedRow[]> {
@@ -27,7 +27,7 @@ function unfinishedShipments(db: Db, options: ReconcileOptions & { shipmentId?: 
     })
     .orderBy('created_at', options.newestFirst ? 'desc' : 'asc')
     .limit(options.batch ?? BATCH)
-    .select('id', 'account_id', 'mode', 'test', 'reference');
+    .select('id', 'account_id', 'mode', 'test', 'reference', db.raw(`to_char(send_at, 'YYYY-MM-DD') AS send_at`));
   if (options.accountId) query.andWhere({ account_id: options.accountId });
   if (options.shipmentId) query.andWhere({ id: options.shipmentId });
   return query as unknown as Promise<UnfinishedRow[]>;
@@ -55,6 +55,7 @@ export async function resumeUnattendedMailings(deps: Deps, options: ReconcileOpt
     // Read again: a mailing that reached its end after the batch was read has closed its workflow
     // too (its last step is written before the workflow completes), and needs nothing.
     if ((await unfinishedShipments(deps.db, { shipmentId: row.id })).length === 0) continue;
+    // With its send date: a mailing resumed before that day waits for it again.
     const { input, reference } = mailingStart(deps.config, row);
     if (await deps.workflows.restartMailing({ ...input, resumed: true }, reference)) {
       resumed.push(row.id);

@@ -18,4 +18,6 @@ export interface MailingRequest {
   recipientEmail?: string;
   reference?: string;
   options: { color: boolean; duplex: boolean; emailCopy: boolean };
+  /** The day the letter is filed (YYYY-MM-DD, Europe/Paris); absent: at once (domain/mailings/send-date.ts). */
+  sendAt?: string;
 }

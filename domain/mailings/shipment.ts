@@ -35,6 +35,8 @@ export interface Shipment {
   proofs: { kind: ProofKind; label: string }[];
   /** What was done with the request instead of refusing it (e.g. a field replaced by `sender`); empty when nothing. */
   warnings: RequestWarning[];
+  /** The day it is filed (YYYY-MM-DD, Europe/Paris) when the request gave one; null: at once. */
+  sendAt: string | null;
   document?: ShipmentDocument;
 }
 
@@ -57,6 +59,8 @@ export interface ShipmentRow {
   amount_cents: number;
   tracking_number: string;
   created_at: Date;
+  /** A date column, read as its YYYY-MM-DD text (SHIPMENT_VIEW_SELECT); null or absent: filed at once. */
+  send_at?: string | null;
 }
 
 /** The columns a Shipment is built from (and the owner): never the layout, which only printing reads. */
@@ -78,7 +82,7 @@ export const SHIPMENT_VIEW_COLUMNS = [
   'created_at',
 ] as const;
 
-export type ShipmentViewRow = Pick<ShipmentRow, (typeof SHIPMENT_VIEW_COLUMNS)[number]>;
+export type ShipmentViewRow = Pick<ShipmentRow, (typeof SHIPMENT_VIEW_COLUMNS)[number] | 'send_at'>;
 
 /** The lines printed in the address window. */
 export function addressLines(address: PostalAddress): string[] {
@@ -112,6 +116,7 @@ export function toShipment(
     test: row.test,
     proofs: proofs.map((kind) => ({ kind, label: PROOF_LABELS[kind] })),
     warnings: row.warnings ?? [],
+    sendAt: row.send_at ?? null,
     ...(withDocument ? { document: row.document } : {}),
   };
 }
@@ -125,6 +130,8 @@ export function toShipment(
  */
 export const SHIPMENT_VIEW_SELECT = [
   ...SHIPMENT_VIEW_COLUMNS.map((c) => `s.${c}`),
+  // As text: the driver would make a date column a Date at the server's local midnight.
+  `to_char(s.send_at, 'YYYY-MM-DD') AS send_at`,
   `coalesce((SELECT json_agg(json_build_object('step', e.step, 'status', e.status, 'at', e.at)) FROM shipment_events e WHERE e.shipment_id = s.id), '[]') AS events`,
   `array(SELECT p.kind FROM shipment_proofs p WHERE p.shipment_id = s.id ORDER BY p.created_at) AS proofs`,
 ].join(', ');

@@ -85,6 +85,7 @@ export class MailingDouble {
       test: input.test,
       proofs: [],
       warnings: [],
+      sendAt: input.sendAt ?? null,
       ...initial,
     };
   }

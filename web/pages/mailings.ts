@@ -3,6 +3,7 @@ import type { Session } from '../../domain/developers/sessions.js';
 import type { Shipment } from '../../domain/mailings/shipment.js';
 import { STATUS_LABELS, STATUSES } from '../../domain/mailings/states.js';
 import { BASE, layout, message, when, type Message } from './layout.js';
+import { sendDateNote } from './mailing-send-date.js';
 
 export interface MailingFilters {
   env: 'test' | 'live';
@@ -50,7 +51,7 @@ function row(s: Shipment): Html {
       <ol class="events">
         ${s.events.map((e) => html`<li>${when(new Date(e.at))} : ${e.label}</li>`)}
       </ol>
-      <small>Suivi ${s.trackingNumber}</small>
+      <small>Suivi ${s.trackingNumber}</small>${sendDateNote(s)}
     </td>
     <td class="proofs">
       ${s.proofs.length ? s.proofs.map((p) => html`<a href="${BASE}/envois/${s.id}/preuves/${p.kind}" data-proof="${p.kind}">${p.label} (PDF)</a><br />`) : '—'}
