@@ -61,7 +61,8 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
 
   /** A catalogue or free letter, laid out and printed; one that cannot be laid out or prints nothing will never be filed: no retry. */
   async function printLayout(layout: LetterDocument | null): Promise<Uint8Array> {
-    if (!layout || typeof layout !== 'object' || !Array.isArray(layout.body)) throw ApplicationFailure.nonRetryable('the letter has no printable layout', FILING_REJECTED);
+    if (!layout || typeof layout !== 'object' || !Array.isArray(layout.body))
+      throw ApplicationFailure.nonRetryable('the letter has no printable layout', FILING_REJECTED);
     const pdf = await printLetter(browsers, layout);
     if (pdfPageCount(pdf) === 0) throw ApplicationFailure.nonRetryable('the printed letter has no page', FILING_REJECTED);
     return pdf;

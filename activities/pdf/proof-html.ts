@@ -16,10 +16,10 @@ h1 { font-size: 16pt; } table { border-collapse: collapse; width: 100%; } td, th
 <body><h1>${escape(title)}</h1>
 <p>Envoi <b>${escape(shipment.id)}</b> — ${escape(shipment.modeLabel)}<br>Numéro de suivi : <b>${escape(shipment.trackingNumber)}</b><br>Objet : ${escape(shipment.title)}</p>
 ${
-    document?.kind === 'pdf'
-      ? `<p>Document posté : PDF fourni, ${document.pages} page(s), ${document.sheets} feuille(s) sous pli.<br>Empreinte SHA-256 du PDF : <code class="sha256">${escape(document.sha256 ?? '')}</code></p>`
-      : ''
-  }
+  document?.kind === 'pdf'
+    ? `<p>Document posté : PDF fourni, ${document.pages} page(s), ${document.sheets} feuille(s) sous pli.<br>Empreinte SHA-256 du PDF : <code class="sha256">${escape(document.sha256 ?? '')}</code></p>`
+    : ''
+}
 <p>Destinataire :<br>${shipment.recipient.map(escape).join('<br>')}</p>
 <table><tr><th>Date (heure de Paris)</th><th>Étape</th></tr>${rows}</table>
 <p>Type de preuve : ${escape(kind)}. ${shipment.test ? 'Envoi de test (bac à sable) : aucun courrier réel.' : ''}</p></body></html>`;

@@ -12,7 +12,7 @@ export const mailingQuoteRoutes = [
     summary: 'The price of a mailing before sending it: the same body as POST /v1/mailings, nothing charged or created',
     description:
       'Beyond SPEC.md, non-breaking. Runs the checks of POST /v1/mailings (addresses, letter, every check of a PDF letter: the same 422s) and answers what it would debit, with its lines. ' +
-      'A PDF letter is priced by its sheets, colour and duplex; catalogue and free letters cost their mode\'s flat price. Free, for test and live keys alike.',
+      "A PDF letter is priced by its sheets, colour and duplex; catalogue and free letters cost their mode's flat price. Free, for test and live keys alike.",
     scope: 'mailings:write',
     body: mailingRequestSchema,
     success: { status: 200, description: 'MailingQuote', schema: mailingQuoteSchema },

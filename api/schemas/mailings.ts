@@ -116,7 +116,9 @@ export const shipmentSchema = Joi.object({
       .description('PDF letters: SHA-256 of the PDF as sent, which is what is printed (after the address sheet) and posted'),
     pages: Joi.number().integer().min(1).description('PDF letters: pages of the PDF as sent'),
     sheets: Joi.number().integer().min(1).description('PDF letters: sheets in the envelope (the address sheet included)'),
-    addressPlacement: Joi.string().valid(...ADDRESS_PLACEMENTS).description('PDF letters: where the address is printed'),
+    addressPlacement: Joi.string()
+      .valid(...ADDRESS_PLACEMENTS)
+      .description('PDF letters: where the address is printed'),
   }).description('The letter content; absent from webhook payloads'),
 }).label('Shipment');
 

@@ -68,7 +68,13 @@ export async function abandonRecord(db: Db, shipmentId: string): Promise<'abando
  * Idempotency-Key, the answer, all committed together. A test mailing without a key is a single
  * statement, with no transaction round trips.
  */
-async function recordMailing(db: Db, caller: Caller, row: ShipmentRow & { layout: unknown }, answer: Shipment, ownPdf?: PreparedOwnPdf): Promise<Charge | undefined> {
+async function recordMailing(
+  db: Db,
+  caller: Caller,
+  row: ShipmentRow & { layout: unknown },
+  answer: Shipment,
+  ownPdf?: PreparedOwnPdf,
+): Promise<Charge | undefined> {
   if (row.test && !caller.idempotency && !ownPdf) {
     await insertShipment(db, row).timeout(RECORD_STATEMENT_TIMEOUT_MS, { cancel: true });
     return undefined;

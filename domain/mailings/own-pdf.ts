@@ -187,7 +187,11 @@ export async function inspectOwnPdf(bytes: Uint8Array, options: { duplex: boolea
   if (pageCount === 0) throw refuse('no_pages', 'letter.pdf has no page.');
   const active = activeContent(doc);
   if (active)
-    throw refuse('active_content', `letter.pdf carries a ${active.action} action (${active.object}): remove scripts and actions, a printed letter runs nothing.`, active);
+    throw refuse(
+      'active_content',
+      `letter.pdf carries a ${active.action} action (${active.object}): remove scripts and actions, a printed letter runs nothing.`,
+      active,
+    );
   const tolerance = OWN_PDF_LIMITS.sizeTolerancePt;
   const wrongSizes = doc
     .getPages()
@@ -206,11 +210,15 @@ export async function inspectOwnPdf(bytes: Uint8Array, options: { duplex: boolea
     );
   const sheets = customerSheets(pageCount, options.duplex);
   if (sheets > OWN_PDF_LIMITS.maxSheets)
-    throw refuse('too_many_sheets', `letter.pdf takes ${sheets} sheets (${pageCount} pages${options.duplex ? ', duplex' : ''}); at most ${OWN_PDF_LIMITS.maxSheets} fit an envelope.`, {
-      pages: pageCount,
-      sheets,
-      maxSheets: OWN_PDF_LIMITS.maxSheets,
-    });
+    throw refuse(
+      'too_many_sheets',
+      `letter.pdf takes ${sheets} sheets (${pageCount} pages${options.duplex ? ', duplex' : ''}); at most ${OWN_PDF_LIMITS.maxSheets} fit an envelope.`,
+      {
+        pages: pageCount,
+        sheets,
+        maxSheets: OWN_PDF_LIMITS.maxSheets,
+      },
+    );
   const missingFonts = fontsNotEmbedded(doc);
   if (missingFonts.length)
     throw refuse('font_not_embedded', `letter.pdf uses fonts it does not embed (${missingFonts[0]!.font}, page ${missingFonts[0]!.page}): embed every font.`, {

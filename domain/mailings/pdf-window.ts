@@ -34,7 +34,9 @@ function multiply(m1: Matrix, m2: Matrix): Matrix {
 
 const apply = (m: Matrix, x: number, y: number): [number, number] => [x * m[0] + y * m[2] + m[4], x * m[1] + y * m[3] + m[5]];
 
-const isDelimiter = (c: number): boolean => c === 0x28 || c === 0x29 || c === 0x3c || c === 0x3e || c === 0x5b || c === 0x5d || c === 0x2f || c === 0x25 || c === 0x7b || c === 0x7d;
+/** ( ) < > [ ] / % { } */
+const DELIMITERS = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x2f, 0x25, 0x7b, 0x7d]);
+const isDelimiter = (c: number): boolean => DELIMITERS.has(c);
 const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x0c || c === 0x00;
 
 /** The operators of a content stream with their operands, in order. */
@@ -128,7 +130,11 @@ const num = (value: Operand | undefined): number => (typeof value === 'number' ?
 export type XObjectBounds = (name: string) => { bbox: [number, number, number, number]; matrix: Matrix } | undefined;
 
 /** The first thing drawn in the window zone, or undefined when it is blank. */
-export function contentInWindow(content: Uint8Array, pageHeightPt: number, xobjects: XObjectBounds = () => undefined): { kind: 'text' | 'image' | 'drawing'; operator: string } | undefined {
+export function contentInWindow(
+  content: Uint8Array,
+  pageHeightPt: number,
+  xobjects: XObjectBounds = () => undefined,
+): { kind: 'text' | 'image' | 'drawing'; operator: string } | undefined {
   const zone = {
     x0: WINDOW_ZONE_MM.left * MM,
     x1: WINDOW_ZONE_MM.right * MM,

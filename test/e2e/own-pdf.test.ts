@@ -156,9 +156,17 @@ describe('mailings of the customer’s own PDF (letter.pdf)', function () {
     });
     const facts = await readPdf(sent);
     const [sheet, ...pages] = facts.text.split('\f');
-    expect(sheet).to.include('Mairie de Lyon').and.include('1 place de la Comédie').and.include('69001 LYON').and.include('Marie Dupont').and.include('69003 LYON');
+    expect(sheet)
+      .to.include('Mairie de Lyon')
+      .and.include('1 place de la Comédie')
+      .and.include('69001 LYON')
+      .and.include('Marie Dupont')
+      .and.include('69003 LYON');
     expect(pages.map((text) => text.replace(/\s+/g, ' ').trim())).to.deep.equal([1, 2, 3].map((n) => `Page ${n} du document client Fin de la page ${n}`));
-    expect(facts.fonts.every((font) => font.embedded), JSON.stringify(facts.fonts)).to.equal(true);
+    expect(
+      facts.fonts.every((font) => font.embedded),
+      JSON.stringify(facts.fonts),
+    ).to.equal(true);
 
     const shipment = await eventually(
       () => call('GET', `/v1/mailings/${id}`, { key: account.liveKey }),

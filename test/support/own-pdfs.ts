@@ -1,6 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { PDFDocument, PDFHexString, PDFName, PDFString, StandardFonts, beginText, endText, moveText, popGraphicsState, pushGraphicsState, rectangle, fill, setFontAndSize, showText } from 'pdf-lib';
+import {
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFString,
+  StandardFonts,
+  beginText,
+  endText,
+  moveText,
+  popGraphicsState,
+  pushGraphicsState,
+  rectangle,
+  fill,
+  setFontAndSize,
+  showText,
+} from 'pdf-lib';
 
 /**
  * PDFs made in the tests with pdf-lib, the way a customer's software would: A4 pages of text in a
@@ -64,7 +79,9 @@ function embedTrueType(doc: PDFDocument) {
 /** A text PDF: each page says its number at the top left (outside the address window) and at the bottom. */
 export async function textPdf(options: PdfOptions = {}): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
-  const font = options.standardFont ? doc.context.register(doc.context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: StandardFonts.Helvetica, Encoding: 'WinAnsiEncoding' })) : embedTrueType(doc);
+  const font = options.standardFont
+    ? doc.context.register(doc.context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: StandardFonts.Helvetica, Encoding: 'WinAnsiEncoding' }))
+    : embedTrueType(doc);
   const [width, height] = options.size ?? A4;
   const at = (leftMm: number, topMm: number) => moveText(leftMm * MM, height - topMm * MM);
   for (let n = 1; n <= (options.pages ?? 1); n++) {
@@ -78,7 +95,12 @@ export async function textPdf(options: PdfOptions = {}): Promise<Uint8Array> {
     }
     if (n === 1 && options.page1BoxAt) {
       const { leftMm, topMm, widthMm, heightMm } = options.page1BoxAt;
-      page.pushOperators(pushGraphicsState(), rectangle(leftMm * MM, height - (topMm + heightMm) * MM, widthMm * MM, heightMm * MM), fill(), popGraphicsState());
+      page.pushOperators(
+        pushGraphicsState(),
+        rectangle(leftMm * MM, height - (topMm + heightMm) * MM, widthMm * MM, heightMm * MM),
+        fill(),
+        popGraphicsState(),
+      );
     }
   }
   return doc.save();
@@ -103,15 +125,15 @@ export async function javascriptPdf(): Promise<Uint8Array> {
 /** A PDF whose link annotation launches a program. */
 export async function launchPdf(): Promise<Uint8Array> {
   const doc = await PDFDocument.load(await textPdf());
-  const link = doc.context.register(
-    doc.context.obj({ Type: 'Annot', Subtype: 'Link', Rect: [50, 50, 200, 80], A: { S: 'Launch', F: PDFString.of('calc.exe') } }),
-  );
+  const launch = { S: 'Launch', F: PDFString.of('calc.exe') };
+  const link = doc.context.register(doc.context.obj({ Type: 'Annot', Subtype: 'Link', Rect: [50, 50, 200, 80], A: launch }));
   doc.getPage(0).node.set(PDFName.of('Annots'), doc.context.obj([link]));
   return doc.save();
 }
 
 /** Not a PDF, though it starts like one. */
-export const malformedPdf = (): Uint8Array => Buffer.from('%PDF-1.7\n%âãÏÓ\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R\nthis is not a PDF, only its first bytes\n', 'latin1');
+export const malformedPdf = (): Uint8Array =>
+  Buffer.from('%PDF-1.7\n%âãÏÓ\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R\nthis is not a PDF, only its first bytes\n', 'latin1');
 
 /** A PDF as letter.pdf carries it. */
 export const base64 = (pdf: Uint8Array): string => Buffer.from(pdf).toString('base64');

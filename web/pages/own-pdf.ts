@@ -11,7 +11,8 @@ export function ownPdfDetails(s: Shipment): Html | '' {
   if (document?.kind !== 'pdf') return '';
   return html`<div class="own-pdf">
     <small>PDF fourni · ${String(document.pages)} page(s) · <span class="sheets">${String(document.sheets)}</span> feuille(s) sous pli</small><br />
-    <small>SHA-256 <code class="sha256">${document.sha256 ?? ''}</code></small><br />
+    <small>SHA-256 <code class="sha256">${document.sha256 ?? ''}</code></small
+    ><br />
     <iframe class="pdf-preview" src="${previewUrl(s.id)}" title="Page 1 de ${s.title}" width="210" height="297" loading="lazy"></iframe>
   </div>`;
 }

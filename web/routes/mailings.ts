@@ -55,7 +55,16 @@ export function mailingRoutes(router: Router, kit: WebKit): void {
     const { error } = mailingIdParams.validate({ id: ctx.params.id });
     const stored = error ? undefined : await findOwnPdf(db, ctx.params.id, session.user!.accountId);
     if (!stored)
-      return kit.page(ctx, 404, infoPage(session, 'Aperçu introuvable', { kind: 'error', text: 'Aucun envoi PDF de ce compte n’a cet identifiant.' }, { href: `${BASE}/envois`, text: 'Envois' }));
+      return kit.page(
+        ctx,
+        404,
+        infoPage(
+          session,
+          'Aperçu introuvable',
+          { kind: 'error', text: 'Aucun envoi PDF de ce compte n’a cet identifiant.' },
+          { href: `${BASE}/envois`, text: 'Envois' },
+        ),
+      );
     ctx.type = 'application/pdf';
     // The one response the developer space lets be framed, by its own pages only.
     ctx.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'self'");
