@@ -5,15 +5,17 @@ import type { BrowserPool } from './browser.js';
 import { addressSheetHtml } from './address-sheet-html.js';
 
 /**
- * What the operator is handed for an own PDF: our address sheet (printed by the browser like every
- * letter, with its embedded fonts) in front of the customer's pages, copied unchanged; with
- * addressPlacement first_page, the customer's file itself, byte for byte.
+ * What the operator is handed for an own PDF: the customer's pages, copied unchanged, with the
+ * address printed by the browser like every letter (fonts embedded): a sheet in front
+ * (insert_blank_page), or the recipient's block alone drawn in the blank window zone of page 1
+ * (first_page).
  */
 export async function printOwnPdf(
   browsers: BrowserPool,
   stored: StoredOwnPdf,
   letter: { sender: PostalAddress; recipient: PostalAddress; options: { duplex?: boolean } },
 ): Promise<Uint8Array> {
-  const sheet = stored.addressPlacement === 'insert_blank_page' ? await browsers.print(addressSheetHtml(letter.sender, letter.recipient)) : undefined;
-  return composeOwnPdf(stored.pdf, sheet, letter.options.duplex === true);
+  const placement = stored.addressPlacement;
+  const address = await browsers.print(addressSheetHtml(placement === 'insert_blank_page' ? letter.sender : null, letter.recipient));
+  return composeOwnPdf(stored.pdf, address, { duplex: letter.options.duplex === true, placement });
 }

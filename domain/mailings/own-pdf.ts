@@ -237,16 +237,30 @@ export async function inspectOwnPdf(bytes: Uint8Array, options: { duplex: boolea
 }
 
 /**
- * What is filed: with the address sheet, that sheet (and a blank back in duplex, so the customer's
- * page 1 starts a sheet) then the customer's pages, copied unchanged; with the address on page 1,
- * the customer's file itself, byte for byte.
+ * What is filed, the customer's pages copied unchanged: with insert_blank_page, our address sheet
+ * in front (and a blank back in duplex, so the customer's page 1 starts a sheet); with first_page,
+ * `address` (a page printing only the recipient's block) drawn over page 1, whose window zone was
+ * checked blank: the page's own content streams stay as they are, one is added after them.
  */
-export async function composeOwnPdf(customer: Uint8Array, addressSheet: Uint8Array | undefined, duplex: boolean): Promise<Uint8Array> {
-  if (!addressSheet) return customer;
-  const composed = await PDFDocument.load(addressSheet, { updateMetadata: false });
-  while (composed.getPageCount() > 1) composed.removePage(composed.getPageCount() - 1);
-  if (duplex) composed.addPage([A4_PT.width, A4_PT.height]);
+export async function composeOwnPdf(customer: Uint8Array, address: Uint8Array, options: { duplex: boolean; placement: AddressPlacement }): Promise<Uint8Array> {
   const source = await PDFDocument.load(customer, { updateMetadata: false });
+  if (options.placement === 'first_page') {
+    const composed = await PDFDocument.create({ updateMetadata: false });
+    for (const page of await composed.copyPages(source, source.getPageIndices())) composed.addPage(page);
+    // Only the window zone of the printed address is taken (the form's bounding box): whatever the
+    // browser paints elsewhere (a page background) never covers the customer's page.
+    const printed = (await PDFDocument.load(address, { updateMetadata: false })).getPage(0);
+    const mm = 72 / 25.4;
+    const height = printed.getSize().height;
+    const zone = { left: WINDOW_ZONE_MM.left * mm, right: WINDOW_ZONE_MM.right * mm, top: height - WINDOW_ZONE_MM.top * mm, bottom: height - WINDOW_ZONE_MM.bottom * mm };
+    const stamp = await composed.embedPage(printed, zone);
+    const first = composed.getPage(0);
+    first.drawPage(stamp, { x: zone.left, y: first.getSize().height - WINDOW_ZONE_MM.bottom * mm });
+    return composed.save({ useObjectStreams: false });
+  }
+  const composed = await PDFDocument.load(address, { updateMetadata: false });
+  while (composed.getPageCount() > 1) composed.removePage(composed.getPageCount() - 1);
+  if (options.duplex) composed.addPage([A4_PT.width, A4_PT.height]);
   for (const page of await composed.copyPages(source, source.getPageIndices())) composed.addPage(page);
   return composed.save({ useObjectStreams: false });
 }

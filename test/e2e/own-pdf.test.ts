@@ -180,7 +180,7 @@ describe('mailings of the customer’s own PDF (letter.pdf)', function () {
     expect((await readPdf(proof)).text.replace(/\s+/g, '')).to.include(sha256(pdf));
   });
 
-  it('first_page: refused when the window zone of page 1 holds content; accepted without, and then filed byte for byte', async () => {
+  it('first_page: refused when the window zone of page 1 holds content; accepted without, the address then drawn in that zone', async () => {
     const busy = await textPdf({ page1TextAt: { leftMm: 120, topMm: 60, text: 'Mairie de Lyon' } });
     const refused = await post(account.liveKey, body(busy, { addressPlacement: 'first_page' }));
     expect(refused.status, refused.text).to.equal(422);
@@ -194,7 +194,16 @@ describe('mailings of the customer’s own PDF (letter.pdf)', function () {
     expect(created.status, created.text).to.equal(201);
     expect(created.body.document).to.include({ sheets: 2, addressPlacement: 'first_page' });
     const { pdf: sent } = await filed(created.body.id);
-    expect(sha256(sent)).to.equal(sha256(clear));
+    const [mine, theirs] = [await PDFDocument.load(clear), await PDFDocument.load(sent)];
+    expect(theirs.getPageCount()).to.equal(2);
+    expect(Buffer.compare(rawContent(mine.getPage(1)), rawContent(theirs.getPage(1))), 'page 2 unchanged').to.equal(0);
+    // Page 1 keeps its own content, with the recipient's block (not the sender's) drawn over its window zone.
+    expect(rawContent(theirs.getPage(0)).includes(rawContent(mine.getPage(0))), 'page 1 content kept').to.equal(true);
+    const [first, second] = (await readPdf(sent)).text.split('\f');
+    expect(first).to.include('Madame, Monsieur,').and.include('Page 1 du document client').and.include('Mairie de Lyon').and.include('69001 LYON');
+    expect(first).to.not.include('Marie Dupont');
+    expect(second?.replace(/\s+/g, ' ').trim()).to.equal('Page 2 du document client Fin de la page 2');
+    expect(created.body.document.sha256).to.equal(sha256(clear));
   });
 
   it('a test key checks and records a PDF mailing without charging; GET and the list show its document', async () => {

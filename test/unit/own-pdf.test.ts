@@ -95,14 +95,20 @@ describe('own PDFs: checks, sheets and price (domain/mailings/own-pdf.ts, pricin
     expect(ownPdfPrice('ar', { pages: 1, customerSheets: 1, envelopeSheets: 1, color: false }).amountCents).to.equal(799);
   });
 
-  it('composes the address sheet (and a blank back in duplex) in front of the pages, copied unchanged; first_page files the bytes as sent', async () => {
+  it('composes the address sheet (and a blank back in duplex) in front of the pages; first_page draws the address in the window zone of page 1', async () => {
     const customer = await textPdf({ pages: 3 });
     const sheet = await textPdf({ page1TextAt: { leftMm: 120, topMm: 60, text: 'Adresse' } });
-    expect(await composeOwnPdf(customer, undefined, false)).to.equal(customer);
-    const simplexPdf = await PDFDocument.load(await composeOwnPdf(customer, sheet, false));
-    expect(simplexPdf.getPageCount()).to.equal(4);
-    const duplexPdf = await PDFDocument.load(await composeOwnPdf(customer, sheet, true));
-    expect(duplexPdf.getPageCount()).to.equal(5);
+    const insert = (duplex: boolean) => ({ duplex, placement: 'insert_blank_page' as AddressPlacement });
+    expect((await PDFDocument.load(await composeOwnPdf(customer, sheet, insert(false)))).getPageCount()).to.equal(4);
+    expect((await PDFDocument.load(await composeOwnPdf(customer, sheet, insert(true)))).getPageCount()).to.equal(5);
+    const firstPage = { duplex: false, placement: 'first_page' as AddressPlacement };
+    const stamped = await composeOwnPdf(customer, sheet, firstPage);
+    expect((await PDFDocument.load(stamped)).getPageCount()).to.equal(3);
+    // The window zone of page 1 was blank; it now holds the address (drawn as a form XObject).
+    await inspectOwnPdf(customer, firstPage);
+    const found = await refusal(stamped, firstPage);
+    expect(found).to.include({ reason: 'window_not_blank' });
+    expect(found.found).to.include({ kind: 'drawing' }).and.have.property('operator').that.matches(/^Do \/EmbeddedPdfPage/);
     const preview = await PDFDocument.load(await firstPageOf(customer));
     expect(preview.getPageCount()).to.equal(1);
   });
