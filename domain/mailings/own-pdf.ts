@@ -252,7 +252,12 @@ export async function composeOwnPdf(customer: Uint8Array, address: Uint8Array, o
     const printed = (await PDFDocument.load(address, { updateMetadata: false })).getPage(0);
     const mm = 72 / 25.4;
     const height = printed.getSize().height;
-    const zone = { left: WINDOW_ZONE_MM.left * mm, right: WINDOW_ZONE_MM.right * mm, top: height - WINDOW_ZONE_MM.top * mm, bottom: height - WINDOW_ZONE_MM.bottom * mm };
+    const zone = {
+      left: WINDOW_ZONE_MM.left * mm,
+      right: WINDOW_ZONE_MM.right * mm,
+      top: height - WINDOW_ZONE_MM.top * mm,
+      bottom: height - WINDOW_ZONE_MM.bottom * mm,
+    };
     const stamp = await composed.embedPage(printed, zone);
     const first = composed.getPage(0);
     first.drawPage(stamp, { x: zone.left, y: first.getSize().height - WINDOW_ZONE_MM.bottom * mm });

@@ -108,7 +108,10 @@ describe('own PDFs: checks, sheets and price (domain/mailings/own-pdf.ts, pricin
     await inspectOwnPdf(customer, firstPage);
     const found = await refusal(stamped, firstPage);
     expect(found).to.include({ reason: 'window_not_blank' });
-    expect(found.found).to.include({ kind: 'drawing' }).and.have.property('operator').that.matches(/^Do \/EmbeddedPdfPage/);
+    expect(found.found)
+      .to.include({ kind: 'drawing' })
+      .and.have.property('operator')
+      .that.matches(/^Do \/EmbeddedPdfPage/);
     const preview = await PDFDocument.load(await firstPageOf(customer));
     expect(preview.getPageCount()).to.equal(1);
   });
