@@ -23,8 +23,8 @@ import { FILING_REJECTED, NO_NEWS } from '../workflows/contract.js';
 import type { BrowserPool } from './pdf/browser.js';
 import { pdfPageCount, printLetter } from './pdf.js';
 import { proofHtml } from './pdf/proof-html.js';
-import { printOwnPdf } from './pdf/own-pdf.js';
-import { findOwnPdf } from '../domain/mailings/own-pdf-store.js';
+import { OwnPdfCompositionError, printOwnPdf } from './pdf/own-pdf.js';
+import { findOwnPdf, type StoredOwnPdf } from '../domain/mailings/own-pdf-store.js';
 import type { LetterDocument } from '../domain/letters/render.js';
 
 /** The operators a worker can reach: the simulator always, Maileva when configured; `live` takes new letters. */
@@ -66,6 +66,19 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
     const pdf = await printLetter(browsers, layout);
     if (pdfPageCount(pdf) === 0) throw ApplicationFailure.nonRetryable('the printed letter has no page', FILING_REJECTED);
     return pdf;
+  }
+
+  /**
+   * An own PDF after its address: checked at creation, so a composition that fails is final (no
+   * retry); the browser failing to print the address is retried like any printing.
+   */
+  async function composedOwnPdf(stored: StoredOwnPdf, row: Parameters<typeof printOwnPdf>[2]): Promise<Uint8Array> {
+    try {
+      return await printOwnPdf(browsers, stored, row);
+    } catch (error) {
+      if (error instanceof OwnPdfCompositionError) throw ApplicationFailure.nonRetryable(error.message, FILING_REJECTED);
+      throw error;
+    }
   }
 
   async function snapshot(shipmentId: string): Promise<Shipment> {
@@ -120,7 +133,7 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
       const operator = row.operator ? operatorNamed(row.operator) : operators.live;
       // The customer's own PDF is what is posted (after our address sheet): it is not laid out again.
       const ownPdf = await findOwnPdf(db, shipmentId);
-      const pdf = ownPdf ? await printOwnPdf(browsers, ownPdf, row) : await printLayout(row.layout);
+      const pdf = ownPdf ? await composedOwnPdf(ownPdf, row) : await printLayout(row.layout);
       if (!(await claimFiling(db, shipmentId, operator.name))) return 'canceled';
       try {
         const { mode, trackingNumber, title, sender, recipient, options } = row;

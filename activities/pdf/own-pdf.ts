@@ -17,5 +17,17 @@ export async function printOwnPdf(
 ): Promise<Uint8Array> {
   const placement = stored.addressPlacement;
   const address = await browsers.print(addressSheetHtml(placement === 'insert_blank_page' ? letter.sender : null, letter.recipient));
-  return composeOwnPdf(stored.pdf, address, { duplex: letter.options.duplex === true, placement });
+  try {
+    return await composeOwnPdf(stored.pdf, address, { duplex: letter.options.duplex === true, placement });
+  } catch (error) {
+    throw new OwnPdfCompositionError(`the customer's PDF cannot be composed with its address: ${(error as Error).message}`);
+  }
+}
+
+/** pdf-lib could not put the customer's pages after the address: the same file fails the same way every time. */
+export class OwnPdfCompositionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OwnPdfCompositionError';
+  }
 }

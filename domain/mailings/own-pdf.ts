@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFStream, type PDFObject } from 'pdf-lib';
-import { unprocessable, type Unprocessable } from '../errors.js';
+import { Unprocessable, unprocessable } from '../errors.js';
 import { contentInWindow, WINDOW_ZONE_MM, type XObjectBounds } from './pdf-window.js';
 
 /**
@@ -171,6 +171,16 @@ function decodeRaw(stream: PDFRawStream): Uint8Array {
  * and, with the address on page 1, leaves the window zone blank.
  */
 export async function inspectOwnPdf(bytes: Uint8Array, options: { duplex: boolean; placement: AddressPlacement }): Promise<OwnPdfFacts> {
+  try {
+    return await inspect(bytes, options);
+  } catch (error) {
+    if (error instanceof Unprocessable) throw error;
+    // pdf-lib met a structure it cannot read (a broken page tree, a missing object) past the parse.
+    throw refuse('unreadable', `letter.pdf cannot be read: ${(error as Error).message.slice(0, 200)}`);
+  }
+}
+
+async function inspect(bytes: Uint8Array, options: { duplex: boolean; placement: AddressPlacement }): Promise<OwnPdfFacts> {
   let doc: PDFDocument;
   try {
     doc = await PDFDocument.load(bytes, { ignoreEncryption: true, throwOnInvalidObject: true, updateMetadata: false });
@@ -185,6 +195,8 @@ export async function inspectOwnPdf(bytes: Uint8Array, options: { duplex: boolea
     throw refuse('unreadable', `letter.pdf has an unreadable page tree: ${(error as Error).message.slice(0, 200)}`);
   }
   if (pageCount === 0) throw refuse('no_pages', 'letter.pdf has no page.');
+  // Filing copies the pages after our address sheet: a file whose pages cannot be copied is refused now, not at filing.
+  await (await PDFDocument.create()).copyPages(doc, doc.getPageIndices());
   const active = activeContent(doc);
   if (active)
     throw refuse(
