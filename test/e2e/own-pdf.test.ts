@@ -105,6 +105,9 @@ describe('mailings of the customer’s own PDF (letter.pdf)', function () {
         { unit: 'mailing.sheet.color', quantity: 3, amountCents: 75 },
       ],
     });
+    // Counting the address sheet instead: 4 pages in duplex make 3 sheets in the envelope.
+    const three = await quote(account.liveKey, body(await textPdf({ pages: 4 }), { color: true, duplex: true }));
+    expect(three.body).to.deep.include({ amountCents: 189 + 2 * 12 + 2 * 25, sheets: 3, pages: 4 });
     expect(await balanceOf(account.id), 'a quote is free').to.equal(before);
     const created = await post(account.liveKey, request);
     expect(created.status, created.text).to.equal(201);
