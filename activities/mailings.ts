@@ -23,6 +23,9 @@ import { FILING_REJECTED, NO_NEWS } from '../workflows/contract.js';
 import type { BrowserPool } from './pdf/browser.js';
 import { pdfPageCount, printLetter } from './pdf.js';
 import { proofHtml } from './pdf/proof-html.js';
+import { OwnPdfCompositionError, printOwnPdf } from './pdf/own-pdf.js';
+import { findOwnPdf, type StoredOwnPdf } from '../domain/mailings/own-pdf-store.js';
+import type { LetterDocument } from '../domain/letters/render.js';
 
 /** The operators a worker can reach: the simulator always, Maileva when configured; `live` takes new letters. */
 export interface PostalOperators {
@@ -55,6 +58,28 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
     if (!operator) throw new Error(`this worker has no ${name} operator configured (POSTAL_OPERATOR)`);
     return operator;
   };
+
+  /** A catalogue or free letter, laid out and printed; one that cannot be laid out or prints nothing will never be filed: no retry. */
+  async function printLayout(layout: LetterDocument | null): Promise<Uint8Array> {
+    if (!layout || typeof layout !== 'object' || !Array.isArray(layout.body))
+      throw ApplicationFailure.nonRetryable('the letter has no printable layout', FILING_REJECTED);
+    const pdf = await printLetter(browsers, layout);
+    if (pdfPageCount(pdf) === 0) throw ApplicationFailure.nonRetryable('the printed letter has no page', FILING_REJECTED);
+    return pdf;
+  }
+
+  /**
+   * An own PDF after its address: checked at creation, so a composition that fails is final (no
+   * retry); the browser failing to print the address is retried like any printing.
+   */
+  async function composedOwnPdf(stored: StoredOwnPdf, row: Parameters<typeof printOwnPdf>[2]): Promise<Uint8Array> {
+    try {
+      return await printOwnPdf(browsers, stored, row);
+    } catch (error) {
+      if (error instanceof OwnPdfCompositionError) throw ApplicationFailure.nonRetryable(error.message, FILING_REJECTED);
+      throw error;
+    }
+  }
 
   async function snapshot(shipmentId: string): Promise<Shipment> {
     const found = await findShipment(db, shipmentId, false);
@@ -106,11 +131,9 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
       // The sandbox stays local: a test mailing never reaches an operator, whatever POSTAL_OPERATOR says.
       if (row.test) throw ApplicationFailure.nonRetryable('a test mailing is never filed with a postal operator', FILING_REJECTED);
       const operator = row.operator ? operatorNamed(row.operator) : operators.live;
-      // A letter that cannot be laid out or prints nothing will never be filed: no retry.
-      if (!row.layout || typeof row.layout !== 'object' || !Array.isArray(row.layout.body))
-        throw ApplicationFailure.nonRetryable('the letter has no printable layout', FILING_REJECTED);
-      const pdf = await printLetter(browsers, row.layout);
-      if (pdfPageCount(pdf) === 0) throw ApplicationFailure.nonRetryable('the printed letter has no page', FILING_REJECTED);
+      // The customer's own PDF is what is posted (after our address sheet): it is not laid out again.
+      const ownPdf = await findOwnPdf(db, shipmentId);
+      const pdf = ownPdf ? await composedOwnPdf(ownPdf, row) : await printLayout(row.layout);
       if (!(await claimFiling(db, shipmentId, operator.name))) return 'canceled';
       try {
         const { mode, trackingNumber, title, sender, recipient, options } = row;
@@ -174,7 +197,9 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
       // The operator's own document when it has one (deposit proof, AR scan), else ours.
       const { operator: name } = await operatorReference(db, shipmentId);
       const theirs = name ? await operatorNamed(name).proof(shipmentId, shipment.mode, kind) : undefined;
-      await storeProof(db, shipmentId, kind, theirs ?? (await browsers.print(proofHtml(shipment, kind, PROOF_LABELS[kind], STATUS_LABELS))));
+      // An own PDF's proof names the file posted by its SHA-256.
+      const document = theirs ? undefined : (await findShipment(db, shipmentId, true))?.shipment.document;
+      await storeProof(db, shipmentId, kind, theirs ?? (await browsers.print(proofHtml(shipment, kind, PROOF_LABELS[kind], STATUS_LABELS, document))));
       return snapshot(shipmentId);
     },
   };

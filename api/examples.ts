@@ -65,6 +65,16 @@ export function requestExamples(): Record<string, RequestExample> {
         options: { color: false, duplex: false, emailCopy: false },
       },
     },
+    quoteMailing: {
+      body: {
+        mode: 'simple',
+        // The first bytes of a PDF, base64 encoded: a real request carries the whole file (about 750 KB at most).
+        letter: { pdf: 'JVBERi0xLjcKJeLjz9MK', title: 'Mise en demeure' },
+        sender: address('Marie Dupont', '12 rue des Lilas', '75011', 'Paris'),
+        recipient: address('Service Clients', '5 avenue de la République', '69002', 'Lyon'),
+        options: { color: true, duplex: true, addressPlacement: 'insert_blank_page' },
+      },
+    },
     listMailings: { query: { limit: 20, status: 'posted' } },
     getMailing: { params: { id: SAMPLE_ID } },
     getMailingProof: { params: { id: SAMPLE_ID, kind: 'filing' } },

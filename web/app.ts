@@ -27,12 +27,14 @@ declare module 'koa' {
   }
 }
 
-/** Strict: only our own script and style, no inline code, no framing, forms post to us only. */
+/** Strict: only our own script and style, no inline code, no framing by others, forms post to us only. */
 const CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
   "img-src 'self'",
+  // The mailings page frames its own PDF previews (web/routes/mailings.ts), nothing else.
+  "frame-src 'self'",
   "connect-src 'none'",
   "form-action 'self'",
   "frame-ancestors 'none'",

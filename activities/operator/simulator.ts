@@ -37,7 +37,10 @@ export class SimulatedOperator implements PostalOperator {
       throw new OperatorUnavailableError(`filing attempt ${attempts} of shipment ${filing.shipmentId} not confirmed by the operator`);
     if (filing.pdf.byteLength < 100) throw new OperatorRejectedError('the printed letter is empty');
     const pages = pdfPageCount(filing.pdf);
-    await this.db('operator_filings').where({ shipment_id: filing.shipmentId }).whereNull('filed_at').update({ filed_at: this.db.fn.now(), pages });
+    await this.db('operator_filings')
+      .where({ shipment_id: filing.shipmentId })
+      .whereNull('filed_at')
+      .update({ filed_at: this.db.fn.now(), pages, pdf: Buffer.from(filing.pdf) });
   }
 
   /**

@@ -8,6 +8,7 @@ import { calculatorRoutes } from './calculators.js';
 import { quoteRoutes } from './quotes.js';
 import { letterRoutes } from './letters.js';
 import { mailingRoutes } from './mailings.js';
+import { mailingQuoteRoutes } from './mailing-quotes.js';
 import { searchRoutes } from './search.js';
 import { requestRoutes } from './requests.js';
 import { aiRoutes } from './ai.js';
@@ -22,6 +23,7 @@ export const routes: Route[] = [
   ...letterRoutes,
   ...aiRoutes,
   ...mailingRoutes,
+  ...mailingQuoteRoutes,
   ...geoRoutes,
   ...companyRoutes,
   ...carRouteRoutes,

@@ -10,6 +10,7 @@ const sendAt = Joi.string()
   .description(
     `The day the letter is filed (YYYY-MM-DD, Europe/Paris), from today to ${SEND_AT_MAX_DAYS} days ahead. Paid at once; it stays paid, and can be canceled free, until 00:00 Europe/Paris that day, when it is filed. Absent: filed at once.`,
   );
+import { ADDRESS_PLACEMENTS } from '../../domain/mailings/own-pdf.js';
 
 /**
  * An address as sent; its postal rules (6 lines of 38 characters, a real postcode and commune)
@@ -32,12 +33,26 @@ const catalogueLetter = Joi.object({
     .default({}),
 }).label('CatalogueLetterContent');
 
+/**
+ * The customer's own PDF, base64: checked before anything is charged (domain/mailings/own-pdf.ts,
+ * 422 pdf_refused naming `details.reason`). SPEC.md's 1 MB body limit holds: a PDF of about 750 KB fits.
+ */
+const ownPdfLetter = Joi.object({
+  pdf: Joi.string()
+    .pattern(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/)
+    .min(4)
+    .max(1_048_576)
+    .required()
+    .description('The PDF file, base64 encoded: A4 portrait pages, fonts embedded, no encryption, scripts or actions, at most 45 sheets'),
+  title: Joi.string().max(200).description('Title of the mailing; "Document PDF" when absent'),
+}).label('PdfLetterContent');
+
 export const mailingRequestSchema = Joi.object({
   mode: Joi.string()
     .valid(...MODES)
     .required()
     .description('simple, registered, or ar (registered with acknowledgment of receipt)'),
-  letter: Joi.alternatives(catalogueLetter, freeLetter).required(),
+  letter: Joi.alternatives(catalogueLetter, freeLetter, ownPdfLetter).required(),
   sender: postalAddress.required(),
   recipient: postalAddress.description("Optional when the catalogue letter's provider carries the address"),
   recipientEmail: Joi.string().email({ tlds: false }).max(254),
@@ -46,6 +61,11 @@ export const mailingRequestSchema = Joi.object({
     color: Joi.boolean().default(false),
     duplex: Joi.boolean().default(false),
     emailCopy: Joi.boolean().default(false).description('Also send an electronic copy to recipientEmail (then required)'),
+    addressPlacement: Joi.string()
+      .valid(...ADDRESS_PLACEMENTS)
+      .description(
+        'PDF letters only. insert_blank_page (the default): an address sheet printed with the sender and recipient is put in front, priced as one more sheet; first_page: the window zone of page 1 must be blank (422 otherwise).',
+      ),
   }).default({ color: false, duplex: false, emailCopy: false }),
   sendAt,
 }).label('MailingRequest');
@@ -97,12 +117,42 @@ export const shipmentSchema = Joi.object({
   warnings: requestWarningsSchema.required(),
   sendAt: sendAt.allow(null).required().description('The send date (YYYY-MM-DD, Europe/Paris) the mailing waits for while paid; null when filed at once'),
   document: Joi.object({
-    kind: Joi.string().valid('catalogue', 'free').required(),
+    kind: Joi.string().valid('catalogue', 'free', 'pdf').required(),
     title: Joi.string().required(),
-    text: Joi.string().required(),
+    text: Joi.string().allow('').required().description('The letter as text; empty for a PDF letter (its text is not extracted)'),
     letter: Joi.object({ slug: Joi.string().required(), provider: Joi.string().allow(null).required() }),
+    sha256: Joi.string()
+      .pattern(/^[0-9a-f]{64}$/)
+      .description('PDF letters: SHA-256 of the PDF as sent, which is what is printed (after the address sheet) and posted'),
+    pages: Joi.number().integer().min(1).description('PDF letters: pages of the PDF as sent'),
+    sheets: Joi.number().integer().min(1).description('PDF letters: sheets in the envelope (the address sheet included)'),
+    addressPlacement: Joi.string()
+      .valid(...ADDRESS_PLACEMENTS)
+      .description('PDF letters: where the address is printed'),
   }).description('The letter content; absent from webhook payloads'),
 }).label('Shipment');
+
+/** What POST /v1/mailings/quote answers: the price of that request, without charging or creating anything. */
+export const mailingQuoteSchema = Joi.object({
+  amountCents: Joi.number().integer().min(0).required().description('What POST /v1/mailings would debit (live keys), excluding VAT'),
+  vatCents: Joi.number().integer().min(0).required().description('VAT on amountCents (20 %)'),
+  sheets: Joi.number()
+    .integer()
+    .min(1)
+    .allow(null)
+    .required()
+    .description('Sheets in the envelope (PDF letters: the address sheet included); null for catalogue and free letters, laid out at filing'),
+  pages: Joi.number().integer().min(1).allow(null).required().description("Pages of the customer's PDF; null for catalogue and free letters"),
+  lines: Joi.array()
+    .items(
+      Joi.object({
+        unit: Joi.string().required().description('A unit of the price table (GET /v1/catalogue prices, docs/billing.md)'),
+        quantity: Joi.number().integer().min(1).required(),
+        amountCents: Joi.number().integer().min(0).required(),
+      }),
+    )
+    .required(),
+}).label('MailingQuote');
 
 export const shipmentListSchema = listEnvelope(shipmentSchema, 'ShipmentList');
 

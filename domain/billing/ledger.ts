@@ -38,10 +38,11 @@ export const PARIS_MONTH = "to_char(now() AT TIME ZONE 'Europe/Paris', 'YYYY-MM'
 /**
  * Debits one paid unit from a live account, before the work it pays for. Run it inside the
  * transaction that records that work when there is one: both commit or neither does.
- * Throws 402 insufficient_balance (and changes nothing) when the balance is too low.
+ * Throws 402 insufficient_balance (and changes nothing) when the balance is too low. `amountCents`
+ * replaces the unit's price when the work is priced by its size (an own PDF's sheets).
  */
-export async function debit(trx: Tx, accountId: string, unit: PriceUnit, reference: string | null = null): Promise<Charge> {
-  let amount = priceOf(unit);
+export async function debit(trx: Tx, accountId: string, unit: PriceUnit, reference: string | null = null, amountCents?: number): Promise<Charge> {
+  let amount = amountCents ?? priceOf(unit);
   if (inFreeQuota(unit)) {
     const { rows } = await trx.raw(
       `INSERT INTO usage_counters AS u (account_id, period, count) VALUES (?, ${PARIS_MONTH}, 1)

@@ -12,7 +12,9 @@ export type PriceUnit =
   | 'ai.tool'
   | 'mailing.simple'
   | 'mailing.registered'
-  | 'mailing.ar';
+  | 'mailing.ar'
+  | 'mailing.sheet'
+  | 'mailing.sheet.color';
 
 export interface PriceTable {
   currency: 'EUR';

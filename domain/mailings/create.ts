@@ -9,11 +9,13 @@ import type { Caller, Deps, MailingStart } from '../deps.js';
 import { DomainError, InsufficientBalance, serviceUnavailable, unprocessable } from '../errors.js';
 import { saveAnswerWithin } from '../access/idempotency.js';
 import { debit, type Charge } from '../billing/ledger.js';
-import { priceOf } from '../billing/prices.js';
 import { addressProblems } from './addresses.js';
 import { RECORD_STATEMENT_TIMEOUT_MS } from './creation-protocol.js';
 import { prepareLetter } from './letter.js';
 import { checkSendAt } from './send-date.js';
+import { isOwnPdfRequest, prepareOwnPdf, type PreparedOwnPdf } from './own-pdf-letter.js';
+import { storeOwnPdf } from './own-pdf-store.js';
+import { flatMailingPrice } from './pricing.js';
 import { toShipment, type PostalAddress, type Shipment, type ShipmentRow } from './shipment.js';
 import { lastStep } from './states.js';
 
@@ -73,15 +75,22 @@ export async function abandonRecord(db: Db, shipmentId: string): Promise<'abando
  * Idempotency-Key, the answer, all committed together. A test mailing without a key is a single
  * statement, with no transaction round trips.
  */
-async function recordMailing(db: Db, caller: Caller, row: ShipmentRow & { layout: unknown }, answer: Shipment): Promise<Charge | undefined> {
-  if (row.test && !caller.idempotency) {
+async function recordMailing(
+  db: Db,
+  caller: Caller,
+  row: ShipmentRow & { layout: unknown },
+  answer: Shipment,
+  ownPdf?: PreparedOwnPdf,
+): Promise<Charge | undefined> {
+  if (row.test && !caller.idempotency && !ownPdf) {
     await insertShipment(db, row).timeout(RECORD_STATEMENT_TIMEOUT_MS, { cancel: true });
     return undefined;
   }
   return db.transaction(async (trx) => {
     await trx.raw(`SET LOCAL statement_timeout = ${RECORD_STATEMENT_TIMEOUT_MS}`);
-    const charge = row.test ? undefined : await debit(trx, row.account_id, `mailing.${row.mode}`, row.id);
+    const charge = row.test ? undefined : await debit(trx, row.account_id, `mailing.${row.mode}`, row.id, row.amount_cents);
     await insertShipment(trx, row);
+    if (ownPdf) await storeOwnPdf(trx, row.id, ownPdf.stored);
     // Under an Idempotency-Key, the answer commits with the mailing: a retry after a crash
     // replays it and can never post the letter twice.
     await saveAnswerWithin(trx, caller.idempotency, 201, answer);
@@ -117,7 +126,8 @@ export async function createMailing(deps: Deps, caller: Caller, request: Mailing
   if (problems.length)
     throw unprocessable(`Invalid postal address: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}.`, problems, 'address_invalid');
   checkSendAt(request.sendAt);
-  const letter = prepareLetter(request);
+  const ownPdf = isOwnPdfRequest(request) ? await prepareOwnPdf(request) : undefined;
+  const letter = ownPdf ? { ...ownPdf.letter, layout: null } : prepareLetter(request);
   if (request.options.emailCopy && !request.recipientEmail) {
     throw unprocessable(
       'options.emailCopy sends an electronic copy to the recipient: recipientEmail is required.',
@@ -128,7 +138,7 @@ export async function createMailing(deps: Deps, caller: Caller, request: Mailing
 
   const id = randomUUID();
   const test = caller.mode === 'test';
-  const price = test ? 0 : priceOf(`mailing.${request.mode}`);
+  const price = test ? 0 : (ownPdf?.price ?? flatMailingPrice(request.mode)).amountCents;
   // The balance known to authentication is current (every change is announced), so a short balance
   // is refused before anything starts; the debit when recording stays the authority.
   if (caller.balanceCents < price) throw new InsufficientBalance(price, caller.balanceCents);
@@ -159,7 +169,7 @@ export async function createMailing(deps: Deps, caller: Caller, request: Mailing
   // The response is what is being written: no need to read it back.
   const shipment = toShipment(row, [{ step: 0, status: 'paid', at: now }], [], true);
   if (workflows.readyToStartLater()) {
-    const charge = await recordMailing(db, caller, row, shipment);
+    const charge = await recordMailing(db, caller, row, shipment, ownPdf);
     workflows.startMailingLater(start);
     if (charge) caller.onBalance?.(charge.balanceCents);
     return shipment;
@@ -172,7 +182,7 @@ export async function createMailing(deps: Deps, caller: Caller, request: Mailing
   }
   let charge: Charge | undefined;
   try {
-    charge = await recordMailing(db, caller, row, shipment);
+    charge = await recordMailing(db, caller, row, shipment, ownPdf);
   } catch (error) {
     // The workflow gave up waiting before the record came (it was too slow) and has ended:
     // its tombstone refused the whole statement, so nothing was committed.

@@ -74,6 +74,7 @@ export function prepareLetter(request: MailingRequest): PreparedLetter {
       warnings,
     };
   }
+  if ('pdf' in request.letter) throw new Error('an own PDF is prepared by domain/mailings/own-pdf-letter.ts');
   if (!request.recipient) throw unprocessable('A free-form letter needs a recipient address.', { field: 'recipient' });
   const recipient = asAddress(request.recipient);
   const text = (t: string) => [{ type: 'text' as const, text: t }];

@@ -3,15 +3,22 @@ import { MODE_LABELS, PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, ty
 
 import type { PostalAddress } from '../catalogue/catalogue.js';
 import type { RequestWarning } from '../catalogue/compatibility.js';
+import type { AddressPlacement } from './own-pdf.js';
 
 export type { PostalAddress };
 
 /** The letter content of a shipment (present in GET responses, absent from webhooks). */
 export interface ShipmentDocument {
-  kind: 'catalogue' | 'free';
+  kind: 'catalogue' | 'free' | 'pdf';
   title: string;
+  /** Empty for an own PDF (its text is not extracted). */
   text: string;
   letter?: { slug: string; provider: string | null };
+  /** An own PDF (kind `pdf`): the SHA-256 of the file as sent, its pages, the sheets posted and where the address goes. */
+  sha256?: string;
+  pages?: number;
+  sheets?: number;
+  addressPlacement?: AddressPlacement;
 }
 
 /** SPEC.md "Shipment", field for field. */
@@ -53,7 +60,7 @@ export interface ShipmentRow {
   recipient: PostalAddress;
   recipient_email: string | null;
   reference: string;
-  options: Record<string, boolean>;
+  options: { color?: boolean; duplex?: boolean; emailCopy?: boolean; addressPlacement?: AddressPlacement };
   document: ShipmentDocument;
   warnings: RequestWarning[];
   amount_cents: number;

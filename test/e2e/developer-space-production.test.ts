@@ -1,4 +1,8 @@
 import { admin } from '../support/admin.js';
+import { createHash } from 'node:crypto';
+import { PDFDocument } from 'pdf-lib';
+import { textPdf } from '../support/own-pdfs.js';
+import { readPdf } from '../support/pdf.js';
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 import { call, createKey, eventually } from '../support/api.js';
@@ -263,6 +267,41 @@ describe('developer space: production access, mailings, service requests (browse
         expect(await dashboard.heading(other)).to.equal('Preuve introuvable');
         await other.goto(`${base}/envois`);
         expect(await other.$('#no-mailings')).to.not.equal(null);
+      });
+    });
+  });
+
+  it('mailings: an own-PDF mailing shows its SHA-256, its sheets and a preview of page 1, for the owner only', async () => {
+    await dashboard.withPage(async (page) => {
+      await dashboard.signedInDeveloper(page);
+      const key = await sandboxKeyOn(page);
+      const pdf = await textPdf({ pages: 3 });
+      const letter = { pdf: Buffer.from(pdf).toString('base64'), title: 'Mon PDF' };
+      const created = await call('POST', '/v1/mailings', { key, body: { mode: 'simple', letter, sender, recipient, options: { duplex: true } } });
+      expect(created.status, created.text).to.equal(201);
+      const id = created.body.id as string;
+      await page.goto(`${base}/envois`);
+      const row = `#mailings tr[data-mailing-id="${id}"]`;
+      expect(await page.$eval(`${row} .own-pdf code.sha256`, (code) => code.textContent)).to.equal(createHash('sha256').update(pdf).digest('hex'));
+      // 3 pages in duplex: 2 sheets, plus the address sheet.
+      expect(await page.$eval(`${row} .own-pdf .sheets`, (span) => span.textContent)).to.equal('3');
+      const src = await page.$eval(`${row} iframe.pdf-preview`, (frame) => frame.getAttribute('src')!);
+      expect(src).to.equal(`/dashboard/envois/${id}/apercu`);
+      // The page lets its own previews be framed, nothing else.
+      expect((await page.goto(`${base}/envois`))!.headers()['content-security-policy']).to.include("frame-src 'self'");
+      const preview = await fetch(new URL(src, base), { headers: { Cookie: await cookieOf(page) } });
+      expect(preview.status).to.equal(200);
+      expect(preview.headers.get('content-type')).to.equal('application/pdf');
+      expect(preview.headers.get('x-frame-options')).to.equal('SAMEORIGIN');
+      const shown = await PDFDocument.load(await preview.arrayBuffer());
+      expect(shown.getPageCount()).to.equal(1);
+      expect((await readPdf(new Uint8Array(await shown.save()))).text).to.include('Page 1 du document client');
+      // A free letter has no preview; another account's session gets 404.
+      const free = await call('POST', '/v1/mailings', { key, body: { mode: 'simple', letter: freeLetter, sender, recipient } });
+      expect((await fetch(new URL(`/dashboard/envois/${free.body.id}/apercu`, base), { headers: { Cookie: await cookieOf(page) } })).status).to.equal(404);
+      await dashboard.withPage(async (other) => {
+        await dashboard.signedInDeveloper(other);
+        expect((await other.goto(new URL(src, base).toString()))!.status()).to.equal(404);
       });
     });
   });

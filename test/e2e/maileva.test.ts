@@ -13,6 +13,7 @@ import {
   MailevaStandIn,
 } from '../support/maileva-server.js';
 import { stack } from '../support/stack.js';
+import { textPdf } from '../support/own-pdfs.js';
 
 /** An API and a worker on their own task queue, whose postal operator is Maileva at `standIn`. */
 function mailevaServices(standIn: MailevaStandIn, taskQueue: string): IsolatedServices {
@@ -144,6 +145,22 @@ describe('Maileva as the postal operator (POSTAL_OPERATOR=maileva, against the s
       chargedCents: cost(registered).amount_cents,
       operatorPostageCents: Math.round(MAILEVA_STAND_IN_PRICES.registered * 100),
     });
+  });
+
+  it('a customer’s own PDF reaches Maileva after our address sheet, in colour and duplex as asked', async () => {
+    const pdf = await textPdf({ pages: 3 });
+    const created = await call('POST', '/v1/mailings', {
+      key: account.liveKey,
+      body: { mode: 'registered', letter: { pdf: Buffer.from(pdf).toString('base64') }, sender, recipient, options: { color: true, duplex: true } },
+      baseUrl: services.api.url,
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const id = created.body.id as string;
+    expect((await finished(id)).status).to.equal('delivered');
+    const [sending] = sendingsOf(id);
+    expect(sending!.options).to.include({ color_printing: true, duplex_printing: true });
+    // The address sheet, its blank back (duplex), then the 3 pages.
+    expect(sending!.documents.map((d) => d.pagesCount)).to.deep.equal([5]);
   });
 
   it('the sandbox stays local: a test mailing never reaches Maileva, whatever POSTAL_OPERATOR says', async () => {

@@ -17,6 +17,8 @@ const ALL_UNITS: PriceUnit[] = [
   'mailing.simple',
   'mailing.registered',
   'mailing.ar',
+  'mailing.sheet',
+  'mailing.sheet.color',
 ];
 
 describe('prices (domain/billing/prices)', () => {

@@ -4,6 +4,7 @@ import type { Shipment } from '../../domain/mailings/shipment.js';
 import { STATUS_LABELS, STATUSES } from '../../domain/mailings/states.js';
 import { BASE, layout, message, when, type Message } from './layout.js';
 import { sendDateNote } from './mailing-send-date.js';
+import { ownPdfDetails } from './own-pdf.js';
 
 export interface MailingFilters {
   env: 'test' | 'live';
@@ -43,7 +44,7 @@ function filterForm(filters: MailingFilters, referenceMax: number): Html {
 function row(s: Shipment): Html {
   return html`<tr data-mailing-id="${s.id}">
     <td>${when(new Date(s.createdAt))}</td>
-    <td>${s.title}<br /><small>${s.modeLabel} · ${euros(s.amountCents)}</small></td>
+    <td>${s.title}<br /><small>${s.modeLabel} · ${euros(s.amountCents)}</small>${ownPdfDetails(s)}</td>
     <td>${s.reference || '—'}</td>
     <td>${s.recipient.join(', ')}</td>
     <td class="status" data-status="${s.status}">

@@ -4,7 +4,9 @@ import { InvalidRequest } from '../../domain/errors.js';
 import { listShipments } from '../../domain/mailings/listing.js';
 import { proofPdf } from '../../domain/mailings/proofs.js';
 import type { ShipmentStatus, ProofKind } from '../../domain/mailings/states.js';
-import { mailingListQuery, proofParams } from '../../api/schemas/mailings.js';
+import { mailingIdParams, mailingListQuery, proofParams } from '../../api/schemas/mailings.js';
+import { findOwnPdf } from '../../domain/mailings/own-pdf-store.js';
+import { firstPageOf } from '../../domain/mailings/own-pdf.js';
 import type { WebKit } from '../kit.js';
 import { filledQuery, frenchError, maxLength, queryText } from '../forms.js';
 import { BASE, infoPage } from '../pages/layout.js';
@@ -45,6 +47,30 @@ export function mailingRoutes(router: Router, kit: WebKit): void {
       if (failure instanceof InvalidRequest) return refuse('Ce lien de page n’est plus valide : revenez à la première page de la liste.');
       throw failure;
     }
+  });
+
+  // Page 1 of an own-PDF mailing of the signed-in account, shown in the list (inline, same origin).
+  router.get('/envois/:id/apercu', kit.allowed('mailings'), async (ctx) => {
+    const session = ctx.state.session!;
+    const { error } = mailingIdParams.validate({ id: ctx.params.id });
+    const stored = error ? undefined : await findOwnPdf(db, ctx.params.id, session.user!.accountId);
+    if (!stored)
+      return kit.page(
+        ctx,
+        404,
+        infoPage(
+          session,
+          'Aperçu introuvable',
+          { kind: 'error', text: 'Aucun envoi PDF de ce compte n’a cet identifiant.' },
+          { href: `${BASE}/envois`, text: 'Envois' },
+        ),
+      );
+    ctx.type = 'application/pdf';
+    // The one response the developer space lets be framed, by its own pages only.
+    ctx.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'self'");
+    ctx.set('X-Frame-Options', 'SAMEORIGIN');
+    ctx.set('Content-Disposition', `inline; filename="apercu-${ctx.params.id}.pdf"`);
+    ctx.body = Buffer.from(await firstPageOf(stored.pdf));
   });
 
   // A proof for the signed-in account's own mailings only; the API's signed links are not needed here.

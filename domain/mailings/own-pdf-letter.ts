@@ -1,0 +1,52 @@
+import { unprocessable } from '../errors.js';
+import type { MailingRequest } from './request.js';
+import type { PreparedLetter } from './letter.js';
+import { customerSheets, envelopeSheets, inspectOwnPdf, type AddressPlacement } from './own-pdf.js';
+import type { StoredOwnPdf } from './own-pdf-store.js';
+import { ownPdfPrice, type MailingPrice } from './pricing.js';
+
+/** The title of an own PDF sent without one. */
+export const OWN_PDF_DEFAULT_TITLE = 'Document PDF';
+
+/** An own-PDF letter once checked: what the shipment shows, what is stored, what it costs. */
+export interface PreparedOwnPdf {
+  letter: Omit<PreparedLetter, 'layout'>;
+  stored: StoredOwnPdf;
+  price: MailingPrice;
+}
+
+type OwnPdfRequest = MailingRequest & { letter: { pdf: string; title?: string } };
+
+export const isOwnPdfRequest = (request: MailingRequest): request is OwnPdfRequest => 'pdf' in request.letter;
+
+/**
+ * letter.pdf of POST /v1/mailings (and of its quote): decoded, checked (domain/mailings/own-pdf.ts),
+ * priced by its sheets. Nothing is charged or stored here.
+ */
+export async function prepareOwnPdf(request: OwnPdfRequest): Promise<PreparedOwnPdf> {
+  if (!request.recipient) throw unprocessable('A PDF letter needs a recipient address.', { field: 'recipient' });
+  const placement: AddressPlacement = request.options.addressPlacement ?? 'insert_blank_page';
+  const pdf = Buffer.from(request.letter.pdf, 'base64');
+  const { duplex, color } = request.options;
+  const facts = await inspectOwnPdf(pdf, { duplex, placement });
+  const sheets = envelopeSheets(facts.pages, duplex, placement);
+  const title = request.letter.title?.trim() || OWN_PDF_DEFAULT_TITLE;
+  const recipient = request.recipient;
+  return {
+    letter: {
+      title,
+      recipient: {
+        name: recipient.name.trim(),
+        lines: recipient.lines.map((l) => l.trim()),
+        postcode: recipient.postcode.trim(),
+        city: recipient.city.trim(),
+        country: 'FR',
+      },
+      // The text of a PDF is not extracted: the PDF itself is the letter (its SHA-256 identifies it).
+      document: { kind: 'pdf', title, text: '', sha256: facts.sha256, pages: facts.pages, sheets, addressPlacement: placement },
+      warnings: [],
+    },
+    stored: { pdf, sha256: facts.sha256, pages: facts.pages, addressPlacement: placement },
+    price: ownPdfPrice(request.mode, { pages: facts.pages, customerSheets: customerSheets(facts.pages, duplex), envelopeSheets: sheets, color }),
+  };
+}

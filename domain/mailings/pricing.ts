@@ -1,0 +1,43 @@
+import { priceOf, vatOf, type PriceUnit } from '../billing/prices.js';
+import type { Mode } from './states.js';
+
+/** One line of a mailing's price: a unit of catalogue/prices.json, how many, and their amount. */
+export interface PriceLine {
+  unit: PriceUnit;
+  quantity: number;
+  amountCents: number;
+}
+
+/** What a mailing costs (POST /v1/mailings/quote answers it; the debit takes amountCents). */
+export interface MailingPrice {
+  amountCents: number;
+  vatCents: number;
+  /** Sheets in the envelope and pages printed: known before filing for own PDFs only (a catalogue or free letter is laid out at filing). */
+  sheets: number | null;
+  pages: number | null;
+  lines: PriceLine[];
+}
+
+const line = (unit: PriceUnit, quantity: number): PriceLine => ({ unit, quantity, amountCents: priceOf(unit) * quantity });
+
+function total(lines: PriceLine[], sheets: number | null, pages: number | null): MailingPrice {
+  const amountCents = lines.reduce((sum, l) => sum + l.amountCents, 0);
+  return { amountCents, vatCents: vatOf(amountCents), sheets, pages, lines };
+}
+
+/** A catalogue or free-form letter: the mode's flat price, whatever its length or options (as before own PDFs). */
+export function flatMailingPrice(mode: Mode): MailingPrice {
+  return total([line(`mailing.${mode}`, 1)], null, null);
+}
+
+/**
+ * An own PDF, by its sheets: the mode's price includes the first sheet; each further sheet (the
+ * address sheet included) is a `mailing.sheet`; in colour, each sheet of the customer's pages is
+ * also a `mailing.sheet.color` (the address sheet is printed in black).
+ */
+export function ownPdfPrice(mode: Mode, input: { pages: number; customerSheets: number; envelopeSheets: number; color: boolean }): MailingPrice {
+  const lines = [line(`mailing.${mode}`, 1)];
+  if (input.envelopeSheets > 1) lines.push(line('mailing.sheet', input.envelopeSheets - 1));
+  if (input.color) lines.push(line('mailing.sheet.color', input.customerSheets));
+  return total(lines, input.envelopeSheets, input.pages);
+}

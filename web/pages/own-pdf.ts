@@ -1,0 +1,18 @@
+import { html, type Html } from '../html.js';
+import type { Shipment } from '../../domain/mailings/shipment.js';
+import { BASE } from './layout.js';
+
+/** The address of page 1 of an own-PDF mailing, alone (its preview). */
+export const previewUrl = (id: string): string => `${BASE}/envois/${id}/apercu`;
+
+/** Under an own-PDF mailing's title: a preview of page 1, its SHA-256 and the sheets posted. Nothing for other letters. */
+export function ownPdfDetails(s: Shipment): Html | '' {
+  const document = s.document;
+  if (document?.kind !== 'pdf') return '';
+  return html`<div class="own-pdf">
+    <small>PDF fourni · ${String(document.pages)} page(s) · <span class="sheets">${String(document.sheets)}</span> feuille(s) sous pli</small><br />
+    <small>SHA-256 <code class="sha256">${document.sha256 ?? ''}</code></small
+    ><br />
+    <iframe class="pdf-preview" src="${previewUrl(s.id)}" title="Page 1 de ${s.title}" width="210" height="297" loading="lazy"></iframe>
+  </div>`;
+}
