@@ -4,6 +4,7 @@ import type { Generation, GenerationTask } from './ai/task.js';
 import type { CheckoutEvent, CheckoutInput, CheckoutSession, TopUpInput } from './billing/checkout.js';
 import type { LetterDocument } from './letters/render.js';
 import type {
+  AddressMatch,
   AddressResult,
   CompanyProfile,
   CompanySummary,
@@ -30,6 +31,7 @@ export interface ShortWorkflows {
   embedQuery(text: string): Promise<number[]>;
   embedCatalogue(texts: string[]): Promise<number[][]>;
   addressLookup(q: string, limit: number): Promise<AddressResult[]>;
+  addressMatchLookup(q: string, limit: number): Promise<AddressMatch[]>;
   companySearch(q: string, limit: number, only: 'active' | 'all'): Promise<CompanySummary[]>;
   companyProfileLookup(siret: string): Promise<CompanyProfile | null>;
   routeLookup(from: RoutePlace, to: RoutePlace, geometry: boolean): Promise<RouteLookup>;

@@ -2,6 +2,7 @@ import Joi from 'joi';
 import { MODES, PROOF_KINDS, STATUSES } from '../../domain/mailings/states.js';
 import { listEnvelope, pageQuery, requestWarningsSchema, slug, uuid } from './common.js';
 import { freeLetter } from '../../domain/letters/free-letter.js';
+import { ADDRESS_CHECKS } from '../../domain/mailings/request.js';
 
 /**
  * An address as sent; its postal rules (6 lines of 38 characters, a real postcode and commune)
@@ -14,6 +15,15 @@ const postalAddress = Joi.object({
   city: Joi.string().max(100).required(),
   country: Joi.string().valid('FR').default('FR'),
 }).label('MailingAddress');
+
+/** A recipient named by its SIRET: the directory gives its registered address (and its name unless given). */
+const siretRecipient = Joi.object({
+  siret: Joi.string()
+    .pattern(/^\d{14}$/)
+    .required()
+    .description("The establishment's SIRET (14 digits); its registered address comes from the national business directory"),
+  name: Joi.string().max(200).description("Printed instead of the company's name from the directory"),
+}).label('SiretRecipient');
 
 const catalogueLetter = Joi.object({
   slug: slug.required(),
@@ -31,14 +41,22 @@ export const mailingRequestSchema = Joi.object({
     .description('simple, registered, or ar (registered with acknowledgment of receipt)'),
   letter: Joi.alternatives(catalogueLetter, freeLetter).required(),
   sender: postalAddress.required(),
-  recipient: postalAddress.description("Optional when the catalogue letter's provider carries the address"),
+  recipient: Joi.alternatives(postalAddress, siretRecipient).description(
+    "An address, or { siret, name? } for an establishment's registered address. Optional when the catalogue letter's provider carries the address",
+  ),
   recipientEmail: Joi.string().email({ tlds: false }).max(254),
   reference: Joi.string().max(30).description('Your own reference (at most 30 characters), filterable'),
   options: Joi.object({
     color: Joi.boolean().default(false),
     duplex: Joi.boolean().default(false),
     emailCopy: Joi.boolean().default(false).description('Also send an electronic copy to recipientEmail (then required)'),
-  }).default({ color: false, duplex: false, emailCopy: false }),
+    addressCheck: Joi.string()
+      .valid(...ADDRESS_CHECKS)
+      .default('strict')
+      .description(
+        'strict: a recipient address the national address base does not confirm is refused (422 address_invalid with details.suggestions); lenient: it is posted as given, with an address_unverified warning',
+      ),
+  }).default({ color: false, duplex: false, emailCopy: false, addressCheck: 'strict' }),
 }).label('MailingRequest');
 
 export type { MailingAddressInput, MailingRequest } from '../../domain/mailings/request.js';

@@ -6,13 +6,14 @@ import type { Config } from '../../lib/config.js';
 import type { MailingWorkflowInput } from './workflow-input.js';
 import type { MailingRequest } from './request.js';
 import type { Caller, Deps, MailingStart } from '../deps.js';
+import { withRecipientAddress } from './siret-recipient.js';
 import { DomainError, InsufficientBalance, serviceUnavailable, unprocessable } from '../errors.js';
 import { saveAnswerWithin } from '../access/idempotency.js';
 import { debit, type Charge } from '../billing/ledger.js';
 import { priceOf } from '../billing/prices.js';
 import { addressProblems } from './addresses.js';
+import { printedRecipient } from './printed-recipient.js';
 import { RECORD_STATEMENT_TIMEOUT_MS } from './creation-protocol.js';
-import { prepareLetter } from './letter.js';
 import { toShipment, type PostalAddress, type Shipment, type ShipmentRow } from './shipment.js';
 import { lastStep } from './states.js';
 
@@ -101,12 +102,15 @@ export function mailingStart(config: Config, row: Pick<ShipmentRow, 'id' | 'acco
  *   late record). An unreachable Temporal is a 503 with nothing recorded or charged.
  * Either way the database transaction (and the account row it locks) stays a few statements long.
  */
-export async function createMailing(deps: Deps, caller: Caller, request: MailingRequest): Promise<Shipment> {
+export async function createMailing(deps: Deps, caller: Caller, given: MailingRequest): Promise<Shipment> {
   const { db, config, workflows } = deps;
+  // A recipient given by SIRET becomes its registered address (before any check: it is checked too).
+  const request = await withRecipientAddress(deps, given);
   const problems = [...addressProblems(request.sender, 'sender'), ...(request.recipient ? addressProblems(request.recipient, 'recipient') : [])];
   if (problems.length)
     throw unprocessable(`Invalid postal address: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}.`, problems, 'address_invalid');
-  const letter = prepareLetter(request);
+  // The recipient as the national address base confirms it, in the postal norm's form (or refused).
+  const letter = await printedRecipient(deps, request);
   if (request.options.emailCopy && !request.recipientEmail) {
     throw unprocessable(
       'options.emailCopy sends an electronic copy to the recipient: recipientEmail is required.',

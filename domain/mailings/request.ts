@@ -9,13 +9,26 @@ export interface MailingAddressInput {
   country: 'FR';
 }
 
+/** A recipient named by its SIRET (domain/mailings/siret-recipient.ts gives its address). */
+export interface SiretRecipientInput {
+  siret: string;
+  name?: string;
+}
+
+/** options.addressCheck: refuse an address the national base does not confirm, or post it with a warning. */
+export const ADDRESS_CHECKS = ['strict', 'lenient'] as const;
+export type AddressCheck = (typeof ADDRESS_CHECKS)[number];
+
 /** The body of POST /v1/mailings (DESIGN.md §2), once validated. */
 export interface MailingRequest {
   mode: Mode;
   letter: { slug: string; provider?: string; fields: Record<string, string | number> } | { title: string; body: string };
   sender: MailingAddressInput;
-  recipient?: MailingAddressInput;
+  recipient?: MailingAddressInput | SiretRecipientInput;
   recipientEmail?: string;
   reference?: string;
-  options: { color: boolean; duplex: boolean; emailCopy: boolean };
+  options: { color: boolean; duplex: boolean; emailCopy: boolean; addressCheck: AddressCheck };
 }
+
+/** A MailingRequest whose recipient, if any, is an address (a SIRET resolved by the directory). */
+export type AddressedMailingRequest = Omit<MailingRequest, 'recipient'> & { recipient?: MailingAddressInput };

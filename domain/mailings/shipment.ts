@@ -51,7 +51,7 @@ export interface ShipmentRow {
   recipient: PostalAddress;
   recipient_email: string | null;
   reference: string;
-  options: Record<string, boolean>;
+  options: Record<string, boolean | string>;
   document: ShipmentDocument;
   warnings: RequestWarning[];
   amount_cents: number;
