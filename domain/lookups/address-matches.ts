@@ -36,7 +36,7 @@ export async function addressMatches(deps: Deps, q: string): Promise<AddressMatc
     if (answer === null) lookup.catch((error: unknown) => logger.warn({ err: error }, 'late address check failed'));
     return answer;
   } catch (error) {
-    logger.warn({ err: error }, 'address check unavailable: the mailing goes on unchecked');
+    logger.warn({ reason: (error as Error).message }, 'address check unavailable: the mailing goes on unchecked');
     return null;
   } finally {
     clearTimeout(timer);
