@@ -1,7 +1,7 @@
 import { logger } from '../../lib/logger.js';
 import { normalize } from '../../lib/text.js';
 import type { Deps } from '../deps.js';
-import { upstreamError } from '../errors.js';
+import { DomainError, upstreamError } from '../errors.js';
 import { cached } from './cache.js';
 import type { AddressMatch } from './results.js';
 
@@ -36,7 +36,10 @@ export async function addressMatches(deps: Deps, q: string): Promise<AddressMatc
     if (answer === null) lookup.catch((error: unknown) => logger.warn({ err: error }, 'late address check failed'));
     return answer;
   } catch (error) {
-    logger.warn({ reason: (error as Error).message }, 'address check unavailable: the mailing goes on unchecked');
+    // The geocoder failing (PartnerFailure) or Temporal unreachable (Unavailable): go on unchecked.
+    // Anything else (our database down) is the mailing's failure too.
+    if (!(error instanceof DomainError)) throw error;
+    logger.warn({ reason: error.message }, 'address check unavailable: the mailing goes on unchecked');
     return null;
   } finally {
     clearTimeout(timer);
