@@ -2,6 +2,7 @@ import type { Deps } from '../deps.js';
 import { unprocessable } from '../errors.js';
 import { companyProfile, siretProblem } from '../lookups/companies.js';
 import type { CompanyProfile } from '../lookups/results.js';
+import { ADDRESS_MAX_CHARS } from '../letters/values.js';
 import { wrapLine } from './afnor.js';
 import type { AddressedMailingRequest, MailingAddressInput, MailingRequest, SiretRecipientInput } from './request.js';
 
@@ -38,7 +39,19 @@ export async function recipientOfSiret(deps: Deps, given: SiretRecipientInput): 
       { field: 'recipient.siret', siret },
       'recipient_siret_closed',
     );
-  return directoryAddress(profile.establishment, given.name ?? profile.company.name);
+  return directoryAddress(profile.establishment, given.name ?? printableName(profile));
+}
+
+/** The company's name if it fits the window's line, else its acronym; else the caller must name it. */
+function printableName(profile: CompanyProfile): string {
+  const { name, acronym } = profile.company;
+  if (name.length <= ADDRESS_MAX_CHARS) return name;
+  if (acronym && acronym.length <= ADDRESS_MAX_CHARS) return acronym;
+  throw unprocessable(
+    `The directory's name of ${profile.siret}, "${name}", is longer than the ${ADDRESS_MAX_CHARS} characters of an address line: give recipient.name.`,
+    { field: 'recipient.name', siret: profile.siret },
+    'address_invalid',
+  );
 }
 
 /** The request with its recipient as an address: a SIRET is looked up, an address is kept. */
