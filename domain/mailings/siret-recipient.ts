@@ -43,7 +43,7 @@ export async function recipientOfSiret(deps: Deps, given: SiretRecipientInput): 
 }
 
 /** The company's name if it fits the window's line, else its acronym; else the caller must name it. */
-function printableName(profile: CompanyProfile): string {
+export function printableName(profile: CompanyProfile): string {
   const { name, acronym } = profile.company;
   if (name.length <= ADDRESS_MAX_CHARS) return name;
   if (acronym && acronym.length <= ADDRESS_MAX_CHARS) return acronym;

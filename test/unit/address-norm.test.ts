@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { afnorAddress, postalCity, postalLine, wrapLine } from '../../domain/mailings/afnor.js';
 import { ADDRESS_SCORE_THRESHOLD, confirms, streetLineIndex, suggestionsOf } from '../../domain/mailings/address-check.js';
-import { directoryAddress } from '../../domain/mailings/siret-recipient.js';
-import type { AddressMatch } from '../../domain/lookups/results.js';
+import { directoryAddress, printableName } from '../../domain/mailings/siret-recipient.js';
+import type { AddressMatch, CompanyProfile } from '../../domain/lookups/results.js';
 
 const address = { name: 'Mairie de Lyon', lines: ['1 place de la Comédie'], postcode: '69001', city: 'Lyon', country: 'FR' as const };
 const match = (over: Partial<AddressMatch> = {}): AddressMatch => ({
@@ -116,5 +116,15 @@ describe('the address check', () => {
     expect(directoryAddress({ ...establishment, address: '9 RUE DU COLONEL PIERRE AVIA 75015 PARIS 15' }, 'LA POSTE').lines).to.deep.equal([
       '9 RUE DU COLONEL PIERRE AVIA',
     ]);
+  });
+
+  it("prints the company's name, its acronym when the name does not fit, else asks for recipient.name", () => {
+    const profile = (name: string, acronym: string | null) => ({ siret: '35600000000048', company: { name, acronym } }) as CompanyProfile;
+    expect(printableName(profile('LA POSTE', null))).to.equal('LA POSTE');
+    const long = 'SOCIETE NATIONALE DES CHEMINS DE FER FRANCAIS';
+    expect(printableName(profile(long, 'SNCF'))).to.equal('SNCF');
+    expect(() => printableName(profile(long, null)))
+      .to.throw()
+      .that.deep.includes({ code: 'address_invalid', details: { field: 'recipient.name', siret: '35600000000048' } });
   });
 });
