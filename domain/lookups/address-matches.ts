@@ -16,18 +16,37 @@ const CANDIDATES = 5;
 export const ADDRESS_CHECK_DEADLINE_MS = 3500;
 
 /**
+ * The answers this process used last, kept a few minutes: a sender mailing the same recipients
+ * (an administration, a client base) skips even the cache's read. Bounded; the oldest goes first.
+ */
+const RECENT_MAX = 2000;
+const RECENT_MS = 10 * 60_000;
+const recent = new Map<string, { matches: AddressMatch[]; until: number }>();
+
+function remember(key: string, matches: AddressMatch[]): AddressMatch[] {
+  recent.delete(key);
+  recent.set(key, { matches, until: Date.now() + RECENT_MS });
+  if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value!);
+  return matches;
+}
+
+/**
  * The national address base's candidates for a whole address, best first (cache, else the short
  * `addressMatchLookup` workflow); null when the geocoder or the workflow service did not answer in
- * time: the caller decides what an unchecked address means.
+ * time: the caller decides what an unchecked address means. Only answers are kept (process memory a
+ * few minutes, then the partner cache 7 days), never a failure.
  */
 export async function addressMatches(deps: Deps, q: string): Promise<AddressMatch[] | null> {
-  const lookup = cached(deps.db, `address-match:${normalize(q)}`, ADDRESS_MATCH_TTL_SECONDS, () =>
+  const key = `address-match:${normalize(q)}`;
+  const remembered = recent.get(key);
+  if (remembered && remembered.until > Date.now()) return remembered.matches;
+  const lookup = cached(deps.db, key, ADDRESS_MATCH_TTL_SECONDS, () =>
     deps.workflows.run('addressMatchLookup', [q, CANDIDATES], {
       idPrefix: 'address-match',
       timeout: '5s',
       failure: () => upstreamError('The address geocoder is failing.'),
     }),
-  ).then(({ value }) => value);
+  ).then(({ value }) => remember(key, value));
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ADDRESS_CHECK_DEADLINE_MS)));
   try {
