@@ -1,11 +1,24 @@
 import type { Config } from '../lib/config.js';
-import type { AddressResult, CompanyProfile, CompanySummary, Fuel, FuelAverages, Point, RouteResult, StationRecord } from '../domain/lookups/results.js';
-import { searchAddresses } from './partners/geoplateforme.js';
+import type {
+  AddressMatch,
+  AddressResult,
+  CompanyProfile,
+  CompanySummary,
+  Fuel,
+  FuelAverages,
+  Point,
+  RouteResult,
+  StationRecord,
+} from '../domain/lookups/results.js';
+import { matchAddress, searchAddresses } from './partners/geoplateforme.js';
 import { partnerCall } from './partners/failures.js';
 import { companyProfile, searchCompanies } from './partners/recherche-entreprises.js';
 import { carRoute } from './partners/osrm.js';
 import { fuelAverages, fuelStations, type StationArea } from './partners/prix-carburants.js';
 import { communeKey } from '../lib/text.js';
+
+/** One geocoder request of a mailing's address check, at most. */
+const ADDRESS_CHECK_REQUEST_MS = 1500;
 
 /** Public-data partner calls. They run on per-partner task queues, whose rate caps all workers together. */
 export function lookupActivities(config: Config) {
@@ -13,6 +26,9 @@ export function lookupActivities(config: Config) {
   return {
     geocodeAddresses: (q: string, limit: number): Promise<AddressResult[]> =>
       partnerCall('geocoder', () => searchAddresses(partners.geocodingBaseUrl, q, limit, partners.timeoutMs)),
+    /** The address check of a mailing: a shorter time limit, the mailing waits for it. */
+    matchAddress: (q: string, limit: number): Promise<AddressMatch[]> =>
+      partnerCall('geocoder', () => matchAddress(partners.geocodingBaseUrl, q, limit, Math.min(partners.timeoutMs, ADDRESS_CHECK_REQUEST_MS))),
     searchCompanies: (q: string, limit: number, only: 'active' | 'all'): Promise<CompanySummary[]> =>
       partnerCall('company directory', () => searchCompanies(partners.companiesBaseUrl, q, limit, only, partners.timeoutMs)),
     companyProfile: (siret: string): Promise<CompanyProfile | null> =>

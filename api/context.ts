@@ -6,6 +6,7 @@ import type { Deps } from '../domain/deps.js';
 import type { HealthCheck } from '../domain/health.js';
 import type { ShipmentCache } from '../domain/mailings/shipment-cache.js';
 import type { KeyRecord } from '../domain/access/key-store.js';
+import type { AddressCheck } from '../domain/mailings/request.js';
 import type { RequestLogBuffer } from '../domain/access/request-log.js';
 import type { ApiMetrics } from './metrics.js';
 
@@ -32,6 +33,7 @@ export interface AuthState {
   mode: KeyMode;
   scopes: Scope[];
   balanceCents: number;
+  addressCheckDefault: AddressCheck;
 }
 
 declare module 'koa' {

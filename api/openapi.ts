@@ -37,7 +37,14 @@ export const ERROR_CODES: { status: number; code: string; condition: string }[] 
     condition: 'Request line and headers larger than 16 KB, e.g. a very long URL (answered before any route; the connection closes)',
   },
   { status: 422, code: 'idempotency_key_reused', condition: 'The `Idempotency-Key` was used for a different request' },
-  { status: 422, code: 'address_invalid', condition: 'An address fails the postal norm or the official commune list' },
+  {
+    status: 422,
+    code: 'address_invalid',
+    condition:
+      'An address fails the postal norm or the official commune list (`details`: a list of `{ field, message }`), or the national address base does not confirm the recipient (`details.suggestions`: addresses to resend)',
+  },
+  { status: 422, code: 'recipient_siret_unknown', condition: 'No establishment has the recipient SIRET (`details.siret`)' },
+  { status: 422, code: 'recipient_siret_closed', condition: 'The recipient SIRET names a closed establishment (`details.siret`)' },
   { status: 422, code: 'recipient_email_required', condition: 'The mode or letter needs an electronic copy and no recipientEmail was given' },
   { status: 422, code: 'unprocessable', condition: 'Other unprocessable request (well-formed but inconsistent), on operations that list 422' },
   { status: 429, code: 'rate_limited', condition: 'More than 120 requests per minute for the key (see `RateLimit-*`)' },

@@ -23,6 +23,7 @@ export function caller(ctx: Context): Caller {
     accountId: auth.accountId,
     mode: auth.mode,
     balanceCents: auth.balanceCents,
+    addressCheckDefault: auth.addressCheckDefault,
     idempotency: ctx.state.idempotency,
     onBalance: (balanceCents) => setBalanceHeader(ctx, balanceCents),
   };

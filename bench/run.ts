@@ -19,6 +19,7 @@ import type { BenchDeps } from './deps.js';
 import { benchIntake } from './intake.js';
 import { benchLookups } from './lookups.js';
 import { connectTemporal } from '../temporal/connection.js';
+import { PartnerServer } from '../test/support/partner-server.js';
 
 /**
  * `npm run bench` (or one part: `npm run bench -- search|pdf|settle|front-door|mailings|lookups`, and
@@ -79,6 +80,10 @@ async function withStack(work: (deps: BenchDeps) => Promise<void>): Promise<void
   process.env.SECRET_KEY ??= randomBytes(32).toString('hex');
   delete process.env.DATABASE_URL;
   delete process.env.TEMPORAL_ADDRESS;
+  // The mailings' address check asks the geocoder, replayed as in the tests (test/fixtures/partners/):
+  // the API and worker processes inherit the address (bench/support.ts), a scenario may set its own.
+  const geocoder = await new PartnerServer('geoplateforme').start();
+  process.env.GEOCODING_BASE_URL = geocoder.baseUrl;
   const config = loadConfig();
   const stack = await startLocalStack(config, { dataDir, persistent: false, uiPort: null, log: (l) => console.error(l) });
   const db = createDb(stack.databaseUrl);
@@ -100,6 +105,7 @@ async function withStack(work: (deps: BenchDeps) => Promise<void>): Promise<void
     await temporal.connection.close();
     await db.destroy();
     await stack.stop();
+    await geocoder.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

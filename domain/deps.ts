@@ -4,6 +4,7 @@ import type { Generation, GenerationTask } from './ai/task.js';
 import type { CheckoutEvent, CheckoutInput, CheckoutSession, TopUpInput } from './billing/checkout.js';
 import type { LetterDocument } from './letters/render.js';
 import type {
+  AddressMatch,
   AddressResult,
   CompanyProfile,
   CompanySummary,
@@ -20,6 +21,7 @@ import type { KeyMode } from './access/scopes.js';
 import type { IdempotencyClaim } from './access/idempotency.js';
 import type { DomainError } from './errors.js';
 import type { Shipment } from './mailings/shipment.js';
+import type { AddressCheck } from './mailings/request.js';
 
 /**
  * The short workflows the domain runs to their result, by name, with the plain data they take and
@@ -30,6 +32,7 @@ export interface ShortWorkflows {
   embedQuery(text: string): Promise<number[]>;
   embedCatalogue(texts: string[]): Promise<number[][]>;
   addressLookup(q: string, limit: number): Promise<AddressResult[]>;
+  addressMatchLookup(q: string, limit: number): Promise<AddressMatch[]>;
   companySearch(q: string, limit: number, only: 'active' | 'all'): Promise<CompanySummary[]>;
   companyProfileLookup(siret: string): Promise<CompanyProfile | null>;
   routeLookup(from: RoutePlace, to: RoutePlace, geometry: boolean): Promise<RouteLookup>;
@@ -133,6 +136,8 @@ export interface Caller {
   mode: KeyMode;
   /** The balance known when the call was authenticated. */
   balanceCents: number;
+  /** options.addressCheck when a mailing does not say: strict, lenient for accounts opened before the check existed. */
+  addressCheckDefault?: AddressCheck;
   /** The call's Idempotency-Key claim: a paid answer is stored in the transaction that pays. */
   idempotency?: IdempotencyClaim;
   /** Told the new balance after each debit or credit (the API answers it in X-Service-Balance). */

@@ -4,7 +4,7 @@ export { letterPdf } from './letters.js';
 export { embedQuery, embedCatalogue } from './search.js';
 export { mailing } from './mailing.js';
 export { webhookDelivery } from './webhook-delivery.js';
-export { addressLookup, companySearch, companyProfileLookup, routeLookup, fuelPriceLookup, fuelStationSearch } from './lookups.js';
+export { addressLookup, addressMatchLookup, companySearch, companyProfileLookup, routeLookup, fuelPriceLookup, fuelStationSearch } from './lookups.js';
 export { aiGeneration } from './ai.js';
 export { topUp, checkoutSession, billingCustomer } from './topup.js';
 export { productionAccessCheck } from './production-access.js';

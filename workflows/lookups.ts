@@ -1,6 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type {
+  AddressMatch,
   AddressResult,
   CompanyProfile,
   CompanySummary,
@@ -24,6 +25,22 @@ const geocoding = onQueue(GEOCODING_QUEUE);
 const companies = onQueue(COMPANIES_QUEUE);
 const routing = onQueue(ROUTING_QUEUE);
 const fuel = onQueue(FUEL_QUEUE);
+
+/**
+ * A mailing's address check waits for the geocoder: two short attempts, then the mailing goes on
+ * without it (domain/mailings/address-check.ts), so a slow partner adds seconds, not minutes.
+ */
+const addressCheck = proxyActivities<Activities>({
+  taskQueue: GEOCODING_QUEUE,
+  startToCloseTimeout: '2s',
+  scheduleToCloseTimeout: '3s',
+  retry: { maximumAttempts: 2, initialInterval: '200ms', nonRetryableErrorTypes: ['PartnerRefused'] },
+});
+
+/** POST /v1/mailings: the recipient's address against the national address base, with scores. */
+export async function addressMatchLookup(q: string, limit: number): Promise<AddressMatch[]> {
+  return addressCheck.matchAddress(q, limit);
+}
 
 /** GET /v1/geo/addresses: a short workflow around one partner call (timeout, retries, rate cap). */
 export async function addressLookup(q: string, limit: number): Promise<AddressResult[]> {

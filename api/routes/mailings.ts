@@ -51,7 +51,8 @@ export const mailingRoutes = [
     tag: 'Mailings',
     summary: 'Post a catalogue or free-form letter (simple, registered, or registered with acknowledgment of receipt)',
     description:
-      'Addresses are checked against the postal norm and the official commune list (422 address_invalid). Live keys are debited in the same transaction that records the shipment (402 otherwise, nothing created). ' +
+      "Addresses are checked against the postal norm and the official commune list (422 address_invalid); the recipient's number and street against the national address base (strict by default: 422 address_invalid with details.suggestions; options.addressCheck lenient, or the base unreachable: posted as given with a warning), and printed in the NF Z10-011 form. " +
+      "A recipient given as { siret, name? } is the establishment's registered address from the business directory (422 recipient_siret_unknown or recipient_siret_closed; 502 when the directory fails). Live keys are debited in the same transaction that records the shipment (402 otherwise, nothing created). " +
       'A test key simulates and does not bill; its shipment moves only with POST /v1/test/mailings/{id}/advance.',
     scope: 'mailings:write',
     body: mailingRequestSchema,

@@ -11,6 +11,7 @@ const sendAt = Joi.string()
     `The day the letter is filed (YYYY-MM-DD, Europe/Paris), from today to ${SEND_AT_MAX_DAYS} days ahead. Paid at once; it stays paid, and can be canceled free, until 00:00 Europe/Paris that day, when it is filed. Absent: filed at once.`,
   );
 import { ADDRESS_PLACEMENTS } from '../../domain/mailings/own-pdf.js';
+import { ADDRESS_CHECKS } from '../../domain/mailings/request.js';
 
 /**
  * An address as sent; its postal rules (6 lines of 38 characters, a real postcode and commune)
@@ -23,6 +24,15 @@ const postalAddress = Joi.object({
   city: Joi.string().max(100).required(),
   country: Joi.string().valid('FR').default('FR'),
 }).label('MailingAddress');
+
+/** A recipient named by its SIRET: the directory gives its registered address (and its name unless given). */
+const siretRecipient = Joi.object({
+  siret: Joi.string()
+    .pattern(/^\d{14}$/)
+    .required()
+    .description("The establishment's SIRET (14 digits); its registered address comes from the national business directory"),
+  name: Joi.string().max(200).description("Printed instead of the company's name from the directory"),
+}).label('SiretRecipient');
 
 const catalogueLetter = Joi.object({
   slug: slug.required(),
@@ -54,7 +64,9 @@ export const mailingRequestSchema = Joi.object({
     .description('simple, registered, or ar (registered with acknowledgment of receipt)'),
   letter: Joi.alternatives(catalogueLetter, freeLetter, ownPdfLetter).required(),
   sender: postalAddress.required(),
-  recipient: postalAddress.description("Optional when the catalogue letter's provider carries the address"),
+  recipient: Joi.alternatives(postalAddress, siretRecipient).description(
+    "An address, or { siret, name? } for an establishment's registered address. Optional when the catalogue letter's provider carries the address",
+  ),
   recipientEmail: Joi.string().email({ tlds: false }).max(254),
   reference: Joi.string().max(30).description('Your own reference (at most 30 characters), filterable'),
   options: Joi.object({
@@ -65,6 +77,11 @@ export const mailingRequestSchema = Joi.object({
       .valid(...ADDRESS_PLACEMENTS)
       .description(
         'PDF letters only. insert_blank_page (the default): an address sheet printed with the sender and recipient is put in front, priced as one more sheet; first_page: the window zone of page 1 must be blank (422 otherwise).',
+      ),
+    addressCheck: Joi.string()
+      .valid(...ADDRESS_CHECKS)
+      .description(
+        'strict: a recipient address the national address base does not confirm is refused (422 address_invalid with details.suggestions); lenient: it is posted as given, with an address_unverified warning. Absent: strict, or lenient for accounts opened before 2026-11-25 (no request that worked is refused)',
       ),
   }).default({ color: false, duplex: false, emailCopy: false }),
   sendAt,

@@ -2,6 +2,7 @@ import type { Db } from '../../db/knex.js';
 import { listenTo, type ChannelListener } from '../../db/listener.js';
 import type { KeyMode, Scope } from './scopes.js';
 import { digestBytes } from './keys.js';
+import type { AddressCheck } from '../mailings/request.js';
 
 export interface KeyRecord {
   keyId: string;
@@ -14,6 +15,8 @@ export interface KeyRecord {
   accountStatus: 'active' | 'suspended';
   liveEnabled: boolean;
   balanceCents: number;
+  /** options.addressCheck when a mailing does not say (accounts.address_check_default). */
+  addressCheckDefault: AddressCheck;
 }
 
 interface Entry {
@@ -119,7 +122,18 @@ export class KeyStore {
     const row = await this.db('api_keys as k')
       .join('accounts as a', 'a.id', 'k.account_id')
       .where('k.key_hash', digestBytes(keyDigest))
-      .first('k.id', 'k.key_hash', 'k.account_id', 'k.mode', 'k.scopes', 'k.revoked_at', 'a.status', 'a.live_enabled', 'a.balance_cents');
+      .first(
+        'k.id',
+        'k.key_hash',
+        'k.account_id',
+        'k.mode',
+        'k.scopes',
+        'k.revoked_at',
+        'a.status',
+        'a.live_enabled',
+        'a.balance_cents',
+        'a.address_check_default',
+      );
     if (!row) return null;
     return {
       keyId: row.id,
@@ -131,6 +145,7 @@ export class KeyStore {
       accountStatus: row.status,
       liveEnabled: row.live_enabled,
       balanceCents: Number(row.balance_cents),
+      addressCheckDefault: row.address_check_default,
     };
   }
 }

@@ -16,6 +16,22 @@ export interface AddressResult {
   lon: number;
 }
 
+/** A candidate of the address check (national address base), with the geocoder's own score. */
+export interface AddressMatch {
+  label: string;
+  /** 0 to 1: how closely the base's address matches the query. */
+  score: number;
+  /** What matched: a house number, a street only, a locality (lieu-dit) or only the commune. */
+  type: 'housenumber' | 'street' | 'locality' | 'municipality';
+  housenumber: string | null;
+  street: string | null;
+  /** The address line as the base writes it ("20 Avenue de Ségur", or a locality's name). */
+  name: string;
+  postcode: string;
+  city: string;
+  citycode: string;
+}
+
 export interface Point {
   lon: number;
   lat: number;

@@ -9,13 +9,10 @@ import type { Caller, Deps, MailingStart } from '../deps.js';
 import { DomainError, InsufficientBalance, serviceUnavailable, unprocessable } from '../errors.js';
 import { saveAnswerWithin } from '../access/idempotency.js';
 import { debit, type Charge } from '../billing/ledger.js';
-import { addressProblems } from './addresses.js';
 import { RECORD_STATEMENT_TIMEOUT_MS } from './creation-protocol.js';
-import { prepareLetter } from './letter.js';
-import { checkSendAt } from './send-date.js';
-import { isOwnPdfRequest, prepareOwnPdf, type PreparedOwnPdf } from './own-pdf-letter.js';
+import type { PreparedOwnPdf } from './own-pdf-letter.js';
 import { storeOwnPdf } from './own-pdf-store.js';
-import { flatMailingPrice } from './pricing.js';
+import { prepareMailing } from './prepare.js';
 import { toShipment, type PostalAddress, type Shipment, type ShipmentRow } from './shipment.js';
 import { lastStep } from './states.js';
 
@@ -120,14 +117,9 @@ export function mailingStart(
  *   late record). An unreachable Temporal is a 503 with nothing recorded or charged.
  * Either way the database transaction (and the account row it locks) stays a few statements long.
  */
-export async function createMailing(deps: Deps, caller: Caller, request: MailingRequest): Promise<Shipment> {
+export async function createMailing(deps: Deps, caller: Caller, given: MailingRequest): Promise<Shipment> {
   const { db, config, workflows } = deps;
-  const problems = [...addressProblems(request.sender, 'sender'), ...(request.recipient ? addressProblems(request.recipient, 'recipient') : [])];
-  if (problems.length)
-    throw unprocessable(`Invalid postal address: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}.`, problems, 'address_invalid');
-  checkSendAt(request.sendAt);
-  const ownPdf = isOwnPdfRequest(request) ? await prepareOwnPdf(request) : undefined;
-  const letter = ownPdf ? { ...ownPdf.letter, layout: null } : prepareLetter(request);
+  const { request, letter, ownPdf, price: listPrice } = await prepareMailing(deps, given, caller.addressCheckDefault);
   if (request.options.emailCopy && !request.recipientEmail) {
     throw unprocessable(
       'options.emailCopy sends an electronic copy to the recipient: recipientEmail is required.',
@@ -138,7 +130,7 @@ export async function createMailing(deps: Deps, caller: Caller, request: Mailing
 
   const id = randomUUID();
   const test = caller.mode === 'test';
-  const price = test ? 0 : (ownPdf?.price ?? flatMailingPrice(request.mode)).amountCents;
+  const price = test ? 0 : listPrice.amountCents;
   // The balance known to authentication is current (every change is announced), so a short balance
   // is refused before anything starts; the debit when recording stays the authority.
   if (caller.balanceCents < price) throw new InsufficientBalance(price, caller.balanceCents);

@@ -3,7 +3,8 @@ import { explainMissing, newlyRequired, refuseWithdrawnProvider, upgradeLetterFi
 import { unprocessable } from '../errors.js';
 import { requireValidValues, type FieldValue } from '../letters/values.js';
 import { flatten, frenchDate, parisTodayIso, renderLetter, segmentsText, type LetterDocument } from '../letters/render.js';
-import type { MailingAddressInput, MailingRequest } from './request.js';
+import { normalize } from '../../lib/text.js';
+import type { AddressedMailingRequest, MailingAddressInput } from './request.js';
 import type { PostalAddress, ShipmentDocument } from './shipment.js';
 
 export interface PreparedLetter {
@@ -20,15 +21,18 @@ function asAddress(input: MailingAddressInput): PostalAddress {
 
 const blockText = (a: PostalAddress): string => [...a.lines, `${a.postcode} ${a.city}`].join('\n');
 
-/** The same text but for spacing and line breaks (a repeated address is not a different one). */
-const sameText = (a: string, b: string): boolean => a.replace(/\s+/g, ' ').trim() === b.replace(/\s+/g, ' ').trim();
+/**
+ * The same text but for spacing, line breaks, case, accents and punctuation: a repeated address is
+ * not a different one, nor is it once printed in the postal norm's form ("69001 LYON").
+ */
+const sameText = (a: string, b: string): boolean => normalize(a) === normalize(b);
 
 /**
  * Turns the letter of a MailingRequest into what is printed: a catalogue letter goes through the
  * same checks and renderer as /v1/letters (sender and recipient blocks come from the request's
  * addresses); a free-form letter is laid out the same way.
  */
-export function prepareLetter(request: MailingRequest): PreparedLetter {
+export function prepareLetter(request: AddressedMailingRequest): PreparedLetter {
   const sender = asAddress(request.sender);
   if ('slug' in request.letter) {
     const { slug, provider: providerSlug, fields } = request.letter;

@@ -1,5 +1,5 @@
 import { unprocessable } from '../errors.js';
-import type { MailingRequest } from './request.js';
+import type { AddressedMailingRequest, MailingRequest } from './request.js';
 import type { PreparedLetter } from './letter.js';
 import { customerSheets, envelopeSheets, inspectOwnPdf, type AddressPlacement } from './own-pdf.js';
 import type { StoredOwnPdf } from './own-pdf-store.js';
@@ -15,9 +15,10 @@ export interface PreparedOwnPdf {
   price: MailingPrice;
 }
 
-type OwnPdfRequest = MailingRequest & { letter: { pdf: string; title?: string } };
+type OwnPdfLetter = { pdf: string; title?: string };
+type OwnPdfRequest = AddressedMailingRequest & { letter: OwnPdfLetter };
 
-export const isOwnPdfRequest = (request: MailingRequest): request is OwnPdfRequest => 'pdf' in request.letter;
+export const isOwnPdfRequest = <R extends Pick<MailingRequest, 'letter'>>(request: R): request is R & { letter: OwnPdfLetter } => 'pdf' in request.letter;
 
 /**
  * letter.pdf of POST /v1/mailings (and of its quote): decoded, checked (domain/mailings/own-pdf.ts),

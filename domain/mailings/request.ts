@@ -10,6 +10,16 @@ export interface MailingAddressInput {
   country: 'FR';
 }
 
+/** A recipient named by its SIRET (domain/mailings/siret-recipient.ts gives its address). */
+export interface SiretRecipientInput {
+  siret: string;
+  name?: string;
+}
+
+/** options.addressCheck: refuse an address the national base does not confirm, or post it with a warning. */
+export const ADDRESS_CHECKS = ['strict', 'lenient'] as const;
+export type AddressCheck = (typeof ADDRESS_CHECKS)[number];
+
 /** The body of POST /v1/mailings (DESIGN.md §2), once validated. */
 export interface MailingRequest {
   mode: Mode;
@@ -19,10 +29,13 @@ export interface MailingRequest {
     /** The customer's own PDF, base64 (domain/mailings/own-pdf.ts). */
     | { pdf: string; title?: string };
   sender: MailingAddressInput;
-  recipient?: MailingAddressInput;
+  recipient?: MailingAddressInput | SiretRecipientInput;
   recipientEmail?: string;
   reference?: string;
-  options: { color: boolean; duplex: boolean; emailCopy: boolean; addressPlacement?: AddressPlacement };
+  options: { color: boolean; duplex: boolean; emailCopy: boolean; addressCheck?: AddressCheck; addressPlacement?: AddressPlacement };
   /** The day the letter is filed (YYYY-MM-DD, Europe/Paris); absent: at once (domain/mailings/send-date.ts). */
   sendAt?: string;
 }
+
+/** A MailingRequest whose recipient, if any, is an address (a SIRET resolved by the directory). */
+export type AddressedMailingRequest = Omit<MailingRequest, 'recipient'> & { recipient?: MailingAddressInput };

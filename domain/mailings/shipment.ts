@@ -4,6 +4,7 @@ import { MODE_LABELS, PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, ty
 import type { PostalAddress } from '../catalogue/catalogue.js';
 import type { RequestWarning } from '../catalogue/compatibility.js';
 import type { AddressPlacement } from './own-pdf.js';
+import type { AddressCheck } from './request.js';
 
 export type { PostalAddress };
 
@@ -60,7 +61,7 @@ export interface ShipmentRow {
   recipient: PostalAddress;
   recipient_email: string | null;
   reference: string;
-  options: { color?: boolean; duplex?: boolean; emailCopy?: boolean; addressPlacement?: AddressPlacement };
+  options: { color?: boolean; duplex?: boolean; emailCopy?: boolean; addressCheck?: AddressCheck; addressPlacement?: AddressPlacement };
   document: ShipmentDocument;
   warnings: RequestWarning[];
   amount_cents: number;

@@ -161,7 +161,7 @@ describe('mailings of the customer’s own PDF (letter.pdf)', function () {
     const [sheet, ...pages] = facts.text.split('\f');
     expect(sheet)
       .to.include('Mairie de Lyon')
-      .and.include('1 place de la Comédie')
+      .and.include('1 Place de la Comédie') // as the national address base writes it
       .and.include('69001 LYON')
       .and.include('Marie Dupont')
       .and.include('69003 LYON');
