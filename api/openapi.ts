@@ -45,6 +45,12 @@ export const ERROR_CODES: { status: number; code: string; condition: string }[] 
   },
   { status: 422, code: 'recipient_siret_unknown', condition: 'No establishment has the recipient SIRET (`details.siret`)' },
   { status: 422, code: 'recipient_siret_closed', condition: 'The recipient SIRET names a closed establishment (`details.siret`)' },
+  {
+    status: 422,
+    code: 'pdf_refused',
+    condition:
+      'A PDF letter (`letter.pdf`) fails a check before anything is charged; `details.reason`: `unreadable`, `encrypted`, `no_pages`, `active_content`, `page_size`, `too_many_sheets`, `font_not_embedded` or `window_not_blank` (docs/own-pdf.md)',
+  },
   { status: 422, code: 'recipient_email_required', condition: 'The mode or letter needs an electronic copy and no recipientEmail was given' },
   { status: 422, code: 'unprocessable', condition: 'Other unprocessable request (well-formed but inconsistent), on operations that list 422' },
   { status: 429, code: 'rate_limited', condition: 'More than 120 requests per minute for the key (see `RateLimit-*`)' },

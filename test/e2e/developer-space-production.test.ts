@@ -271,7 +271,7 @@ describe('developer space: production access, mailings, service requests (browse
     });
   });
 
-  it('mailings: an own-PDF mailing shows its SHA-256, its sheets and a preview of page 1, for the owner only', async () => {
+  it('mailings: an own-PDF mailing shows its SHA-256, its sheets and a preview of page 1, for the owner only; a mailing its send date and warnings', async () => {
     await dashboard.withPage(async (page) => {
       await dashboard.signedInDeveloper(page);
       const key = await sandboxKeyOn(page);
@@ -296,9 +296,24 @@ describe('developer space: production access, mailings, service requests (browse
       const shown = await PDFDocument.load(await preview.arrayBuffer());
       expect(shown.getPageCount()).to.equal(1);
       expect((await readPdf(new Uint8Array(await shown.save()))).text).to.include('Page 1 du document client');
-      // A free letter has no preview; another account's session gets 404.
-      const free = await call('POST', '/v1/mailings', { key, body: { mode: 'simple', letter: freeLetter, sender, recipient } });
+      // A free letter has no preview; it shows its send date and its warnings (an address the base does not confirm, posted leniently).
+      const sendAt = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+      const unconfirmed = { ...recipient, lines: ['7 rue Imaginaire'] };
+      const free = await call('POST', '/v1/mailings', {
+        key,
+        body: { mode: 'simple', letter: freeLetter, sender, recipient: unconfirmed, sendAt, options: { addressCheck: 'lenient' } },
+      });
+      expect(free.status, free.text).to.equal(201);
+      await page.goto(`${base}/envois`);
+      const freeRow = `#mailings tr[data-mailing-id="${free.body.id}"]`;
+      expect(await page.$eval(`${freeRow} .send-at`, (note) => note.getAttribute('data-send-at'))).to.equal(sendAt);
+      expect(await page.$eval(`${freeRow} .warnings li`, (li) => [li.getAttribute('data-warning'), li.textContent])).to.deep.equal([
+        'address_unverified',
+        `Adresse non confirmée par la Base Adresse Nationale (recipient.lines.0) : ${free.body.warnings[0].message}`,
+      ]);
+      expect(await page.$$(`${row} .warnings`)).to.have.length(0);
       expect((await fetch(new URL(`/dashboard/envois/${free.body.id}/apercu`, base), { headers: { Cookie: await cookieOf(page) } })).status).to.equal(404);
+      // Another account's session gets 404.
       await dashboard.withPage(async (other) => {
         await dashboard.signedInDeveloper(other);
         expect((await other.goto(new URL(src, base).toString()))!.status()).to.equal(404);

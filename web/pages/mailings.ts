@@ -4,6 +4,7 @@ import type { Shipment } from '../../domain/mailings/shipment.js';
 import { STATUS_LABELS, STATUSES } from '../../domain/mailings/states.js';
 import { BASE, layout, message, when, type Message } from './layout.js';
 import { sendDateNote } from './mailing-send-date.js';
+import { mailingWarnings } from './mailing-warnings.js';
 import { ownPdfDetails } from './own-pdf.js';
 
 export interface MailingFilters {
@@ -46,7 +47,7 @@ function row(s: Shipment): Html {
     <td>${when(new Date(s.createdAt))}</td>
     <td>${s.title}<br /><small>${s.modeLabel} · ${euros(s.amountCents)}</small>${ownPdfDetails(s)}</td>
     <td>${s.reference || '—'}</td>
-    <td>${s.recipient.join(', ')}</td>
+    <td>${s.recipient.join(', ')}${mailingWarnings(s)}</td>
     <td class="status" data-status="${s.status}">
       ${s.statusLabel}
       <ol class="events">
