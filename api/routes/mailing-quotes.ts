@@ -8,7 +8,7 @@ export const mailingQuoteRoutes = [
   defineRoute<Record<string, never>, Record<string, never>, MailingRequest>({
     operationId: 'quoteMailing',
     method: 'POST',
-    path: '/v1/mailings/quote',
+    path: '/v1/mailing-quotes',
     tag: 'Mailings',
     summary: 'The price of a mailing before sending it: the same body as POST /v1/mailings, nothing charged or created',
     description:

@@ -149,7 +149,7 @@ export const shipmentSchema = Joi.object({
   }).description('The letter content; absent from webhook payloads'),
 }).label('Shipment');
 
-/** What POST /v1/mailings/quote answers: the price of that request, without charging or creating anything. */
+/** What POST /v1/mailing-quotes answers: the price of that request, without charging or creating anything. */
 export const mailingQuoteSchema = Joi.object({
   amountCents: Joi.number().integer().min(0).required().description('What POST /v1/mailings would debit (live keys), excluding VAT'),
   vatCents: Joi.number().integer().min(0).required().description('VAT on amountCents (20 %)'),

@@ -8,7 +8,7 @@ export interface PriceLine {
   amountCents: number;
 }
 
-/** What a mailing costs (POST /v1/mailings/quote answers it; the debit takes amountCents). */
+/** What a mailing costs (POST /v1/mailing-quotes answers it; the debit takes amountCents). */
 export interface MailingPrice {
   amountCents: number;
   vatCents: number;

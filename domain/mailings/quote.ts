@@ -4,7 +4,7 @@ import type { MailingPrice } from './pricing.js';
 import type { MailingRequest } from './request.js';
 
 /**
- * POST /v1/mailings/quote: the same checks as POST /v1/mailings on the same body (./prepare.ts),
+ * POST /v1/mailing-quotes: the same checks as POST /v1/mailings on the same body (./prepare.ts),
  * then the price it would debit; nothing is charged or created.
  */
 export async function quoteMailing(deps: Deps, caller: Pick<Caller, 'addressCheckDefault'>, request: MailingRequest): Promise<MailingPrice> {

@@ -162,7 +162,7 @@ describe('mailings: recipient by SIRET and the address check', function () {
       expect(strict.status, JSON.stringify(strict.body)).to.equal(422);
       expect(strict.body.error.code).to.equal('address_invalid');
       // A new account is strict by default, and the quote runs the same check as the creation.
-      const quote = (key: string) => call('POST', '/v1/mailings/quote', { key, body: { mode: 'simple', letter: freeLetter, sender, recipient: unconfirmed } });
+      const quote = (key: string) => call('POST', '/v1/mailing-quotes', { key, body: { mode: 'simple', letter: freeLetter, sender, recipient: unconfirmed } });
       expect((await quote(account.testKey)).status).to.equal(422);
       expect((await quote(older.testKey)).status).to.equal(200);
     });

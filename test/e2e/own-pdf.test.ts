@@ -44,7 +44,7 @@ describe('mailings of the customer’s own PDF (letter.pdf)', function () {
     options,
   });
   const post = (key: string, request: unknown) => call('POST', '/v1/mailings', { key, body: request });
-  const quote = (key: string, request: unknown) => call('POST', '/v1/mailings/quote', { key, body: request });
+  const quote = (key: string, request: unknown) => call('POST', '/v1/mailing-quotes', { key, body: request });
   const filed = (id: string) =>
     eventually(
       () => stack().db('operator_filings').where({ shipment_id: id }).first('filed_at', 'pdf'),

@@ -67,7 +67,7 @@ describe('SPEC.md Endpoints table', function () {
     const extra = routes.filter((r) => r.path.startsWith('/v1/') && !spec.has(`${r.method} ${r.path}`)).map((r) => `${r.method} ${r.path}`);
     // DESIGN.md §2 (cancel), the proof download behind ProofLink, the public OpenAPI document, and the quote of a mailing (issue 28).
     expect(extra.sort()).to.deep.equal(
-      ['GET /v1/proof-files/{token}', 'GET /v1/openapi.json', 'POST /v1/mailings/{id}/cancel', 'POST /v1/mailings/quote'].sort(),
+      ['GET /v1/proof-files/{token}', 'GET /v1/openapi.json', 'POST /v1/mailings/{id}/cancel', 'POST /v1/mailing-quotes'].sort(),
     );
   });
 });
