@@ -157,7 +157,10 @@ function refusalErrors(error: DomainError, catalogueFields: readonly string[]): 
   return [{ key: typeof details?.field === 'string' ? formKeyOf(details.field, catalogueFields) : '', text: `Refusé : ${error.message}` }];
 }
 
-/** Sending a letter from the developer space: the form, the review (price and preview), the confirmation. A thin edge over domain/developers/send-mailing.ts. */
+/**
+ * Sending a letter from the developer space: the form, the review (price and preview), the
+ * confirmation. A thin edge over domain/developers/send-mailing.ts.
+ */
 export function sendRoutes(router: Router, kit: WebKit): void {
   const { db } = kit.deps;
 
