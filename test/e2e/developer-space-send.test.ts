@@ -134,7 +134,14 @@ describe('developer space: sending a letter (browser)', function () {
     await dashboard.withPage(async (page) => {
       const { accountId } = await dashboard.signedInDeveloper(page);
       await page.goto(`${base}/envois/nouveau?type=libre`);
-      await fill(page, { title: freeLetter.title, body: freeLetter.body, ...addresses(), reference: 'DASH-FREE' });
+      // An address the national base does not confirm: refused next to the recipient, with its suggestions.
+      await fill(page, { title: freeLetter.title, body: freeLetter.body, ...addresses({ ...recipient, postcode: '69002' }), reference: 'DASH-FREE' });
+      expect((await review(page)).status).to.equal(422);
+      expect(await errorOf(page, 'recipient')).to.include('La Base Adresse Nationale ne confirme pas l’adresse du destinataire');
+      expect(await page.$$eval('.field-error[data-field=recipient] .suggestions li', (items) => items.map((li) => li.textContent))).to.include(
+        '1 Place de la Comédie, 69001 LYON',
+      );
+      await fill(page, { recipient_postcode: recipient.postcode });
       const { status, preview } = await review(page);
       expect(status).to.equal(200);
       expect(await page.$eval('#price', (p) => Number(p.getAttribute('data-amount-cents')))).to.equal(priceOf('mailing.simple'));
@@ -204,6 +211,21 @@ describe('developer space: sending a letter (browser)', function () {
       const [mailing] = await mailingsOf(accountId);
       expect(mailing).to.include({ title: 'Mon PDF', test: true });
       expect(await page.$eval(`#mailings tr[data-mailing-id="${mailing.id}"] .own-pdf .sheets`, (s) => s.textContent)).to.equal('3');
+    });
+  });
+
+  it('only the roles that may create mailings: a billing member is refused the page and its forms', async () => {
+    await dashboard.withPage(async (page) => {
+      const { email } = await dashboard.signedInDeveloper(page);
+      await page.goto(`${base}/envois/nouveau?type=libre`);
+      const token = await page.$eval('[name=_csrf]', (i) => i.getAttribute('value')!);
+      await stack().db('developer_users').where({ email }).update({ role: 'billing' });
+      expect((await page.goto(`${base}/envois/nouveau`))!.status()).to.equal(403);
+      expect(await page.$$eval('header nav a', (links) => links.map((a) => a.getAttribute('href')))).to.not.include('/dashboard/envois/nouveau');
+      const body = new URLSearchParams({ _csrf: token, type: 'libre', step: 'confirm', title: 't', body: 'b', ...addresses() }).toString();
+      const headers = { Cookie: await cookieOf(page), 'Content-Type': 'application/x-www-form-urlencoded' };
+      expect((await fetch(`${base}/envois/nouveau`, { method: 'POST', headers, body, redirect: 'manual' })).status).to.equal(403);
+      expect((await fetch(`${base}/envois/nouveau/apercu`, { method: 'POST', headers, body, redirect: 'manual' })).status).to.equal(403);
     });
   });
 

@@ -12,7 +12,7 @@ import { MODE_LABELS } from '../../domain/mailings/states.js';
 import { OWN_PDF_REFUSALS, type OwnPdfRefusal } from '../../domain/mailings/own-pdf.js';
 import { mailingRequestSchema } from '../../api/schemas/mailings.js';
 import { fromDomainError } from '../../api/errors.js';
-import type { WebKit } from '../kit.js';
+import { answerFramedPdf, type WebKit } from '../kit.js';
 import { queryText } from '../forms.js';
 import { BASE, infoPage } from '../pages/layout.js';
 import { euros } from '../pages/billing.js';
@@ -263,12 +263,7 @@ export function sendRoutes(router: Router, kit: WebKit): void {
     try {
       const caller = await accountCaller(db, ctx.state.session!.user!.accountId, 'test');
       const pdf = await mailingPreviewPdf(kit.deps, caller, parsed.request);
-      ctx.type = 'application/pdf';
-      // Framed by the review page only.
-      ctx.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'self'");
-      ctx.set('X-Frame-Options', 'SAMEORIGIN');
-      ctx.set('Content-Disposition', 'inline; filename="apercu.pdf"');
-      ctx.body = Buffer.from(pdf);
+      answerFramedPdf(ctx, 'apercu.pdf', pdf);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       return showForm(ctx, fromDomainError(error)?.status ?? 500, ctx.state.form!, refusalErrors(error, parsed.fields));
