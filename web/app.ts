@@ -118,7 +118,8 @@ export function createWebApp(services: WebServices): Koa {
       kit.page(ctx, 415, infoPage(undefined, 'Requête refusée', { kind: 'error', text: 'Seuls les formulaires de ces pages sont acceptés.' }));
       return;
     }
-    const limit = ctx.path.startsWith(`${BASE}/envois/nouveau`) ? SEND_FORM_LIMIT : '16kb';
+    // Only a signed-in session may post the large form: an anonymous one is read as small, and refused.
+    const limit = ctx.state.session?.user && ctx.path.startsWith(`${BASE}/envois/nouveau`) ? SEND_FORM_LIMIT : '16kb';
     ctx.state.form = new URLSearchParams(await getRawBody(ctx.req, { limit, encoding: 'utf8' }));
     const token = ctx.state.form.get('_csrf') ?? '';
     if (!ctx.state.session || !safeEqualText(token, ctx.state.session.csrfToken)) {

@@ -6,6 +6,7 @@ import { PDFDocument } from 'pdf-lib';
 import type { HTTPResponse, Page } from 'puppeteer-core';
 import { topUp } from '../../domain/billing/ledger.js';
 import { priceOf } from '../../domain/billing/prices.js';
+import { PREVIEWS_PER_ACCOUNT } from '../../domain/developers/throttle.js';
 import { balanceOf } from '../support/api.js';
 import { boxLetterValues, freeLetter, recipient, sender } from '../support/fixtures.js';
 import { javascriptPdf, textPdf } from '../support/own-pdfs.js';
@@ -106,7 +107,8 @@ describe('developer space: sending a letter (browser)', function () {
       expect(await page.$('[name=f_senderName]')).to.equal(null);
       const { subscriberId: _missing, senderName: _n, senderAddress: _a, ...someValues } = boxLetterValues;
       const fields = Object.fromEntries(Object.entries(someValues).map(([name, v]) => [`f_${name}`, v]));
-      await fill(page, { ...addresses(null), ...fields, mode: 'registered' });
+      const sendAt = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+      await fill(page, { ...addresses(null), ...fields, mode: 'registered', send_at: sendAt });
       const missing = await review(page);
       expect(missing.status).to.equal(422);
       expect(await errorOf(page, 'f_subscriberId')).to.equal('Champ requis par cette lettre.');
@@ -127,6 +129,7 @@ describe('developer space: sending a letter (browser)', function () {
       const [mailing] = await mailingsOf(accountId);
       expect(mailing).to.include({ mode: 'registered', test: true, amount_cents: 0 });
       expect(await page.$eval(`#mailings tr[data-mailing-id="${mailing.id}"]`, (row) => row.textContent)).to.include('Bouygues');
+      expect(await page.$eval(`#mailings tr[data-mailing-id="${mailing.id}"] .send-at`, (note) => note.getAttribute('data-send-at'))).to.equal(sendAt);
     });
   });
 
@@ -191,7 +194,8 @@ describe('developer space: sending a letter (browser)', function () {
         await page.waitForFunction('document.getElementById("pdf").value.length > 0');
       };
       await upload('script.pdf', await javascriptPdf());
-      await fill(page, addresses());
+      // An address the national base does not confirm, posted as given (lenient): its warning is on the mailings page.
+      await fill(page, { ...addresses({ ...recipient, lines: ['7 rue Imaginaire'] }), address_check: 'lenient' });
       const refused = await review(page);
       expect(refused.status).to.equal(422);
       expect(await errorOf(page, 'pdf')).to.match(/^PDF refusé : le PDF contient du contenu actif/);
@@ -211,6 +215,29 @@ describe('developer space: sending a letter (browser)', function () {
       const [mailing] = await mailingsOf(accountId);
       expect(mailing).to.include({ title: 'Mon PDF', test: true });
       expect(await page.$eval(`#mailings tr[data-mailing-id="${mailing.id}"] .own-pdf .sheets`, (s) => s.textContent)).to.equal('3');
+      expect(await page.$eval(`#mailings tr[data-mailing-id="${mailing.id}"] .warnings li`, (li) => li.getAttribute('data-warning'))).to.equal(
+        'address_unverified',
+      );
+    });
+  });
+
+  it('previews are budgeted per account, however many are asked at once', async () => {
+    await dashboard.withPage(async (page) => {
+      const { accountId } = await dashboard.signedInDeveloper(page);
+      await page.goto(`${base}/envois/nouveau?type=pdf`);
+      const token = await page.$eval('[name=_csrf]', (i) => i.getAttribute('value')!);
+      // 3 previews left in this window.
+      await stack()
+        .db('developer_throttle')
+        .insert({ subject: `preview:account:${accountId}`, used: PREVIEWS_PER_ACCOUNT - 3, window_ends_at: new Date(Date.now() + 600_000) });
+      const pdf = Buffer.from(await textPdf()).toString('base64');
+      const body = new URLSearchParams({ _csrf: token, type: 'pdf', pdf, mode: 'simple', env: 'test', ...addresses() }).toString();
+      const headers = { Cookie: await cookieOf(page), 'Content-Type': 'application/x-www-form-urlencoded' };
+      const statuses = await Promise.all(
+        Array.from({ length: 8 }, () => fetch(`${base}/envois/nouveau/apercu`, { method: 'POST', headers, body }).then((r) => r.status)),
+      );
+      expect(statuses.filter((s) => s === 200)).to.have.length(3);
+      expect(statuses.filter((s) => s === 429)).to.have.length(5);
     });
   });
 
@@ -226,6 +253,10 @@ describe('developer space: sending a letter (browser)', function () {
       const headers = { Cookie: await cookieOf(page), 'Content-Type': 'application/x-www-form-urlencoded' };
       expect((await fetch(`${base}/envois/nouveau`, { method: 'POST', headers, body, redirect: 'manual' })).status).to.equal(403);
       expect((await fetch(`${base}/envois/nouveau/apercu`, { method: 'POST', headers, body, redirect: 'manual' })).status).to.equal(403);
+      // Without a signed-in session the letter form is read with the 16 KiB of every other form.
+      const large = new URLSearchParams({ _csrf: token, type: 'pdf', pdf: 'A'.repeat(100_000) }).toString();
+      const anonymous = { 'Content-Type': 'application/x-www-form-urlencoded' };
+      expect((await fetch(`${base}/envois/nouveau`, { method: 'POST', headers: anonymous, body: large, redirect: 'manual' })).status).to.equal(413);
     });
   });
 

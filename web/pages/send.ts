@@ -186,6 +186,17 @@ function sendingPart(view: SendFormView): Html {
       >
     </p>
     ${errorsFor(errors, 'env')}
+    <label for="address_check">Vérification de l’adresse du destinataire par la Base Adresse Nationale</label>
+    <select id="address_check" name="address_check">
+      ${[
+        ['', 'celle du compte'],
+        ['strict', 'stricte : une adresse non confirmée est refusée'],
+        ['lenient', 'souple : une adresse non confirmée part telle quelle, avec un avertissement'],
+      ].map(([v, text]) => html`<option value="${v}" ${v === value(values, 'address_check') ? html`selected` : ''}>${text}</option>`)}
+    </select>
+    <label for="send_at">Date d’envoi (facultatif : dès la confirmation sinon)</label>
+    <input id="send_at" name="send_at" type="date" value="${value(values, 'send_at')}" />
+    ${errorsFor(errors, 'send_at')}
     <label for="reference">Votre référence (facultatif, 30 caractères au plus)</label>
     <input id="reference" name="reference" type="text" maxlength="30" value="${value(values, 'reference')}" />
     ${errorsFor(errors, 'reference')}

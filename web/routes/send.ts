@@ -5,6 +5,7 @@ import type Joi from 'joi';
 import { catalogue, findLetter, letterFields } from '../../domain/catalogue/catalogue.js';
 import { isLiveEnabled } from '../../domain/access/accounts.js';
 import { accountCaller, mailingPreviewPdf, sendMailingOnce } from '../../domain/developers/send-mailing.js';
+import { budgets, PREVIEW_WINDOW_MINUTES, PREVIEWS_PER_ACCOUNT, reserve } from '../../domain/developers/throttle.js';
 import { DomainError, InsufficientBalance } from '../../domain/errors.js';
 import { quoteMailing } from '../../domain/mailings/quote.js';
 import type { MailingAddressInput, MailingRequest } from '../../domain/mailings/request.js';
@@ -51,6 +52,8 @@ function formKeyOf(path: string, catalogueFields: readonly string[]): string {
   if (path.startsWith('recipient')) return 'recipient';
   if (path === 'letter.pdf') return 'pdf';
   if (path === 'options.addressPlacement') return 'placement';
+  if (path === 'options.addressCheck') return 'address_check';
+  if (path === 'sendAt') return 'send_at';
   if (path === 'letter.title' || path === 'letter.body') return path.slice('letter.'.length);
   const field = path.replace(/^letter\.fields\./, '');
   if (catalogueFields.includes(field)) return `f_${field}`;
@@ -88,7 +91,11 @@ function requestBody(form: URLSearchParams, kind: LetterKind, chosen: ChosenLett
     sender: addressOf(form, 'sender'),
     ...(kind !== 'catalogue' || !chosen?.provider || recipientGiven(form) ? { recipient: addressOf(form, 'recipient') } : {}),
     ...(text('reference').trim() ? { reference: text('reference').trim() } : {}),
-    options: kind === 'pdf' ? { color: !!form.get('color'), duplex: !!form.get('duplex'), addressPlacement: text('placement') || 'insert_blank_page' } : {},
+    ...(text('send_at') ? { sendAt: text('send_at') } : {}),
+    options: {
+      ...(kind === 'pdf' ? { color: !!form.get('color'), duplex: !!form.get('duplex'), addressPlacement: text('placement') || 'insert_blank_page' } : {}),
+      ...(text('address_check') ? { addressCheck: text('address_check') } : {}),
+    },
   };
 }
 
@@ -260,8 +267,18 @@ export function sendRoutes(router: Router, kit: WebKit): void {
   router.post('/envois/nouveau/apercu', kit.allowed('mailings'), async (ctx) => {
     const parsed = await parse(ctx);
     if (!parsed) return;
+    const accountId = ctx.state.session!.user!.accountId;
+    if (!(await reserve(db, budgets.preview(accountId))))
+      return kit.page(
+        ctx,
+        429,
+        infoPage(ctx.state.session, 'Trop d’aperçus', {
+          kind: 'error',
+          text: `Ce compte a demandé ${PREVIEWS_PER_ACCOUNT} aperçus en ${PREVIEW_WINDOW_MINUTES} minutes : réessayez dans quelques minutes. L’envoi reste possible.`,
+        }),
+      );
     try {
-      const caller = await accountCaller(db, ctx.state.session!.user!.accountId, 'test');
+      const caller = await accountCaller(db, accountId, 'test');
       const pdf = await mailingPreviewPdf(kit.deps, caller, parsed.request);
       answerFramedPdf(ctx, 'apercu.pdf', pdf);
     } catch (error) {
