@@ -275,6 +275,7 @@ describe('developer space: sending a letter (browser)', function () {
       await stack().db('accounts').where({ id: accountId }).update({ live_enabled: true });
       expect((await review(page)).status).to.equal(200);
       expect(await page.$eval('#review-summary [data-env]', (d) => d.getAttribute('data-env'))).to.equal('live');
+      expect(await dashboard.alert(page)).to.match(/^Solde insuffisant pour cet envoi : le solde du compte est de 0,00/);
       expect(await click(page, '#confirm')).to.equal(402);
       expect(await dashboard.alert(page)).to.match(/^Solde insuffisant : cet envoi coûte .* et le solde du compte est de 0,00/);
       expect(await mailingsOf(accountId, false)).to.have.length(0);

@@ -15,6 +15,7 @@ import { mailingRequestSchema } from '../../api/schemas/mailings.js';
 import { fromDomainError } from '../../api/errors.js';
 import { answerFramedPdf, type WebKit } from '../kit.js';
 import { queryText } from '../forms.js';
+import { isUuid } from '../../lib/text.js';
 import { BASE, infoPage } from '../pages/layout.js';
 import { euros } from '../pages/billing.js';
 import { LETTER_KINDS, sendFormPage, sendReviewPage, type ChosenLetter, type FieldError, type LetterKind } from '../pages/send.js';
@@ -233,10 +234,20 @@ export function sendRoutes(router: Router, kit: WebKit): void {
             env,
             recipient: recipient.length ? recipient : ['l’adresse du fournisseur'],
             price,
+            // Said before the confirmation; the debit when recording stays the authority.
+            m:
+              env === 'live' && caller.balanceCents < price.amountCents
+                ? {
+                    kind: 'error',
+                    text: `Solde insuffisant pour cet envoi : le solde du compte est de ${euros(caller.balanceCents)} HT. Rechargez-le avant de confirmer.`,
+                  }
+                : undefined,
           }),
         );
       }
-      const outcome = await sendMailingOnce(kit.deps, caller, form.get('key') || randomUUID(), request);
+      // The form's key, drawn when it was shown; a forged or missing one sends once all the same (a key of its own).
+      const key = form.get('key') ?? '';
+      const outcome = await sendMailingOnce(kit.deps, caller, isUuid(key) ? key : randomUUID(), request);
       switch (outcome.kind) {
         case 'created':
         case 'already_sent':
