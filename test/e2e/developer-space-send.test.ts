@@ -141,11 +141,14 @@ describe('developer space: sending a letter (browser)', function () {
       await fill(page, { title: freeLetter.title, body: freeLetter.body, ...addresses({ ...recipient, postcode: '69002' }), reference: 'DASH-FREE' });
       expect((await review(page)).status).to.equal(422);
       expect(await errorOf(page, 'recipient')).to.include('La Base Adresse Nationale ne confirme pas l’adresse du destinataire');
-      expect(await page.$$eval('.field-error[data-field=recipient] .suggestions li', (items) => items.map((li) => li.textContent))).to.include(
+      expect(await page.$$eval('.field-error[data-field=recipient] .suggestions li .suggestion', (items) => items.map((li) => li.textContent))).to.include(
         '1 Place de la Comédie, 69001 LYON',
       );
-      await fill(page, { recipient_postcode: recipient.postcode });
-      const { status, preview } = await review(page);
+      // "Utiliser cette adresse": the suggestion replaces the recipient's address and the review follows.
+      const previewed = page.waitForResponse((r) => r.url().endsWith('/envois/nouveau/apercu'), { timeout: 60_000 });
+      const status = await click(page, '.field-error[data-field=recipient] .suggestions li button');
+      const preview = await previewed;
+      expect(await page.$eval('#review-summary', (d) => d.textContent)).to.include('69001 LYON');
       expect(status).to.equal(200);
       expect(await page.$eval('#price', (p) => Number(p.getAttribute('data-amount-cents')))).to.equal(priceOf('mailing.simple'));
       expect((await expectPdfPreview(page, preview)).text).to.include('Je souhaite un rendez-vous.');

@@ -57,7 +57,15 @@ function errorsFor(errors: FieldError[] | undefined, key: string): Html {
         ${
           e.suggestions?.length
             ? html`<ul class="suggestions">
-                ${e.suggestions.map((s) => html`<li>${[...s.lines, `${s.postcode} ${s.city}`].join(', ')}</li>`)}
+                ${e.suggestions.map(
+                  (s) =>
+                    html`<li>
+                      <span class="suggestion">${[...s.lines, `${s.postcode} ${s.city}`].join(', ')}</span>
+                      <button type="submit" name="suggestion" value="${JSON.stringify({ lines: s.lines, postcode: s.postcode, city: s.city })}">
+                        Utiliser cette adresse
+                      </button>
+                    </li>`,
+                )}
               </ul>`
             : ''
         }

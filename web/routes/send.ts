@@ -75,6 +75,24 @@ const addressOf = (form: URLSearchParams, prefix: string): Record<string, unknow
 const recipientGiven = (form: URLSearchParams): boolean =>
   ['name', 'lines', 'postcode', 'city'].some((part) => (form.get(`recipient_${part}`) ?? '').trim() !== '');
 
+/** A suggestion of the address base chosen on the form ("Utiliser cette adresse"): the recipient's lines, postcode and city become it. */
+function useSuggestion(form: URLSearchParams): void {
+  const chosen = form.get('suggestion');
+  form.delete('suggestion');
+  if (!chosen) return;
+  let suggestion: { lines?: unknown; postcode?: unknown; city?: unknown };
+  try {
+    suggestion = JSON.parse(chosen) as typeof suggestion;
+  } catch {
+    return;
+  }
+  const { lines, postcode, city } = suggestion ?? {};
+  if (!Array.isArray(lines) || !lines.every((line) => typeof line === 'string') || typeof postcode !== 'string' || typeof city !== 'string') return;
+  form.set('recipient_lines', lines.join('\n'));
+  form.set('recipient_postcode', postcode);
+  form.set('recipient_city', city);
+}
+
 /** The form as the body of POST /v1/mailings (before its Joi schema). */
 function requestBody(form: URLSearchParams, kind: LetterKind, chosen: ChosenLetter | undefined): Record<string, unknown> {
   // Browsers send line breaks as CRLF, a reposted review form too: one form, one request (and one fingerprint).
@@ -211,6 +229,7 @@ export function sendRoutes(router: Router, kit: WebKit): void {
     const form = ctx.state.form!;
     const step = form.get('step');
     if (step === 'edit') return showForm(ctx, 200, form);
+    useSuggestion(form);
     const parsed = await parse(ctx);
     if (!parsed) return;
     const { request, env, fields } = parsed;
