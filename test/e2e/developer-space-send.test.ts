@@ -137,6 +137,11 @@ describe('developer space: sending a letter (browser)', function () {
     await dashboard.withPage(async (page) => {
       const { accountId } = await dashboard.signedInDeveloper(page);
       await page.goto(`${base}/envois/nouveau?type=libre`);
+      // The shape first, field by field: an empty text, a missing postcode.
+      await fill(page, { title: freeLetter.title, ...addresses({ ...recipient, postcode: '' }) });
+      expect((await review(page)).status).to.equal(400);
+      expect(await errorOf(page, 'body')).to.equal('Ce champ est obligatoire.');
+      expect(await errorOf(page, 'recipient')).to.match(/^Adresse incomplète/);
       // An address the national base does not confirm: refused next to the recipient, with its suggestions.
       await fill(page, { title: freeLetter.title, body: freeLetter.body, ...addresses({ ...recipient, postcode: '69002' }), reference: 'DASH-FREE' });
       expect((await review(page)).status).to.equal(422);
@@ -196,6 +201,9 @@ describe('developer space: sending a letter (browser)', function () {
         await input.uploadFile(path);
         await page.waitForFunction('document.getElementById("pdf").value.length > 0');
       };
+      await fill(page, addresses());
+      expect((await review(page)).status).to.equal(400);
+      expect(await errorOf(page, 'pdf')).to.equal('Choisissez un fichier PDF.');
       await upload('script.pdf', await javascriptPdf());
       // An address the national base does not confirm, posted as given (lenient): its warning is on the mailings page.
       await fill(page, { ...addresses({ ...recipient, lines: ['7 rue Imaginaire'] }), address_check: 'lenient' });

@@ -12,6 +12,7 @@ import type { MailingAddressInput, MailingRequest } from '../../domain/mailings/
 import { MODE_LABELS } from '../../domain/mailings/states.js';
 import { OWN_PDF_REFUSALS, type OwnPdfRefusal } from '../../domain/mailings/own-pdf.js';
 import { mailingRequestSchema } from '../../api/schemas/mailings.js';
+import { freeLetter } from '../../domain/letters/free-letter.js';
 import { fromDomainError } from '../../api/errors.js';
 import { answerFramedPdf, type WebKit } from '../kit.js';
 import { queryText } from '../forms.js';
@@ -118,22 +119,31 @@ function requestBody(form: URLSearchParams, kind: LetterKind, chosen: ChosenLett
   };
 }
 
-/** Joi's refusal of the body, in French, next to its field. */
-function shapeErrors(error: Joi.ValidationError, catalogueFields: readonly string[]): FieldError[] {
-  return error.details.map((detail) => {
-    const path = detail.path.join('.');
-    const key = formKeyOf(path, catalogueFields);
+/**
+ * Joi's refusal of the body, in French, next to its field. `letter` is one of three shapes, and Joi
+ * only says that none matched: a free-form letter is checked alone for its own refusals (`under`
+ * 'letter'), an own PDF's is the file's.
+ */
+function shapeErrors(error: Joi.ValidationError, catalogueFields: readonly string[], kind: LetterKind, under?: string): FieldError[] {
+  return error.details.flatMap((detail): FieldError[] => {
+    const path = [...(under ? [under] : []), ...detail.path].join('.');
+    if (path === 'letter' && detail.type === 'alternatives.match') {
+      if (kind === 'libre') return [];
+      if (kind === 'pdf') return [{ key: 'pdf', text: 'Le fichier choisi ne peut pas être envoyé : 750 Ko au plus, lu en entier avant l’envoi.' }];
+      return [{ key: 'letter', text: 'Une valeur de la lettre est trop longue (5 000 caractères au plus).' }];
+    }
+    // The recipient is an address or a SIRET: Joi says neither matched.
+    if (path === 'recipient' && detail.type === 'alternatives.match')
+      return [
+        { key: 'recipient', text: 'Adresse incomplète ou trop longue : le nom, au moins une ligne d’adresse, le code postal et la commune sont obligatoires.' },
+      ];
     const text =
-      key === 'pdf' && detail.type === 'any.required'
-        ? 'Choisissez un fichier PDF.'
-        : key === 'pdf'
-          ? 'Le fichier choisi ne peut pas être envoyé (trop grand : 750 Ko au plus, ou illisible).'
-          : detail.type === 'any.required' || detail.type === 'string.empty' || detail.type === 'array.min'
-            ? 'Ce champ est obligatoire.'
-            : detail.type === 'string.max'
-              ? `${String(detail.context?.limit)} caractères au plus.`
-              : `Valeur refusée (${path}).`;
-    return { key, text };
+      detail.type === 'any.required' || detail.type === 'string.empty' || detail.type === 'array.min'
+        ? 'Ce champ est obligatoire.'
+        : detail.type === 'string.max'
+          ? `${String(detail.context?.limit)} caractères au plus.`
+          : `Valeur refusée (${path}).`;
+    return [{ key: formKeyOf(path, catalogueFields), text }];
   });
 }
 
@@ -209,9 +219,16 @@ export function sendRoutes(router: Router, kit: WebKit): void {
       await showForm(ctx, 400, form, [{ key: '', text: 'Choisissez une lettre du catalogue.' }]);
       return undefined;
     }
-    const { value, error } = mailingRequestSchema.validate(requestBody(form, kind, chosen), { abortEarly: false });
-    if (error) {
-      await showForm(ctx, 400, form, shapeErrors(error, fields));
+    if (kind === 'pdf' && !form.get('pdf')) {
+      await showForm(ctx, 400, form, [{ key: 'pdf', text: 'Choisissez un fichier PDF.' }]);
+      return undefined;
+    }
+    const body = requestBody(form, kind, chosen);
+    const letterError = kind === 'libre' ? freeLetter.validate(body.letter, { abortEarly: false }).error : undefined;
+    const { value, error } = mailingRequestSchema.validate(body, { abortEarly: false });
+    if (letterError || error) {
+      const errors = [...(letterError ? shapeErrors(letterError, fields, kind, 'letter') : []), ...(error ? shapeErrors(error, fields, kind) : [])];
+      await showForm(ctx, 400, form, errors);
       return undefined;
     }
     return { request: value as MailingRequest, env: form.get('env') === 'live' ? 'live' : 'test', fields };
