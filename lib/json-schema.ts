@@ -208,7 +208,8 @@ function core(d: Description, options: ConvertOptions): JsonSchema {
         else if (!['min', 'max', 'length', 'trim'].includes(r.name)) inexpressible(d, `rule ${r.name}`, options);
       }
       if (patterns.length === 1) s.pattern = patterns[0];
-      else if (patterns.length > 1) s.allOf = patterns.map((pattern) => ({ pattern }));
+      // Each part says its type too: a generator reading a part alone (hey-api) then keeps a string.
+      else if (patterns.length > 1) s.allOf = patterns.map((pattern) => ({ type: 'string', pattern }));
       if (emptyAllowed && effectiveMin > 0 && !options.query) return { anyOf: [s, { const: '' }] };
       return s;
     }

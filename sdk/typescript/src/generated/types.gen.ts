@@ -490,7 +490,7 @@ export type PdfLetterContent = {
     /**
      * The PDF file, base64 encoded: A4 portrait pages, fonts embedded, no encryption, scripts or actions, at most 45 sheets
      */
-    pdf: unknown & unknown;
+    pdf: string & string;
     /**
      * Title of the mailing; "Document PDF" when absent
      */
@@ -509,7 +509,7 @@ export type SiretRecipient = {
     /**
      * The establishment's SIRET (14 digits); its registered address comes from the national business directory
      */
-    siret: unknown & unknown;
+    siret: string & string;
     /**
      * Printed instead of the company's name from the directory
      */
@@ -557,7 +557,7 @@ export type MailingRequest = {
     /**
      * The day the letter is filed (YYYY-MM-DD, Europe/Paris), from today to 180 days ahead. Paid at once; it stays paid, and can be canceled free, until 00:00 Europe/Paris that day, when it is filed. Absent: filed at once.
      */
-    sendAt?: unknown & unknown;
+    sendAt?: string & string;
 };
 
 export type ShipmentList = {
@@ -1873,7 +1873,7 @@ export type GetMailingData = {
         /**
          * UUID
          */
-        id: unknown & unknown;
+        id: string & string;
     };
     query?: never;
     url: '/v1/mailings/{id}';
@@ -1927,7 +1927,7 @@ export type GetMailingProofData = {
         /**
          * UUID
          */
-        id: unknown & unknown;
+        id: string & string;
         kind: 'filing' | 'delivery' | 'return';
     };
     query?: never;
@@ -1992,7 +1992,7 @@ export type CancelMailingData = {
         /**
          * UUID
          */
-        id: unknown & unknown;
+        id: string & string;
     };
     query?: never;
     url: '/v1/mailings/{id}/cancel';
@@ -2064,7 +2064,7 @@ export type AdvanceTestMailingData = {
         /**
          * UUID
          */
-        id: unknown & unknown;
+        id: string & string;
     };
     query?: never;
     url: '/v1/test/mailings/{id}/advance';
@@ -2428,7 +2428,7 @@ export type GetCompanyData = {
         /**
          * SIRET, exactly 14 digits
          */
-        siret: unknown & unknown;
+        siret: string & string;
     };
     query?: never;
     url: '/v1/companies/{siret}';
@@ -2561,7 +2561,7 @@ export type GetFuelPricesData = {
         /**
          * Department code, e.g. 69, 974 or 2A: adds its averages
          */
-        department?: unknown & unknown;
+        department?: string & string;
     };
     url: '/v1/fuel/prices';
 };
@@ -2632,7 +2632,7 @@ export type SearchFuelStationsData = {
             /**
              * INSEE commune code: its stations; with lat/lon as centre (else the commune centre), the search widens to radiusKm when the commune has fewer than 3 stations
              */
-            insee?: unknown & unknown;
+            insee?: string & string;
             radiusKm?: number;
             /**
              * price: cheapest first, then nearest; distance: nearest first
