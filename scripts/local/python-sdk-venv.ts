@@ -18,7 +18,11 @@ export function pythonSdkVenvDir(): string {
 function run(command: string, args: string[], what: string): void {
   const result = spawnSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (result.status !== 0)
-    throw new StartupError('Python SDK tools', `${what} failed (${result.error?.message ?? `exit ${result.status}`}): ${(result.stderr ?? '').trim().slice(-500)}`, 'Check that python3 (3.11 or later) and PyPI are reachable');
+    throw new StartupError(
+      'Python SDK tools',
+      `${what} failed (${result.error?.message ?? `exit ${result.status}`}): ${(result.stderr ?? '').trim().slice(-500)}`,
+      'Check that python3 (3.11 or later) and PyPI are reachable',
+    );
 }
 
 /**

@@ -44,8 +44,18 @@ export async function generateSdks(root: string, log: (line: string) => void = (
   try {
     const result = spawnSync(
       join(tools.bin, 'openapi-python-client'),
-      ['generate', '--path', document, '--config', join(projectRoot, 'sdk', 'python', 'generator.yml'), '--meta', 'none', '--output-path', join(scratch, 'out')],
-      { encoding: 'utf8', env: { ...process.env, PATH: `${tools.bin}:${process.env.PATH ?? ''}` } },
+      [
+        'generate',
+        '--path',
+        document,
+        '--config',
+        join(projectRoot, 'sdk', 'python', 'generator.yml'),
+        '--meta',
+        'none',
+        '--output-path',
+        join(scratch, 'out'),
+      ],
+      { encoding: 'utf8', env: { ...process.env, PATH: `${tools.bin}:${process.env.PATH ?? ''}`, RUFF_NO_CACHE: 'true' } },
     );
     if (result.status !== 0) throw new Error(`openapi-python-client failed: ${result.stdout}\n${result.stderr}`);
     rmSync(python, { recursive: true, force: true });

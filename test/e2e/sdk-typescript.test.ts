@@ -63,7 +63,8 @@ describe('TypeScript SDK (sdk/typescript) against a running stack', function () 
     for (const reference of references)
       ids.push((await sdk.createMailing({ client, body: { mode: 'simple', letter: freeLetter, sender, recipient, reference } })).data.id);
     const listed: string[] = [];
-    for await (const mailing of sdk.paginate((cursor: string | undefined) => sdk.listMailings({ client, query: { cursor, limit: 2 } }))) listed.push(mailing.id);
+    for await (const mailing of sdk.paginate((cursor: string | undefined) => sdk.listMailings({ client, query: { cursor, limit: 2 } })))
+      listed.push(mailing.id);
     expect(listed).to.deep.equal([...ids].reverse());
     expect(scene.proxy.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/mailings?')).length, 'pages of 2, 2 and 1').to.equal(3);
     // Every POST got its own key.
@@ -75,12 +76,16 @@ describe('TypeScript SDK (sdk/typescript) against a running stack', function () 
     const missing = await sdk.getMailing({ client, path: { id: randomUUID() } }).catch((error: unknown) => error);
     expect(missing).to.be.instanceOf(sdk.ApiError);
     expect(missing).to.include({ status: 404, code: 'not_found' });
-    expect(missing.message).to.be.a('string').and.not.be.empty;
-    expect(missing.requestId).to.be.a('string').and.not.be.empty;
+    expect(missing.message).to.be.a('string').with.length.above(0);
+    expect(missing.requestId).to.be.a('string').with.length.above(0);
 
-    const invalid = await sdk.createMailing({ client, body: { mode: 'simple', letter: freeLetter, sender: { ...sender, postcode: undefined }, recipient } }).catch((e: unknown) => e);
+    const invalid = await sdk
+      .createMailing({ client, body: { mode: 'simple', letter: freeLetter, sender: { ...sender, postcode: undefined }, recipient } })
+      .catch((e: unknown) => e);
     expect(invalid).to.include({ status: 400, code: 'invalid_request' });
-    expect(invalid.details).to.be.an('array').that.satisfies((details: any[]) => details.some((d) => d.field === 'sender.postcode'));
+    expect(invalid.details)
+      .to.be.an('array')
+      .that.satisfies((details: any[]) => details.some((d) => d.field === 'sender.postcode'));
 
     const { data: created } = await sdk.createMailing({ client, body: { mode: 'simple', letter: freeLetter, sender, recipient } });
     answerAnUnknownStatus(scene.proxy);

@@ -49,7 +49,9 @@ export async function expectOneMailingThroughTheInjected503(scene: SdkScene): Pr
     [201, false],
   ]);
   const keys = posts.map((p) => p.headers['idempotency-key']);
-  expect(keys[0]).to.be.a('string').and.match(/^[0-9a-f-]{36}$/);
+  expect(keys[0])
+    .to.be.a('string')
+    .and.match(/^[0-9a-f-]{36}$/);
   expect(keys[1]).to.equal(keys[0]);
   const [{ count }] = await stack().db('shipments').where({ account_id: scene.account.id }).count<{ count: string }[]>('* as count');
   expect(Number(count)).to.equal(1);
