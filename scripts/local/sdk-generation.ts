@@ -33,7 +33,8 @@ export async function generateSdks(root: string, log: (line: string) => void = (
   await createClient({
     input: document,
     output: { path: typescript, module: { extension: '.js' }, tsConfigPath: null },
-    plugins: ['@hey-api/client-fetch', '@hey-api/typescript', '@hey-api/sdk'],
+    // throwOnError: the hand-written client throws an ApiError for every error answer, so `data` is typed as the success body.
+    plugins: [{ name: '@hey-api/client-fetch', throwOnError: true }, '@hey-api/typescript', '@hey-api/sdk'],
     logs: { level: 'silent' },
   });
 

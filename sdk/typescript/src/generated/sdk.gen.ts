@@ -21,29 +21,29 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
 /**
  * Whether Postgres, Temporal and a worker are up (no authentication; probed at most every few seconds)
  */
-export const health = <ThrowOnError extends boolean = false>(options?: Options<HealthData, ThrowOnError>): RequestResult<HealthResponses, HealthErrors, ThrowOnError> => (options?.client ?? client).get<HealthResponses, HealthErrors, ThrowOnError>({ url: '/health', ...options });
+export const health = <ThrowOnError extends boolean = true>(options?: Options<HealthData, ThrowOnError>): RequestResult<HealthResponses, HealthErrors, ThrowOnError> => (options?.client ?? client).get<HealthResponses, HealthErrors, ThrowOnError>({ url: '/health', ...options });
 
 /**
  * This OpenAPI 3.1 document (no authentication)
  */
-export const getOpenApi = <ThrowOnError extends boolean = false>(options?: Options<GetOpenApiData, ThrowOnError>): RequestResult<GetOpenApiResponses, GetOpenApiErrors, ThrowOnError> => (options?.client ?? client).get<GetOpenApiResponses, GetOpenApiErrors, ThrowOnError>({ url: '/v1/openapi.json', ...options });
+export const getOpenApi = <ThrowOnError extends boolean = true>(options?: Options<GetOpenApiData, ThrowOnError>): RequestResult<GetOpenApiResponses, GetOpenApiErrors, ThrowOnError> => (options?.client ?? client).get<GetOpenApiResponses, GetOpenApiErrors, ThrowOnError>({ url: '/v1/openapi.json', ...options });
 
 /**
  * Human-readable API reference (HTML): this document rendered by Redoc, served from its npm package
  */
-export const getDocs = <ThrowOnError extends boolean = false>(options?: Options<GetDocsData, ThrowOnError>): RequestResult<GetDocsResponses, GetDocsErrors, ThrowOnError> => (options?.client ?? client).get<GetDocsResponses, GetDocsErrors, ThrowOnError>({ url: '/docs', ...options });
+export const getDocs = <ThrowOnError extends boolean = true>(options?: Options<GetDocsData, ThrowOnError>): RequestResult<GetDocsResponses, GetDocsErrors, ThrowOnError> => (options?.client ?? client).get<GetDocsResponses, GetDocsErrors, ThrowOnError>({ url: '/docs', ...options });
 
 /**
  * The docs page's renderer (Redoc's standalone bundle, from the redoc npm package)
  */
-export const getDocsScript = <ThrowOnError extends boolean = false>(options?: Options<GetDocsScriptData, ThrowOnError>): RequestResult<GetDocsScriptResponses, GetDocsScriptErrors, ThrowOnError> => (options?.client ?? client).get<GetDocsScriptResponses, GetDocsScriptErrors, ThrowOnError>({ url: '/docs/redoc.standalone.js', ...options });
+export const getDocsScript = <ThrowOnError extends boolean = true>(options?: Options<GetDocsScriptData, ThrowOnError>): RequestResult<GetDocsScriptResponses, GetDocsScriptErrors, ThrowOnError> => (options?.client ?? client).get<GetDocsScriptResponses, GetDocsScriptErrors, ThrowOnError>({ url: '/docs/redoc.standalone.js', ...options });
 
 /**
  * The whole catalogue: categories, letters with providers and fields, calculators, AI tools, quotes and prices
  *
  * Sent with a strong ETag and Cache-Control; a request whose If-None-Match holds the current ETag gets 304 without a body.
  */
-export const getCatalogue = <ThrowOnError extends boolean = false>(options?: Options<GetCatalogueData, ThrowOnError>): RequestResult<GetCatalogueResponses, GetCatalogueErrors, ThrowOnError> => (options?.client ?? client).get<GetCatalogueResponses, GetCatalogueErrors, ThrowOnError>({
+export const getCatalogue = <ThrowOnError extends boolean = true>(options?: Options<GetCatalogueData, ThrowOnError>): RequestResult<GetCatalogueResponses, GetCatalogueErrors, ThrowOnError> => (options?.client ?? client).get<GetCatalogueResponses, GetCatalogueErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/catalogue',
     ...options
@@ -54,7 +54,7 @@ export const getCatalogue = <ThrowOnError extends boolean = false>(options?: Opt
  *
  * Keyword and alias matching (accent- and case-insensitive) is instantaneous. The semantic engine is merged in only when keywords give no result or the query has 3 words or more; with mode=lexical it is never called; when it is unavailable the response says mode: lexical.
  */
-export const searchCatalogue = <ThrowOnError extends boolean = false>(options: Options<SearchCatalogueData, ThrowOnError>): RequestResult<SearchCatalogueResponses, SearchCatalogueErrors, ThrowOnError> => (options.client ?? client).get<SearchCatalogueResponses, SearchCatalogueErrors, ThrowOnError>({
+export const searchCatalogue = <ThrowOnError extends boolean = true>(options: Options<SearchCatalogueData, ThrowOnError>): RequestResult<SearchCatalogueResponses, SearchCatalogueErrors, ThrowOnError> => (options.client ?? client).get<SearchCatalogueResponses, SearchCatalogueErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/search',
     ...options
@@ -63,7 +63,7 @@ export const searchCatalogue = <ThrowOnError extends boolean = false>(options: O
 /**
  * A catalogue letter with its legal basis, providers and fields (exact fields for ?provider=)
  */
-export const getLetter = <ThrowOnError extends boolean = false>(options: Options<GetLetterData, ThrowOnError>): RequestResult<GetLetterResponses, GetLetterErrors, ThrowOnError> => (options.client ?? client).get<GetLetterResponses, GetLetterErrors, ThrowOnError>({
+export const getLetter = <ThrowOnError extends boolean = true>(options: Options<GetLetterData, ThrowOnError>): RequestResult<GetLetterResponses, GetLetterErrors, ThrowOnError> => (options.client ?? client).get<GetLetterResponses, GetLetterErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/letters/{slug}',
     ...options
@@ -74,7 +74,7 @@ export const getLetter = <ThrowOnError extends boolean = false>(options: Options
  *
  * Values are checked against each field (type, pattern, postal address norm): every invalid value is listed in a 422. Missing values are not an error here: they are reported in missingFields.
  */
-export const renderLetter = <ThrowOnError extends boolean = false>(options: Options<RenderLetterData, ThrowOnError>): RequestResult<RenderLetterResponses, RenderLetterErrors, ThrowOnError> => (options.client ?? client).post<RenderLetterResponses, RenderLetterErrors, ThrowOnError>({
+export const renderLetter = <ThrowOnError extends boolean = true>(options: Options<RenderLetterData, ThrowOnError>): RequestResult<RenderLetterResponses, RenderLetterErrors, ThrowOnError> => (options.client ?? client).post<RenderLetterResponses, RenderLetterErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/letters/{slug}/render',
     ...options,
@@ -89,7 +89,7 @@ export const renderLetter = <ThrowOnError extends boolean = false>(options: Opti
  *
  * A French business letter (sender block, recipient block placed for a window envelope, place and date, subject, body, signature) with embedded fonts; letters longer than a page are numbered. Every required field must have a value (422 lists the missing ones). Billed as one "letter.pdf"; a failed rendering is credited back.
  */
-export const renderLetterPdf = <ThrowOnError extends boolean = false>(options: Options<RenderLetterPdfData, ThrowOnError>): RequestResult<RenderLetterPdfResponses, RenderLetterPdfErrors, ThrowOnError> => (options.client ?? client).post<RenderLetterPdfResponses, RenderLetterPdfErrors, ThrowOnError>({
+export const renderLetterPdf = <ThrowOnError extends boolean = true>(options: Options<RenderLetterPdfData, ThrowOnError>): RequestResult<RenderLetterPdfResponses, RenderLetterPdfErrors, ThrowOnError> => (options.client ?? client).post<RenderLetterPdfResponses, RenderLetterPdfErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/letters/{slug}/pdf',
     ...options,
@@ -104,7 +104,7 @@ export const renderLetterPdf = <ThrowOnError extends boolean = false>(options: O
  *
  * The model answers values constrained by the letter's field schema; they are checked with the rules of /render (unknown fields dropped, invalid values listed in rejected) and the letter is rendered. With a test key the answer is simulated (deterministic, derived from the input, marked simulated), the provider is never called and nothing is billed. With a live key it is debited at the catalogue price before the call and credited back when the provider fails or answers unusably (502 upstream_error). Billed as one "ai.fill".
  */
-export const aiFillLetter = <ThrowOnError extends boolean = false>(options: Options<AiFillLetterData, ThrowOnError>): RequestResult<AiFillLetterResponses, AiFillLetterErrors, ThrowOnError> => (options.client ?? client).post<AiFillLetterResponses, AiFillLetterErrors, ThrowOnError>({
+export const aiFillLetter = <ThrowOnError extends boolean = true>(options: Options<AiFillLetterData, ThrowOnError>): RequestResult<AiFillLetterResponses, AiFillLetterErrors, ThrowOnError> => (options.client ?? client).post<AiFillLetterResponses, AiFillLetterErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/ai/fill',
     ...options,
@@ -119,7 +119,7 @@ export const aiFillLetter = <ThrowOnError extends boolean = false>(options: Opti
  *
  * Returns the letter as text segments (LetterRender's shape), its text, and letter { title, body }, ready for POST /v1/mailings as a free-form letter. With a test key the answer is simulated (deterministic, derived from the input, marked simulated), the provider is never called and nothing is billed. With a live key it is debited at the catalogue price before the call and credited back when the provider fails or answers unusably (502 upstream_error). Billed as one "ai.letter".
  */
-export const aiDraftLetter = <ThrowOnError extends boolean = false>(options: Options<AiDraftLetterData, ThrowOnError>): RequestResult<AiDraftLetterResponses, AiDraftLetterErrors, ThrowOnError> => (options.client ?? client).post<AiDraftLetterResponses, AiDraftLetterErrors, ThrowOnError>({
+export const aiDraftLetter = <ThrowOnError extends boolean = true>(options: Options<AiDraftLetterData, ThrowOnError>): RequestResult<AiDraftLetterResponses, AiDraftLetterErrors, ThrowOnError> => (options.client ?? client).post<AiDraftLetterResponses, AiDraftLetterErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/ai/letters',
     ...options,
@@ -134,7 +134,7 @@ export const aiDraftLetter = <ThrowOnError extends boolean = false>(options: Opt
  *
  * Inputs are checked against the tool's inputs (422 per problem, or missingFields). With a test key the answer is simulated (deterministic, derived from the input, marked simulated), the provider is never called and nothing is billed. With a live key it is debited at the catalogue price before the call and credited back when the provider fails or answers unusably (502 upstream_error). Billed as one "ai.tool".
  */
-export const aiRunTool = <ThrowOnError extends boolean = false>(options: Options<AiRunToolData, ThrowOnError>): RequestResult<AiRunToolResponses, AiRunToolErrors, ThrowOnError> => (options.client ?? client).post<AiRunToolResponses, AiRunToolErrors, ThrowOnError>({
+export const aiRunTool = <ThrowOnError extends boolean = true>(options: Options<AiRunToolData, ThrowOnError>): RequestResult<AiRunToolResponses, AiRunToolErrors, ThrowOnError> => (options.client ?? client).post<AiRunToolResponses, AiRunToolErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/ai/tools/{slug}',
     ...options,
@@ -147,7 +147,7 @@ export const aiRunTool = <ThrowOnError extends boolean = false>(options: Options
 /**
  * List mailings, most recent first (test keys list test mailings, live keys live ones)
  */
-export const listMailings = <ThrowOnError extends boolean = false>(options?: Options<ListMailingsData, ThrowOnError>): RequestResult<ListMailingsResponses, ListMailingsErrors, ThrowOnError> => (options?.client ?? client).get<ListMailingsResponses, ListMailingsErrors, ThrowOnError>({
+export const listMailings = <ThrowOnError extends boolean = true>(options?: Options<ListMailingsData, ThrowOnError>): RequestResult<ListMailingsResponses, ListMailingsErrors, ThrowOnError> => (options?.client ?? client).get<ListMailingsResponses, ListMailingsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/mailings',
     ...options
@@ -158,7 +158,7 @@ export const listMailings = <ThrowOnError extends boolean = false>(options?: Opt
  *
  * Addresses are checked against the postal norm and the official commune list (422 address_invalid); the recipient's number and street against the national address base (strict by default: 422 address_invalid with details.suggestions; options.addressCheck lenient, or the base unreachable: posted as given with a warning), and printed in the NF Z10-011 form. A recipient given as { siret, name? } is the establishment's registered address from the business directory (422 recipient_siret_unknown or recipient_siret_closed; 502 when the directory fails). Live keys are debited in the same transaction that records the shipment (402 otherwise, nothing created). A test key simulates and does not bill; its shipment moves only with POST /v1/test/mailings/{id}/advance.
  */
-export const createMailing = <ThrowOnError extends boolean = false>(options: Options<CreateMailingData, ThrowOnError>): RequestResult<CreateMailingResponses, CreateMailingErrors, ThrowOnError> => (options.client ?? client).post<CreateMailingResponses, CreateMailingErrors, ThrowOnError>({
+export const createMailing = <ThrowOnError extends boolean = true>(options: Options<CreateMailingData, ThrowOnError>): RequestResult<CreateMailingResponses, CreateMailingErrors, ThrowOnError> => (options.client ?? client).post<CreateMailingResponses, CreateMailingErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/mailings',
     ...options,
@@ -171,7 +171,7 @@ export const createMailing = <ThrowOnError extends boolean = false>(options: Opt
 /**
  * A mailing with its history, proofs and letter content
  */
-export const getMailing = <ThrowOnError extends boolean = false>(options: Options<GetMailingData, ThrowOnError>): RequestResult<GetMailingResponses, GetMailingErrors, ThrowOnError> => (options.client ?? client).get<GetMailingResponses, GetMailingErrors, ThrowOnError>({
+export const getMailing = <ThrowOnError extends boolean = true>(options: Options<GetMailingData, ThrowOnError>): RequestResult<GetMailingResponses, GetMailingErrors, ThrowOnError> => (options.client ?? client).get<GetMailingResponses, GetMailingErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/mailings/{id}',
     ...options
@@ -182,7 +182,7 @@ export const getMailing = <ThrowOnError extends boolean = false>(options: Option
  *
  * 404 until the proof is available (mailing.proof_available announces it).
  */
-export const getMailingProof = <ThrowOnError extends boolean = false>(options: Options<GetMailingProofData, ThrowOnError>): RequestResult<GetMailingProofResponses, GetMailingProofErrors, ThrowOnError> => (options.client ?? client).get<GetMailingProofResponses, GetMailingProofErrors, ThrowOnError>({
+export const getMailingProof = <ThrowOnError extends boolean = true>(options: Options<GetMailingProofData, ThrowOnError>): RequestResult<GetMailingProofResponses, GetMailingProofErrors, ThrowOnError> => (options.client ?? client).get<GetMailingProofResponses, GetMailingProofErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/mailings/{id}/proofs/{kind}',
     ...options
@@ -193,7 +193,7 @@ export const getMailingProof = <ThrowOnError extends boolean = false>(options: O
  *
  * Beyond SPEC.md, non-breaking. 409 once the letter is filed with the postal operator.
  */
-export const cancelMailing = <ThrowOnError extends boolean = false>(options: Options<CancelMailingData, ThrowOnError>): RequestResult<CancelMailingResponses, CancelMailingErrors, ThrowOnError> => (options.client ?? client).post<CancelMailingResponses, CancelMailingErrors, ThrowOnError>({
+export const cancelMailing = <ThrowOnError extends boolean = true>(options: Options<CancelMailingData, ThrowOnError>): RequestResult<CancelMailingResponses, CancelMailingErrors, ThrowOnError> => (options.client ?? client).post<CancelMailingResponses, CancelMailingErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/mailings/{id}/cancel',
     ...options
@@ -204,7 +204,7 @@ export const cancelMailing = <ThrowOnError extends boolean = false>(options: Opt
  *
  * Test keys and test mailings only (403 test_only). The same webhook events as in production are sent. 409 when the mailing is final or the step is not ahead.
  */
-export const advanceTestMailing = <ThrowOnError extends boolean = false>(options: Options<AdvanceTestMailingData, ThrowOnError>): RequestResult<AdvanceTestMailingResponses, AdvanceTestMailingErrors, ThrowOnError> => (options.client ?? client).post<AdvanceTestMailingResponses, AdvanceTestMailingErrors, ThrowOnError>({
+export const advanceTestMailing = <ThrowOnError extends boolean = true>(options: Options<AdvanceTestMailingData, ThrowOnError>): RequestResult<AdvanceTestMailingResponses, AdvanceTestMailingErrors, ThrowOnError> => (options.client ?? client).post<AdvanceTestMailingResponses, AdvanceTestMailingErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/test/mailings/{id}/advance',
     ...options,
@@ -217,14 +217,14 @@ export const advanceTestMailing = <ThrowOnError extends boolean = false>(options
 /**
  * Download a proof PDF through the link of GET /v1/mailings/{id}/proofs/{kind} (the link is the credential)
  */
-export const downloadProof = <ThrowOnError extends boolean = false>(options: Options<DownloadProofData, ThrowOnError>): RequestResult<DownloadProofResponses, DownloadProofErrors, ThrowOnError> => (options.client ?? client).get<DownloadProofResponses, DownloadProofErrors, ThrowOnError>({ url: '/v1/proof-files/{token}', ...options });
+export const downloadProof = <ThrowOnError extends boolean = true>(options: Options<DownloadProofData, ThrowOnError>): RequestResult<DownloadProofResponses, DownloadProofErrors, ThrowOnError> => (options.client ?? client).get<DownloadProofResponses, DownloadProofErrors, ThrowOnError>({ url: '/v1/proof-files/{token}', ...options });
 
 /**
  * The price of a mailing before sending it: the same body as POST /v1/mailings, nothing charged or created
  *
  * Beyond SPEC.md, non-breaking. Runs the checks of POST /v1/mailings (a recipient by SIRET, the addresses and the national address base, the send date, the letter and every check of a PDF letter: the same 422s) and answers what it would debit, with its lines. A PDF letter is priced by its sheets, colour and duplex; catalogue and free letters cost their mode's flat price. Free, for test and live keys alike.
  */
-export const quoteMailing = <ThrowOnError extends boolean = false>(options: Options<QuoteMailingData, ThrowOnError>): RequestResult<QuoteMailingResponses, QuoteMailingErrors, ThrowOnError> => (options.client ?? client).post<QuoteMailingResponses, QuoteMailingErrors, ThrowOnError>({
+export const quoteMailing = <ThrowOnError extends boolean = true>(options: Options<QuoteMailingData, ThrowOnError>): RequestResult<QuoteMailingResponses, QuoteMailingErrors, ThrowOnError> => (options.client ?? client).post<QuoteMailingResponses, QuoteMailingErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/mailing-quotes',
     ...options,
@@ -239,7 +239,7 @@ export const quoteMailing = <ThrowOnError extends boolean = false>(options: Opti
  *
  * A 5-digit postcode returns every commune sharing it; otherwise commune names starting with q, accent- and case-insensitively, larger communes first, one result per postcode. Billed as one "data.lookup" after the monthly free quota.
  */
-export const searchCities = <ThrowOnError extends boolean = false>(options: Options<SearchCitiesData, ThrowOnError>): RequestResult<SearchCitiesResponses, SearchCitiesErrors, ThrowOnError> => (options.client ?? client).get<SearchCitiesResponses, SearchCitiesErrors, ThrowOnError>({
+export const searchCities = <ThrowOnError extends boolean = true>(options: Options<SearchCitiesData, ThrowOnError>): RequestResult<SearchCitiesResponses, SearchCitiesErrors, ThrowOnError> => (options.client ?? client).get<SearchCitiesResponses, SearchCitiesErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/geo/cities',
     ...options
@@ -250,7 +250,7 @@ export const searchCities = <ThrowOnError extends boolean = false>(options: Opti
  *
  * Runs the geocoder through a short workflow (timeout, retries, the partner's rate cap for all processes together); answers are cached 7 days. A partner that keeps failing gives 502 upstream_error and nothing is billed. Billed as one "data.lookup" after the monthly free quota.
  */
-export const searchAddresses = <ThrowOnError extends boolean = false>(options: Options<SearchAddressesData, ThrowOnError>): RequestResult<SearchAddressesResponses, SearchAddressesErrors, ThrowOnError> => (options.client ?? client).get<SearchAddressesResponses, SearchAddressesErrors, ThrowOnError>({
+export const searchAddresses = <ThrowOnError extends boolean = true>(options: Options<SearchAddressesData, ThrowOnError>): RequestResult<SearchAddressesResponses, SearchAddressesErrors, ThrowOnError> => (options.client ?? client).get<SearchAddressesResponses, SearchAddressesErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/geo/addresses',
     ...options
@@ -261,7 +261,7 @@ export const searchAddresses = <ThrowOnError extends boolean = false>(options: O
  *
  * status=active (default) keeps active companies; all includes closed ones. Billed as one "data.lookup" after the monthly free quota; 502 and nothing billed when the directory fails.
  */
-export const searchCompanies = <ThrowOnError extends boolean = false>(options: Options<SearchCompaniesData, ThrowOnError>): RequestResult<SearchCompaniesResponses, SearchCompaniesErrors, ThrowOnError> => (options.client ?? client).get<SearchCompaniesResponses, SearchCompaniesErrors, ThrowOnError>({
+export const searchCompanies = <ThrowOnError extends boolean = true>(options: Options<SearchCompaniesData, ThrowOnError>): RequestResult<SearchCompaniesResponses, SearchCompaniesErrors, ThrowOnError> => (options.client ?? client).get<SearchCompaniesResponses, SearchCompaniesErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/companies',
     ...options
@@ -272,7 +272,7 @@ export const searchCompanies = <ThrowOnError extends boolean = false>(options: O
  *
  * Billed as one "data.lookup.premium" after the monthly free quota; 404 (not billed) for an unknown SIRET.
  */
-export const getCompany = <ThrowOnError extends boolean = false>(options: Options<GetCompanyData, ThrowOnError>): RequestResult<GetCompanyResponses, GetCompanyErrors, ThrowOnError> => (options.client ?? client).get<GetCompanyResponses, GetCompanyErrors, ThrowOnError>({
+export const getCompany = <ThrowOnError extends boolean = true>(options: Options<GetCompanyData, ThrowOnError>): RequestResult<GetCompanyResponses, GetCompanyErrors, ThrowOnError> => (options.client ?? client).get<GetCompanyResponses, GetCompanyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/companies/{siret}',
     ...options
@@ -283,7 +283,7 @@ export const getCompany = <ThrowOnError extends boolean = false>(options: Option
  *
  * Addresses are geocoded first. 404 when an address is not found or no road route exists. Billed as one "data.lookup.premium" after the monthly free quota; 502 and nothing billed when a partner fails.
  */
-export const getRoute = <ThrowOnError extends boolean = false>(options: Options<GetRouteData, ThrowOnError>): RequestResult<GetRouteResponses, GetRouteErrors, ThrowOnError> => (options.client ?? client).get<GetRouteResponses, GetRouteErrors, ThrowOnError>({
+export const getRoute = <ThrowOnError extends boolean = true>(options: Options<GetRouteData, ThrowOnError>): RequestResult<GetRouteResponses, GetRouteErrors, ThrowOnError> => (options.client ?? client).get<GetRouteResponses, GetRouteErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/routes',
     ...options
@@ -294,7 +294,7 @@ export const getRoute = <ThrowOnError extends boolean = false>(options: Options<
  *
  * From the official fuel-price open data; cached until the next daily publication. Billed as one "data.lookup" after the monthly free quota; 502 and nothing billed when the source fails.
  */
-export const getFuelPrices = <ThrowOnError extends boolean = false>(options?: Options<GetFuelPricesData, ThrowOnError>): RequestResult<GetFuelPricesResponses, GetFuelPricesErrors, ThrowOnError> => (options?.client ?? client).get<GetFuelPricesResponses, GetFuelPricesErrors, ThrowOnError>({
+export const getFuelPrices = <ThrowOnError extends boolean = true>(options?: Options<GetFuelPricesData, ThrowOnError>): RequestResult<GetFuelPricesResponses, GetFuelPricesErrors, ThrowOnError> => (options?.client ?? client).get<GetFuelPricesResponses, GetFuelPricesErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/fuel/prices',
     ...options
@@ -305,7 +305,7 @@ export const getFuelPrices = <ThrowOnError extends boolean = false>(options?: Op
  *
  * From the official instantaneous fuel-price data (answers reused 10 minutes). With insee, the commune's stations; when it has fewer than 3, the search widens to radiusKm around lat/lon, or around the commune centre. Distances are as the crow flies. Billed as one "data.lookup" after the monthly free quota; 502 and nothing billed when the source fails.
  */
-export const searchFuelStations = <ThrowOnError extends boolean = false>(options: Options<SearchFuelStationsData, ThrowOnError>): RequestResult<SearchFuelStationsResponses, SearchFuelStationsErrors, ThrowOnError> => (options.client ?? client).get<SearchFuelStationsResponses, SearchFuelStationsErrors, ThrowOnError>({
+export const searchFuelStations = <ThrowOnError extends boolean = true>(options: Options<SearchFuelStationsData, ThrowOnError>): RequestResult<SearchFuelStationsResponses, SearchFuelStationsErrors, ThrowOnError> => (options.client ?? client).get<SearchFuelStationsResponses, SearchFuelStationsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/fuel/stations',
     ...options
@@ -316,7 +316,7 @@ export const searchFuelStations = <ThrowOnError extends boolean = false>(options
  *
  * Inputs are checked against the calculator's fields (422 per problem, or missingFields). Defaults are reported in defaultsApplied: the road distance is computed when the calculator needs it, and the day's average fuel price is used. Billed as one "calculation" after the monthly free quota. SPEC.md lists no 502 here: when a partner is unavailable the answer is 422 with a detail starting route_unavailable or fuel_price_unavailable (retry, or give the value), and nothing is billed.
  */
-export const computeCalculator = <ThrowOnError extends boolean = false>(options: Options<ComputeCalculatorData, ThrowOnError>): RequestResult<ComputeCalculatorResponses, ComputeCalculatorErrors, ThrowOnError> => (options.client ?? client).post<ComputeCalculatorResponses, ComputeCalculatorErrors, ThrowOnError>({
+export const computeCalculator = <ThrowOnError extends boolean = true>(options: Options<ComputeCalculatorData, ThrowOnError>): RequestResult<ComputeCalculatorResponses, ComputeCalculatorErrors, ThrowOnError> => (options.client ?? client).post<ComputeCalculatorResponses, ComputeCalculatorErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/calculators/{slug}/compute',
     ...options,
@@ -331,7 +331,7 @@ export const computeCalculator = <ThrowOnError extends boolean = false>(options:
  *
  * Inputs are checked against the quote's fields (422 per problem, or missingFields); contact fields (email, phone) are not needed to estimate. Dates must not be in the past. The moving quote computes the road route between from and to; when no route exists, or the routing service is unavailable, the answer is 422 and nothing is billed. Billed as one "calculation" after the monthly free quota.
  */
-export const estimateQuote = <ThrowOnError extends boolean = false>(options: Options<EstimateQuoteData, ThrowOnError>): RequestResult<EstimateQuoteResponses, EstimateQuoteErrors, ThrowOnError> => (options.client ?? client).post<EstimateQuoteResponses, EstimateQuoteErrors, ThrowOnError>({
+export const estimateQuote = <ThrowOnError extends boolean = true>(options: Options<EstimateQuoteData, ThrowOnError>): RequestResult<EstimateQuoteResponses, EstimateQuoteErrors, ThrowOnError> => (options.client ?? client).post<EstimateQuoteResponses, EstimateQuoteErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/quotes/{slug}/estimate',
     ...options,
@@ -346,7 +346,7 @@ export const estimateQuote = <ThrowOnError extends boolean = false>(options: Opt
  *
  * Computes each member's balance and the transfers that settle the group with the proven minimum number of reimbursements (up to 22 non-zero balances). Shares are rounded to the cent by the largest-remainder rule, so no cent is lost or invented. Billed as one "calculation" after the monthly free quota.
  */
-export const settleExpenses = <ThrowOnError extends boolean = false>(options: Options<SettleExpensesData, ThrowOnError>): RequestResult<SettleExpensesResponses, SettleExpensesErrors, ThrowOnError> => (options.client ?? client).post<SettleExpensesResponses, SettleExpensesErrors, ThrowOnError>({
+export const settleExpenses = <ThrowOnError extends boolean = true>(options: Options<SettleExpensesData, ThrowOnError>): RequestResult<SettleExpensesResponses, SettleExpensesErrors, ThrowOnError> => (options.client ?? client).post<SettleExpensesResponses, SettleExpensesErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/expenses/settle',
     ...options,
@@ -361,7 +361,7 @@ export const settleExpenses = <ThrowOnError extends boolean = false>(options: Op
  *
  * Cursor pagination as for mailings: pass nextCursor as cursor; an unreadable cursor is 400 invalid_cursor.
  */
-export const listServiceRequests = <ThrowOnError extends boolean = false>(options?: Options<ListServiceRequestsData, ThrowOnError>): RequestResult<ListServiceRequestsResponses, ListServiceRequestsErrors, ThrowOnError> => (options?.client ?? client).get<ListServiceRequestsResponses, ListServiceRequestsErrors, ThrowOnError>({
+export const listServiceRequests = <ThrowOnError extends boolean = true>(options?: Options<ListServiceRequestsData, ThrowOnError>): RequestResult<ListServiceRequestsResponses, ListServiceRequestsErrors, ThrowOnError> => (options?.client ?? client).get<ListServiceRequestsResponses, ListServiceRequestsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/requests',
     ...options
@@ -372,7 +372,7 @@ export const listServiceRequests = <ThrowOnError extends boolean = false>(option
  *
  * Never billed; rate-limited like every call. The request starts as received; its status is listed by GET /v1/requests.
  */
-export const createServiceRequest = <ThrowOnError extends boolean = false>(options: Options<CreateServiceRequestData, ThrowOnError>): RequestResult<CreateServiceRequestResponses, CreateServiceRequestErrors, ThrowOnError> => (options.client ?? client).post<CreateServiceRequestResponses, CreateServiceRequestErrors, ThrowOnError>({
+export const createServiceRequest = <ThrowOnError extends boolean = true>(options: Options<CreateServiceRequestData, ThrowOnError>): RequestResult<CreateServiceRequestResponses, CreateServiceRequestErrors, ThrowOnError> => (options.client ?? client).post<CreateServiceRequestResponses, CreateServiceRequestErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/requests',
     ...options,
