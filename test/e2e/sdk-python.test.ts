@@ -5,7 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { freeLetter, recipient, sender } from '../support/fixtures.js';
 import {
   answerAnUnknownStatus,
+  expectEveryRetriedFailureThenOneKey,
+  expectOneCancelAttempt,
   expectOneMailingThroughTheInjected503,
+  injectEveryRetriedFailureOnCreate,
   injectOne503OnCreate,
   startSdkScene,
   UNKNOWN_STATUS,
@@ -60,6 +63,8 @@ describe('Python SDK (sdk/python) against a running stack', function () {
 
     const posted = await step('advance', { id: created.id, step: 2 });
     expect(posted).to.include({ id: created.id, status: 'posted', step: 2 });
+    expect(await step('cancel', { id: created.id })).to.include({ error: 'ApiError', status: 409, code: 'conflict' });
+    expectOneCancelAttempt(scene.proxy);
 
     const webhooks = await webhooksUpToPosted(scene.receiver, created.id);
     const checks = await step('verify', {
@@ -77,6 +82,16 @@ describe('Python SDK (sdk/python) against a running stack', function () {
         parsed: { type: webhooks[i]!.body.type, mailingId: created.id },
       });
     }
+  });
+
+  it('retries a dropped connection, a 429 and a 409 idempotency_in_progress under one Idempotency-Key (sync and asyncio)', async () => {
+    injectEveryRetriedFailureOnCreate(scene.proxy);
+    expect(await step('create', { body: body() })).to.include({ status: 'paid' });
+    expectEveryRetriedFailureThenOneKey(scene.proxy);
+    scene.proxy.requests.length = 0;
+    injectEveryRetriedFailureOnCreate(scene.proxy);
+    expect(await step('create-async', { body: body() })).to.include({ status: 'paid' });
+    expectEveryRetriedFailureThenOneKey(scene.proxy);
   });
 
   it('pages through a list with the iterator, passing each nextCursor on (sync and asyncio clients)', async () => {

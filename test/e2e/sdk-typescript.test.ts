@@ -6,7 +6,10 @@ import { freeLetter, recipient, sender } from '../support/fixtures.js';
 import {
   answerAnUnknownStatus,
   buildTypeScriptSdk,
+  expectEveryRetriedFailureThenOneKey,
+  expectOneCancelAttempt,
   expectOneMailingThroughTheInjected503,
+  injectEveryRetriedFailureOnCreate,
   injectOne503OnCreate,
   startSdkScene,
   UNKNOWN_STATUS,
@@ -41,6 +44,9 @@ describe('TypeScript SDK (sdk/typescript) against a running stack', function () 
 
     const { data: posted } = await sdk.advanceTestMailing({ client, path: { id: created.id }, body: { step: 2 } });
     expect(posted).to.include({ id: created.id, status: 'posted', step: 2 });
+    const tooLate = await sdk.cancelMailing({ client, path: { id: created.id } }).catch((error: unknown) => error);
+    expect(tooLate).to.be.instanceOf(sdk.ApiError).and.include({ status: 409, code: 'conflict' });
+    expectOneCancelAttempt(scene.proxy);
 
     const webhooks = await webhooksUpToPosted(scene.receiver, created.id);
     const secrets = ['whsec_rotatedAwayLongAgo', scene.secret];
@@ -55,6 +61,13 @@ describe('TypeScript SDK (sdk/typescript) against a running stack', function () 
       expect(sdk.parseWebhook({ rawBody: Buffer.from(webhook.raw), signature, secrets }).data.mailing.id).to.equal(created.id);
       expect(() => sdk.parseWebhook({ rawBody: webhook.raw, signature: 't=1,v1=00', secrets })).to.throw(sdk.WebhookSignatureError);
     }
+  });
+
+  it('retries a dropped connection, a 429 and a 409 idempotency_in_progress under one Idempotency-Key', async () => {
+    injectEveryRetriedFailureOnCreate(scene.proxy);
+    const { data: created } = await sdk.createMailing({ client, body: { mode: 'simple', letter: freeLetter, sender, recipient } });
+    expect(created.status).to.equal('paid');
+    expectEveryRetriedFailureThenOneKey(scene.proxy);
   });
 
   it('pages through a list with the iterator, passing each nextCursor on', async () => {

@@ -17,8 +17,8 @@ export interface ProxiedRequest {
  */
 export class FaultProxy {
   readonly requests: ProxiedRequest[] = [];
-  /** Each entry refuses one matching request with 503, then is used up. */
-  failures: { method: string; path: RegExp; retryAfterSeconds: number }[] = [];
+  /** Each entry refuses one matching request, then is used up: 503 (or `status` with `code`) with Retry-After, or `drop` the connection unanswered. */
+  failures: { method: string; path: RegExp; retryAfterSeconds?: number; status?: number; code?: string; drop?: boolean }[] = [];
   /** Rewrites the parsed JSON of forwarded 2xx answers (identity by default). */
   rewrite: (method: string, path: string, body: any) => any = (_method, _path, body) => body;
   private server: Server | undefined;
@@ -38,11 +38,19 @@ export class FaultProxy {
         const path = req.url ?? '/';
         const failure = this.failures.findIndex((f) => f.method === method && f.path.test(path));
         if (failure >= 0) {
-          const { retryAfterSeconds } = this.failures.splice(failure, 1)[0]!;
-          this.requests.push({ method, path, headers: req.headers, status: 503, injected: true });
+          const { retryAfterSeconds, status = 503, code = 'service_unavailable', drop } = this.failures.splice(failure, 1)[0]!;
+          this.requests.push({ method, path, headers: req.headers, status: drop ? 0 : status, injected: true });
+          if (drop) {
+            req.socket.destroy();
+            return;
+          }
           res
-            .writeHead(503, { 'content-type': 'application/json', 'retry-after': String(retryAfterSeconds), 'request-id': 'proxy-503' })
-            .end(JSON.stringify({ error: { code: 'service_unavailable', message: 'Injected by the test proxy' } }));
+            .writeHead(status, {
+              'content-type': 'application/json',
+              ...(retryAfterSeconds !== undefined ? { 'retry-after': String(retryAfterSeconds) } : {}),
+              'request-id': `proxy-${status}`,
+            })
+            .end(JSON.stringify({ error: { code, message: 'Injected by the test proxy' } }));
           return;
         }
         void this.forward(method, path, req.headers, Buffer.concat(chunks)).then(

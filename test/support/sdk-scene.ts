@@ -62,6 +62,31 @@ export function injectOne503OnCreate(proxy: FaultProxy): void {
   proxy.failures.push({ method: 'POST', path: /^\/v1\/mailings$/, retryAfterSeconds: 1 });
 }
 
+/**
+ * Arms the proxy with each other kind of retried failure before the next POST /v1/mailings passes:
+ * a dropped connection, 429 with `Retry-After: 0`, 409 `idempotency_in_progress` without it.
+ */
+export function injectEveryRetriedFailureOnCreate(proxy: FaultProxy): void {
+  const path = /^\/v1\/mailings$/;
+  proxy.failures.push(
+    { method: 'POST', path, drop: true },
+    { method: 'POST', path, status: 429, code: 'rate_limited', retryAfterSeconds: 0 },
+    { method: 'POST', path, status: 409, code: 'idempotency_in_progress' },
+  );
+}
+
+/** The POSTs of the last create: the three injected failures, then 201, all under one Idempotency-Key. */
+export function expectEveryRetriedFailureThenOneKey(proxy: FaultProxy): void {
+  const posts = proxy.requests.filter((r) => r.method === 'POST' && r.path === '/v1/mailings');
+  expect(posts.map((p) => p.status)).to.deep.equal([0, 429, 409, 201]);
+  expect(new Set(posts.map((p) => p.headers['idempotency-key'])).size).to.equal(1);
+}
+
+/** A 409 `conflict` (cancelling a posted mailing) is final: one attempt. */
+export function expectOneCancelAttempt(proxy: FaultProxy): void {
+  expect(proxy.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/cancel')).map((r) => r.status)).to.deep.equal([409]);
+}
+
 /** Makes the proxy answer GET /v1/mailings/{id} with a status this document does not know. */
 export const UNKNOWN_STATUS = 'held_at_customs';
 export function answerAnUnknownStatus(proxy: FaultProxy): void {

@@ -11,7 +11,7 @@ import sys
 import uuid
 
 import svc_postal
-from svc_postal.generated.api.mailings import advance_test_mailing, create_mailing, get_mailing, list_mailings
+from svc_postal.generated.api.mailings import advance_test_mailing, cancel_mailing, create_mailing, get_mailing, list_mailings
 from svc_postal.generated.models import MailingRequest, V1TestAdvanceType0
 
 
@@ -58,6 +58,14 @@ def advance(payload):
         uuid.UUID(payload["id"]), client=client(), body=V1TestAdvanceType0(step=payload["step"])
     )
     return shipment.to_dict()
+
+
+def cancel(payload):
+    try:
+        cancel_mailing.sync(uuid.UUID(payload["id"]), client=client())
+    except svc_postal.ApiError as error:
+        return error_fields(error)
+    return {"error": None}
 
 
 def list_all(payload):
@@ -110,6 +118,7 @@ STEPS = {
     "create-async": create_async,
     "create-bounded": create_bounded,
     "advance": advance,
+    "cancel": cancel,
     "list": list_all,
     "get": get,
     "post-invalid": post_invalid,
