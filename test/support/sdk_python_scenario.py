@@ -11,7 +11,13 @@ import sys
 import uuid
 
 import svc_postal
-from svc_postal.generated.api.mailings import advance_test_mailing, cancel_mailing, create_mailing, get_mailing, list_mailings
+from svc_postal.generated.api.mailings import (
+    advance_test_mailing,
+    cancel_mailing,
+    create_mailing,
+    get_mailing,
+    list_mailings,
+)
 from svc_postal.generated.models import MailingRequest, V1TestAdvanceType0
 
 
