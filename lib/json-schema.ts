@@ -20,7 +20,8 @@ export type JsonSchema = Record<string, unknown>;
  * - Objects refuse unknown keys (additionalProperties false) unless `.unknown()`; `.pattern()`
  *   keys become propertyNames/additionalProperties; `.and/.or/.xor/.oxor/.nand/.with/.without`
  *   become the equivalent required/not combinations.
- * - `.allow(null)` is nullable; `.valid(...)` an enum; alternatives anyOf (Joi tries each and keeps
+ * - `.allow(null)` is nullable; `.valid(...)` an enum (in an answer, open: any other string too, for
+ *   the values added later); alternatives anyOf (Joi tries each and keeps
  *   the first that matches, so more than one may match), `.match('one')` oneOf.
  * - A label names a component under #/components/schemas (inlined when two differ).
  *
@@ -164,7 +165,12 @@ function core(d: Description, options: ConvertOptions): JsonSchema {
   if (flags.only) {
     const values = allow.filter((v) => v !== null && !(options.query && v === ''));
     const types = [...new Set(values.map((v) => (typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v)))];
-    return { ...(types.length === 1 ? { type: types[0] } : {}), enum: values };
+    const closed = { ...(types.length === 1 ? { type: types[0] } : {}), enum: values };
+    // An answer's list of values grows within /v1 (a new status, event or mode): documented open, so
+    // that a client generated from the document keeps an unknown value rather than failing on it.
+    if (options.loose && values.length > 1 && types.length === 1 && types[0] === 'string')
+      return { anyOf: [closed, { type: 'string', description: 'A value added after this version of the document' }] };
+    return closed;
   }
   switch (d.type) {
     case 'string': {
@@ -202,7 +208,8 @@ function core(d: Description, options: ConvertOptions): JsonSchema {
         else if (!['min', 'max', 'length', 'trim'].includes(r.name)) inexpressible(d, `rule ${r.name}`, options);
       }
       if (patterns.length === 1) s.pattern = patterns[0];
-      else if (patterns.length > 1) s.allOf = patterns.map((pattern) => ({ pattern }));
+      // Each part says its type too: a generator reading a part alone (hey-api) then keeps a string.
+      else if (patterns.length > 1) s.allOf = patterns.map((pattern) => ({ type: 'string', pattern }));
       if (emptyAllowed && effectiveMin > 0 && !options.query) return { anyOf: [s, { const: '' }] };
       return s;
     }

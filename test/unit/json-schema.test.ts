@@ -93,6 +93,31 @@ describe('Joi → JSON Schema for the published contract', () => {
     expect(documented(Joi.number().allow(null))).to.deep.include({ type: ['number', 'null'] });
   });
 
+  it('an answer documents its value lists open (a value added later is still a string), a request keeps them closed', () => {
+    const status = Joi.string().valid('paid', 'posted');
+    expect(documented(status)).to.deep.equal({ type: 'string', enum: ['paid', 'posted'] });
+    const answer = joiToOpenApiSchema(status, { components: {}, loose: true });
+    expect(answer).to.deep.equal({
+      anyOf: [
+        { type: 'string', enum: ['paid', 'posted'] },
+        { type: 'string', description: 'A value added after this version of the document' },
+      ],
+    });
+    // A single value (a constant) and non-string lists stay as they are.
+    expect(joiToOpenApiSchema(Joi.string().valid('list'), { components: {}, loose: true })).to.deep.equal({ type: 'string', enum: ['list'] });
+    expect(joiToOpenApiSchema(Joi.number().valid(1, 2), { components: {}, loose: true })).to.deep.equal({ type: 'integer', enum: [1, 2] });
+  });
+
+  it('a string of several patterns says its type in each part, for generators that read a part alone', () => {
+    expect(documented(Joi.string().pattern(/^[0-9]{14}$/))).to.deep.include({
+      type: 'string',
+      allOf: [
+        { type: 'string', pattern: '^[\\u0001-\\uffff]*$' },
+        { type: 'string', pattern: '^[0-9]{14}$' },
+      ],
+    });
+  });
+
   it('a request rule it cannot express is refused rather than documented loosely', () => {
     const custom = Joi.string().custom((v: string) => v);
     expect(() => documented(custom)).to.throw(/cannot be documented/);

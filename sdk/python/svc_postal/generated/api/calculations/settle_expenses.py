@@ -1,0 +1,246 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.expense_group import ExpenseGroup
+from ...models.settlement import Settlement
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: ExpenseGroup,
+    idempotency_key: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/expenses/settle",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | Settlement | None:
+    if response.status_code == 200:
+        response_200 = Settlement.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 402:
+        response_402 = Error.from_dict(response.json())
+
+        return response_402
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 422:
+        response_422 = Error.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | Settlement]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: ExpenseGroup,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | Settlement]:
+    """Settle shared expenses with the minimum number of reimbursements
+
+     Computes each member's balance and the transfers that settle the group with the proven minimum
+    number of reimbursements (up to 22 non-zero balances). Shares are rounded to the cent by the
+    largest-remainder rule, so no cent is lost or invented. Billed as one "calculation" after the
+    monthly free quota.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (ExpenseGroup):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Settlement]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: ExpenseGroup,
+    idempotency_key: str | Unset = UNSET,
+) -> Error | Settlement | None:
+    """Settle shared expenses with the minimum number of reimbursements
+
+     Computes each member's balance and the transfers that settle the group with the proven minimum
+    number of reimbursements (up to 22 non-zero balances). Shares are rounded to the cent by the
+    largest-remainder rule, so no cent is lost or invented. Billed as one "calculation" after the
+    monthly free quota.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (ExpenseGroup):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Settlement
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: ExpenseGroup,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | Settlement]:
+    """Settle shared expenses with the minimum number of reimbursements
+
+     Computes each member's balance and the transfers that settle the group with the proven minimum
+    number of reimbursements (up to 22 non-zero balances). Shares are rounded to the cent by the
+    largest-remainder rule, so no cent is lost or invented. Billed as one "calculation" after the
+    monthly free quota.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (ExpenseGroup):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Settlement]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: ExpenseGroup,
+    idempotency_key: str | Unset = UNSET,
+) -> Error | Settlement | None:
+    """Settle shared expenses with the minimum number of reimbursements
+
+     Computes each member's balance and the transfers that settle the group with the proven minimum
+    number of reimbursements (up to 22 non-zero balances). Shares are rounded to the cent by the
+    largest-remainder rule, so no cent is lost or invented. Billed as one "calculation" after the
+    monthly free quota.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (ExpenseGroup):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Settlement
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

@@ -1,0 +1,255 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.letter_render import LetterRender
+from ...models.letter_render_request import LetterRenderRequest
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    slug: str,
+    *,
+    body: LetterRenderRequest | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/letters/{slug}/render".format(
+            slug=quote(str(slug), safe=""),
+        ),
+    }
+
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | LetterRender | None:
+    if response.status_code == 200:
+        response_200 = LetterRender.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 422:
+        response_422 = Error.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | LetterRender]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    slug: str,
+    *,
+    client: AuthenticatedClient,
+    body: LetterRenderRequest | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | LetterRender]:
+    """Render a catalogue letter: segments, text form and missing fields
+
+     Values are checked against each field (type, pattern, postal address norm): every invalid value is
+    listed in a 422. Missing values are not an error here: they are reported in missingFields.
+
+    Args:
+        slug (str): Catalogue identifier
+        idempotency_key (str | Unset):
+        body (LetterRenderRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | LetterRender]
+    """
+
+    kwargs = _get_kwargs(
+        slug=slug,
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    slug: str,
+    *,
+    client: AuthenticatedClient,
+    body: LetterRenderRequest | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> Error | LetterRender | None:
+    """Render a catalogue letter: segments, text form and missing fields
+
+     Values are checked against each field (type, pattern, postal address norm): every invalid value is
+    listed in a 422. Missing values are not an error here: they are reported in missingFields.
+
+    Args:
+        slug (str): Catalogue identifier
+        idempotency_key (str | Unset):
+        body (LetterRenderRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | LetterRender
+    """
+
+    return sync_detailed(
+        slug=slug,
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    slug: str,
+    *,
+    client: AuthenticatedClient,
+    body: LetterRenderRequest | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | LetterRender]:
+    """Render a catalogue letter: segments, text form and missing fields
+
+     Values are checked against each field (type, pattern, postal address norm): every invalid value is
+    listed in a 422. Missing values are not an error here: they are reported in missingFields.
+
+    Args:
+        slug (str): Catalogue identifier
+        idempotency_key (str | Unset):
+        body (LetterRenderRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | LetterRender]
+    """
+
+    kwargs = _get_kwargs(
+        slug=slug,
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    slug: str,
+    *,
+    client: AuthenticatedClient,
+    body: LetterRenderRequest | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> Error | LetterRender | None:
+    """Render a catalogue letter: segments, text form and missing fields
+
+     Values are checked against each field (type, pattern, postal address norm): every invalid value is
+    listed in a 422. Missing values are not an error here: they are reported in missingFields.
+
+    Args:
+        slug (str): Catalogue identifier
+        idempotency_key (str | Unset):
+        body (LetterRenderRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | LetterRender
+    """
+
+    return (
+        await asyncio_detailed(
+            slug=slug,
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

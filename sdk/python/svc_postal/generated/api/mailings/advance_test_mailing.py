@@ -1,0 +1,258 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.shipment import Shipment
+from ...models.v1_test_advance_type_0 import V1TestAdvanceType0
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    id: UUID,
+    *,
+    body: None | Unset | V1TestAdvanceType0 = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/test/mailings/{id}/advance".format(
+            id=quote(str(id), safe=""),
+        ),
+    }
+
+    if isinstance(body, V1TestAdvanceType0):
+        _kwargs["json"] = body.to_dict()
+    else:
+        _kwargs["json"] = body
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | Shipment | None:
+    if response.status_code == 200:
+        response_200 = Shipment.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 422:
+        response_422 = Error.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | Shipment]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: None | Unset | V1TestAdvanceType0 = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | Shipment]:
+    """Move a test mailing to its next step, a given step, or returned / error
+
+     Test keys and test mailings only (403 test_only). The same webhook events as in production are sent.
+    409 when the mailing is final or the step is not ahead.
+
+    Args:
+        id (UUID): UUID
+        idempotency_key (str | Unset):
+        body (None | Unset | V1TestAdvanceType0):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Shipment]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: None | Unset | V1TestAdvanceType0 = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> Error | Shipment | None:
+    """Move a test mailing to its next step, a given step, or returned / error
+
+     Test keys and test mailings only (403 test_only). The same webhook events as in production are sent.
+    409 when the mailing is final or the step is not ahead.
+
+    Args:
+        id (UUID): UUID
+        idempotency_key (str | Unset):
+        body (None | Unset | V1TestAdvanceType0):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Shipment
+    """
+
+    return sync_detailed(
+        id=id,
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: None | Unset | V1TestAdvanceType0 = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | Shipment]:
+    """Move a test mailing to its next step, a given step, or returned / error
+
+     Test keys and test mailings only (403 test_only). The same webhook events as in production are sent.
+    409 when the mailing is final or the step is not ahead.
+
+    Args:
+        id (UUID): UUID
+        idempotency_key (str | Unset):
+        body (None | Unset | V1TestAdvanceType0):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Shipment]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: None | Unset | V1TestAdvanceType0 = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> Error | Shipment | None:
+    """Move a test mailing to its next step, a given step, or returned / error
+
+     Test keys and test mailings only (403 test_only). The same webhook events as in production are sent.
+    409 when the mailing is final or the step is not ahead.
+
+    Args:
+        id (UUID): UUID
+        idempotency_key (str | Unset):
+        body (None | Unset | V1TestAdvanceType0):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Shipment
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

@@ -1,0 +1,276 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.mailing_request import MailingRequest
+from ...models.shipment import Shipment
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: MailingRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/mailings",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | Shipment | None:
+    if response.status_code == 201:
+        response_201 = Shipment.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 402:
+        response_402 = Error.from_dict(response.json())
+
+        return response_402
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 422:
+        response_422 = Error.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 502:
+        response_502 = Error.from_dict(response.json())
+
+        return response_502
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | Shipment]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: MailingRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | Shipment]:
+    """Post a catalogue or free-form letter (simple, registered, or registered with acknowledgment of
+    receipt)
+
+     Addresses are checked against the postal norm and the official commune list (422 address_invalid);
+    the recipient's number and street against the national address base (strict by default: 422
+    address_invalid with details.suggestions; options.addressCheck lenient, or the base unreachable:
+    posted as given with a warning), and printed in the NF Z10-011 form. A recipient given as { siret,
+    name? } is the establishment's registered address from the business directory (422
+    recipient_siret_unknown or recipient_siret_closed; 502 when the directory fails). Live keys are
+    debited in the same transaction that records the shipment (402 otherwise, nothing created). A test
+    key simulates and does not bill; its shipment moves only with POST /v1/test/mailings/{id}/advance.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (MailingRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Shipment]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: MailingRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Error | Shipment | None:
+    """Post a catalogue or free-form letter (simple, registered, or registered with acknowledgment of
+    receipt)
+
+     Addresses are checked against the postal norm and the official commune list (422 address_invalid);
+    the recipient's number and street against the national address base (strict by default: 422
+    address_invalid with details.suggestions; options.addressCheck lenient, or the base unreachable:
+    posted as given with a warning), and printed in the NF Z10-011 form. A recipient given as { siret,
+    name? } is the establishment's registered address from the business directory (422
+    recipient_siret_unknown or recipient_siret_closed; 502 when the directory fails). Live keys are
+    debited in the same transaction that records the shipment (402 otherwise, nothing created). A test
+    key simulates and does not bill; its shipment moves only with POST /v1/test/mailings/{id}/advance.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (MailingRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Shipment
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: MailingRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | Shipment]:
+    """Post a catalogue or free-form letter (simple, registered, or registered with acknowledgment of
+    receipt)
+
+     Addresses are checked against the postal norm and the official commune list (422 address_invalid);
+    the recipient's number and street against the national address base (strict by default: 422
+    address_invalid with details.suggestions; options.addressCheck lenient, or the base unreachable:
+    posted as given with a warning), and printed in the NF Z10-011 form. A recipient given as { siret,
+    name? } is the establishment's registered address from the business directory (422
+    recipient_siret_unknown or recipient_siret_closed; 502 when the directory fails). Live keys are
+    debited in the same transaction that records the shipment (402 otherwise, nothing created). A test
+    key simulates and does not bill; its shipment moves only with POST /v1/test/mailings/{id}/advance.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (MailingRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Shipment]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: MailingRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Error | Shipment | None:
+    """Post a catalogue or free-form letter (simple, registered, or registered with acknowledgment of
+    receipt)
+
+     Addresses are checked against the postal norm and the official commune list (422 address_invalid);
+    the recipient's number and street against the national address base (strict by default: 422
+    address_invalid with details.suggestions; options.addressCheck lenient, or the base unreachable:
+    posted as given with a warning), and printed in the NF Z10-011 form. A recipient given as { siret,
+    name? } is the establishment's registered address from the business directory (422
+    recipient_siret_unknown or recipient_siret_closed; 502 when the directory fails). Live keys are
+    debited in the same transaction that records the shipment (402 otherwise, nothing created). A test
+    key simulates and does not bill; its shipment moves only with POST /v1/test/mailings/{id}/advance.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (MailingRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Shipment
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

@@ -1,0 +1,241 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.list_mailings_status import ListMailingsStatus
+from ...models.shipment_list import ShipmentList
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    limit: int | Unset = 20,
+    cursor: str | Unset = UNSET,
+    reference: str | Unset = UNSET,
+    status: ListMailingsStatus | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    params["cursor"] = cursor
+
+    params["reference"] = reference
+
+    json_status: str | Unset = UNSET
+    if not isinstance(status, Unset):
+        json_status = status.value
+
+    params["status"] = json_status
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/mailings",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | ShipmentList | None:
+    if response.status_code == 200:
+        response_200 = ShipmentList.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | ShipmentList]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 20,
+    cursor: str | Unset = UNSET,
+    reference: str | Unset = UNSET,
+    status: ListMailingsStatus | Unset = UNSET,
+) -> Response[Error | ShipmentList]:
+    """List mailings, most recent first (test keys list test mailings, live keys live ones)
+
+    Args:
+        limit (int | Unset):  Default: 20.
+        cursor (str | Unset): The previous page's nextCursor
+        reference (str | Unset):
+        status (ListMailingsStatus | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ShipmentList]
+    """
+
+    kwargs = _get_kwargs(
+        limit=limit,
+        cursor=cursor,
+        reference=reference,
+        status=status,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 20,
+    cursor: str | Unset = UNSET,
+    reference: str | Unset = UNSET,
+    status: ListMailingsStatus | Unset = UNSET,
+) -> Error | ShipmentList | None:
+    """List mailings, most recent first (test keys list test mailings, live keys live ones)
+
+    Args:
+        limit (int | Unset):  Default: 20.
+        cursor (str | Unset): The previous page's nextCursor
+        reference (str | Unset):
+        status (ListMailingsStatus | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ShipmentList
+    """
+
+    return sync_detailed(
+        client=client,
+        limit=limit,
+        cursor=cursor,
+        reference=reference,
+        status=status,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 20,
+    cursor: str | Unset = UNSET,
+    reference: str | Unset = UNSET,
+    status: ListMailingsStatus | Unset = UNSET,
+) -> Response[Error | ShipmentList]:
+    """List mailings, most recent first (test keys list test mailings, live keys live ones)
+
+    Args:
+        limit (int | Unset):  Default: 20.
+        cursor (str | Unset): The previous page's nextCursor
+        reference (str | Unset):
+        status (ListMailingsStatus | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ShipmentList]
+    """
+
+    kwargs = _get_kwargs(
+        limit=limit,
+        cursor=cursor,
+        reference=reference,
+        status=status,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 20,
+    cursor: str | Unset = UNSET,
+    reference: str | Unset = UNSET,
+    status: ListMailingsStatus | Unset = UNSET,
+) -> Error | ShipmentList | None:
+    """List mailings, most recent first (test keys list test mailings, live keys live ones)
+
+    Args:
+        limit (int | Unset):  Default: 20.
+        cursor (str | Unset): The previous page's nextCursor
+        reference (str | Unset):
+        status (ListMailingsStatus | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ShipmentList
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            limit=limit,
+            cursor=cursor,
+            reference=reference,
+            status=status,
+        )
+    ).parsed

@@ -1,0 +1,349 @@
+"""Contains all the data models used in inputs/outputs"""
+
+from .address_result import AddressResult
+from .address_results import AddressResults
+from .ai_fill_request import AiFillRequest
+from .ai_letter_request import AiLetterRequest
+from .ai_letter_request_tone import AiLetterRequestTone
+from .ai_tool_request import AiToolRequest
+from .ai_tool_request_inputs import AiToolRequestInputs
+from .calculator_result import CalculatorResult
+from .calculator_result_defaults_applied_item import CalculatorResultDefaultsAppliedItem
+from .calculator_result_inputs import CalculatorResultInputs
+from .calculator_result_result import CalculatorResultResult
+from .catalogue import Catalogue
+from .catalogue_letter import CatalogueLetter
+from .catalogue_letter_content import CatalogueLetterContent
+from .catalogue_letter_content_fields import CatalogueLetterContentFields
+from .catalogue_letter_providers_item import CatalogueLetterProvidersItem
+from .catalogue_letter_recommended_mode_type_0 import (
+    CatalogueLetterRecommendedModeType0,
+)
+from .catalogue_prices import CataloguePrices
+from .catalogue_tool import CatalogueTool
+from .category import Category
+from .city_result import CityResult
+from .city_results import CityResults
+from .company_profile import CompanyProfile
+from .company_profile_activity import CompanyProfileActivity
+from .company_profile_company import CompanyProfileCompany
+from .company_profile_company_status_type_0 import CompanyProfileCompanyStatusType0
+from .company_profile_establishment import CompanyProfileEstablishment
+from .company_profile_establishment_status_type_0 import (
+    CompanyProfileEstablishmentStatusType0,
+)
+from .company_profile_head_office import CompanyProfileHeadOffice
+from .company_profile_headcount import CompanyProfileHeadcount
+from .company_results import CompanyResults
+from .company_summary import CompanySummary
+from .company_summary_head_office import CompanySummaryHeadOffice
+from .company_summary_status_type_0 import CompanySummaryStatusType0
+from .compute_request import ComputeRequest
+from .compute_request_inputs import ComputeRequestInputs
+from .error import Error
+from .error_error import ErrorError
+from .expense import Expense
+from .expense_group import ExpenseGroup
+from .expense_member import ExpenseMember
+from .expense_split import ExpenseSplit
+from .expense_split_amounts import ExpenseSplitAmounts
+from .expense_split_mode import ExpenseSplitMode
+from .expense_split_shares import ExpenseSplitShares
+from .field import Field
+from .field_filled_from_type_0 import FieldFilledFromType0
+from .field_options_type_0_item import FieldOptionsType0Item
+from .field_required_when import FieldRequiredWhen
+from .field_type_type_0 import FieldTypeType0
+from .free_letter_content import FreeLetterContent
+from .fuel_prices import FuelPrices
+from .fuel_prices_department import FuelPricesDepartment
+from .fuel_prices_department_prices import FuelPricesDepartmentPrices
+from .fuel_prices_national import FuelPricesNational
+from .fuel_prices_national_prices import FuelPricesNationalPrices
+from .fuel_prices_unit import FuelPricesUnit
+from .fuel_station import FuelStation
+from .fuel_stations import FuelStations
+from .fuel_stations_centre_type_0 import FuelStationsCentreType0
+from .fuel_stations_commune_type_0 import FuelStationsCommuneType0
+from .fuel_stations_sort_type_0 import FuelStationsSortType0
+from .fuel_stations_unit import FuelStationsUnit
+from .get_mailing_proof_kind import GetMailingProofKind
+from .health import Health
+from .health_postgres import HealthPostgres
+from .health_status_type_0 import HealthStatusType0
+from .health_temporal import HealthTemporal
+from .health_worker import HealthWorker
+from .legal_source import LegalSource
+from .legal_source_status import LegalSourceStatus
+from .letter_detail import LetterDetail
+from .letter_detail_provider_type_0 import LetterDetailProviderType0
+from .letter_detail_providers_item import LetterDetailProvidersItem
+from .letter_detail_recommended_mode_type_0 import LetterDetailRecommendedModeType0
+from .letter_detail_template import LetterDetailTemplate
+from .letter_render import LetterRender
+from .letter_render_request import LetterRenderRequest
+from .letter_render_request_fields import LetterRenderRequestFields
+from .letter_render_segments_item_type_1 import LetterRenderSegmentsItemType1
+from .letter_render_segments_item_type_1_type import LetterRenderSegmentsItemType1Type
+from .list_mailings_status import ListMailingsStatus
+from .mailing_address import MailingAddress
+from .mailing_address_country import MailingAddressCountry
+from .mailing_quote import MailingQuote
+from .mailing_quote_lines_item import MailingQuoteLinesItem
+from .mailing_request import MailingRequest
+from .mailing_request_letter_type_1 import MailingRequestLetterType1
+from .mailing_request_mode import MailingRequestMode
+from .mailing_request_options import MailingRequestOptions
+from .mailing_request_options_address_check import MailingRequestOptionsAddressCheck
+from .mailing_request_options_address_placement import (
+    MailingRequestOptionsAddressPlacement,
+)
+from .open_api_document import OpenApiDocument
+from .pdf_letter_content import PdfLetterContent
+from .postal_address import PostalAddress
+from .postal_address_country import PostalAddressCountry
+from .proof_link import ProofLink
+from .proof_link_kind_type_0 import ProofLinkKindType0
+from .quote_estimate import QuoteEstimate
+from .quote_estimate_currency import QuoteEstimateCurrency
+from .quote_estimate_defaults_applied_item import QuoteEstimateDefaultsAppliedItem
+from .quote_estimate_inputs import QuoteEstimateInputs
+from .quote_estimate_request import QuoteEstimateRequest
+from .quote_estimate_request_inputs import QuoteEstimateRequestInputs
+from .quote_estimate_route_type_0 import QuoteEstimateRouteType0
+from .quote_line_item import QuoteLineItem
+from .request_warning import RequestWarning
+from .request_warning_code_type_0 import RequestWarningCodeType0
+from .route_result import RouteResult
+from .route_result_from import RouteResultFrom
+from .route_result_geometry import RouteResultGeometry
+from .route_result_geometry_type import RouteResultGeometryType
+from .route_result_to import RouteResultTo
+from .search_catalogue_mode import SearchCatalogueMode
+from .search_companies_status import SearchCompaniesStatus
+from .search_fuel_stations_query import SearchFuelStationsQuery
+from .search_fuel_stations_query_fuel import SearchFuelStationsQueryFuel
+from .search_fuel_stations_query_sort import SearchFuelStationsQuerySort
+from .search_results import SearchResults
+from .search_results_mode_type_0 import SearchResultsModeType0
+from .search_results_results_item import SearchResultsResultsItem
+from .search_results_results_item_kind_type_0 import SearchResultsResultsItemKindType0
+from .search_results_results_item_matched_by_item_type_0 import (
+    SearchResultsResultsItemMatchedByItemType0,
+)
+from .segment import Segment
+from .segment_type import SegmentType
+from .service_request import ServiceRequest
+from .service_request_input import ServiceRequestInput
+from .service_request_input_kind import ServiceRequestInputKind
+from .service_request_kind_type_0 import ServiceRequestKindType0
+from .service_request_list import ServiceRequestList
+from .service_request_status_type_0 import ServiceRequestStatusType0
+from .settlement import Settlement
+from .settlement_balances_item import SettlementBalancesItem
+from .settlement_currency import SettlementCurrency
+from .settlement_method_type_0 import SettlementMethodType0
+from .settlement_transfers_item import SettlementTransfersItem
+from .shipment import Shipment
+from .shipment_document import ShipmentDocument
+from .shipment_document_address_placement_type_0 import (
+    ShipmentDocumentAddressPlacementType0,
+)
+from .shipment_document_kind_type_0 import ShipmentDocumentKindType0
+from .shipment_document_letter import ShipmentDocumentLetter
+from .shipment_events_item import ShipmentEventsItem
+from .shipment_events_item_status_type_0 import ShipmentEventsItemStatusType0
+from .shipment_list import ShipmentList
+from .shipment_mode_type_0 import ShipmentModeType0
+from .shipment_proofs_item import ShipmentProofsItem
+from .shipment_proofs_item_kind_type_0 import ShipmentProofsItemKindType0
+from .shipment_status_type_0 import ShipmentStatusType0
+from .siret_recipient import SiretRecipient
+from .text_segment import TextSegment
+from .text_segment_type import TextSegmentType
+from .v1_ai_fill_result import V1AiFillResult
+from .v1_ai_fill_result_rejected_item import V1AiFillResultRejectedItem
+from .v1_ai_fill_result_values import V1AiFillResultValues
+from .v1_ai_letter_result import V1AiLetterResult
+from .v1_ai_tool_result import V1AiToolResult
+from .v1_test_advance_type_0 import V1TestAdvanceType0
+from .v1_test_advance_type_0_status import V1TestAdvanceType0Status
+from .webhook_event import WebhookEvent
+from .webhook_event_data import WebhookEventData
+from .webhook_event_data_details import WebhookEventDataDetails
+from .webhook_event_data_endpoint import WebhookEventDataEndpoint
+from .webhook_event_data_endpoint_events_item_type_0 import (
+    WebhookEventDataEndpointEventsItemType0,
+)
+from .webhook_event_data_proof import WebhookEventDataProof
+from .webhook_event_data_proof_kind_type_0 import WebhookEventDataProofKindType0
+from .webhook_event_type_type_0 import WebhookEventTypeType0
+
+__all__ = (
+    "AddressResult",
+    "AddressResults",
+    "AiFillRequest",
+    "AiLetterRequest",
+    "AiLetterRequestTone",
+    "AiToolRequest",
+    "AiToolRequestInputs",
+    "CalculatorResult",
+    "CalculatorResultDefaultsAppliedItem",
+    "CalculatorResultInputs",
+    "CalculatorResultResult",
+    "Catalogue",
+    "CatalogueLetter",
+    "CatalogueLetterContent",
+    "CatalogueLetterContentFields",
+    "CatalogueLetterProvidersItem",
+    "CatalogueLetterRecommendedModeType0",
+    "CataloguePrices",
+    "CatalogueTool",
+    "Category",
+    "CityResult",
+    "CityResults",
+    "CompanyProfile",
+    "CompanyProfileActivity",
+    "CompanyProfileCompany",
+    "CompanyProfileCompanyStatusType0",
+    "CompanyProfileEstablishment",
+    "CompanyProfileEstablishmentStatusType0",
+    "CompanyProfileHeadOffice",
+    "CompanyProfileHeadcount",
+    "CompanyResults",
+    "CompanySummary",
+    "CompanySummaryHeadOffice",
+    "CompanySummaryStatusType0",
+    "ComputeRequest",
+    "ComputeRequestInputs",
+    "Error",
+    "ErrorError",
+    "Expense",
+    "ExpenseGroup",
+    "ExpenseMember",
+    "ExpenseSplit",
+    "ExpenseSplitAmounts",
+    "ExpenseSplitMode",
+    "ExpenseSplitShares",
+    "Field",
+    "FieldFilledFromType0",
+    "FieldOptionsType0Item",
+    "FieldRequiredWhen",
+    "FieldTypeType0",
+    "FreeLetterContent",
+    "FuelPrices",
+    "FuelPricesDepartment",
+    "FuelPricesDepartmentPrices",
+    "FuelPricesNational",
+    "FuelPricesNationalPrices",
+    "FuelPricesUnit",
+    "FuelStation",
+    "FuelStations",
+    "FuelStationsCentreType0",
+    "FuelStationsCommuneType0",
+    "FuelStationsSortType0",
+    "FuelStationsUnit",
+    "GetMailingProofKind",
+    "Health",
+    "HealthPostgres",
+    "HealthStatusType0",
+    "HealthTemporal",
+    "HealthWorker",
+    "LegalSource",
+    "LegalSourceStatus",
+    "LetterDetail",
+    "LetterDetailProviderType0",
+    "LetterDetailProvidersItem",
+    "LetterDetailRecommendedModeType0",
+    "LetterDetailTemplate",
+    "LetterRender",
+    "LetterRenderRequest",
+    "LetterRenderRequestFields",
+    "LetterRenderSegmentsItemType1",
+    "LetterRenderSegmentsItemType1Type",
+    "ListMailingsStatus",
+    "MailingAddress",
+    "MailingAddressCountry",
+    "MailingQuote",
+    "MailingQuoteLinesItem",
+    "MailingRequest",
+    "MailingRequestLetterType1",
+    "MailingRequestMode",
+    "MailingRequestOptions",
+    "MailingRequestOptionsAddressCheck",
+    "MailingRequestOptionsAddressPlacement",
+    "OpenApiDocument",
+    "PdfLetterContent",
+    "PostalAddress",
+    "PostalAddressCountry",
+    "ProofLink",
+    "ProofLinkKindType0",
+    "QuoteEstimate",
+    "QuoteEstimateCurrency",
+    "QuoteEstimateDefaultsAppliedItem",
+    "QuoteEstimateInputs",
+    "QuoteEstimateRequest",
+    "QuoteEstimateRequestInputs",
+    "QuoteEstimateRouteType0",
+    "QuoteLineItem",
+    "RequestWarning",
+    "RequestWarningCodeType0",
+    "RouteResult",
+    "RouteResultFrom",
+    "RouteResultGeometry",
+    "RouteResultGeometryType",
+    "RouteResultTo",
+    "SearchCatalogueMode",
+    "SearchCompaniesStatus",
+    "SearchFuelStationsQuery",
+    "SearchFuelStationsQueryFuel",
+    "SearchFuelStationsQuerySort",
+    "SearchResults",
+    "SearchResultsModeType0",
+    "SearchResultsResultsItem",
+    "SearchResultsResultsItemKindType0",
+    "SearchResultsResultsItemMatchedByItemType0",
+    "Segment",
+    "SegmentType",
+    "ServiceRequest",
+    "ServiceRequestInput",
+    "ServiceRequestInputKind",
+    "ServiceRequestKindType0",
+    "ServiceRequestList",
+    "ServiceRequestStatusType0",
+    "Settlement",
+    "SettlementBalancesItem",
+    "SettlementCurrency",
+    "SettlementMethodType0",
+    "SettlementTransfersItem",
+    "Shipment",
+    "ShipmentDocument",
+    "ShipmentDocumentAddressPlacementType0",
+    "ShipmentDocumentKindType0",
+    "ShipmentDocumentLetter",
+    "ShipmentEventsItem",
+    "ShipmentEventsItemStatusType0",
+    "ShipmentList",
+    "ShipmentModeType0",
+    "ShipmentProofsItem",
+    "ShipmentProofsItemKindType0",
+    "ShipmentStatusType0",
+    "SiretRecipient",
+    "TextSegment",
+    "TextSegmentType",
+    "V1AiFillResult",
+    "V1AiFillResultRejectedItem",
+    "V1AiFillResultValues",
+    "V1AiLetterResult",
+    "V1AiToolResult",
+    "V1TestAdvanceType0",
+    "V1TestAdvanceType0Status",
+    "WebhookEvent",
+    "WebhookEventData",
+    "WebhookEventDataDetails",
+    "WebhookEventDataEndpoint",
+    "WebhookEventDataEndpointEventsItemType0",
+    "WebhookEventDataProof",
+    "WebhookEventDataProofKindType0",
+    "WebhookEventTypeType0",
+)

@@ -1,0 +1,172 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.fuel_stations_sort_type_0 import FuelStationsSortType0
+from ..models.fuel_stations_unit import FuelStationsUnit
+
+if TYPE_CHECKING:
+    from ..models.fuel_station import FuelStation
+    from ..models.fuel_stations_centre_type_0 import FuelStationsCentreType0
+    from ..models.fuel_stations_commune_type_0 import FuelStationsCommuneType0
+
+
+T = TypeVar("T", bound="FuelStations")
+
+
+@_attrs_define
+class FuelStations:
+    """
+    Attributes:
+        fuel (str):
+        unit (FuelStationsUnit):
+        sort (FuelStationsSortType0 | str):
+        radius_km (float):
+        centre (FuelStationsCentreType0 | None):
+        commune (FuelStationsCommuneType0 | None):
+        widened (bool): True when the commune had fewer than 3 stations and the radius around the centre was searched
+            too
+        stations (list[FuelStation]):
+    """
+
+    fuel: str
+    unit: FuelStationsUnit
+    sort: FuelStationsSortType0 | str
+    radius_km: float
+    centre: FuelStationsCentreType0 | None
+    commune: FuelStationsCommuneType0 | None
+    widened: bool
+    stations: list[FuelStation]
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.fuel_stations_centre_type_0 import FuelStationsCentreType0
+        from ..models.fuel_stations_commune_type_0 import FuelStationsCommuneType0
+
+        fuel = self.fuel
+
+        unit = self.unit.value
+
+        sort: str
+        if isinstance(self.sort, FuelStationsSortType0):
+            sort = self.sort.value
+        else:
+            sort = self.sort
+
+        radius_km = self.radius_km
+
+        centre: dict[str, Any] | None
+        if isinstance(self.centre, FuelStationsCentreType0):
+            centre = self.centre.to_dict()
+        else:
+            centre = self.centre
+
+        commune: dict[str, Any] | None
+        if isinstance(self.commune, FuelStationsCommuneType0):
+            commune = self.commune.to_dict()
+        else:
+            commune = self.commune
+
+        widened = self.widened
+
+        stations = []
+        for stations_item_data in self.stations:
+            stations_item = stations_item_data.to_dict()
+            stations.append(stations_item)
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "fuel": fuel,
+                "unit": unit,
+                "sort": sort,
+                "radiusKm": radius_km,
+                "centre": centre,
+                "commune": commune,
+                "widened": widened,
+                "stations": stations,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.fuel_station import FuelStation
+        from ..models.fuel_stations_centre_type_0 import FuelStationsCentreType0
+        from ..models.fuel_stations_commune_type_0 import FuelStationsCommuneType0
+
+        d = dict(src_dict)
+        fuel = d.pop("fuel")
+
+        unit = FuelStationsUnit(d.pop("unit"))
+
+        def _parse_sort(data: object) -> FuelStationsSortType0 | str:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                sort_type_0 = FuelStationsSortType0(data)
+
+                return sort_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(FuelStationsSortType0 | str, data)
+
+        sort = _parse_sort(d.pop("sort"))
+
+        radius_km = d.pop("radiusKm")
+
+        def _parse_centre(data: object) -> FuelStationsCentreType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                centre_type_0 = FuelStationsCentreType0.from_dict(data)
+
+                return centre_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(FuelStationsCentreType0 | None, data)
+
+        centre = _parse_centre(d.pop("centre"))
+
+        def _parse_commune(data: object) -> FuelStationsCommuneType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                commune_type_0 = FuelStationsCommuneType0.from_dict(data)
+
+                return commune_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(FuelStationsCommuneType0 | None, data)
+
+        commune = _parse_commune(d.pop("commune"))
+
+        widened = d.pop("widened")
+
+        stations = []
+        _stations = d.pop("stations")
+        for stations_item_data in _stations:
+            stations_item = FuelStation.from_dict(stations_item_data)
+
+            stations.append(stations_item)
+
+        fuel_stations = cls(
+            fuel=fuel,
+            unit=unit,
+            sort=sort,
+            radius_km=radius_km,
+            centre=centre,
+            commune=commune,
+            widened=widened,
+            stations=stations,
+        )
+
+        return fuel_stations

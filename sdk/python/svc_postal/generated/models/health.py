@@ -1,0 +1,103 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.health_status_type_0 import HealthStatusType0
+
+if TYPE_CHECKING:
+    from ..models.health_postgres import HealthPostgres
+    from ..models.health_temporal import HealthTemporal
+    from ..models.health_worker import HealthWorker
+
+
+T = TypeVar("T", bound="Health")
+
+
+@_attrs_define
+class Health:
+    """
+    Attributes:
+        status (HealthStatusType0 | str):
+        checked_at (datetime.datetime): When the components were probed; the result is shared for a few seconds
+        postgres (HealthPostgres): The database answers SELECT 1
+        temporal (HealthTemporal): The Temporal server answers
+        worker (HealthWorker): A worker polled the task queue of mailings within the last 90 seconds
+    """
+
+    status: HealthStatusType0 | str
+    checked_at: datetime.datetime
+    postgres: HealthPostgres
+    temporal: HealthTemporal
+    worker: HealthWorker
+
+    def to_dict(self) -> dict[str, Any]:
+        status: str
+        if isinstance(self.status, HealthStatusType0):
+            status = self.status.value
+        else:
+            status = self.status
+
+        checked_at = self.checked_at.isoformat()
+
+        postgres = self.postgres.to_dict()
+
+        temporal = self.temporal.to_dict()
+
+        worker = self.worker.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "status": status,
+                "checkedAt": checked_at,
+                "postgres": postgres,
+                "temporal": temporal,
+                "worker": worker,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.health_postgres import HealthPostgres
+        from ..models.health_temporal import HealthTemporal
+        from ..models.health_worker import HealthWorker
+
+        d = dict(src_dict)
+
+        def _parse_status(data: object) -> HealthStatusType0 | str:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                status_type_0 = HealthStatusType0(data)
+
+                return status_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(HealthStatusType0 | str, data)
+
+        status = _parse_status(d.pop("status"))
+
+        checked_at = datetime.datetime.fromisoformat(d.pop("checkedAt"))
+
+        postgres = HealthPostgres.from_dict(d.pop("postgres"))
+
+        temporal = HealthTemporal.from_dict(d.pop("temporal"))
+
+        worker = HealthWorker.from_dict(d.pop("worker"))
+
+        health = cls(
+            status=status,
+            checked_at=checked_at,
+            postgres=postgres,
+            temporal=temporal,
+            worker=worker,
+        )
+
+        return health

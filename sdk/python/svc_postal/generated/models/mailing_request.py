@@ -1,0 +1,190 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..models.mailing_request_mode import MailingRequestMode
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.catalogue_letter_content import CatalogueLetterContent
+    from ..models.mailing_address import MailingAddress
+    from ..models.mailing_request_letter_type_1 import MailingRequestLetterType1
+    from ..models.mailing_request_options import MailingRequestOptions
+    from ..models.pdf_letter_content import PdfLetterContent
+    from ..models.siret_recipient import SiretRecipient
+
+
+T = TypeVar("T", bound="MailingRequest")
+
+
+@_attrs_define
+class MailingRequest:
+    """
+    Attributes:
+        mode (MailingRequestMode): simple, registered, or ar (registered with acknowledgment of receipt)
+        letter (CatalogueLetterContent | MailingRequestLetterType1 | PdfLetterContent):
+        sender (MailingAddress):
+        recipient (MailingAddress | SiretRecipient | Unset): An address, or { siret, name? } for an establishment's
+            registered address. Optional when the catalogue letter's provider carries the address
+        recipient_email (str | Unset):
+        reference (str | Unset): Your own reference (at most 30 characters), filterable
+        options (MailingRequestOptions | Unset):
+        send_at (str | Unset): The day the letter is filed (YYYY-MM-DD, Europe/Paris), from today to 180 days ahead.
+            Paid at once; it stays paid, and can be canceled free, until 00:00 Europe/Paris that day, when it is filed.
+            Absent: filed at once.
+    """
+
+    mode: MailingRequestMode
+    letter: CatalogueLetterContent | MailingRequestLetterType1 | PdfLetterContent
+    sender: MailingAddress
+    recipient: MailingAddress | SiretRecipient | Unset = UNSET
+    recipient_email: str | Unset = UNSET
+    reference: str | Unset = UNSET
+    options: MailingRequestOptions | Unset = UNSET
+    send_at: str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.catalogue_letter_content import CatalogueLetterContent
+        from ..models.mailing_address import MailingAddress
+        from ..models.mailing_request_letter_type_1 import MailingRequestLetterType1
+
+        mode = self.mode.value
+
+        letter: dict[str, Any]
+        if isinstance(self.letter, CatalogueLetterContent) or isinstance(
+            self.letter, MailingRequestLetterType1
+        ):
+            letter = self.letter.to_dict()
+        else:
+            letter = self.letter.to_dict()
+
+        sender = self.sender.to_dict()
+
+        recipient: dict[str, Any] | Unset
+        if isinstance(self.recipient, Unset):
+            recipient = UNSET
+        elif isinstance(self.recipient, MailingAddress):
+            recipient = self.recipient.to_dict()
+        else:
+            recipient = self.recipient.to_dict()
+
+        recipient_email = self.recipient_email
+
+        reference = self.reference
+
+        options: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.options, Unset):
+            options = self.options.to_dict()
+
+        send_at = self.send_at
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "mode": mode,
+                "letter": letter,
+                "sender": sender,
+            }
+        )
+        if recipient is not UNSET:
+            field_dict["recipient"] = recipient
+        if recipient_email is not UNSET:
+            field_dict["recipientEmail"] = recipient_email
+        if reference is not UNSET:
+            field_dict["reference"] = reference
+        if options is not UNSET:
+            field_dict["options"] = options
+        if send_at is not UNSET:
+            field_dict["sendAt"] = send_at
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.catalogue_letter_content import CatalogueLetterContent
+        from ..models.mailing_address import MailingAddress
+        from ..models.mailing_request_letter_type_1 import MailingRequestLetterType1
+        from ..models.mailing_request_options import MailingRequestOptions
+        from ..models.pdf_letter_content import PdfLetterContent
+        from ..models.siret_recipient import SiretRecipient
+
+        d = dict(src_dict)
+        mode = MailingRequestMode(d.pop("mode"))
+
+        def _parse_letter(
+            data: object,
+        ) -> CatalogueLetterContent | MailingRequestLetterType1 | PdfLetterContent:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                letter_type_0 = CatalogueLetterContent.from_dict(data)
+
+                return letter_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                letter_type_1 = MailingRequestLetterType1.from_dict(data)
+
+                return letter_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            letter_type_2 = PdfLetterContent.from_dict(data)
+
+            return letter_type_2
+
+        letter = _parse_letter(d.pop("letter"))
+
+        sender = MailingAddress.from_dict(d.pop("sender"))
+
+        def _parse_recipient(data: object) -> MailingAddress | SiretRecipient | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                recipient_type_0 = MailingAddress.from_dict(data)
+
+                return recipient_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            recipient_type_1 = SiretRecipient.from_dict(data)
+
+            return recipient_type_1
+
+        recipient = _parse_recipient(d.pop("recipient", UNSET))
+
+        recipient_email = d.pop("recipientEmail", UNSET)
+
+        reference = d.pop("reference", UNSET)
+
+        _options = d.pop("options", UNSET)
+        options: MailingRequestOptions | Unset
+        if isinstance(_options, Unset):
+            options = UNSET
+        else:
+            options = MailingRequestOptions.from_dict(_options)
+
+        send_at = d.pop("sendAt", UNSET)
+
+        mailing_request = cls(
+            mode=mode,
+            letter=letter,
+            sender=sender,
+            recipient=recipient,
+            recipient_email=recipient_email,
+            reference=reference,
+            options=options,
+            send_at=send_at,
+        )
+
+        return mailing_request

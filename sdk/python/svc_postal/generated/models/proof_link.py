@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.proof_link_kind_type_0 import ProofLinkKindType0
+
+T = TypeVar("T", bound="ProofLink")
+
+
+@_attrs_define
+class ProofLink:
+    """
+    Attributes:
+        kind (ProofLinkKindType0 | str):
+        url (str): Signed download link of the PDF proof
+        expires_at (datetime.datetime):
+    """
+
+    kind: ProofLinkKindType0 | str
+    url: str
+    expires_at: datetime.datetime
+
+    def to_dict(self) -> dict[str, Any]:
+        kind: str
+        if isinstance(self.kind, ProofLinkKindType0):
+            kind = self.kind.value
+        else:
+            kind = self.kind
+
+        url = self.url
+
+        expires_at = self.expires_at.isoformat()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "kind": kind,
+                "url": url,
+                "expiresAt": expires_at,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+
+        def _parse_kind(data: object) -> ProofLinkKindType0 | str:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                kind_type_0 = ProofLinkKindType0(data)
+
+                return kind_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ProofLinkKindType0 | str, data)
+
+        kind = _parse_kind(d.pop("kind"))
+
+        url = d.pop("url")
+
+        expires_at = datetime.datetime.fromisoformat(d.pop("expiresAt"))
+
+        proof_link = cls(
+            kind=kind,
+            url=url,
+            expires_at=expires_at,
+        )
+
+        return proof_link

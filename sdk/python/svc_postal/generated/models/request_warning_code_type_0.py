@@ -1,0 +1,12 @@
+from enum import StrEnum
+
+
+class RequestWarningCodeType0(StrEnum):
+    ADDRESS_CHECK_UNAVAILABLE = "address_check_unavailable"
+    ADDRESS_UNVERIFIED = "address_unverified"
+    FIELD_DEFAULTED = "field_defaulted"
+    FIELD_RENAMED = "field_renamed"
+    FIELD_REPLACED = "field_replaced"
+
+    def __str__(self) -> str:
+        return str(self.value)

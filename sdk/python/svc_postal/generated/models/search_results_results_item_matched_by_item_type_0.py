@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class SearchResultsResultsItemMatchedByItemType0(StrEnum):
+    LEXICAL = "lexical"
+    SEMANTIC = "semantic"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,282 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+from uuid import UUID
+
+from attrs import define as _attrs_define
+
+from ..models.shipment_mode_type_0 import ShipmentModeType0
+from ..models.shipment_status_type_0 import ShipmentStatusType0
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.request_warning import RequestWarning
+    from ..models.shipment_document import ShipmentDocument
+    from ..models.shipment_events_item import ShipmentEventsItem
+    from ..models.shipment_proofs_item import ShipmentProofsItem
+
+
+T = TypeVar("T", bound="Shipment")
+
+
+@_attrs_define
+class Shipment:
+    """
+    Attributes:
+        id (UUID): UUID
+        title (str):
+        mode (ShipmentModeType0 | str):
+        mode_label (str):
+        status (ShipmentStatusType0 | str):
+        status_label (str):
+        step (int):
+        last_step (int):
+        tracking_number (str):
+        created_at (datetime.datetime):
+        events (list[ShipmentEventsItem]):
+        order_id (None):  Default: None.
+        recipient (list[str]):
+        amount_cents (int):
+        reference (str):
+        test (bool):
+        proofs (list[ShipmentProofsItem]):
+        warnings (list[RequestWarning]): What was done with the request instead of refusing it; empty when nothing. New
+            in 1.3.0
+        send_at (None | str): The send date (YYYY-MM-DD, Europe/Paris) the mailing waits for while paid; null when filed
+            at once
+        document (ShipmentDocument | Unset): The letter content; absent from webhook payloads
+    """
+
+    id: UUID
+    title: str
+    mode: ShipmentModeType0 | str
+    mode_label: str
+    status: ShipmentStatusType0 | str
+    status_label: str
+    step: int
+    last_step: int
+    tracking_number: str
+    created_at: datetime.datetime
+    events: list[ShipmentEventsItem]
+    recipient: list[str]
+    amount_cents: int
+    reference: str
+    test: bool
+    proofs: list[ShipmentProofsItem]
+    warnings: list[RequestWarning]
+    send_at: None | str
+    order_id: None = None
+    document: ShipmentDocument | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        id = str(self.id)
+
+        title = self.title
+
+        mode: str
+        if isinstance(self.mode, ShipmentModeType0):
+            mode = self.mode.value
+        else:
+            mode = self.mode
+
+        mode_label = self.mode_label
+
+        status: str
+        if isinstance(self.status, ShipmentStatusType0):
+            status = self.status.value
+        else:
+            status = self.status
+
+        status_label = self.status_label
+
+        step = self.step
+
+        last_step = self.last_step
+
+        tracking_number = self.tracking_number
+
+        created_at = self.created_at.isoformat()
+
+        events = []
+        for events_item_data in self.events:
+            events_item = events_item_data.to_dict()
+            events.append(events_item)
+
+        order_id = self.order_id
+
+        recipient = self.recipient
+
+        amount_cents = self.amount_cents
+
+        reference = self.reference
+
+        test = self.test
+
+        proofs = []
+        for proofs_item_data in self.proofs:
+            proofs_item = proofs_item_data.to_dict()
+            proofs.append(proofs_item)
+
+        warnings = []
+        for warnings_item_data in self.warnings:
+            warnings_item = warnings_item_data.to_dict()
+            warnings.append(warnings_item)
+
+        send_at: None | str
+        send_at = self.send_at
+
+        document: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.document, Unset):
+            document = self.document.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "id": id,
+                "title": title,
+                "mode": mode,
+                "modeLabel": mode_label,
+                "status": status,
+                "statusLabel": status_label,
+                "step": step,
+                "lastStep": last_step,
+                "trackingNumber": tracking_number,
+                "createdAt": created_at,
+                "events": events,
+                "orderId": order_id,
+                "recipient": recipient,
+                "amountCents": amount_cents,
+                "reference": reference,
+                "test": test,
+                "proofs": proofs,
+                "warnings": warnings,
+                "sendAt": send_at,
+            }
+        )
+        if document is not UNSET:
+            field_dict["document"] = document
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.request_warning import RequestWarning
+        from ..models.shipment_document import ShipmentDocument
+        from ..models.shipment_events_item import ShipmentEventsItem
+        from ..models.shipment_proofs_item import ShipmentProofsItem
+
+        d = dict(src_dict)
+        id = UUID(d.pop("id"))
+
+        title = d.pop("title")
+
+        def _parse_mode(data: object) -> ShipmentModeType0 | str:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                mode_type_0 = ShipmentModeType0(data)
+
+                return mode_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ShipmentModeType0 | str, data)
+
+        mode = _parse_mode(d.pop("mode"))
+
+        mode_label = d.pop("modeLabel")
+
+        def _parse_status(data: object) -> ShipmentStatusType0 | str:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                status_type_0 = ShipmentStatusType0(data)
+
+                return status_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ShipmentStatusType0 | str, data)
+
+        status = _parse_status(d.pop("status"))
+
+        status_label = d.pop("statusLabel")
+
+        step = d.pop("step")
+
+        last_step = d.pop("lastStep")
+
+        tracking_number = d.pop("trackingNumber")
+
+        created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
+
+        events = []
+        _events = d.pop("events")
+        for events_item_data in _events:
+            events_item = ShipmentEventsItem.from_dict(events_item_data)
+
+            events.append(events_item)
+
+        order_id = d.pop("orderId")
+
+        recipient = cast(list[str], d.pop("recipient"))
+
+        amount_cents = d.pop("amountCents")
+
+        reference = d.pop("reference")
+
+        test = d.pop("test")
+
+        proofs = []
+        _proofs = d.pop("proofs")
+        for proofs_item_data in _proofs:
+            proofs_item = ShipmentProofsItem.from_dict(proofs_item_data)
+
+            proofs.append(proofs_item)
+
+        warnings = []
+        _warnings = d.pop("warnings")
+        for warnings_item_data in _warnings:
+            warnings_item = RequestWarning.from_dict(warnings_item_data)
+
+            warnings.append(warnings_item)
+
+        def _parse_send_at(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        send_at = _parse_send_at(d.pop("sendAt"))
+
+        _document = d.pop("document", UNSET)
+        document: ShipmentDocument | Unset
+        if isinstance(_document, Unset):
+            document = UNSET
+        else:
+            document = ShipmentDocument.from_dict(_document)
+
+        shipment = cls(
+            id=id,
+            title=title,
+            mode=mode,
+            mode_label=mode_label,
+            status=status,
+            status_label=status_label,
+            step=step,
+            last_step=last_step,
+            tracking_number=tracking_number,
+            created_at=created_at,
+            events=events,
+            order_id=order_id,
+            recipient=recipient,
+            amount_cents=amount_cents,
+            reference=reference,
+            test=test,
+            proofs=proofs,
+            warnings=warnings,
+            send_at=send_at,
+            document=document,
+        )
+
+        return shipment
