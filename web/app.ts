@@ -12,6 +12,7 @@ import { keyRoutes } from './routes/keys.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { productionRoutes } from './routes/production.js';
 import { mailingRoutes } from './routes/mailings.js';
+import { SEND_FORM_LIMIT, sendRoutes } from './routes/send.js';
 import { requestRoutes } from './routes/requests.js';
 import { billingRoutes } from './routes/billing.js';
 import { auditRoutes, requestLogRoutes } from './routes/logs.js';
@@ -33,7 +34,7 @@ const CSP = [
   "script-src 'self'",
   "style-src 'self'",
   "img-src 'self'",
-  // The mailings page frames its own PDF previews (web/routes/mailings.ts), nothing else.
+  // The mailings page and the review of a letter to send frame their own PDF previews (web/routes/mailings.ts, send.ts), nothing else.
   "frame-src 'self'",
   "connect-src 'none'",
   "form-action 'self'",
@@ -110,14 +111,16 @@ export function createWebApp(services: WebServices): Koa {
     if (id) ctx.state.session = await findSession(db, id);
     await next();
   });
-  // Forms only (urlencoded, 16 KiB at most), and each must carry the session's CSRF token.
+  // Forms only (urlencoded, 16 KiB at most; a letter's form carries its PDF), and each must carry the session's CSRF token.
   app.use(async (ctx, next) => {
     if (ctx.method !== 'POST') return next();
     if (!ctx.is('application/x-www-form-urlencoded')) {
       kit.page(ctx, 415, infoPage(undefined, 'Requête refusée', { kind: 'error', text: 'Seuls les formulaires de ces pages sont acceptés.' }));
       return;
     }
-    ctx.state.form = new URLSearchParams(await getRawBody(ctx.req, { limit: '16kb', encoding: 'utf8' }));
+    // Only a signed-in session may post the large form: an anonymous one is read as small, and refused.
+    const limit = ctx.state.session?.user && ctx.path.startsWith(`${BASE}/envois/nouveau`) ? SEND_FORM_LIMIT : '16kb';
+    ctx.state.form = new URLSearchParams(await getRawBody(ctx.req, { limit, encoding: 'utf8' }));
     const token = ctx.state.form.get('_csrf') ?? '';
     if (!ctx.state.session || !safeEqualText(token, ctx.state.session.csrfToken)) {
       kit.page(
@@ -146,6 +149,7 @@ export function createWebApp(services: WebServices): Koa {
   keyRoutes(router, kit);
   webhookRoutes(router, kit);
   productionRoutes(router, kit);
+  sendRoutes(router, kit);
   mailingRoutes(router, kit);
   requestRoutes(router, kit);
   billingRoutes(router, kit);

@@ -1,4 +1,8 @@
-/** The only script of the developer space: copy buttons (served from /dashboard/static/, allowed by the CSP). */
+/**
+ * The only script of the developer space (served from /dashboard/static/, allowed by the CSP): copy
+ * buttons; a PDF chosen in a letter's form put, base64, into its hidden field (the forms are
+ * urlencoded); the preview of a letter's review page shown on load.
+ */
 export const SCRIPT = `'use strict';
 document.addEventListener('click', function (event) {
   var button = event.target.closest('[data-copy]');
@@ -9,6 +13,18 @@ document.addEventListener('click', function (event) {
     button.textContent = 'Copié';
     setTimeout(function () { button.textContent = 'Copier'; }, 2000);
   });
+});
+document.addEventListener('change', function (event) {
+  var input = event.target.closest('input[type=file][data-base64-into]');
+  if (!input || !input.files || !input.files[0]) return;
+  var target = document.getElementById(input.getAttribute('data-base64-into'));
+  var reader = new FileReader();
+  reader.onload = function () { target.value = String(reader.result).replace(/^data:[^,]*,/, ''); };
+  reader.readAsDataURL(input.files[0]);
+});
+document.addEventListener('DOMContentLoaded', function () {
+  var button = document.querySelector('[data-autoclick]');
+  if (button) button.click();
 });
 `;
 
@@ -47,6 +63,7 @@ form.filters select, form.filters input { width: auto; }
   body { padding: .5rem .75rem; }
   table { display: block; overflow-x: auto; }
 }
+.field-error { margin: .25rem 0; padding: .4rem; } ul.suggestions { margin: .25rem 0; }
 ol.quickstart li { margin-bottom: .75rem; }
 dt { font-weight: bold; margin-top: .5rem; } dd { margin-left: 1rem; } #production-request dd { white-space: pre-line; } ol.events { margin: .25rem 0; padding-left: 1.2rem; }
 `;

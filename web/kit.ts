@@ -69,6 +69,15 @@ export interface WebKit {
   actor(ctx: Context): Actor;
 }
 
+/** Answers a PDF preview, the one kind of response the developer space's own pages may frame (and no one else). */
+export function answerFramedPdf(ctx: Context, filename: string, pdf: Uint8Array): void {
+  ctx.type = 'application/pdf';
+  ctx.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'self'");
+  ctx.set('X-Frame-Options', 'SAMEORIGIN');
+  ctx.set('Content-Disposition', `inline; filename="${filename}"`);
+  ctx.body = Buffer.from(pdf);
+}
+
 export function createKit(services: WebServices): WebKit {
   const { config, db } = services;
   const local = config.appEnv === 'local';

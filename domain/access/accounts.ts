@@ -3,6 +3,7 @@ import { isUuid } from '../../lib/text.js';
 import { notFound } from '../errors.js';
 import { approveProductionAccess } from './production-requests.js';
 import { recordAudit, SYSTEM, type Actor } from './audit.js';
+import type { AddressCheck } from '../mailings/request.js';
 
 export interface AccountState {
   id: string;
@@ -66,4 +67,24 @@ export async function enableLiveAutomatically(trx: Tx, id: string, details: Reco
 export async function isLiveEnabled(db: Db, id: string): Promise<boolean> {
   const account = (await db('accounts').where({ id }).first('live_enabled')) as { live_enabled: boolean } | undefined;
   return account?.live_enabled === true;
+}
+
+/** What authentication knows of an account for its keys: status, production, balance, address check default. */
+export interface AccountStanding {
+  suspended: boolean;
+  liveEnabled: boolean;
+  balanceCents: number;
+  addressCheckDefault: AddressCheck;
+}
+
+/** The account as a key's authentication would see it (the developer space sends mailings with it); undefined when unknown. */
+export async function accountStanding(db: Db, id: string): Promise<AccountStanding | undefined> {
+  const row = await db('accounts').where({ id }).first('status', 'live_enabled', 'balance_cents', 'address_check_default');
+  if (!row) return undefined;
+  return {
+    suspended: row.status === 'suspended',
+    liveEnabled: row.live_enabled === true,
+    balanceCents: Number(row.balance_cents),
+    addressCheckDefault: row.address_check_default as AddressCheck,
+  };
 }

@@ -15,6 +15,9 @@ export const HASH_WINDOW_MINUTES = 15;
 export const CODE_FAILURES_PER_USER = 5;
 export const CODE_FAILURES_PER_ADDRESS = 20;
 export const CODE_WINDOW_MINUTES = 15;
+/** Previews of a letter to send (a PDF rendered by a browser each): per account. */
+export const PREVIEWS_PER_ACCOUNT = 60;
+export const PREVIEW_WINDOW_MINUTES = 15;
 
 /** At most `limit` uses of `subject` in a window of `minutes` opened by its first use. */
 export interface Budget {
@@ -42,6 +45,7 @@ export const budgets = {
     { subject: `code:user:${userId}`, limit: CODE_FAILURES_PER_USER, minutes: CODE_WINDOW_MINUTES },
     { subject: `code:ip:${address}`, limit: CODE_FAILURES_PER_ADDRESS, minutes: CODE_WINDOW_MINUTES },
   ],
+  preview: (accountId: string): Budget[] => [{ subject: `preview:account:${accountId}`, limit: PREVIEWS_PER_ACCOUNT, minutes: PREVIEW_WINDOW_MINUTES }],
   email: (address: string, recipient: string): Budget[] => [
     { subject: `email:to:${email(recipient)}`, limit: EMAILS_PER_RECIPIENT, minutes: EMAIL_WINDOW_MINUTES },
     { subject: `email:ip:${address}`, limit: EMAILS_PER_ADDRESS, minutes: EMAIL_WINDOW_MINUTES },

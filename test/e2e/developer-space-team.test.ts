@@ -90,7 +90,9 @@ describe('developer space: team members and roles', function () {
         expect(user).to.include({ account_id: accountId, role: 'developer' });
         expect(user.email_confirmed_at).to.not.equal(null);
         expect(await auditCount(accountId, 'team.joined')).to.equal(1);
-        expect(await menu(member)).to.deep.equal(['', '/cles', '/webhooks', '/envois', '/demandes', '/journal', '/parametres'].map((p) => `/dashboard${p}`));
+        expect(await menu(member)).to.deep.equal(
+          ['', '/cles', '/webhooks', '/envois', '/envois/nouveau', '/demandes', '/journal', '/parametres'].map((p) => `/dashboard${p}`),
+        );
         for (const allowed of ['/cles', '/webhooks', '/envois', '/demandes', '/journal', '/parametres'])
           expect(await status(member, allowed), allowed).to.equal(200);
         for (const refused of ['/solde', '/facturation', '/production', '/equipe', '/audit']) {

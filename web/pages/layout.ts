@@ -23,6 +23,7 @@ const MENU: ReadonlyArray<{ path: string; text: string; family: PageFamily }> = 
   { path: '/cles', text: 'Clés d’API', family: 'keys' },
   { path: '/webhooks', text: 'Webhooks', family: 'webhooks' },
   { path: '/envois', text: 'Envois', family: 'mailings' },
+  { path: '/envois/nouveau', text: 'Envoyer une lettre', family: 'mailings' },
   { path: '/demandes', text: 'Demandes', family: 'requests' },
   { path: '/production', text: 'Production', family: 'production' },
   { path: '/solde', text: 'Solde et recharges', family: 'balance' },

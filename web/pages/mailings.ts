@@ -71,7 +71,10 @@ export function mailingsPage(
     'Envois',
     session,
     html`${message(input.m)}
-      <p>Les courriers envoyés par l’API, avec leur suivi et leurs preuves. Les envois de test (clés svc_test_) ne partent jamais.</p>
+      <p>
+        Les courriers envoyés par l’API ou depuis cet espace, avec leur suivi et leurs preuves. Les envois de test (clés svc_test_) ne partent jamais.
+        <a href="${BASE}/envois/nouveau" id="send-letter">Envoyer une lettre</a>
+      </p>
       ${filterForm(filters, input.referenceMax)}
       ${
         mailings.length

@@ -7,7 +7,7 @@ import type { ShipmentStatus, ProofKind } from '../../domain/mailings/states.js'
 import { mailingIdParams, mailingListQuery, proofParams } from '../../api/schemas/mailings.js';
 import { findOwnPdf } from '../../domain/mailings/own-pdf-store.js';
 import { firstPageOf } from '../../domain/mailings/own-pdf.js';
-import type { WebKit } from '../kit.js';
+import { answerFramedPdf, type WebKit } from '../kit.js';
 import { filledQuery, frenchError, maxLength, queryText } from '../forms.js';
 import { BASE, infoPage } from '../pages/layout.js';
 import { mailingsPage, type MailingFilters } from '../pages/mailings.js';
@@ -65,12 +65,7 @@ export function mailingRoutes(router: Router, kit: WebKit): void {
           { href: `${BASE}/envois`, text: 'Envois' },
         ),
       );
-    ctx.type = 'application/pdf';
-    // The one response the developer space lets be framed, by its own pages only.
-    ctx.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'self'");
-    ctx.set('X-Frame-Options', 'SAMEORIGIN');
-    ctx.set('Content-Disposition', `inline; filename="apercu-${ctx.params.id}.pdf"`);
-    ctx.body = Buffer.from(await firstPageOf(stored.pdf));
+    answerFramedPdf(ctx, `apercu-${ctx.params.id}.pdf`, await firstPageOf(stored.pdf));
   });
 
   // A proof for the signed-in account's own mailings only; the API's signed links are not needed here.

@@ -1,0 +1,75 @@
+import type { Db } from '../../db/knex.js';
+import { sha256Hex } from '../../lib/crypto.js';
+import type { KeyMode } from '../access/scopes.js';
+import { accountStanding } from '../access/accounts.js';
+import { claimKey, releaseKey } from '../access/idempotency.js';
+import type { Caller, Deps } from '../deps.js';
+import { NotAllowed } from '../errors.js';
+import { createMailing } from '../mailings/create.js';
+import { firstPageOf } from '../mailings/own-pdf.js';
+import { prepareMailing } from '../mailings/prepare.js';
+import type { MailingRequest } from '../mailings/request.js';
+import type { Shipment } from '../mailings/shipment.js';
+
+/**
+ * Sending a letter from the developer space (issue 29, part 2): the same domain calls as
+ * POST /v1/mailing-quotes and POST /v1/mailings, for the signed-in developer's account, with the
+ * rules an API key would meet (live only once production is open, a suspended account refused).
+ */
+
+/** Idempotency keys of the developer space's form, apart from any a client could send to the API. */
+const KEY_PREFIX = 'dashboard-send:';
+
+/**
+ * Who pays for a mailing sent from the developer space: the account as authentication would see it
+ * for a key of that mode. Live before production is open: NotAllowed `live_not_enabled`, as the API's 403.
+ */
+export async function accountCaller(db: Db, accountId: string, mode: KeyMode): Promise<Caller> {
+  const account = await accountStanding(db, accountId);
+  if (!account || account.suspended) throw new NotAllowed('This account is suspended. Contact support.', undefined, 'account_suspended');
+  if (mode === 'live' && !account.liveEnabled) throw new NotAllowed('Production is not yet open for this account.', undefined, 'live_not_enabled');
+  return { accountId, mode, balanceCents: account.balanceCents, addressCheckDefault: account.addressCheckDefault };
+}
+
+/** The PDF a mailing would print: page 1 of an own PDF, the rendered letter otherwise. Every check of the quote runs first; nothing is charged. */
+export async function mailingPreviewPdf(deps: Deps, caller: Pick<Caller, 'addressCheckDefault'>, request: MailingRequest): Promise<Uint8Array> {
+  const prepared = await prepareMailing(deps, request, caller.addressCheckDefault);
+  if (prepared.ownPdf) return firstPageOf(Buffer.from((request.letter as { pdf: string }).pdf, 'base64'));
+  return deps.workflows.run('letterPdf', [prepared.letter.layout!], { idPrefix: 'letter-pdf' });
+}
+
+export type SendOutcome =
+  /** Created now. */
+  | { kind: 'created'; shipment: Shipment }
+  /** This form was already confirmed: its mailing exists (a double submit, a reload). */
+  | { kind: 'already_sent'; shipmentId: string }
+  /** The same form's first confirmation is still running. */
+  | { kind: 'in_progress' }
+  /** The form's key was used for another request (the form was changed after being sent). */
+  | { kind: 'changed' };
+
+/**
+ * Creates the mailing once per form: the form's key goes through the API's idempotency store (the
+ * account's and mode's keys, 24 hours), so a double submit or a reload never posts two letters.
+ * Refusals (422, 402, 503) free the key: the corrected form may be sent again.
+ */
+export async function sendMailingOnce(deps: Deps, caller: Caller, formKey: string, request: MailingRequest): Promise<SendOutcome> {
+  const fingerprint = sha256Hex(`dashboard POST /v1/mailings\n${JSON.stringify(request)}`);
+  const outcome = await claimKey(deps.db, caller, `${KEY_PREFIX}${formKey}`, fingerprint, deps.config.idempotencyLeaseMs);
+  switch (outcome.kind) {
+    case 'replay':
+      return { kind: 'already_sent', shipmentId: (JSON.parse(outcome.body.toString('utf8')) as Shipment).id };
+    case 'running':
+      return { kind: 'in_progress' };
+    case 'mismatch':
+      return { kind: 'changed' };
+  }
+  const { claim } = outcome;
+  try {
+    const shipment = await createMailing(deps, { ...caller, idempotency: claim }, request);
+    return { kind: 'created', shipment };
+  } catch (error) {
+    if (!claim.saved) await releaseKey(deps.db, claim);
+    throw error;
+  }
+}
