@@ -86,6 +86,7 @@ export class MailingDouble {
       proofs: [],
       warnings: [],
       sendAt: input.sendAt ?? null,
+      batch: null,
       ...initial,
     };
   }

@@ -1,0 +1,27 @@
+import type { Config } from '../../lib/config.js';
+import type { MailingStart } from '../deps.js';
+
+/** What the batch workflow (workflows/batch.ts) is started and continued with. */
+export interface BatchWorkflowInput {
+  batchId: string;
+  accountId: string;
+  test: boolean;
+  /** How long it waits between two counts of its mailings' statuses. */
+  pollMs: number;
+  /** Delays between webhook attempts, for the deliveries of mailing_batch.completed. */
+  webhookRetryDelaysMs: number[];
+  /** The last mailing whose workflow this batch started (mailings go by id); absent: none yet. */
+  startedThrough?: string;
+  /** Every mailing's workflow is started: the batch now waits for them to be final. */
+  allStarted?: boolean;
+}
+
+/** One chunk of a batch's mailings to start: what each one's workflow starts with. */
+export type BatchMailingStarts = MailingStart[];
+
+/** The first run's input of a recorded batch (at creation, or by the reconciler). */
+export function batchWorkflowInput(config: Config, batch: { id: string; account_id: string; test: boolean }): BatchWorkflowInput {
+  // The batch counts its mailings as often as the operator's tracking is asked for news: a
+  // batch's end is known about as soon as its last letter's.
+  return { batchId: batch.id, accountId: batch.account_id, test: batch.test, pollMs: config.operatorPollMs, webhookRetryDelaysMs: config.webhookRetryDelaysMs };
+}
