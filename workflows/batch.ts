@@ -59,18 +59,19 @@ async function startDelivery(input: BatchWorkflowInput, target: DeliveryTarget):
 }
 
 export async function mailingBatch(input: BatchWorkflowInput): Promise<void> {
+  const { chunkSize = BATCH_CHUNK, chunksPerRun = CHUNKS_PER_RUN, countsPerRun = COUNTS_PER_RUN } = input;
   if (!input.allStarted) {
     let after: string | undefined = input.startedThrough;
-    for (let chunk = 0; chunk < CHUNKS_PER_RUN; chunk++) {
-      const starts = await batches.batchMailingStarts(input.batchId, after ?? null, BATCH_CHUNK);
+    for (let chunk = 0; chunk < chunksPerRun; chunk++) {
+      const starts = await batches.batchMailingStarts(input.batchId, after ?? null, chunkSize);
       await Promise.all(starts.map(startMailing));
-      if (starts.length < BATCH_CHUNK) return continueAsNew<typeof mailingBatch>({ ...input, startedThrough: undefined, allStarted: true });
+      if (starts.length < chunkSize) return continueAsNew<typeof mailingBatch>({ ...input, startedThrough: undefined, allStarted: true });
       after = starts[starts.length - 1]!.input.shipmentId;
     }
     return continueAsNew<typeof mailingBatch>({ ...input, startedThrough: after });
   }
   // A timer between counts, never a tight poll: a mailing takes days, a batch's end is no hurry.
-  for (let count = 0; count < COUNTS_PER_RUN; count++) {
+  for (let count = 0; count < countsPerRun; count++) {
     if (await batches.batchIsFinal(input.batchId)) {
       const deliveries = await batches.completeBatch(input.batchId);
       await Promise.all(deliveries.map((target) => startDelivery(input, target)));

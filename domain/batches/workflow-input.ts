@@ -14,6 +14,10 @@ export interface BatchWorkflowInput {
   startedThrough?: string;
   /** Every mailing's workflow is started: the batch now waits for them to be final. */
   allStarted?: boolean;
+  /** Tests only: mailings started at once, chunks and counts per run (absent: workflows/batch.ts's). */
+  chunkSize?: number;
+  chunksPerRun?: number;
+  countsPerRun?: number;
 }
 
 /** One chunk of a batch's mailings to start: what each one's workflow starts with. */
