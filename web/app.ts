@@ -12,6 +12,7 @@ import { keyRoutes } from './routes/keys.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { productionRoutes } from './routes/production.js';
 import { mailingRoutes } from './routes/mailings.js';
+import { batchRoutes } from './routes/batches.js';
 import { requestRoutes } from './routes/requests.js';
 import { billingRoutes } from './routes/billing.js';
 import { auditRoutes, requestLogRoutes } from './routes/logs.js';
@@ -147,6 +148,7 @@ export function createWebApp(services: WebServices): Koa {
   webhookRoutes(router, kit);
   productionRoutes(router, kit);
   mailingRoutes(router, kit);
+  batchRoutes(router, kit);
   requestRoutes(router, kit);
   billingRoutes(router, kit);
   requestLogRoutes(router, kit);

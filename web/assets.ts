@@ -1,4 +1,4 @@
-/** The only script of the developer space: copy buttons (served from /dashboard/static/, allowed by the CSP). */
+/** The only script of the developer space: copy buttons, the batch page's CSV file (served from /dashboard/static/, allowed by the CSP). */
 export const SCRIPT = `'use strict';
 document.addEventListener('click', function (event) {
   var button = event.target.closest('[data-copy]');
@@ -9,6 +9,13 @@ document.addEventListener('click', function (event) {
     button.textContent = 'Copié';
     setTimeout(function () { button.textContent = 'Copier'; }, 2000);
   });
+});
+// A CSV file chosen on the batch page is read into its textarea: the form posts text only.
+document.addEventListener('change', function (event) {
+  var input = event.target;
+  if (!input.matches || !input.matches('[data-csv-into]') || !input.files || !input.files[0]) return;
+  var target = document.getElementById(input.getAttribute('data-csv-into'));
+  input.files[0].text().then(function (text) { if (target) target.value = text; });
 });
 `;
 

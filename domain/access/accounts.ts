@@ -3,6 +3,9 @@ import { isUuid } from '../../lib/text.js';
 import { notFound } from '../errors.js';
 import { approveProductionAccess } from './production-requests.js';
 import { recordAudit, SYSTEM, type Actor } from './audit.js';
+import type { Caller } from '../deps.js';
+import type { KeyMode } from './scopes.js';
+import type { AddressCheck } from '../mailings/request.js';
 
 export interface AccountState {
   id: string;
@@ -66,4 +69,16 @@ export async function enableLiveAutomatically(trx: Tx, id: string, details: Reco
 export async function isLiveEnabled(db: Db, id: string): Promise<boolean> {
   const account = (await db('accounts').where({ id }).first('live_enabled')) as { live_enabled: boolean } | undefined;
   return account?.live_enabled === true;
+}
+
+/**
+ * The account as the payer of a call made from the developer space (no API key): its balance and
+ * address-check default now. Live calls need production opened (null otherwise).
+ */
+export async function accountCaller(db: Db, id: string, mode: KeyMode): Promise<Caller | null> {
+  const account = (await db('accounts').where({ id }).first('live_enabled', 'balance_cents', 'address_check_default')) as
+    | { live_enabled: boolean; balance_cents: string | number; address_check_default: AddressCheck }
+    | undefined;
+  if (!account || (mode === 'live' && !account.live_enabled)) return null;
+  return { accountId: id, mode, balanceCents: Number(account.balance_cents), addressCheckDefault: account.address_check_default };
 }
