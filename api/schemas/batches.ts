@@ -22,7 +22,9 @@ export const batchRequestSchema = Joi.object({
   mode: mailingMode.required(),
   letter: mailingLetter
     .required()
-    .description('One letter for every row: a catalogue letter (each row completes its fields), a free-form letter whose title and body may hold {{variables}}, or an own PDF'),
+    .description(
+      'One letter for every row: a catalogue letter (each row completes its fields), a free-form letter whose title and body may hold {{variables}}, or an own PDF',
+    ),
   sender: postalAddress.required(),
   options: mailingOptions,
   sendAt,

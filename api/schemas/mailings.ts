@@ -65,19 +65,19 @@ export const mailingRecipient = Joi.alternatives(postalAddress, siretRecipient);
 export const mailingReference = Joi.string().max(30).description('Your own reference (at most 30 characters), filterable');
 
 export const mailingOptions = Joi.object({
-    color: Joi.boolean().default(false),
-    duplex: Joi.boolean().default(false),
-    emailCopy: Joi.boolean().default(false).description('Also send an electronic copy to recipientEmail (then required)'),
-    addressPlacement: Joi.string()
-      .valid(...ADDRESS_PLACEMENTS)
-      .description(
-        'PDF letters only. insert_blank_page (the default): an address sheet printed with the sender and recipient is put in front, priced as one more sheet; first_page: the window zone of page 1 must be blank (422 otherwise).',
-      ),
-    addressCheck: Joi.string()
-      .valid(...ADDRESS_CHECKS)
-      .description(
-        'strict: a recipient address the national address base does not confirm is refused (422 address_invalid with details.suggestions); lenient: it is posted as given, with an address_unverified warning. Absent: strict, or lenient for accounts opened before 2026-11-25 (no request that worked is refused)',
-      ),
+  color: Joi.boolean().default(false),
+  duplex: Joi.boolean().default(false),
+  emailCopy: Joi.boolean().default(false).description('Also send an electronic copy to recipientEmail (then required)'),
+  addressPlacement: Joi.string()
+    .valid(...ADDRESS_PLACEMENTS)
+    .description(
+      'PDF letters only. insert_blank_page (the default): an address sheet printed with the sender and recipient is put in front, priced as one more sheet; first_page: the window zone of page 1 must be blank (422 otherwise).',
+    ),
+  addressCheck: Joi.string()
+    .valid(...ADDRESS_CHECKS)
+    .description(
+      'strict: a recipient address the national address base does not confirm is refused (422 address_invalid with details.suggestions); lenient: it is posted as given, with an address_unverified warning. Absent: strict, or lenient for accounts opened before 2026-11-25 (no request that worked is refused)',
+    ),
 }).default({ color: false, duplex: false, emailCopy: false });
 
 export const mailingRequestSchema = Joi.object({

@@ -77,8 +77,7 @@ export async function isLiveEnabled(db: Db, id: string): Promise<boolean> {
  */
 export async function accountCaller(db: Db, id: string, mode: KeyMode): Promise<Caller | null> {
   const account = (await db('accounts').where({ id }).first('live_enabled', 'balance_cents', 'address_check_default')) as
-    | { live_enabled: boolean; balance_cents: string | number; address_check_default: AddressCheck }
-    | undefined;
+    { live_enabled: boolean; balance_cents: string | number; address_check_default: AddressCheck } | undefined;
   if (!account || (mode === 'live' && !account.live_enabled)) return null;
   return { accountId: id, mode, balanceCents: Number(account.balance_cents), addressCheckDefault: account.address_check_default };
 }

@@ -77,7 +77,10 @@ export async function listBatches(
   const query = db('mailing_batches').where({ account_id: filter.accountId, test: filter.test });
   const rows = (await keysetQuery(query, filter, secretKey, scope)) as BatchRow[];
   const result = page(rows, filter.limit, secretKey, scope);
-  const counts = await countsOf(db, result.rows.map((r) => r.id));
+  const counts = await countsOf(
+    db,
+    result.rows.map((r) => r.id),
+  );
   return { data: result.rows.map((r) => toBatch(r, counts.get(r.id) ?? {})), nextCursor: result.nextCursor, hasMore: result.hasMore };
 }
 

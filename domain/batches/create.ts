@@ -59,7 +59,10 @@ export async function checkBatch(deps: Deps, caller: Caller, batch: BatchRequest
       return { prepared, error: null };
     } catch (error) {
       if (!(error instanceof DomainError) || error instanceof PartnerFailure || error instanceof Unavailable) throw error;
-      return { prepared: null, error: { code: error.code ?? 'unprocessable', message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) } };
+      return {
+        prepared: null,
+        error: { code: error.code ?? 'unprocessable', message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) },
+      };
     }
   });
   const rows: BatchRowReport[] = checked.map(({ prepared, error }, index) => ({
@@ -93,7 +96,16 @@ export async function createBatch(deps: Deps, caller: Caller, batch: BatchReques
   const id = randomUUID();
   const now = new Date();
   const mailings = prepared.map((p) => ({ row: shipmentRow(caller, p!, randomUUID(), now, id), ownPdf: p!.ownPdf }));
-  const row = { id, account_id: caller.accountId, test, mode: batch.mode, row_count: mailings.length, amount_cents: amountCents, created_at: now, finished_at: null };
+  const row = {
+    id,
+    account_id: caller.accountId,
+    test,
+    mode: batch.mode,
+    row_count: mailings.length,
+    amount_cents: amountCents,
+    created_at: now,
+    finished_at: null,
+  };
   const answer = toBatch(row, { paid: mailings.length });
   const charge = await deps.db.transaction(async (trx) => {
     const paid = test ? undefined : await debit(trx, caller.accountId, `mailing.${batch.mode}`, `batch:${id}`, amountCents);

@@ -13,7 +13,8 @@ const BATCHES_PER_RUN = 100;
  * it takes as done. A batch whose workflow is running, or ran, is not started again.
  */
 export async function resumeUnattendedBatches(deps: Deps, options: { accountId?: string } = {}): Promise<string[]> {
-  const query = deps.db('mailing_batches')
+  const query = deps
+    .db('mailing_batches')
     .whereNull('finished_at')
     .andWhere('created_at', '<', new Date(Date.now() - RECONCILER_GRACE_MS))
     .orderBy('created_at', 'desc')

@@ -1,5 +1,4 @@
 import type { Config } from '../../lib/config.js';
-import type { MailingStart } from '../deps.js';
 
 /** What the batch workflow (workflows/batch.ts) is started and continued with. */
 export interface BatchWorkflowInput {
@@ -19,9 +18,6 @@ export interface BatchWorkflowInput {
   chunksPerRun?: number;
   countsPerRun?: number;
 }
-
-/** One chunk of a batch's mailings to start: what each one's workflow starts with. */
-export type BatchMailingStarts = MailingStart[];
 
 /** The first run's input of a recorded batch (at creation, or by the reconciler). */
 export function batchWorkflowInput(config: Config, batch: { id: string; account_id: string; test: boolean }): BatchWorkflowInput {

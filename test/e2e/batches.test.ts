@@ -24,7 +24,10 @@ const rows = (count: number, prefix = 'C') =>
 const batchBody = (count: number, extra: Record<string, unknown> = {}) => ({ mode: 'simple', letter, sender, rows: rows(count), ...extra });
 const post = (key: string, body: unknown, headers: Record<string, string> = {}) => call('POST', '/v1/mailing-batches', { key, body, headers });
 const ledgerOf = async (accountId: string) =>
-  (await stack().db('ledger_entries').where({ account_id: accountId, kind: 'debit' }).select('amount_cents', 'reference')).map((e) => ({ ...e, amount_cents: Number(e.amount_cents) }));
+  (await stack().db('ledger_entries').where({ account_id: accountId, kind: 'debit' }).select('amount_cents', 'reference')).map((e) => ({
+    ...e,
+    amount_cents: Number(e.amount_cents),
+  }));
 const shipmentsOf = (accountId: string) => stack().db('shipments').where({ account_id: accountId }).select('id', 'batch_id');
 
 /** POST /v1/mailing-batches (issue 29, part 1): all or nothing, paid once, one mailing per row. */
@@ -50,7 +53,10 @@ describe('mailing batches', function () {
     expect(badAddress.ok).to.equal(false);
     expect(badAddress.error.code).to.equal('address_invalid');
     // The same answer a single mailing gets for that recipient.
-    const single = await call('POST', '/v1/mailing-quotes', { key: account.liveKey, body: { mode: 'simple', letter: { title: 't', body: 'b' }, sender, recipient: body.rows[1]!.recipient } });
+    const single = await call('POST', '/v1/mailing-quotes', {
+      key: account.liveKey,
+      body: { mode: 'simple', letter: { title: 't', body: 'b' }, sender, recipient: body.rows[1]!.recipient },
+    });
     expect(single.status).to.equal(422);
     expect(badAddress.error).to.deep.equal({ code: single.body.error.code, message: single.body.error.message, details: single.body.error.details });
     expect(missingField.error.code).to.equal('field_missing');
@@ -126,7 +132,10 @@ describe('mailing batches', function () {
     const body = batchBody(2);
     const answers = await Promise.all(Array.from({ length: 8 }, () => post(rich.liveKey, body, { 'idempotency-key': key })));
     const created = answers.filter((a) => a.status === 201);
-    expect(answers.every((a) => a.status === 201 || (a.status === 409 && a.body.error.code === 'idempotency_in_progress')), JSON.stringify(answers.map((a) => a.body))).to.equal(true);
+    expect(
+      answers.every((a) => a.status === 201 || (a.status === 409 && a.body.error.code === 'idempotency_in_progress')),
+      JSON.stringify(answers.map((a) => a.body)),
+    ).to.equal(true);
     expect(created.length).to.be.at.least(1);
     expect(new Set(created.map((a) => a.body.id)).size).to.equal(1);
     const replay = await post(rich.liveKey, body, { 'idempotency-key': key });
@@ -157,7 +166,12 @@ describe('mailing batches', function () {
       const owner = await createAccount({ balanceCents: 0 });
       const { db, config } = stack();
       const everything = await createWebhookEndpoint(db, config, { accountId: owner.id, url: receiver.url + '?all', env: 'test', events: [] });
-      const chosen = await createWebhookEndpoint(db, config, { accountId: owner.id, url: receiver.url + '?chosen', env: 'test', events: ['mailing_batch.completed'] });
+      const chosen = await createWebhookEndpoint(db, config, {
+        accountId: owner.id,
+        url: receiver.url + '?chosen',
+        env: 'test',
+        events: ['mailing_batch.completed'],
+      });
       const res = await post(owner.testKey, batchBody(2));
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
       expect(res.body).to.include({ test: true, amountCents: 0 });
@@ -230,7 +244,14 @@ describe('mailing batches: a worker killed mid-batch', function () {
     expect(shipments).to.have.length(ROWS);
     expect(ids).to.have.length(ROWS);
     expect(new Set(ids)).to.deep.equal(new Set(shipments.map((s) => `mailing-${s.id}`)));
-    expect(await stack().db('mailing_records').whereIn('shipment_id', shipments.map((s) => s.id))).to.have.length(ROWS);
+    expect(
+      await stack()
+        .db('mailing_records')
+        .whereIn(
+          'shipment_id',
+          shipments.map((s) => s.id),
+        ),
+    ).to.have.length(ROWS);
     expect(await ledgerOf(owner.id)).to.deep.equal([{ amount_cents: -res.body.amountCents, reference: `batch:${res.body.id}` }]);
     expect(await balanceOf(owner.id)).to.equal(1_000_000 - res.body.amountCents);
     // The batch went on to wait for its mailings: every one started, none twice.

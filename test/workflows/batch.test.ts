@@ -26,7 +26,7 @@ describe('the batch workflow (mocked activities, time-skipping server)', functio
   /** The runs of a workflow, first to last: each run's history events. */
   async function runs(handle: WorkflowHandle, firstRunId: string): Promise<temporal.api.history.v1.IHistoryEvent[][]> {
     const found: temporal.api.history.v1.IHistoryEvent[][] = [];
-    for (let runId: string | undefined = firstRunId; runId; ) {
+    for (let runId: string | undefined = firstRunId; runId;) {
       const events: temporal.api.history.v1.IHistoryEvent[] = (await bench.env.client.workflow.getHandle(handle.workflowId, runId).fetchHistory()).events!;
       found.push(events);
       runId = events.at(-1)!.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
@@ -75,7 +75,11 @@ describe('the batch workflow (mocked activities, time-skipping server)', functio
       // Chunks read after the last one started: 3 + 3 (run 1), 3 + 1 (run 2, the last chunk is short).
       expect(asked).to.deep.equal([null, sorted[2]!.shipmentId, sorted[5]!.shipmentId, sorted[8]!.shipmentId]);
       const history = await runs(handle, handle.firstExecutionRunId);
-      const childStarts = history.map((events) => events.filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes).map((e) => e.startChildWorkflowExecutionInitiatedEventAttributes!.workflowId!));
+      const childStarts = history.map((events) =>
+        events
+          .filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)
+          .map((e) => e.startChildWorkflowExecutionInitiatedEventAttributes!.workflowId!),
+      );
       // Run 1 and 2 start the mailings, runs 3, 4 and 5 count (2, 2, then the 5th count is final).
       expect(childStarts.map((ids) => ids.length)).to.deep.equal([6, 4, 0, 0, 0]);
       expect(childStarts.flat()).to.deep.equal(sorted.map((i) => mailingWorkflowId(i.shipmentId)));

@@ -292,7 +292,11 @@ export class WorkflowTestBench {
         if (!this.batch) throw ApplicationFailure.nonRetryable(`no batch double for ${name}`);
         return (this.batch[name] as (...a: unknown[]) => unknown)(...args);
       };
-    const batchActivities = { batchMailingStarts: batchCall('batchMailingStarts'), batchIsFinal: batchCall('batchIsFinal'), completeBatch: batchCall('completeBatch') };
+    const batchActivities = {
+      batchMailingStarts: batchCall('batchMailingStarts'),
+      batchIsFinal: batchCall('batchIsFinal'),
+      completeBatch: batchCall('completeBatch'),
+    };
     return { ...this.mailingDispatcher(), ...batchActivities } as unknown as MailingActivities & BatchActivities;
   }
 

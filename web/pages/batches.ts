@@ -66,7 +66,9 @@ function reportTable(report: BatchReport): Html {
           html`<tr data-row="${row.index + 1}" data-ok="${row.ok ? 'true' : 'false'}">
             <td>${row.index + 1}</td>
             <td>${row.reference ?? '—'}</td>
-            <td>${row.ok ? (row.warnings.length ? row.warnings.map((w) => html`${w.message}<br />`) : 'Prêt') : html`<strong>${row.error!.code}</strong> : ${row.error!.message}`}</td>
+            <td>
+              ${row.ok ? (row.warnings.length ? row.warnings.map((w) => html`${w.message}<br />`) : 'Prêt') : html`<strong>${row.error!.code}</strong> : ${row.error!.message}`}
+            </td>
             <td>${row.amountCents === null ? '—' : euros(row.amountCents)}</td>
           </tr>`,
       )}
@@ -87,22 +89,29 @@ export function batchPage(session: Session, input: { form: BatchForm; report?: B
     html`${message(input.m)}
       <p>
         Une lettre, un destinataire par ligne du fichier CSV. Première ligne : les noms des colonnes : <code>name</code>, <code>line1</code> à
-        <code>line5</code>, <code>postalCode</code>, <code>city</code> (ou <code>siret</code>), <code>reference</code> (facultative) ; toute autre
-        colonne remplit la <code>{{variable}}</code> du même nom. Séparateur virgule ou point-virgule. Jusqu’à 16 Ko depuis cette page ; au-delà,
+        <code>line5</code>, <code>postalCode</code>, <code>city</code> (ou <code>siret</code>), <code>reference</code> (facultative) ; toute autre colonne
+        remplit la <code>{{variable}}</code> du même nom. Séparateur virgule ou point-virgule. Jusqu’à 16 Ko depuis cette page ; au-delà,
         <code>POST /v1/mailing-batches</code> (5 000 lignes).
       </p>
-      ${report
-        ? html`<section id="batch-check">
-            <h2>Vérification</h2>
-            <p id="batch-total">${report.rowCount} lignes, ${report.invalidCount} refusées. Total : ${euros(report.amountCents)}${form.env === 'test' ? ' (test : non facturé)' : ''}.</p>
-            ${reportTable(report)}
-            ${report.valid
-              ? html`<form method="post" action="${BASE}/envois/lots/envoyer">
-                  ${csrfField(session)}${hidden}<button type="submit" id="confirm-batch">Envoyer les ${report.rowCount} courriers</button>
-                </form>`
-              : html`<p class="error">Corrigez les lignes refusées : rien n’est envoyé tant qu’une ligne est refusée.</p>`}
-          </section>`
-        : ''}
+      ${
+        report
+          ? html`<section id="batch-check">
+              <h2>Vérification</h2>
+              <p id="batch-total">
+                ${report.rowCount} lignes, ${report.invalidCount} refusées. Total :
+                ${euros(report.amountCents)}${form.env === 'test' ? ' (test : non facturé)' : ''}.
+              </p>
+              ${reportTable(report)}
+              ${
+                report.valid
+                  ? html`<form method="post" action="${BASE}/envois/lots/envoyer">
+                      ${csrfField(session)}${hidden}<button type="submit" id="confirm-batch">Envoyer les ${report.rowCount} courriers</button>
+                    </form>`
+                  : html`<p class="error">Corrigez les lignes refusées : rien n’est envoyé tant qu’une ligne est refusée.</p>`
+              }
+            </section>`
+          : ''
+      }
       <form method="post" action="${BASE}/envois/lots/verifier" id="batch-form">
         ${csrfField(session)} ${formFields(form)}
         <p><button type="submit" id="check-batch">Vérifier (rien n’est envoyé)</button></p>

@@ -17,8 +17,7 @@ const EMPTY: BatchForm = { env: 'test', mode: 'simple', senderName: '', senderLi
  * by its Joi schema and the same domain functions; the dry run first, then the batch.
  */
 export function batchRoutes(router: Router, kit: WebKit): void {
-  const formOf = (ctx: Context): BatchForm =>
-    Object.fromEntries(BATCH_FORM_FIELDS.map((name) => [name, kit.form(ctx, name)])) as unknown as BatchForm;
+  const formOf = (ctx: Context): BatchForm => Object.fromEntries(BATCH_FORM_FIELDS.map((name) => [name, kit.form(ctx, name)])) as unknown as BatchForm;
 
   /** The form as the API's request, or why not (in French). */
   const requestOf = (form: BatchForm): BatchRequest | string => {
