@@ -48,6 +48,11 @@ describe('developer space: a batch from a CSV file (browser)', function () {
       expect(await dashboard.submit(page, { ...fill, csv }, '#check-batch')).to.equal(200);
       expect((await rows(page)).map((r) => r.ok)).to.deep.equal(['true', 'true', 'true']);
       expect(await page.$eval('#batch-total', (p) => p.textContent)).to.include('3 lignes, 0 refusées');
+      const confirmation = await page.$$eval('form:has(#confirm-batch) input', (inputs) =>
+        new URLSearchParams(
+          inputs.map((input): [string, string] => [(input as unknown as { name: string }).name, (input as unknown as { value: string }).value]),
+        ).toString(),
+      );
       const [response] = await Promise.all([page.waitForNavigation(), page.click('#confirm-batch')]);
       expect(response!.status()).to.equal(200);
       const batch = await stack().db('mailing_batches').where({ account_id: accountId }).first();
@@ -57,6 +62,26 @@ describe('developer space: a batch from a CSV file (browser)', function () {
       expect(listed).to.have.length(3);
       expect(listed.join(' ')).to.include('Bonjour Prénom 1').and.include('LOT-3');
       expect(await page.$eval('#batch-filter', (p) => p.textContent)).to.include(batch.id);
+      // The same confirmation sent again (a second click, a reload): the same batch, nothing more.
+      // The page's CSP lets only forms post: the same form, rebuilt on this page and submitted.
+      const resubmit = `(() => {
+        const form = document.createElement('form');
+        form.method = 'post';
+        form.action = '/dashboard/envois/lots/envoyer';
+        for (const [name, value] of new URLSearchParams(${JSON.stringify(confirmation)})) {
+          const input = document.createElement('input');
+          input.type = 'hidden';
+          input.name = name;
+          input.value = value;
+          form.appendChild(input);
+        }
+        document.body.appendChild(form);
+        form.submit();
+      })()`;
+      await Promise.all([page.waitForNavigation(), page.evaluate(resubmit)]);
+      const again = page.url();
+      expect(new URL(again).searchParams.get('batch')).to.equal(batch.id);
+      expect(await stack().db('mailing_batches').where({ account_id: accountId })).to.have.length(1);
     });
   });
 });

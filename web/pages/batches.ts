@@ -80,7 +80,7 @@ function reportTable(report: BatchReport): Html {
  * Mail merge from a CSV file: the form, then the dry run's report row by row and the total, and
  * only when every row is valid, the button that creates (and pays for) the batch.
  */
-export function batchPage(session: Session, input: { form: BatchForm; report?: BatchReport; m?: Message }): string {
+export function batchPage(session: Session, input: { form: BatchForm; report?: BatchReport; batchKey?: string; m?: Message }): string {
   const { form, report } = input;
   const hidden = BATCH_FORM_FIELDS.map((name) => html`<input type="hidden" name="${name}" value="${form[name]}" />`);
   return layout(
@@ -105,7 +105,12 @@ export function batchPage(session: Session, input: { form: BatchForm; report?: B
               ${
                 report.valid
                   ? html`<form method="post" action="${BASE}/envois/lots/envoyer">
-                      ${csrfField(session)}${hidden}<button type="submit" id="confirm-batch">Envoyer les ${report.rowCount} courriers</button>
+                      ${csrfField(session)}${hidden}<input type="hidden" name="batchKey" value="${input.batchKey ?? ''}" /><button
+                        type="submit"
+                        id="confirm-batch"
+                      >
+                        Envoyer les ${report.rowCount} courriers
+                      </button>
                     </form>`
                   : html`<p class="error">Corrigez les lignes refusées : rien n’est envoyé tant qu’une ligne est refusée.</p>`
               }

@@ -1,6 +1,9 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
+import { randomUUID } from 'node:crypto';
 import { accountCaller } from '../../domain/access/accounts.js';
+import { claimKey, releaseKey } from '../../domain/access/idempotency.js';
+import { sha256Hex } from '../../lib/crypto.js';
 import { batchRowsFromCsv } from '../../domain/batches/csv.js';
 import { checkBatch, createBatch, type BatchReport } from '../../domain/batches/create.js';
 import type { BatchRequest } from '../../domain/batches/request.js';
@@ -49,10 +52,20 @@ export function batchRoutes(router: Router, kit: WebKit): void {
     try {
       if (!create) {
         const { report } = await checkBatch(kit.deps, caller, request);
-        return kit.page(ctx, 200, batchPage(session, { form, report }));
+        return kit.page(ctx, 200, batchPage(session, { form, report, batchKey: randomUUID() }));
       }
-      const batch = await createBatch(kit.deps, caller, request);
-      ctx.redirect(`${BASE}/envois?env=${form.env}&batch=${batch.id}`);
+      // The confirmation carries the key of its dry run: a second click (or a reload) shows the same batch.
+      const key = `dashboard-batch:${kit.form(ctx, 'batchKey') || randomUUID()}`;
+      const outcome = await claimKey(kit.deps.db, caller, key, sha256Hex(JSON.stringify(request)), kit.deps.config.idempotencyLeaseMs);
+      if (outcome.kind === 'replay') return ctx.redirect(`${BASE}/envois?env=${form.env}&batch=${JSON.parse(outcome.body.toString()).id}`);
+      if (outcome.kind !== 'acquired') return refuse('Ce lot est déjà en cours d’envoi : patientez, puis ouvrez la page des envois.');
+      try {
+        const batch = await createBatch(kit.deps, { ...caller, idempotency: outcome.claim }, request);
+        ctx.redirect(`${BASE}/envois?env=${form.env}&batch=${batch.id}`);
+      } catch (error) {
+        await releaseKey(kit.deps.db, outcome.claim);
+        throw error;
+      }
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       refuse(error.message, error.code === 'batch_invalid' ? (error.details as BatchReport) : undefined);
