@@ -87,6 +87,16 @@ describe('mailing batches', function () {
     expect(await shipmentsOf(poor.id)).to.have.length(0);
   });
 
+  it(`checks ${MAX_BATCH_ROWS} rows (the most, inside SPEC.md's 1 MB body) in one dry run`, async () => {
+    const body = batchBody(MAX_BATCH_ROWS, { dryRun: true });
+    expect(Buffer.byteLength(JSON.stringify(body))).to.be.below(1_000_000);
+    const started = Date.now();
+    const res = await post(account.liveKey, body);
+    expect(res.status).to.equal(200);
+    expect(res.body).to.include({ valid: true, rowCount: MAX_BATCH_ROWS, invalidCount: 0 });
+    expect(Date.now() - started).to.be.below(60_000);
+  });
+
   it('creates one normal mailing per row, debited once, listed by GET /v1/mailings?batch=, each with its workflow', async () => {
     const before = await balanceOf(account.id);
     const res = await post(account.liveKey, batchBody(3));
