@@ -18,6 +18,7 @@ import type { WorkflowRunner } from '../domain/deps.js';
 import { reconcilerActivities } from './reconciler.js';
 import { paymentActivities } from './payments.js';
 import { productionAccessActivities } from './production-access.js';
+import { batchActivities } from './batches.js';
 
 export interface ActivityDeps {
   db: Db;
@@ -60,6 +61,7 @@ export function createActivities(deps: ActivityDeps) {
     ...reconcilerActivities(deps.workflows && { db: deps.db, config: deps.config, workflows: deps.workflows }),
     ...paymentActivities(deps.db, deps.config),
     ...productionAccessActivities(deps.db),
+    ...batchActivities(deps.db, deps.config),
   };
 }
 

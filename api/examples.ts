@@ -75,6 +75,27 @@ export function requestExamples(): Record<string, RequestExample> {
         options: { color: true, duplex: true, addressPlacement: 'insert_blank_page' },
       },
     },
+    createMailingBatch: {
+      body: {
+        mode: 'simple',
+        letter: {
+          title: 'Votre contrat {{contrat}}',
+          body: 'Bonjour {{prenom}},\n\nVotre contrat n° {{contrat}} est renouvelé au 1er janvier.\n\nMarie Dupont',
+        },
+        sender: address('Marie Dupont', '12 rue des Lilas', '75011', 'Paris'),
+        rows: [
+          {
+            recipient: address('Jean Martin', '5 avenue de la République', '69002', 'Lyon'),
+            fields: { prenom: 'Jean', contrat: 'C-1001' },
+            reference: 'C-1001',
+          },
+          { recipient: { siret: '35600000000048' }, fields: { prenom: 'Madame, Monsieur', contrat: 'C-1002' }, reference: 'C-1002' },
+        ],
+        dryRun: true,
+      },
+    },
+    listMailingBatches: { query: { limit: 20 } },
+    getMailingBatch: { params: { id: SAMPLE_ID } },
     listMailings: { query: { limit: 20, status: 'posted' } },
     getMailing: { params: { id: SAMPLE_ID } },
     getMailingProof: { params: { id: SAMPLE_ID, kind: 'filing' } },

@@ -255,6 +255,13 @@ export function buildOpenApi(routes: Route[], serverUrl: string): JsonSchema {
     const responses: Record<string, unknown> = {
       [success.status]: { description: success.description, ...(authenticated ? { headers: rateLimitHeaders } : {}), ...(content ? { content } : {}) },
     };
+    const other = route.otherSuccess;
+    if (other?.schema)
+      responses[other.status] = {
+        description: other.description,
+        ...(authenticated ? { headers: rateLimitHeaders } : {}),
+        content: { 'application/json': { schema: response(other.schema) } },
+      };
     if (route.operationId === 'getCatalogue') responses['304'] = { description: 'Not modified: If-None-Match holds the current ETag (no body)' };
     const common = commonStatuses(route);
     for (const status of documentedStatuses(route)) {

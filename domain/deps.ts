@@ -22,6 +22,7 @@ import type { IdempotencyClaim } from './access/idempotency.js';
 import type { DomainError } from './errors.js';
 import type { Shipment } from './mailings/shipment.js';
 import type { AddressCheck } from './mailings/request.js';
+import type { BatchWorkflowInput } from './batches/workflow-input.js';
 
 /**
  * The short workflows the domain runs to their result, by name, with the plain data they take and
@@ -100,6 +101,11 @@ export interface WorkflowRunner {
    * server without running anything. Rejects when Temporal cannot be reached.
    */
   lastWorkerPoll(): Promise<Date | null>;
+  /**
+   * Starts a recorded batch's workflow, which starts its mailings' workflows (workflows/batch.ts):
+   * true when started, false when it had been already (a batch runs once).
+   */
+  startBatch(input: BatchWorkflowInput): Promise<boolean>;
   /** Starts the delivery of one webhook event to one endpoint. */
   startDelivery(target: DeliveryTarget): Promise<void>;
   /**

@@ -29,14 +29,13 @@ import {
   advanceUpdate,
   cancelUpdate,
   checkoutEventSignal,
+  batchWorkflowId,
   deliverySearchAttributes,
+  mailingSearchAttributes,
   deliverySummary,
   deliveryWorkflowId,
   productionCheckWorkflowId,
   interactiveQueue,
-  MAILING_MODE,
-  MAILING_REFERENCE,
-  MAILING_STATUS,
   MAILING_TEST,
   mailingSummary,
   mailingWorkflowId,
@@ -157,13 +156,7 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
         args: [input],
         staticSummary: mailingSummary(input, reference),
         staticDetails: `Shipment ${input.shipmentId} of account ${input.accountId}`,
-        typedSearchAttributes: [
-          { key: ACCOUNT_ID, value: input.accountId },
-          { key: MAILING_REFERENCE, value: reference },
-          { key: MAILING_MODE, value: input.mode },
-          { key: MAILING_STATUS, value: 'paid' },
-          { key: MAILING_TEST, value: input.test },
-        ],
+        typedSearchAttributes: mailingSearchAttributes(input, reference),
       }),
     );
   };
@@ -282,6 +275,30 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
       );
       const times = (pollers ?? []).map((poller) => timestampMs(poller.lastAccessTime)).filter((ms): ms is number => ms !== undefined);
       return times.length ? new Date(Math.max(...times)) : null;
+    },
+
+    async startBatch(input) {
+      try {
+        await withDeadline(START_DEADLINE_MS, () =>
+          client.workflow.start(workflows.mailingBatch, {
+            taskQueue: config.taskQueue,
+            workflowId: batchWorkflowId(input.batchId),
+            // A batch runs once: its mailings are started by id, whoever starts the batch.
+            workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+            args: [input],
+            staticSummary: `mailing batch · ${input.test ? 'test' : 'live'}`,
+            staticDetails: `Batch ${input.batchId} of account ${input.accountId}`,
+            typedSearchAttributes: [
+              { key: ACCOUNT_ID, value: input.accountId },
+              { key: MAILING_TEST, value: input.test },
+            ],
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
+        throw error;
+      }
     },
 
     async startDelivery(target) {

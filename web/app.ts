@@ -13,6 +13,7 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { productionRoutes } from './routes/production.js';
 import { mailingRoutes } from './routes/mailings.js';
 import { SEND_FORM_LIMIT, sendRoutes } from './routes/send.js';
+import { batchRoutes } from './routes/batches.js';
 import { requestRoutes } from './routes/requests.js';
 import { billingRoutes } from './routes/billing.js';
 import { auditRoutes, requestLogRoutes } from './routes/logs.js';
@@ -151,6 +152,7 @@ export function createWebApp(services: WebServices): Koa {
   productionRoutes(router, kit);
   sendRoutes(router, kit);
   mailingRoutes(router, kit);
+  batchRoutes(router, kit);
   requestRoutes(router, kit);
   billingRoutes(router, kit);
   requestLogRoutes(router, kit);

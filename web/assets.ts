@@ -1,7 +1,8 @@
 /**
  * The only script of the developer space (served from /dashboard/static/, allowed by the CSP): copy
  * buttons; a PDF chosen in a letter's form put, base64, into its hidden field (the forms are
- * urlencoded); the preview of a letter's review page shown on load.
+ * urlencoded); the batch page's CSV file read into its textarea; the preview of a letter's review
+ * page shown on load.
  */
 export const SCRIPT = `'use strict';
 document.addEventListener('click', function (event) {
@@ -13,6 +14,13 @@ document.addEventListener('click', function (event) {
     button.textContent = 'Copié';
     setTimeout(function () { button.textContent = 'Copier'; }, 2000);
   });
+});
+// A CSV file chosen on the batch page is read into its textarea: the form posts text only.
+document.addEventListener('change', function (event) {
+  var input = event.target;
+  if (!input.matches || !input.matches('[data-csv-into]') || !input.files || !input.files[0]) return;
+  var target = document.getElementById(input.getAttribute('data-csv-into'));
+  input.files[0].text().then(function (text) { if (target) target.value = text; });
 });
 document.addEventListener('change', function (event) {
   var input = event.target.closest('input[type=file][data-base64-into]');

@@ -20,6 +20,18 @@ const MODE_SHORT: Record<Mode, string> = { simple: 'simple', registered: 'regist
 export function mailingSummary(input: MailingWorkflowInput, reference: string): string {
   return [MODE_SHORT[input.mode], reference || 'no reference', input.test ? 'test' : 'live'].join(' · ');
 }
+/** A mailing's search attributes when its workflow starts (alone, or as a child of its batch). */
+export function mailingSearchAttributes(input: MailingWorkflowInput, reference: string) {
+  return [
+    { key: ACCOUNT_ID, value: input.accountId },
+    { key: MAILING_REFERENCE, value: reference },
+    { key: MAILING_MODE, value: input.mode },
+    { key: MAILING_STATUS, value: 'paid' },
+    { key: MAILING_TEST, value: input.test },
+  ];
+}
+/** A batch of mailings (POST /v1/mailing-batches): its one workflow, continued as new as it goes. */
+export const batchWorkflowId = (batchId: string): string => `mailing-batch-${batchId}`;
 export const deliveryWorkflowId = (deliveryId: string): string => `delivery-${deliveryId}`;
 /** The later directory check of one production access request. */
 export const productionCheckWorkflowId = (requestId: string): string => `production-check-${requestId}`;

@@ -3,6 +3,7 @@ export { healthCheck, purgeExpiredData, purgeWebhookDeliveries, reconcileMailing
 export { letterPdf } from './letters.js';
 export { embedQuery, embedCatalogue } from './search.js';
 export { mailing } from './mailing.js';
+export { mailingBatch } from './batch.js';
 export { webhookDelivery } from './webhook-delivery.js';
 export { addressLookup, addressMatchLookup, companySearch, companyProfileLookup, routeLookup, fuelPriceLookup, fuelStationSearch } from './lookups.js';
 export { aiGeneration } from './ai.js';

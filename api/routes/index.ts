@@ -9,6 +9,7 @@ import { quoteRoutes } from './quotes.js';
 import { letterRoutes } from './letters.js';
 import { mailingRoutes } from './mailings.js';
 import { mailingQuoteRoutes } from './mailing-quotes.js';
+import { mailingBatchRoutes } from './mailing-batches.js';
 import { searchRoutes } from './search.js';
 import { requestRoutes } from './requests.js';
 import { aiRoutes } from './ai.js';
@@ -24,6 +25,7 @@ export const routes: Route[] = [
   ...aiRoutes,
   ...mailingRoutes,
   ...mailingQuoteRoutes,
+  ...mailingBatchRoutes,
   ...geoRoutes,
   ...companyRoutes,
   ...carRouteRoutes,

@@ -65,7 +65,7 @@ export const mailingRoutes = [
       ctx.body = shipment;
     },
   }),
-  defineRoute<Record<string, never>, { limit: number; cursor?: string; reference?: string; status?: ShipmentStatus }>({
+  defineRoute<Record<string, never>, { limit: number; cursor?: string; reference?: string; status?: ShipmentStatus; batch?: string }>({
     operationId: 'listMailings',
     method: 'GET',
     path: '/v1/mailings',

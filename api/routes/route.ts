@@ -36,6 +36,8 @@ export interface RouteSpec<P, Q, B> {
   query?: Joi.ObjectSchema<Q>;
   body?: Joi.Schema<B>;
   success: SuccessResponse;
+  /** Another success answer of the same operation (e.g. the 200 report of a batch's dry run beside its 201). */
+  otherSuccess?: SuccessResponse;
   /**
    * Error statuses of SPEC.md's Endpoints table for this operation. The OpenAPI document adds the
    * statuses every route of its kind can answer (api/openapi.ts `commonStatuses`).

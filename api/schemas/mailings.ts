@@ -5,7 +5,7 @@ import { freeLetter } from '../../domain/letters/free-letter.js';
 import { SEND_AT_MAX_DAYS, SEND_AT_PATTERN } from '../../domain/mailings/send-date.js';
 
 /** A send date's shape (400 otherwise); a day in the past or too far ahead is a 422 naming `sendAt`. */
-const sendAt = Joi.string()
+export const sendAt = Joi.string()
   .pattern(SEND_AT_PATTERN, 'YYYY-MM-DD')
   .description(
     `The day the letter is filed (YYYY-MM-DD, Europe/Paris), from today to ${SEND_AT_MAX_DAYS} days ahead. Paid at once; it stays paid, and can be canceled free, until 00:00 Europe/Paris that day, when it is filed. Absent: filed at once.`,
@@ -17,7 +17,7 @@ import { ADDRESS_CHECKS } from '../../domain/mailings/request.js';
  * An address as sent; its postal rules (6 lines of 38 characters, a real postcode and commune)
  * are checked after the shape and answer 422 address_invalid.
  */
-const postalAddress = Joi.object({
+export const postalAddress = Joi.object({
   name: Joi.string().max(200).required(),
   lines: Joi.array().items(Joi.string().allow('').max(200)).max(10).required(),
   postcode: Joi.string().max(10).required(),
@@ -57,33 +57,39 @@ const ownPdfLetter = Joi.object({
   title: Joi.string().max(200).description('Title of the mailing; "Document PDF" when absent'),
 }).label('PdfLetterContent');
 
+export const mailingMode = Joi.string()
+  .valid(...MODES)
+  .description('simple, registered, or ar (registered with acknowledgment of receipt)');
+export const mailingLetter = Joi.alternatives(catalogueLetter, freeLetter, ownPdfLetter);
+export const mailingRecipient = Joi.alternatives(postalAddress, siretRecipient);
+export const mailingReference = Joi.string().max(30).description('Your own reference (at most 30 characters), filterable');
+
+export const mailingOptions = Joi.object({
+  color: Joi.boolean().default(false),
+  duplex: Joi.boolean().default(false),
+  emailCopy: Joi.boolean().default(false).description('Also send an electronic copy to recipientEmail (then required)'),
+  addressPlacement: Joi.string()
+    .valid(...ADDRESS_PLACEMENTS)
+    .description(
+      'PDF letters only. insert_blank_page (the default): an address sheet printed with the sender and recipient is put in front, priced as one more sheet; first_page: the window zone of page 1 must be blank (422 otherwise).',
+    ),
+  addressCheck: Joi.string()
+    .valid(...ADDRESS_CHECKS)
+    .description(
+      'strict: a recipient address the national address base does not confirm is refused (422 address_invalid with details.suggestions); lenient: it is posted as given, with an address_unverified warning. Absent: strict, or lenient for accounts opened before 2026-11-25 (no request that worked is refused)',
+    ),
+}).default({ color: false, duplex: false, emailCopy: false });
+
 export const mailingRequestSchema = Joi.object({
-  mode: Joi.string()
-    .valid(...MODES)
-    .required()
-    .description('simple, registered, or ar (registered with acknowledgment of receipt)'),
-  letter: Joi.alternatives(catalogueLetter, freeLetter, ownPdfLetter).required(),
+  mode: mailingMode.required(),
+  letter: mailingLetter.required(),
   sender: postalAddress.required(),
-  recipient: Joi.alternatives(postalAddress, siretRecipient).description(
+  recipient: mailingRecipient.description(
     "An address, or { siret, name? } for an establishment's registered address. Optional when the catalogue letter's provider carries the address",
   ),
   recipientEmail: Joi.string().email({ tlds: false }).max(254),
-  reference: Joi.string().max(30).description('Your own reference (at most 30 characters), filterable'),
-  options: Joi.object({
-    color: Joi.boolean().default(false),
-    duplex: Joi.boolean().default(false),
-    emailCopy: Joi.boolean().default(false).description('Also send an electronic copy to recipientEmail (then required)'),
-    addressPlacement: Joi.string()
-      .valid(...ADDRESS_PLACEMENTS)
-      .description(
-        'PDF letters only. insert_blank_page (the default): an address sheet printed with the sender and recipient is put in front, priced as one more sheet; first_page: the window zone of page 1 must be blank (422 otherwise).',
-      ),
-    addressCheck: Joi.string()
-      .valid(...ADDRESS_CHECKS)
-      .description(
-        'strict: a recipient address the national address base does not confirm is refused (422 address_invalid with details.suggestions); lenient: it is posted as given, with an address_unverified warning. Absent: strict, or lenient for accounts opened before 2026-11-25 (no request that worked is refused)',
-      ),
-  }).default({ color: false, duplex: false, emailCopy: false }),
+  reference: mailingReference,
+  options: mailingOptions,
   sendAt,
 }).label('MailingRequest');
 
@@ -133,6 +139,7 @@ export const shipmentSchema = Joi.object({
     .required(),
   warnings: requestWarningsSchema.required(),
   sendAt: sendAt.allow(null).required().description('The send date (YYYY-MM-DD, Europe/Paris) the mailing waits for while paid; null when filed at once'),
+  batch: uuid.allow(null).required().description('The batch it was sent in (POST /v1/mailing-batches); null for a mailing of its own'),
   document: Joi.object({
     kind: Joi.string().valid('catalogue', 'free', 'pdf').required(),
     title: Joi.string().required(),
@@ -177,6 +184,7 @@ export const mailingListQuery = Joi.object({
   ...pageQuery,
   reference: Joi.string().max(30),
   status: Joi.string().valid(...STATUSES),
+  batch: uuid.description("Only this batch's mailings"),
 });
 
 export const mailingIdParams = Joi.object({ id: uuid.required() });

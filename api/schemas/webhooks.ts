@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { batchSchema } from './batches.js';
 import { EVENT_TYPES } from '../../domain/webhooks/event-types.js';
 import { PROOF_KINDS } from '../../domain/mailings/states.js';
 import { shipmentSchema } from './mailings.js';
@@ -18,6 +19,7 @@ export const webhookEventSchema = Joi.object({
         .valid(...PROOF_KINDS)
         .required(),
     }).description('Only for mailing.proof_available'),
+    batch: batchSchema.description('Only for mailing_batch.completed (sent only to endpoints whose event filter names it): the batch, every mailing final'),
     details: Joi.object({
       reason: Joi.string().required().description("Why the mailing ended in error, e.g. the postal operator's reason for refusing the letter"),
     }).description('Only for mailing.error, when the reason is known (the mailing is then refunded)'),

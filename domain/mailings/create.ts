@@ -12,7 +12,7 @@ import { debit, type Charge } from '../billing/ledger.js';
 import { RECORD_STATEMENT_TIMEOUT_MS } from './creation-protocol.js';
 import type { PreparedOwnPdf } from './own-pdf-letter.js';
 import { storeOwnPdf } from './own-pdf-store.js';
-import { prepareMailing } from './prepare.js';
+import { prepareMailing, type PreparedMailing } from './prepare.js';
 import { toShipment, type PostalAddress, type Shipment, type ShipmentRow } from './shipment.js';
 import { lastStep } from './states.js';
 
@@ -106,20 +106,8 @@ export function mailingStart(
   };
 }
 
-/**
- * POST /v1/mailings: checks, then the mailing is recorded (and paid for) and its workflow started,
- * in one of two orders, so that no order of failures leaves a paid mailing without its workflow:
- * - Temporal connected (the usual case): the record commits, the answer goes, and the workflow
- *   starts right after (DESIGN.md §1). The answer does not wait for Temporal; a start that keeps
- *   failing (the process dies, Temporal goes down) is made by the reconciler's Schedule.
- * - Temporal not connected, or many starts pending: the workflow starts first, then the record
- *   commits; the workflow waits for it and ends if it never comes (its tombstone then refuses a
- *   late record). An unreachable Temporal is a 503 with nothing recorded or charged.
- * Either way the database transaction (and the account row it locks) stays a few statements long.
- */
-export async function createMailing(deps: Deps, caller: Caller, given: MailingRequest): Promise<Shipment> {
-  const { db, config, workflows } = deps;
-  const { request, letter, ownPdf, price: listPrice } = await prepareMailing(deps, given, caller.addressCheckDefault);
+/** options.emailCopy needs an address to send the copy to (422 recipient_email_required). */
+export function checkEmailCopy(request: PreparedMailing['request']): void {
   if (request.options.emailCopy && !request.recipientEmail) {
     throw unprocessable(
       'options.emailCopy sends an electronic copy to the recipient: recipientEmail is required.',
@@ -127,15 +115,18 @@ export async function createMailing(deps: Deps, caller: Caller, given: MailingRe
       'recipient_email_required',
     );
   }
+}
 
-  const id = randomUUID();
+/** The shipment row of a checked request (a test key pays nothing), as recorded. */
+export function shipmentRow(
+  caller: Pick<Caller, 'accountId' | 'mode'>,
+  { request, letter, price }: PreparedMailing,
+  id: string,
+  now: Date,
+  batchId: string | null = null,
+): ShipmentRow & { layout: unknown } {
   const test = caller.mode === 'test';
-  const price = test ? 0 : listPrice.amountCents;
-  // The balance known to authentication is current (every change is announced), so a short balance
-  // is refused before anything starts; the debit when recording stays the authority.
-  if (caller.balanceCents < price) throw new InsufficientBalance(price, caller.balanceCents);
-  const now = new Date();
-  const row: ShipmentRow & { layout: unknown } = {
+  return {
     id,
     account_id: caller.accountId,
     test,
@@ -152,11 +143,52 @@ export async function createMailing(deps: Deps, caller: Caller, given: MailingRe
     document: letter.document,
     warnings: letter.warnings,
     layout: letter.layout,
-    amount_cents: price,
+    amount_cents: test ? 0 : price.amountCents,
     tracking_number: trackingNumber(),
     created_at: now,
     send_at: request.sendAt ?? null,
+    batch_id: batchId,
   };
+}
+
+/**
+ * The mailings of a batch, in the transaction that records (and pays for) the batch: the shipments,
+ * their first events, their records and own PDFs, a few statements for any number of rows.
+ */
+export async function recordBatchShipments(trx: Tx, mailings: { row: ShipmentRow & { layout: unknown }; ownPdf?: PreparedOwnPdf }[]): Promise<void> {
+  const CHUNK = 500;
+  for (let i = 0; i < mailings.length; i += CHUNK) {
+    const part = mailings.slice(i, i + CHUNK);
+    await trx('shipments').insert(part.map(({ row }) => ({ ...row, warnings: JSON.stringify(row.warnings), updated_at: row.created_at })));
+    await trx('mailing_records').insert(part.map(({ row }) => ({ shipment_id: row.id, outcome: 'recorded' })));
+    await trx('shipment_events').insert(part.map(({ row }) => ({ shipment_id: row.id, step: 0, status: 'paid', at: row.created_at })));
+    for (const { row, ownPdf } of part) if (ownPdf) await storeOwnPdf(trx, row.id, ownPdf.stored);
+  }
+}
+
+/**
+ * POST /v1/mailings: checks, then the mailing is recorded (and paid for) and its workflow started,
+ * in one of two orders, so that no order of failures leaves a paid mailing without its workflow:
+ * - Temporal connected (the usual case): the record commits, the answer goes, and the workflow
+ *   starts right after (DESIGN.md §1). The answer does not wait for Temporal; a start that keeps
+ *   failing (the process dies, Temporal goes down) is made by the reconciler's Schedule.
+ * - Temporal not connected, or many starts pending: the workflow starts first, then the record
+ *   commits; the workflow waits for it and ends if it never comes (its tombstone then refuses a
+ *   late record). An unreachable Temporal is a 503 with nothing recorded or charged.
+ * Either way the database transaction (and the account row it locks) stays a few statements long.
+ */
+export async function createMailing(deps: Deps, caller: Caller, given: MailingRequest): Promise<Shipment> {
+  const { db, config, workflows } = deps;
+  const prepared = await prepareMailing(deps, given, caller.addressCheckDefault);
+  checkEmailCopy(prepared.request);
+  const { ownPdf } = prepared;
+  const id = randomUUID();
+  const row = shipmentRow(caller, prepared, id, new Date());
+  const price = row.amount_cents;
+  // The balance known to authentication is current (every change is announced), so a short balance
+  // is refused before anything starts; the debit when recording stays the authority.
+  if (caller.balanceCents < price) throw new InsufficientBalance(price, caller.balanceCents);
+  const now = row.created_at;
   const start = mailingStart(config, row);
   // The response is what is being written: no need to read it back.
   const shipment = toShipment(row, [{ step: 0, status: 'paid', at: now }], [], true);

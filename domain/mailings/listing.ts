@@ -10,6 +10,8 @@ export interface ShipmentFilter {
   test: boolean;
   reference?: string;
   status?: ShipmentStatus;
+  /** Only the mailings of this batch (its own index, shipments_list_by_batch). */
+  batch?: string;
   limit: number;
   cursor?: string;
 }
@@ -24,6 +26,7 @@ export function shipmentListQuery(db: Db, secretKey: Buffer, filter: ShipmentFil
   let q = db({ s: 'shipments' }).select(db.raw(SHIPMENT_VIEW_SELECT)).where({ 's.account_id': filter.accountId, 's.test': filter.test });
   if (filter.reference !== undefined) q = q.andWhere({ 's.reference': filter.reference });
   if (filter.status !== undefined) q = q.andWhere({ 's.status': filter.status });
+  if (filter.batch !== undefined) q = q.andWhere({ 's.batch_id': filter.batch });
   return keysetQuery(q, filter, secretKey, scopeOf(filter));
 }
 

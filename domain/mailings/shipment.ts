@@ -45,6 +45,8 @@ export interface Shipment {
   warnings: RequestWarning[];
   /** The day it is filed (YYYY-MM-DD, Europe/Paris) when the request gave one; null: at once. */
   sendAt: string | null;
+  /** The batch it was sent in (POST /v1/mailing-batches); null for a mailing of its own. */
+  batch: string | null;
   document?: ShipmentDocument;
 }
 
@@ -69,6 +71,8 @@ export interface ShipmentRow {
   created_at: Date;
   /** A date column, read as its YYYY-MM-DD text (SHIPMENT_VIEW_SELECT); null or absent: filed at once. */
   send_at?: string | null;
+  /** Its batch (domain/batches/); null or absent: a mailing of its own. */
+  batch_id?: string | null;
 }
 
 /** The columns a Shipment is built from (and the owner): never the layout, which only printing reads. */
@@ -90,7 +94,7 @@ export const SHIPMENT_VIEW_COLUMNS = [
   'created_at',
 ] as const;
 
-export type ShipmentViewRow = Pick<ShipmentRow, (typeof SHIPMENT_VIEW_COLUMNS)[number] | 'send_at'>;
+export type ShipmentViewRow = Pick<ShipmentRow, (typeof SHIPMENT_VIEW_COLUMNS)[number] | 'send_at' | 'batch_id'>;
 
 /** The lines printed in the address window. */
 export function addressLines(address: PostalAddress): string[] {
@@ -125,6 +129,7 @@ export function toShipment(
     proofs: proofs.map((kind) => ({ kind, label: PROOF_LABELS[kind] })),
     warnings: row.warnings ?? [],
     sendAt: row.send_at ?? null,
+    batch: row.batch_id ?? null,
     ...(withDocument ? { document: row.document } : {}),
   };
 }
@@ -140,6 +145,7 @@ export const SHIPMENT_VIEW_SELECT = [
   ...SHIPMENT_VIEW_COLUMNS.map((c) => `s.${c}`),
   // As text: the driver would make a date column a Date at the server's local midnight.
   `to_char(s.send_at, 'YYYY-MM-DD') AS send_at`,
+  's.batch_id',
   `coalesce((SELECT json_agg(json_build_object('step', e.step, 'status', e.status, 'at', e.at)) FROM shipment_events e WHERE e.shipment_id = s.id), '[]') AS events`,
   `array(SELECT p.kind FROM shipment_proofs p WHERE p.shipment_id = s.id ORDER BY p.created_at) AS proofs`,
 ].join(', ');

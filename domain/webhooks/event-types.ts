@@ -11,9 +11,16 @@ export const EVENT_TYPES = [
   'mailing.canceled',
   'mailing.proof_available',
   'ping',
+  'mailing_batch.completed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * Types added after endpoints could subscribe to every event (an empty filter): sent only to the
+ * endpoints that name them, so no receiver gets a type it did not choose.
+ */
+export const OPT_IN_EVENT_TYPES: readonly EventType[] = ['mailing_batch.completed'];
 
 /** One delivery to start: an event to one endpoint of an account (what recording an event returns). */
 export interface DeliveryTarget {

@@ -2,7 +2,7 @@ import type { Db } from '../../db/knex.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import type { Deps } from '../deps.js';
 import type { Shipment } from '../mailings/shipment.js';
-import type { DeliveryTarget, EventType } from './event-types.js';
+import { OPT_IN_EVENT_TYPES, type DeliveryTarget, type EventType } from './event-types.js';
 import { randomUUID } from 'node:crypto';
 import { findWebhookEndpoint, WebhookEndpointError } from './endpoints.js';
 
@@ -23,7 +23,7 @@ export interface NewEvent {
   endpointsCreatedBy?: string;
   /** Only this endpoint (ping). */
   endpointId?: string;
-  /** The body's `data` (ping: PingData); mailing events build theirs from `mailing` and `proof`. */
+  /** The body's `data` (ping: PingData, mailing_batch.completed: { batch }); mailing events build theirs from `mailing` and `proof`. */
   data?: Record<string, unknown>;
 }
 
@@ -51,7 +51,7 @@ export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<Deliv
     created: event.created,
     livemode: event.livemode,
     data:
-      event.type === 'ping'
+      event.type === 'ping' || event.data
         ? (event.data ?? {})
         : { mailing: event.mailing, ...(event.proof ? { proof: event.proof } : {}), ...(event.details ? { details: event.details } : {}) },
   };
@@ -73,6 +73,7 @@ export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<Deliv
     .whereNull('disabled_at')
     .whereNull('deleted_at');
   if (event.endpointId) endpoints = endpoints.andWhere({ id: event.endpointId });
+  else if (OPT_IN_EVENT_TYPES.includes(event.type)) endpoints = endpoints.andWhereRaw('? = ANY(events)', [event.type]);
   else endpoints = endpoints.andWhere((q) => q.whereRaw('cardinality(events) = 0').orWhereRaw('? = ANY(events)', [event.type]));
   if (event.endpointsCreatedBy) endpoints = endpoints.andWhere('created_at', '<=', event.endpointsCreatedBy);
   const ids = (await endpoints.select('id')).map((e) => e.id as string);

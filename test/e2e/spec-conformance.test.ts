@@ -65,9 +65,18 @@ describe('SPEC.md Endpoints table', function () {
   it('every other /v1 operation is one of the documented extensions', () => {
     const spec = new Set(specEndpoints().map((r) => `${r.method} ${r.path}`));
     const extra = routes.filter((r) => r.path.startsWith('/v1/') && !spec.has(`${r.method} ${r.path}`)).map((r) => `${r.method} ${r.path}`);
-    // DESIGN.md §2 (cancel), the proof download behind ProofLink, the public OpenAPI document, and the quote of a mailing (issue 28).
+    // DESIGN.md §2 (cancel), the proof download behind ProofLink, the public OpenAPI document, the quote of a mailing (issue 28),
+    // and mailing batches (issue 29).
     expect(extra.sort()).to.deep.equal(
-      ['GET /v1/proof-files/{token}', 'GET /v1/openapi.json', 'POST /v1/mailings/{id}/cancel', 'POST /v1/mailing-quotes'].sort(),
+      [
+        'GET /v1/proof-files/{token}',
+        'GET /v1/openapi.json',
+        'POST /v1/mailings/{id}/cancel',
+        'POST /v1/mailing-quotes',
+        'POST /v1/mailing-batches',
+        'GET /v1/mailing-batches',
+        'GET /v1/mailing-batches/{id}',
+      ].sort(),
     );
   });
 });

@@ -36,6 +36,9 @@ export type MailingActivities = Pick<
   | 'deliverWebhooks'
 >;
 
+/** The activities of the batch workflow (workflows/batch.ts). */
+export type BatchActivities = Pick<Activities, 'batchMailingStarts' | 'batchIsFinal' | 'completeBatch'>;
+
 /** Webhook attempts made by the doubles, by delivery id, with their attempt numbers (first attempts: 1). */
 export const webhookAttempts = new Map<string, number[]>();
 
@@ -86,6 +89,7 @@ export class MailingDouble {
       proofs: [],
       warnings: [],
       sendAt: input.sendAt ?? null,
+      batch: null,
       ...initial,
     };
   }
@@ -268,7 +272,35 @@ export class WorkflowTestBench {
     }
   }
 
-  private dispatcher(): MailingActivities {
+  /** Many mailings at once (a batch's children), each with its double. */
+  async runMany<T>(doubles: MailingDouble[], test: (taskQueue: string) => Promise<T>): Promise<T> {
+    for (const double of doubles) this.doubles.set(double.input.shipmentId, double);
+    try {
+      return await test(this.taskQueue);
+    } finally {
+      for (const double of doubles) this.doubles.delete(double.input.shipmentId);
+    }
+  }
+
+  /** The batch workflow's activities while a batch test runs (they name a batch, not a shipment). */
+  batch: BatchActivities | undefined;
+
+  private dispatcher(): MailingActivities & BatchActivities {
+    const batchCall =
+      (name: keyof BatchActivities) =>
+      (...args: unknown[]) => {
+        if (!this.batch) throw ApplicationFailure.nonRetryable(`no batch double for ${name}`);
+        return (this.batch[name] as (...a: unknown[]) => unknown)(...args);
+      };
+    const batchActivities = {
+      batchMailingStarts: batchCall('batchMailingStarts'),
+      batchIsFinal: batchCall('batchIsFinal'),
+      completeBatch: batchCall('completeBatch'),
+    };
+    return { ...this.mailingDispatcher(), ...batchActivities } as unknown as MailingActivities & BatchActivities;
+  }
+
+  private mailingDispatcher(): MailingActivities {
     const names = Object.keys(new MailingDouble(mailingInput('simple', true)).activities()) as (keyof MailingActivities)[];
     const deliveries = new MailingDouble(mailingInput('simple', true)).activities();
     return Object.fromEntries(

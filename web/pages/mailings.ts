@@ -11,6 +11,8 @@ export interface MailingFilters {
   env: 'test' | 'live';
   status: string;
   reference: string;
+  /** Only the mailings of this batch (a batch sent from /envois/lots); '' for all. */
+  batch: string;
 }
 
 const euros = (cents: number): string => `${(cents / 100).toFixed(2).replace('.', ',')} € HT`;
@@ -20,6 +22,7 @@ export function mailingsUrl(filters: MailingFilters, cursor?: string): string {
   const query = new URLSearchParams({ env: filters.env });
   if (filters.status) query.set('status', filters.status);
   if (filters.reference) query.set('reference', filters.reference);
+  if (filters.batch) query.set('batch', filters.batch);
   if (cursor) query.set('cursor', cursor);
   return `${BASE}/envois?${query}`;
 }
@@ -38,6 +41,7 @@ function filterForm(filters: MailingFilters, referenceMax: number): Html {
     </select>
     <label for="reference">Référence (exacte)</label>
     <input id="reference" name="reference" type="text" maxlength="${referenceMax}" value="${filters.reference}" />
+    ${filters.batch ? html`<input type="hidden" name="batch" value="${filters.batch}" />` : ''}
     <p><button type="submit">Filtrer</button></p>
   </form>`;
 }
@@ -75,6 +79,8 @@ export function mailingsPage(
         Les courriers envoyés par l’API ou depuis cet espace, avec leur suivi et leurs preuves. Les envois de test (clés svc_test_) ne partent jamais.
         <a href="${BASE}/envois/nouveau" id="send-letter">Envoyer une lettre</a>
       </p>
+      <p><a id="batch-link" href="${BASE}/envois/lots">Envoyer une lettre à plusieurs destinataires (fichier CSV)</a></p>
+      ${filters.batch ? html`<p id="batch-filter">Courriers du lot <code>${filters.batch}</code> · <a href="${mailingsUrl({ ...filters, batch: '' })}">tous les envois</a></p>` : ''}
       ${filterForm(filters, input.referenceMax)}
       ${
         mailings.length

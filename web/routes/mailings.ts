@@ -14,7 +14,7 @@ import { mailingsPage, type MailingFilters } from '../pages/mailings.js';
 
 /** GET /v1/mailings's own query (limits, statuses, cursor), plus the environment the page shows. */
 const filtersSchema = mailingListQuery.keys({ env: Joi.string().valid('test', 'live').default('test') });
-const LABELS = { env: 'Environnement', status: 'Statut', reference: 'Référence', limit: 'Nombre par page', cursor: 'Page' };
+const LABELS = { env: 'Environnement', status: 'Statut', reference: 'Référence', batch: 'Lot', limit: 'Nombre par page', cursor: 'Page' };
 const REFERENCE_MAX = maxLength(mailingListQuery, 'reference')!;
 
 /** The account's mailings (read-only) and their proofs, through the API's own domain functions. */
@@ -28,11 +28,12 @@ export function mailingRoutes(router: Router, kit: WebKit): void {
       env: ctx.query.env === 'live' ? 'live' : 'test',
       status: queryText(ctx, 'status'),
       reference: queryText(ctx, 'reference'),
+      batch: queryText(ctx, 'batch'),
     };
     const refuse = (text: string): void =>
       kit.page(ctx, 400, mailingsPage(session, { filters, referenceMax: REFERENCE_MAX, mailings: [], nextCursor: null, m: { kind: 'error', text } }));
     if (error) return refuse(frenchError(error, LABELS));
-    const query = value as { env: 'test' | 'live'; limit: number; cursor?: string; reference?: string; status?: ShipmentStatus };
+    const query = value as { env: 'test' | 'live'; limit: number; cursor?: string; reference?: string; status?: ShipmentStatus; batch?: string };
     try {
       const list = await listShipments(db, config.secretKey, {
         accountId: session.user!.accountId,
@@ -41,6 +42,7 @@ export function mailingRoutes(router: Router, kit: WebKit): void {
         cursor: query.cursor,
         reference: query.reference,
         status: query.status,
+        batch: query.batch,
       });
       kit.page(ctx, 200, mailingsPage(session, { filters, referenceMax: REFERENCE_MAX, mailings: list.data, nextCursor: list.nextCursor }));
     } catch (failure) {

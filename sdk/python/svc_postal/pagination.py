@@ -1,4 +1,4 @@
-"""Iterators over the cursor lists (``GET /v1/mailings``, ``GET /v1/requests``)."""
+"""Iterators over the cursor lists (``GET /v1/mailings``, ``GET /v1/mailing-batches``, ``GET /v1/requests``)."""
 
 from __future__ import annotations
 

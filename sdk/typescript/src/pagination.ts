@@ -1,4 +1,4 @@
-/** A page of a cursor list (`GET /v1/mailings`, `GET /v1/requests`). */
+/** A page of a cursor list (`GET /v1/mailings`, `GET /v1/mailing-batches`, `GET /v1/requests`). */
 export interface Page<T> {
   data: T[];
   nextCursor?: string | null;

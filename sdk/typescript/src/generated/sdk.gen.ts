@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client/index.js';
-import type { AdvanceTestMailingData, AdvanceTestMailingErrors, AdvanceTestMailingResponses, AiDraftLetterData, AiDraftLetterErrors, AiDraftLetterResponses, AiFillLetterData, AiFillLetterErrors, AiFillLetterResponses, AiRunToolData, AiRunToolErrors, AiRunToolResponses, CancelMailingData, CancelMailingErrors, CancelMailingResponses, ComputeCalculatorData, ComputeCalculatorErrors, ComputeCalculatorResponses, CreateMailingData, CreateMailingErrors, CreateMailingResponses, CreateServiceRequestData, CreateServiceRequestErrors, CreateServiceRequestResponses, DownloadProofData, DownloadProofErrors, DownloadProofResponses, EstimateQuoteData, EstimateQuoteErrors, EstimateQuoteResponses, GetCatalogueData, GetCatalogueErrors, GetCatalogueResponses, GetCompanyData, GetCompanyErrors, GetCompanyResponses, GetDocsData, GetDocsErrors, GetDocsResponses, GetDocsScriptData, GetDocsScriptErrors, GetDocsScriptResponses, GetFuelPricesData, GetFuelPricesErrors, GetFuelPricesResponses, GetLetterData, GetLetterErrors, GetLetterResponses, GetMailingData, GetMailingErrors, GetMailingProofData, GetMailingProofErrors, GetMailingProofResponses, GetMailingResponses, GetOpenApiData, GetOpenApiErrors, GetOpenApiResponses, GetRouteData, GetRouteErrors, GetRouteResponses, HealthData, HealthErrors, HealthResponses, ListMailingsData, ListMailingsErrors, ListMailingsResponses, ListServiceRequestsData, ListServiceRequestsErrors, ListServiceRequestsResponses, QuoteMailingData, QuoteMailingErrors, QuoteMailingResponses, RenderLetterData, RenderLetterErrors, RenderLetterPdfData, RenderLetterPdfErrors, RenderLetterPdfResponses, RenderLetterResponses, SearchAddressesData, SearchAddressesErrors, SearchAddressesResponses, SearchCatalogueData, SearchCatalogueErrors, SearchCatalogueResponses, SearchCitiesData, SearchCitiesErrors, SearchCitiesResponses, SearchCompaniesData, SearchCompaniesErrors, SearchCompaniesResponses, SearchFuelStationsData, SearchFuelStationsErrors, SearchFuelStationsResponses, SettleExpensesData, SettleExpensesErrors, SettleExpensesResponses } from './types.gen.js';
+import type { AdvanceTestMailingData, AdvanceTestMailingErrors, AdvanceTestMailingResponses, AiDraftLetterData, AiDraftLetterErrors, AiDraftLetterResponses, AiFillLetterData, AiFillLetterErrors, AiFillLetterResponses, AiRunToolData, AiRunToolErrors, AiRunToolResponses, CancelMailingData, CancelMailingErrors, CancelMailingResponses, ComputeCalculatorData, ComputeCalculatorErrors, ComputeCalculatorResponses, CreateMailingBatchData, CreateMailingBatchErrors, CreateMailingBatchResponses, CreateMailingData, CreateMailingErrors, CreateMailingResponses, CreateServiceRequestData, CreateServiceRequestErrors, CreateServiceRequestResponses, DownloadProofData, DownloadProofErrors, DownloadProofResponses, EstimateQuoteData, EstimateQuoteErrors, EstimateQuoteResponses, GetCatalogueData, GetCatalogueErrors, GetCatalogueResponses, GetCompanyData, GetCompanyErrors, GetCompanyResponses, GetDocsData, GetDocsErrors, GetDocsResponses, GetDocsScriptData, GetDocsScriptErrors, GetDocsScriptResponses, GetFuelPricesData, GetFuelPricesErrors, GetFuelPricesResponses, GetLetterData, GetLetterErrors, GetLetterResponses, GetMailingBatchData, GetMailingBatchErrors, GetMailingBatchResponses, GetMailingData, GetMailingErrors, GetMailingProofData, GetMailingProofErrors, GetMailingProofResponses, GetMailingResponses, GetOpenApiData, GetOpenApiErrors, GetOpenApiResponses, GetRouteData, GetRouteErrors, GetRouteResponses, HealthData, HealthErrors, HealthResponses, ListMailingBatchesData, ListMailingBatchesErrors, ListMailingBatchesResponses, ListMailingsData, ListMailingsErrors, ListMailingsResponses, ListServiceRequestsData, ListServiceRequestsErrors, ListServiceRequestsResponses, QuoteMailingData, QuoteMailingErrors, QuoteMailingResponses, RenderLetterData, RenderLetterErrors, RenderLetterPdfData, RenderLetterPdfErrors, RenderLetterPdfResponses, RenderLetterResponses, SearchAddressesData, SearchAddressesErrors, SearchAddressesResponses, SearchCatalogueData, SearchCatalogueErrors, SearchCatalogueResponses, SearchCitiesData, SearchCitiesErrors, SearchCitiesResponses, SearchCompaniesData, SearchCompaniesErrors, SearchCompaniesResponses, SearchFuelStationsData, SearchFuelStationsErrors, SearchFuelStationsResponses, SettleExpensesData, SettleExpensesErrors, SettleExpensesResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -232,6 +232,43 @@ export const quoteMailing = <ThrowOnError extends boolean = true>(options: Optio
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * List mailing batches, most recent first, with their mailings' counts by status
+ *
+ * Beyond SPEC.md, non-breaking. Test keys list test batches, live keys live ones.
+ */
+export const listMailingBatches = <ThrowOnError extends boolean = true>(options?: Options<ListMailingBatchesData, ThrowOnError>): RequestResult<ListMailingBatchesResponses, ListMailingBatchesErrors, ThrowOnError> => (options?.client ?? client).get<ListMailingBatchesResponses, ListMailingBatchesErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/mailing-batches',
+    ...options
+});
+
+/**
+ * Send one letter to many recipients (mail merge): one mailing per row, all or nothing, paid once
+ *
+ * Beyond SPEC.md, non-breaking. Up to 5000 rows (about what SPEC.md's 1 MB body holds). Each row goes through the checks of POST /v1/mailings: a row that would be refused makes the whole batch a 422 batch_invalid whose details are the report (each row's code, message and details), nothing created or charged. A live key is debited once for the whole batch (402 when the balance is short, nothing created); each row then becomes a normal mailing (same webhooks and proofs) whose `batch` is this batch, listed by GET /v1/mailings?batch=. dryRun: true answers 200 with the report and the total price, creating and charging nothing. mailing_batch.completed is sent, when every mailing is final, to the endpoints whose event filter names it.
+ */
+export const createMailingBatch = <ThrowOnError extends boolean = true>(options: Options<CreateMailingBatchData, ThrowOnError>): RequestResult<CreateMailingBatchResponses, CreateMailingBatchErrors, ThrowOnError> => (options.client ?? client).post<CreateMailingBatchResponses, CreateMailingBatchErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/mailing-batches',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * A mailing batch: its mailings' counts by status, amount, created and finished
+ *
+ * Beyond SPEC.md, non-breaking. Its mailings: GET /v1/mailings?batch={id}.
+ */
+export const getMailingBatch = <ThrowOnError extends boolean = true>(options: Options<GetMailingBatchData, ThrowOnError>): RequestResult<GetMailingBatchResponses, GetMailingBatchErrors, ThrowOnError> => (options.client ?? client).get<GetMailingBatchResponses, GetMailingBatchErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/mailing-batches/{id}',
+    ...options
 });
 
 /**

@@ -4,7 +4,7 @@ export type ClientOptions = {
     baseUrl: 'http://localhost:3000' | (string & {});
 };
 
-export type Webhooks = PostMailingCreatedWebhookRequest | PostMailingPrintedWebhookRequest | PostMailingPostedWebhookRequest | PostMailingInTransitWebhookRequest | PostMailingDeliveredWebhookRequest | PostMailingArSignedWebhookRequest | PostMailingReturnedWebhookRequest | PostMailingErrorWebhookRequest | PostMailingCanceledWebhookRequest | PostMailingProofAvailableWebhookRequest | PostPingWebhookRequest;
+export type Webhooks = PostMailingCreatedWebhookRequest | PostMailingPrintedWebhookRequest | PostMailingPostedWebhookRequest | PostMailingInTransitWebhookRequest | PostMailingDeliveredWebhookRequest | PostMailingArSignedWebhookRequest | PostMailingReturnedWebhookRequest | PostMailingErrorWebhookRequest | PostMailingCanceledWebhookRequest | PostMailingProofAvailableWebhookRequest | PostPingWebhookRequest | PostMailingBatchCompletedWebhookRequest;
 
 export type Error = {
     error: {
@@ -443,6 +443,10 @@ export type Shipment = {
      */
     sendAt: string | null;
     /**
+     * The batch it was sent in (POST /v1/mailing-batches); null for a mailing of its own
+     */
+    batch: string | null;
+    /**
      * The letter content; absent from webhook payloads
      */
     document?: {
@@ -611,6 +615,138 @@ export type MailingQuote = {
         quantity: number;
         amountCents: number;
     }>;
+};
+
+export type MailingBatch = {
+    /**
+     * UUID
+     */
+    id: string;
+    mode: 'simple' | 'registered' | 'ar' | string;
+    test: boolean;
+    /**
+     * completed once every mailing of the batch is final (mailing_batch.completed)
+     */
+    status: 'processing' | 'completed' | string;
+    mailingCount: number;
+    /**
+     * Debited once for the whole batch (live keys), excluding VAT
+     */
+    amountCents: number;
+    /**
+     * The batch's mailings by status (statuses with none are absent)
+     */
+    counts: {
+        [key: string]: number;
+    };
+    createdAt: string;
+    finishedAt: string | null;
+};
+
+export type MailingBatchReport = {
+    /**
+     * Every row can be sent
+     */
+    valid: boolean;
+    rowCount: number;
+    invalidCount: number;
+    /**
+     * The sum of the valid rows: what a live key is debited, once (test keys: nothing)
+     */
+    amountCents: number;
+    rows: Array<{
+        index: number;
+        reference: string | null;
+        ok: boolean;
+        amountCents: number | null;
+        /**
+         * What was done with the request instead of refusing it; empty when nothing. New in 1.3.0
+         */
+        warnings: Array<RequestWarning>;
+        /**
+         * What POST /v1/mailings would answer for this row (its 422 code, message and details)
+         */
+        error: {
+            code: string;
+            message: string;
+            details?: unknown;
+        } | null;
+    }>;
+};
+
+export type MailingBatchRow = {
+    /**
+     * An address, or { siret, name? } for an establishment's registered address
+     */
+    recipient: MailingAddress | SiretRecipient;
+    /**
+     * This row's values: a catalogue letter's fields (over the letter's own), or a free-form letter's {{variables}}
+     */
+    fields?: {
+        [key: string]: string | number;
+    };
+    /**
+     * This row's mailing reference (at most 30 characters), filterable
+     */
+    reference?: string;
+};
+
+export type MailingBatchRequest = {
+    /**
+     * simple, registered, or ar (registered with acknowledgment of receipt)
+     */
+    mode: 'simple' | 'registered' | 'ar';
+    /**
+     * One letter for every row: a catalogue letter (each row completes its fields), a free-form letter whose title and body may hold {{variables}}, or an own PDF
+     */
+    letter: CatalogueLetterContent | {
+        title: string;
+        /**
+         * Plain text, a blank line between paragraphs
+         */
+        body: string;
+    } | PdfLetterContent;
+    sender: MailingAddress;
+    options?: {
+        color?: boolean;
+        duplex?: boolean;
+        /**
+         * Also send an electronic copy to recipientEmail (then required)
+         */
+        emailCopy?: boolean;
+        /**
+         * PDF letters only. insert_blank_page (the default): an address sheet printed with the sender and recipient is put in front, priced as one more sheet; first_page: the window zone of page 1 must be blank (422 otherwise).
+         */
+        addressPlacement?: 'insert_blank_page' | 'first_page';
+        /**
+         * strict: a recipient address the national address base does not confirm is refused (422 address_invalid with details.suggestions); lenient: it is posted as given, with an address_unverified warning. Absent: strict, or lenient for accounts opened before 2026-11-25 (no request that worked is refused)
+         */
+        addressCheck?: 'strict' | 'lenient';
+    };
+    /**
+     * The day the letter is filed (YYYY-MM-DD, Europe/Paris), from today to 180 days ahead. Paid at once; it stays paid, and can be canceled free, until 00:00 Europe/Paris that day, when it is filed. Absent: filed at once.
+     */
+    sendAt?: string & string;
+    /**
+     * One mailing per row, at most 5000
+     */
+    rows: Array<MailingBatchRow>;
+    /**
+     * true: check every row and answer the report and the price; nothing is created or charged
+     */
+    dryRun?: boolean;
+};
+
+export type MailingBatchList = {
+    /**
+     * Items, most recent first
+     */
+    data: Array<MailingBatch>;
+    /**
+     * Opaque cursor of the next page; null on the last page
+     */
+    nextCursor: string | null;
+    hasMore: boolean;
 };
 
 export type CityResult = {
@@ -1059,7 +1195,7 @@ export type WebhookEvent = {
      * Event identifier, the same on every retry and after a workflow reset: deduplicate on it
      */
     id: string;
-    type: 'mailing.created' | 'mailing.printed' | 'mailing.posted' | 'mailing.in_transit' | 'mailing.delivered' | 'mailing.ar_signed' | 'mailing.returned' | 'mailing.error' | 'mailing.canceled' | 'mailing.proof_available' | 'ping' | string;
+    type: 'mailing.created' | 'mailing.printed' | 'mailing.posted' | 'mailing.in_transit' | 'mailing.delivered' | 'mailing.ar_signed' | 'mailing.returned' | 'mailing.error' | 'mailing.canceled' | 'mailing.proof_available' | 'ping' | 'mailing_batch.completed' | string;
     /**
      * Event time, ISO 8601 UTC with milliseconds
      */
@@ -1080,6 +1216,10 @@ export type WebhookEvent = {
             kind: 'filing' | 'delivery' | 'return' | string;
         };
         /**
+         * Only for mailing_batch.completed (sent only to endpoints whose event filter names it): the batch, every mailing final
+         */
+        batch?: MailingBatch;
+        /**
          * Only for mailing.error, when the reason is known (the mailing is then refunded)
          */
         details?: {
@@ -1097,7 +1237,7 @@ export type WebhookEvent = {
             /**
              * The event filter; empty: every event type
              */
-            events: Array<'mailing.created' | 'mailing.printed' | 'mailing.posted' | 'mailing.in_transit' | 'mailing.delivered' | 'mailing.ar_signed' | 'mailing.returned' | 'mailing.error' | 'mailing.canceled' | 'mailing.proof_available' | 'ping' | string>;
+            events: Array<'mailing.created' | 'mailing.printed' | 'mailing.posted' | 'mailing.in_transit' | 'mailing.delivered' | 'mailing.ar_signed' | 'mailing.returned' | 'mailing.error' | 'mailing.canceled' | 'mailing.proof_available' | 'ping' | 'mailing_batch.completed' | string>;
         };
     };
 };
@@ -1750,6 +1890,10 @@ export type ListMailingsData = {
         cursor?: string;
         reference?: string;
         status?: 'paid' | 'printed' | 'posted' | 'in_transit' | 'delivered' | 'ar_signed' | 'returned' | 'error' | 'canceled';
+        /**
+         * Only this batch's mailings
+         */
+        batch?: string & string;
     };
     url: '/v1/mailings';
 };
@@ -2237,6 +2381,190 @@ export type QuoteMailingResponses = {
 };
 
 export type QuoteMailingResponse = QuoteMailingResponses[keyof QuoteMailingResponses];
+
+export type ListMailingBatchesData = {
+    body?: never;
+    path?: never;
+    query?: {
+        limit?: number;
+        /**
+         * The previous page's nextCursor
+         */
+        cursor?: string;
+    };
+    url: '/v1/mailing-batches';
+};
+
+export type ListMailingBatchesErrors = {
+    /**
+     * Bad request: `invalid_request`, `invalid_cursor`
+     */
+    400: Error;
+    /**
+     * Unauthenticated: `invalid_api_key`, `revoked_api_key`
+     */
+    401: Error;
+    /**
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     */
+    403: Error;
+    /**
+     * Too many requests: `rate_limited`, `test_quota_exceeded`
+     */
+    429: Error;
+    /**
+     * Internal error: `internal_error`
+     */
+    500: Error;
+    /**
+     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     */
+    503: Error;
+};
+
+export type ListMailingBatchesError = ListMailingBatchesErrors[keyof ListMailingBatchesErrors];
+
+export type ListMailingBatchesResponses = {
+    /**
+     * List envelope of MailingBatch
+     */
+    200: MailingBatchList;
+};
+
+export type ListMailingBatchesResponse = ListMailingBatchesResponses[keyof ListMailingBatchesResponses];
+
+export type CreateMailingBatchData = {
+    body: MailingBatchRequest;
+    headers?: {
+        /**
+         * Replays the first response for 24 hours (UUID v4 recommended)
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/mailing-batches';
+};
+
+export type CreateMailingBatchErrors = {
+    /**
+     * Bad request: `invalid_request`, `invalid_cursor`
+     */
+    400: Error;
+    /**
+     * Unauthenticated: `invalid_api_key`, `revoked_api_key`
+     */
+    401: Error;
+    /**
+     * Payment required: `insufficient_balance`
+     */
+    402: Error;
+    /**
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     */
+    403: Error;
+    /**
+     * Not found: `not_found`
+     */
+    404: Error;
+    /**
+     * Conflict: `idempotency_in_progress`, `conflict`
+     */
+    409: Error;
+    /**
+     * Body too large: `payload_too_large`
+     */
+    413: Error;
+    /**
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `unprocessable`
+     */
+    422: Error;
+    /**
+     * Too many requests: `rate_limited`, `test_quota_exceeded`
+     */
+    429: Error;
+    /**
+     * Internal error: `internal_error`
+     */
+    500: Error;
+    /**
+     * Partner failure: `upstream_error`
+     */
+    502: Error;
+    /**
+     * Service unavailable: `service_unavailable`
+     */
+    503: Error;
+};
+
+export type CreateMailingBatchError = CreateMailingBatchErrors[keyof CreateMailingBatchErrors];
+
+export type CreateMailingBatchResponses = {
+    /**
+     * MailingBatchReport (dryRun: true)
+     */
+    200: MailingBatchReport;
+    /**
+     * MailingBatch
+     */
+    201: MailingBatch;
+};
+
+export type CreateMailingBatchResponse = CreateMailingBatchResponses[keyof CreateMailingBatchResponses];
+
+export type GetMailingBatchData = {
+    body?: never;
+    path: {
+        /**
+         * UUID
+         */
+        id: string & string;
+    };
+    query?: never;
+    url: '/v1/mailing-batches/{id}';
+};
+
+export type GetMailingBatchErrors = {
+    /**
+     * Bad request: `invalid_request`, `invalid_cursor`
+     */
+    400: Error;
+    /**
+     * Unauthenticated: `invalid_api_key`, `revoked_api_key`
+     */
+    401: Error;
+    /**
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     */
+    403: Error;
+    /**
+     * Not found: `not_found`
+     */
+    404: Error;
+    /**
+     * Too many requests: `rate_limited`, `test_quota_exceeded`
+     */
+    429: Error;
+    /**
+     * Internal error: `internal_error`
+     */
+    500: Error;
+    /**
+     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     */
+    503: Error;
+};
+
+export type GetMailingBatchError = GetMailingBatchErrors[keyof GetMailingBatchErrors];
+
+export type GetMailingBatchResponses = {
+    /**
+     * MailingBatch
+     */
+    200: MailingBatch;
+};
+
+export type GetMailingBatchResponse = GetMailingBatchResponses[keyof GetMailingBatchResponses];
 
 export type SearchCitiesData = {
     body?: never;
@@ -3118,6 +3446,15 @@ export type PostPingWebhookPayload = WebhookEvent;
 export type PostPingWebhookRequest = {
     body: PostPingWebhookPayload;
     key: 'ping';
+    path?: never;
+    query?: never;
+};
+
+export type PostMailingBatchCompletedWebhookPayload = WebhookEvent;
+
+export type PostMailingBatchCompletedWebhookRequest = {
+    body: PostMailingBatchCompletedWebhookPayload;
+    key: 'mailing_batch.completed';
     path?: never;
     query?: never;
 };

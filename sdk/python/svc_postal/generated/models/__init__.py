@@ -88,6 +88,28 @@ from .letter_render_segments_item_type_1_type import LetterRenderSegmentsItemTyp
 from .list_mailings_status import ListMailingsStatus
 from .mailing_address import MailingAddress
 from .mailing_address_country import MailingAddressCountry
+from .mailing_batch import MailingBatch
+from .mailing_batch_counts import MailingBatchCounts
+from .mailing_batch_list import MailingBatchList
+from .mailing_batch_mode_type_0 import MailingBatchModeType0
+from .mailing_batch_report import MailingBatchReport
+from .mailing_batch_report_rows_item import MailingBatchReportRowsItem
+from .mailing_batch_report_rows_item_error_type_0 import (
+    MailingBatchReportRowsItemErrorType0,
+)
+from .mailing_batch_request import MailingBatchRequest
+from .mailing_batch_request_letter_type_1 import MailingBatchRequestLetterType1
+from .mailing_batch_request_mode import MailingBatchRequestMode
+from .mailing_batch_request_options import MailingBatchRequestOptions
+from .mailing_batch_request_options_address_check import (
+    MailingBatchRequestOptionsAddressCheck,
+)
+from .mailing_batch_request_options_address_placement import (
+    MailingBatchRequestOptionsAddressPlacement,
+)
+from .mailing_batch_row import MailingBatchRow
+from .mailing_batch_row_fields import MailingBatchRowFields
+from .mailing_batch_status_type_0 import MailingBatchStatusType0
 from .mailing_quote import MailingQuote
 from .mailing_quote_lines_item import MailingQuoteLinesItem
 from .mailing_request import MailingRequest
@@ -264,6 +286,22 @@ __all__ = (
     "ListMailingsStatus",
     "MailingAddress",
     "MailingAddressCountry",
+    "MailingBatch",
+    "MailingBatchCounts",
+    "MailingBatchList",
+    "MailingBatchModeType0",
+    "MailingBatchReport",
+    "MailingBatchReportRowsItem",
+    "MailingBatchReportRowsItemErrorType0",
+    "MailingBatchRequest",
+    "MailingBatchRequestLetterType1",
+    "MailingBatchRequestMode",
+    "MailingBatchRequestOptions",
+    "MailingBatchRequestOptionsAddressCheck",
+    "MailingBatchRequestOptionsAddressPlacement",
+    "MailingBatchRow",
+    "MailingBatchRowFields",
+    "MailingBatchStatusType0",
     "MailingQuote",
     "MailingQuoteLinesItem",
     "MailingRequest",

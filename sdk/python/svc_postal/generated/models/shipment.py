@@ -46,6 +46,7 @@ class Shipment:
             in 1.3.0
         send_at (None | str): The send date (YYYY-MM-DD, Europe/Paris) the mailing waits for while paid; null when filed
             at once
+        batch (None | UUID): The batch it was sent in (POST /v1/mailing-batches); null for a mailing of its own
         document (ShipmentDocument | Unset): The letter content; absent from webhook payloads
     """
 
@@ -67,6 +68,7 @@ class Shipment:
     proofs: list[ShipmentProofsItem]
     warnings: list[RequestWarning]
     send_at: None | str
+    batch: None | UUID
     order_id: None = None
     document: ShipmentDocument | Unset = UNSET
 
@@ -127,6 +129,12 @@ class Shipment:
         send_at: None | str
         send_at = self.send_at
 
+        batch: None | str
+        if isinstance(self.batch, UUID):
+            batch = str(self.batch)
+        else:
+            batch = self.batch
+
         document: dict[str, Any] | Unset = UNSET
         if not isinstance(self.document, Unset):
             document = self.document.to_dict()
@@ -154,6 +162,7 @@ class Shipment:
                 "proofs": proofs,
                 "warnings": warnings,
                 "sendAt": send_at,
+                "batch": batch,
             }
         )
         if document is not UNSET:
@@ -249,6 +258,21 @@ class Shipment:
 
         send_at = _parse_send_at(d.pop("sendAt"))
 
+        def _parse_batch(data: object) -> None | UUID:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                batch_type_0 = UUID(data)
+
+                return batch_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | UUID, data)
+
+        batch = _parse_batch(d.pop("batch"))
+
         _document = d.pop("document", UNSET)
         document: ShipmentDocument | Unset
         if isinstance(_document, Unset):
@@ -276,6 +300,7 @@ class Shipment:
             proofs=proofs,
             warnings=warnings,
             send_at=send_at,
+            batch=batch,
             document=document,
         )
 

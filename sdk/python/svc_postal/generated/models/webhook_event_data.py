@@ -8,6 +8,7 @@ from attrs import define as _attrs_define
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.mailing_batch import MailingBatch
     from ..models.shipment import Shipment
     from ..models.webhook_event_data_details import WebhookEventDataDetails
     from ..models.webhook_event_data_endpoint import WebhookEventDataEndpoint
@@ -23,6 +24,7 @@ class WebhookEventData:
     Attributes:
         mailing (Shipment | Unset):
         proof (WebhookEventDataProof | Unset): Only for mailing.proof_available
+        batch (MailingBatch | Unset):
         details (WebhookEventDataDetails | Unset): Only for mailing.error, when the reason is known (the mailing is then
             refunded)
         endpoint (WebhookEventDataEndpoint | Unset): Only for ping: the endpoint tried, as declared
@@ -30,6 +32,7 @@ class WebhookEventData:
 
     mailing: Shipment | Unset = UNSET
     proof: WebhookEventDataProof | Unset = UNSET
+    batch: MailingBatch | Unset = UNSET
     details: WebhookEventDataDetails | Unset = UNSET
     endpoint: WebhookEventDataEndpoint | Unset = UNSET
 
@@ -41,6 +44,10 @@ class WebhookEventData:
         proof: dict[str, Any] | Unset = UNSET
         if not isinstance(self.proof, Unset):
             proof = self.proof.to_dict()
+
+        batch: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.batch, Unset):
+            batch = self.batch.to_dict()
 
         details: dict[str, Any] | Unset = UNSET
         if not isinstance(self.details, Unset):
@@ -57,6 +64,8 @@ class WebhookEventData:
             field_dict["mailing"] = mailing
         if proof is not UNSET:
             field_dict["proof"] = proof
+        if batch is not UNSET:
+            field_dict["batch"] = batch
         if details is not UNSET:
             field_dict["details"] = details
         if endpoint is not UNSET:
@@ -66,6 +75,7 @@ class WebhookEventData:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.mailing_batch import MailingBatch
         from ..models.shipment import Shipment
         from ..models.webhook_event_data_details import WebhookEventDataDetails
         from ..models.webhook_event_data_endpoint import WebhookEventDataEndpoint
@@ -86,6 +96,13 @@ class WebhookEventData:
         else:
             proof = WebhookEventDataProof.from_dict(_proof)
 
+        _batch = d.pop("batch", UNSET)
+        batch: MailingBatch | Unset
+        if isinstance(_batch, Unset):
+            batch = UNSET
+        else:
+            batch = MailingBatch.from_dict(_batch)
+
         _details = d.pop("details", UNSET)
         details: WebhookEventDataDetails | Unset
         if isinstance(_details, Unset):
@@ -103,6 +120,7 @@ class WebhookEventData:
         webhook_event_data = cls(
             mailing=mailing,
             proof=proof,
+            batch=batch,
             details=details,
             endpoint=endpoint,
         )

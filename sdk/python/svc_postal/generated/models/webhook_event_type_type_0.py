@@ -3,6 +3,7 @@ from enum import StrEnum
 
 class WebhookEventTypeType0(StrEnum):
     MAILING_AR_SIGNED = "mailing.ar_signed"
+    MAILING_BATCH_COMPLETED = "mailing_batch.completed"
     MAILING_CANCELED = "mailing.canceled"
     MAILING_CREATED = "mailing.created"
     MAILING_DELIVERED = "mailing.delivered"

@@ -1,5 +1,6 @@
 from http import HTTPStatus
 from typing import Any
+from uuid import UUID
 
 import httpx
 
@@ -17,6 +18,7 @@ def _get_kwargs(
     cursor: str | Unset = UNSET,
     reference: str | Unset = UNSET,
     status: ListMailingsStatus | Unset = UNSET,
+    batch: UUID | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -32,6 +34,11 @@ def _get_kwargs(
         json_status = status.value
 
     params["status"] = json_status
+
+    json_batch: str | Unset = UNSET
+    if not isinstance(batch, Unset):
+        json_batch = str(batch)
+    params["batch"] = json_batch
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -106,6 +113,7 @@ def sync_detailed(
     cursor: str | Unset = UNSET,
     reference: str | Unset = UNSET,
     status: ListMailingsStatus | Unset = UNSET,
+    batch: UUID | Unset = UNSET,
 ) -> Response[Error | ShipmentList]:
     """List mailings, most recent first (test keys list test mailings, live keys live ones)
 
@@ -114,6 +122,7 @@ def sync_detailed(
         cursor (str | Unset): The previous page's nextCursor
         reference (str | Unset):
         status (ListMailingsStatus | Unset):
+        batch (UUID | Unset): Only this batch's mailings
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -128,6 +137,7 @@ def sync_detailed(
         cursor=cursor,
         reference=reference,
         status=status,
+        batch=batch,
     )
 
     response = client.get_httpx_client().request(
@@ -144,6 +154,7 @@ def sync(
     cursor: str | Unset = UNSET,
     reference: str | Unset = UNSET,
     status: ListMailingsStatus | Unset = UNSET,
+    batch: UUID | Unset = UNSET,
 ) -> Error | ShipmentList | None:
     """List mailings, most recent first (test keys list test mailings, live keys live ones)
 
@@ -152,6 +163,7 @@ def sync(
         cursor (str | Unset): The previous page's nextCursor
         reference (str | Unset):
         status (ListMailingsStatus | Unset):
+        batch (UUID | Unset): Only this batch's mailings
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -167,6 +179,7 @@ def sync(
         cursor=cursor,
         reference=reference,
         status=status,
+        batch=batch,
     ).parsed
 
 
@@ -177,6 +190,7 @@ async def asyncio_detailed(
     cursor: str | Unset = UNSET,
     reference: str | Unset = UNSET,
     status: ListMailingsStatus | Unset = UNSET,
+    batch: UUID | Unset = UNSET,
 ) -> Response[Error | ShipmentList]:
     """List mailings, most recent first (test keys list test mailings, live keys live ones)
 
@@ -185,6 +199,7 @@ async def asyncio_detailed(
         cursor (str | Unset): The previous page's nextCursor
         reference (str | Unset):
         status (ListMailingsStatus | Unset):
+        batch (UUID | Unset): Only this batch's mailings
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -199,6 +214,7 @@ async def asyncio_detailed(
         cursor=cursor,
         reference=reference,
         status=status,
+        batch=batch,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -213,6 +229,7 @@ async def asyncio(
     cursor: str | Unset = UNSET,
     reference: str | Unset = UNSET,
     status: ListMailingsStatus | Unset = UNSET,
+    batch: UUID | Unset = UNSET,
 ) -> Error | ShipmentList | None:
     """List mailings, most recent first (test keys list test mailings, live keys live ones)
 
@@ -221,6 +238,7 @@ async def asyncio(
         cursor (str | Unset): The previous page's nextCursor
         reference (str | Unset):
         status (ListMailingsStatus | Unset):
+        batch (UUID | Unset): Only this batch's mailings
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -237,5 +255,6 @@ async def asyncio(
             cursor=cursor,
             reference=reference,
             status=status,
+            batch=batch,
         )
     ).parsed

@@ -1,0 +1,123 @@
+import type { Db, Tx } from '../../db/knex.js';
+import type { Config } from '../../lib/config.js';
+import { keysetQuery, page } from '../pagination.js';
+import { mailingStart } from '../mailings/create.js';
+import { isFinal, type Mode, type ShipmentStatus } from '../mailings/states.js';
+import type { MailingStart } from '../deps.js';
+import { recordWebhookEvent } from '../webhooks/events.js';
+import type { DeliveryTarget } from '../webhooks/event-types.js';
+
+/** The batch resource (GET /v1/mailing-batches/{id}): its mailings counted by status. */
+export interface MailingBatch {
+  id: string;
+  mode: Mode;
+  test: boolean;
+  /** `processing` until every mailing is final, then `completed` (mailing_batch.completed). */
+  status: 'processing' | 'completed';
+  mailingCount: number;
+  amountCents: number;
+  counts: Partial<Record<ShipmentStatus, number>>;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+export interface BatchRow {
+  id: string;
+  account_id: string;
+  test: boolean;
+  mode: Mode;
+  row_count: number;
+  amount_cents: number;
+  created_at: Date;
+  finished_at: Date | null;
+}
+
+/** The counts per status of each batch's mailings, in one statement. */
+async function countsOf(db: Db | Tx, ids: string[]): Promise<Map<string, Partial<Record<ShipmentStatus, number>>>> {
+  const rows: { batch_id: string; status: ShipmentStatus; n: string }[] = ids.length
+    ? await db('shipments').whereIn('batch_id', ids).select('batch_id', 'status').count('* as n').groupBy('batch_id', 'status')
+    : [];
+  const counts = new Map<string, Partial<Record<ShipmentStatus, number>>>();
+  for (const row of rows) counts.set(row.batch_id, { ...counts.get(row.batch_id), [row.status]: Number(row.n) });
+  return counts;
+}
+
+export function toBatch(row: BatchRow, counts: Partial<Record<ShipmentStatus, number>>): MailingBatch {
+  return {
+    id: row.id,
+    mode: row.mode,
+    test: row.test,
+    status: row.finished_at ? 'completed' : 'processing',
+    mailingCount: row.row_count,
+    amountCents: row.amount_cents,
+    counts,
+    createdAt: row.created_at.toISOString(),
+    finishedAt: row.finished_at?.toISOString() ?? null,
+  };
+}
+
+/** The batch row, written in the transaction that records its mailings. */
+export async function insertBatch(trx: Tx, row: BatchRow): Promise<void> {
+  await trx('mailing_batches').insert(row);
+}
+
+/** A batch of the account in the key's environment, or undefined. */
+export async function findBatch(db: Db, owner: { accountId: string; test: boolean }, id: string): Promise<MailingBatch | undefined> {
+  const row: BatchRow | undefined = await db('mailing_batches').where({ id, account_id: owner.accountId, test: owner.test }).first();
+  return row && toBatch(row, (await countsOf(db, [id])).get(id) ?? {});
+}
+
+/** One page of an account's batches of one environment, most recent first (the cursor of every list). */
+export async function listBatches(
+  db: Db,
+  secretKey: Buffer,
+  filter: { accountId: string; test: boolean; limit: number; cursor?: string },
+): Promise<{ data: MailingBatch[]; nextCursor: string | null; hasMore: boolean }> {
+  const scope = `mailing-batches:${filter.accountId}:${filter.test ? 'test' : 'live'}`;
+  const query = db('mailing_batches').where({ account_id: filter.accountId, test: filter.test });
+  const rows = (await keysetQuery(query, filter, secretKey, scope)) as BatchRow[];
+  const result = page(rows, filter.limit, secretKey, scope);
+  const counts = await countsOf(
+    db,
+    result.rows.map((r) => r.id),
+  );
+  return { data: result.rows.map((r) => toBatch(r, counts.get(r.id) ?? {})), nextCursor: result.nextCursor, hasMore: result.hasMore };
+}
+
+/** The next `limit` mailings of a batch after `after` (by id), as their workflows start. */
+export async function batchMailingStarts(db: Db, config: Config, batchId: string, after: string | null, limit: number): Promise<MailingStart[]> {
+  const query = db('shipments')
+    .where({ batch_id: batchId })
+    .orderBy('id')
+    .limit(limit)
+    .select('id', 'account_id', 'mode', 'test', 'reference', db.raw(`to_char(send_at, 'YYYY-MM-DD') AS send_at`));
+  if (after) query.andWhere('id', '>', after);
+  const rows = (await query) as Parameters<typeof mailingStart>[1][];
+  return rows.map((row) => mailingStart(config, row));
+}
+
+/** Whether every mailing of the batch is final (canceled, returned, error, or at its mode's last step). */
+export async function batchIsFinal(db: Db, batchId: string): Promise<boolean> {
+  const batch: Pick<BatchRow, 'mode'> | undefined = await db('mailing_batches').where({ id: batchId }).first('mode');
+  if (!batch) return true;
+  const counts = (await countsOf(db, [batchId])).get(batchId) ?? {};
+  return Object.keys(counts).every((status) => isFinal(batch.mode, status as ShipmentStatus));
+}
+
+/**
+ * The batch's end: `finished_at` (once) and its event mailing_batch.completed, for the endpoints
+ * that chose it by name; returns the deliveries to start. Repeating it records nothing twice.
+ */
+export async function completeBatch(db: Db, batchId: string): Promise<DeliveryTarget[]> {
+  await db('mailing_batches').where({ id: batchId }).whereNull('finished_at').update({ finished_at: new Date() });
+  const row: BatchRow = await db('mailing_batches').where({ id: batchId }).first();
+  const batch = toBatch(row, (await countsOf(db, [batchId])).get(batchId) ?? {});
+  return recordWebhookEvent(db, {
+    eventKey: `batch/${batchId}/completed`,
+    type: 'mailing_batch.completed',
+    accountId: row.account_id,
+    livemode: !row.test,
+    created: batch.finishedAt!,
+    data: { batch },
+  });
+}

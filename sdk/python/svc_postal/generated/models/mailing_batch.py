@@ -1,0 +1,165 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+from uuid import UUID
+
+from attrs import define as _attrs_define
+
+from ..models.mailing_batch_mode_type_0 import MailingBatchModeType0
+from ..models.mailing_batch_status_type_0 import MailingBatchStatusType0
+
+if TYPE_CHECKING:
+    from ..models.mailing_batch_counts import MailingBatchCounts
+
+
+T = TypeVar("T", bound="MailingBatch")
+
+
+@_attrs_define
+class MailingBatch:
+    """
+    Attributes:
+        id (UUID): UUID
+        mode (MailingBatchModeType0 | str):
+        test (bool):
+        status (MailingBatchStatusType0 | str): completed once every mailing of the batch is final
+            (mailing_batch.completed)
+        mailing_count (int):
+        amount_cents (int): Debited once for the whole batch (live keys), excluding VAT
+        counts (MailingBatchCounts): The batch's mailings by status (statuses with none are absent)
+        created_at (datetime.datetime):
+        finished_at (datetime.datetime | None):
+    """
+
+    id: UUID
+    mode: MailingBatchModeType0 | str
+    test: bool
+    status: MailingBatchStatusType0 | str
+    mailing_count: int
+    amount_cents: int
+    counts: MailingBatchCounts
+    created_at: datetime.datetime
+    finished_at: datetime.datetime | None
+
+    def to_dict(self) -> dict[str, Any]:
+        id = str(self.id)
+
+        mode: str
+        if isinstance(self.mode, MailingBatchModeType0):
+            mode = self.mode.value
+        else:
+            mode = self.mode
+
+        test = self.test
+
+        status: str
+        if isinstance(self.status, MailingBatchStatusType0):
+            status = self.status.value
+        else:
+            status = self.status
+
+        mailing_count = self.mailing_count
+
+        amount_cents = self.amount_cents
+
+        counts = self.counts.to_dict()
+
+        created_at = self.created_at.isoformat()
+
+        finished_at: None | str
+        if isinstance(self.finished_at, datetime.datetime):
+            finished_at = self.finished_at.isoformat()
+        else:
+            finished_at = self.finished_at
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "id": id,
+                "mode": mode,
+                "test": test,
+                "status": status,
+                "mailingCount": mailing_count,
+                "amountCents": amount_cents,
+                "counts": counts,
+                "createdAt": created_at,
+                "finishedAt": finished_at,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.mailing_batch_counts import MailingBatchCounts
+
+        d = dict(src_dict)
+        id = UUID(d.pop("id"))
+
+        def _parse_mode(data: object) -> MailingBatchModeType0 | str:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                mode_type_0 = MailingBatchModeType0(data)
+
+                return mode_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(MailingBatchModeType0 | str, data)
+
+        mode = _parse_mode(d.pop("mode"))
+
+        test = d.pop("test")
+
+        def _parse_status(data: object) -> MailingBatchStatusType0 | str:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                status_type_0 = MailingBatchStatusType0(data)
+
+                return status_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(MailingBatchStatusType0 | str, data)
+
+        status = _parse_status(d.pop("status"))
+
+        mailing_count = d.pop("mailingCount")
+
+        amount_cents = d.pop("amountCents")
+
+        counts = MailingBatchCounts.from_dict(d.pop("counts"))
+
+        created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
+
+        def _parse_finished_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                finished_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return finished_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        finished_at = _parse_finished_at(d.pop("finishedAt"))
+
+        mailing_batch = cls(
+            id=id,
+            mode=mode,
+            test=test,
+            status=status,
+            mailing_count=mailing_count,
+            amount_cents=amount_cents,
+            counts=counts,
+            created_at=created_at,
+            finished_at=finished_at,
+        )
+
+        return mailing_batch

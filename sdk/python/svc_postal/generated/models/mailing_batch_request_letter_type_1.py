@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+T = TypeVar("T", bound="MailingBatchRequestLetterType1")
+
+
+@_attrs_define
+class MailingBatchRequestLetterType1:
+    """
+    Attributes:
+        title (str):
+        body (str): Plain text, a blank line between paragraphs
+    """
+
+    title: str
+    body: str
+
+    def to_dict(self) -> dict[str, Any]:
+        title = self.title
+
+        body = self.body
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "title": title,
+                "body": body,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        title = d.pop("title")
+
+        body = d.pop("body")
+
+        mailing_batch_request_letter_type_1 = cls(
+            title=title,
+            body=body,
+        )
+
+        return mailing_batch_request_letter_type_1

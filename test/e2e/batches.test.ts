@@ -1,0 +1,273 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { balanceOf, call, createAccount, eventually, startedMailingWorkflow, type TestAccount } from '../support/api.js';
+import { stack } from '../support/stack.js';
+import { recipient, sender } from '../support/fixtures.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { createWebhookEndpoint } from '../../domain/webhooks/endpoints.js';
+import { MAX_BATCH_ROWS } from '../../api/schemas/batches.js';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { spawnApiProcess, type ApiProcess } from '../support/api.js';
+import { spawnNode } from '../support/processes.js';
+import { batchWorkflowId } from '../../workflows/contract.js';
+import { parisDate } from '../../lib/paris-time.js';
+
+const letter = { title: 'Votre contrat {{contrat}}', body: 'Bonjour {{prenom}},\n\nVotre contrat {{contrat}} est renouvelé.\n\nMarie Dupont' };
+/** Rows to the same (checked) address under different names: the address base answers once. */
+const rows = (count: number, prefix = 'C') =>
+  Array.from({ length: count }, (_, i) => ({
+    recipient: { ...recipient, name: `Personne ${i}` },
+    fields: { prenom: `Prénom${i}`, contrat: `${prefix}-${i}` },
+    reference: `${prefix}-${i}`,
+  }));
+const batchBody = (count: number, extra: Record<string, unknown> = {}) => ({ mode: 'simple', letter, sender, rows: rows(count), ...extra });
+const post = (key: string, body: unknown, headers: Record<string, string> = {}) => call('POST', '/v1/mailing-batches', { key, body, headers });
+const ledgerOf = async (accountId: string) =>
+  (await stack().db('ledger_entries').where({ account_id: accountId, kind: 'debit' }).select('amount_cents', 'reference')).map((e) => ({
+    ...e,
+    amount_cents: Number(e.amount_cents),
+  }));
+const shipmentsOf = (accountId: string) => stack().db('shipments').where({ account_id: accountId }).select('id', 'batch_id');
+
+/** POST /v1/mailing-batches (issue 29, part 1): all or nothing, paid once, one mailing per row. */
+describe('mailing batches', function () {
+  this.timeout(120_000);
+  let account: TestAccount;
+  before(async () => {
+    account = await createAccount({ balanceCents: 100_000 });
+  });
+
+  it('dryRun: every row checked with the 422 reasons of a single mailing, the total priced, nothing created or charged', async () => {
+    const body = batchBody(3, { dryRun: true });
+    body.rows[1]!.recipient = { ...recipient, postcode: '99999' };
+    body.rows[2]!.fields = { prenom: 'Sans contrat' } as (typeof body.rows)[number]['fields'];
+    const before = await balanceOf(account.id);
+    const res = await post(account.liveKey, body);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body).to.include({ valid: false, rowCount: 3, invalidCount: 2 });
+    const [ok, badAddress, missingField] = res.body.rows;
+    expect(ok).to.include({ index: 0, ok: true, reference: 'C-0', error: null });
+    expect(ok.amountCents).to.be.above(0);
+    expect(res.body.amountCents).to.equal(ok.amountCents);
+    expect(badAddress.ok).to.equal(false);
+    expect(badAddress.error.code).to.equal('address_invalid');
+    // The same answer a single mailing gets for that recipient.
+    const single = await call('POST', '/v1/mailing-quotes', {
+      key: account.liveKey,
+      body: { mode: 'simple', letter: { title: 't', body: 'b' }, sender, recipient: body.rows[1]!.recipient },
+    });
+    expect(single.status).to.equal(422);
+    expect(badAddress.error).to.deep.equal({ code: single.body.error.code, message: single.body.error.message, details: single.body.error.details });
+    expect(missingField.error.code).to.equal('field_missing');
+    expect(missingField.error.details).to.deep.equal({ field: 'rows[2].fields.contrat' });
+    expect(await balanceOf(account.id)).to.equal(before);
+    expect(await shipmentsOf(account.id)).to.have.length(0);
+  });
+
+  it('an invalid row refuses the whole batch (422 batch_invalid with the report), nothing created or charged', async () => {
+    const body = batchBody(3);
+    body.rows[2]!.recipient = { ...recipient, postcode: '99999' };
+    const before = await balanceOf(account.id);
+    const res = await post(account.liveKey, body);
+    expect(res.status).to.equal(422);
+    expect(res.body.error.code).to.equal('batch_invalid');
+    expect(res.body.error.details.rows.map((r: { ok: boolean }) => r.ok)).to.deep.equal([true, true, false]);
+    expect(await balanceOf(account.id)).to.equal(before);
+    expect(await shipmentsOf(account.id)).to.have.length(0);
+  });
+
+  it('refuses more rows than the limit (400) and a balance short of the total (402), creating nothing', async () => {
+    const tooMany = await post(account.liveKey, { ...batchBody(1), rows: Array.from({ length: MAX_BATCH_ROWS + 1 }, () => ({ recipient })) });
+    expect(tooMany.status).to.be.oneOf([400, 413]);
+    const poor = await createAccount({ balanceCents: 100 });
+    const res = await post(poor.liveKey, batchBody(2));
+    expect(res.status, JSON.stringify(res.body)).to.equal(402);
+    expect(res.body.error.code).to.equal('insufficient_balance');
+    expect(await shipmentsOf(poor.id)).to.have.length(0);
+  });
+
+  it(`checks ${MAX_BATCH_ROWS} rows (the most, inside SPEC.md's 1 MB body) in one dry run`, async () => {
+    const body = batchBody(MAX_BATCH_ROWS, { dryRun: true });
+    expect(Buffer.byteLength(JSON.stringify(body))).to.be.below(1_000_000);
+    const started = Date.now();
+    const res = await post(account.liveKey, body);
+    expect(res.status).to.equal(200);
+    expect(res.body).to.include({ valid: true, rowCount: MAX_BATCH_ROWS, invalidCount: 0 });
+    expect(Date.now() - started).to.be.below(60_000);
+  });
+
+  it('creates one normal mailing per row, debited once, listed by GET /v1/mailings?batch=, each with its workflow', async () => {
+    const before = await balanceOf(account.id);
+    const res = await post(account.liveKey, batchBody(3));
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    const batch = res.body;
+    expect(res.headers.get('location')).to.equal(`/v1/mailing-batches/${batch.id}`);
+    expect(batch).to.include({ mode: 'simple', test: false, status: 'processing', mailingCount: 3, finishedAt: null });
+    expect(batch.counts).to.deep.equal({ paid: 3 });
+    expect(await balanceOf(account.id)).to.equal(before - batch.amountCents);
+    expect(res.headers.get('x-service-balance')).to.equal(String(before - batch.amountCents));
+    const debits = await ledgerOf(account.id);
+    expect(debits).to.deep.equal([{ amount_cents: -batch.amountCents, reference: `batch:${batch.id}` }]);
+
+    const list = await call('GET', `/v1/mailings?batch=${batch.id}`, { key: account.liveKey });
+    expect(list.status).to.equal(200);
+    expect(list.body.data).to.have.length(3);
+    for (const mailing of list.body.data) {
+      expect(mailing.batch).to.equal(batch.id);
+      const i = Number(mailing.reference.slice(2));
+      expect(mailing.document.text).to.include(`Bonjour Prénom${i},`).and.include(`Votre contrat C-${i} est renouvelé`);
+      expect(mailing.title).to.equal(`Votre contrat C-${i}`);
+      expect(mailing.amountCents * 3).to.equal(batch.amountCents);
+      await startedMailingWorkflow(mailing.id);
+    }
+    // A mailing of its own has no batch, and is not in the batch's list.
+    const single = await call('POST', '/v1/mailings', { key: account.liveKey, body: { mode: 'simple', letter: { title: 't', body: 'b' }, sender, recipient } });
+    expect(single.body.batch).to.equal(null);
+    const again = await call('GET', `/v1/mailings?batch=${batch.id}&limit=2`, { key: account.liveKey });
+    expect(again.body.data.map((m: { id: string }) => m.id)).to.not.include(single.body.id);
+    expect(again.body.hasMore).to.equal(true);
+
+    const got = await call('GET', `/v1/mailing-batches/${batch.id}`, { key: account.liveKey });
+    expect(got.status).to.equal(200);
+    expect(got.body.id).to.equal(batch.id);
+    const listed = await call('GET', '/v1/mailing-batches?limit=1', { key: account.liveKey });
+    expect(listed.body.data[0].id).to.equal(batch.id);
+    expect((await call('GET', `/v1/mailing-batches/${batch.id}`, { key: account.testKey })).status).to.equal(404);
+  });
+
+  it('the same Idempotency-Key sent many times at once creates one batch, debited once', async () => {
+    const rich = await createAccount({ balanceCents: 100_000 });
+    const key = randomUUID();
+    const body = batchBody(2);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => post(rich.liveKey, body, { 'idempotency-key': key })));
+    const created = answers.filter((a) => a.status === 201);
+    expect(
+      answers.every((a) => a.status === 201 || (a.status === 409 && a.body.error.code === 'idempotency_in_progress')),
+      JSON.stringify(answers.map((a) => a.body)),
+    ).to.equal(true);
+    expect(created.length).to.be.at.least(1);
+    expect(new Set(created.map((a) => a.body.id)).size).to.equal(1);
+    const replay = await post(rich.liveKey, body, { 'idempotency-key': key });
+    expect(replay.status).to.equal(201);
+    expect(replay.body.id).to.equal(created[0]!.body.id);
+    expect(await stack().db('mailing_batches').where({ account_id: rich.id })).to.have.length(1);
+    expect(await shipmentsOf(rich.id)).to.have.length(2);
+    expect(await ledgerOf(rich.id)).to.have.length(1);
+  });
+
+  it('two batches at once against a balance that pays for one: exactly one is created', async () => {
+    const probe = await post(account.liveKey, batchBody(3, { dryRun: true }));
+    const scarce = await createAccount({ balanceCents: probe.body.amountCents + 10 });
+    const answers = await Promise.all([post(scarce.liveKey, batchBody(3)), post(scarce.liveKey, batchBody(3))]);
+    expect(answers.map((a) => a.status).sort()).to.deep.equal([201, 402]);
+    expect(await shipmentsOf(scarce.id)).to.have.length(3);
+    expect(await balanceOf(scarce.id)).to.equal(10);
+  });
+
+  describe('completion', () => {
+    let receiver: WebhookReceiver;
+    before(async () => {
+      receiver = await new WebhookReceiver().start();
+    });
+    after(() => receiver.stop());
+
+    it('mailing_batch.completed once every mailing is final, only to the endpoints that name it', async () => {
+      const owner = await createAccount({ balanceCents: 0 });
+      const { db, config } = stack();
+      const everything = await createWebhookEndpoint(db, config, { accountId: owner.id, url: receiver.url + '?all', env: 'test', events: [] });
+      const chosen = await createWebhookEndpoint(db, config, {
+        accountId: owner.id,
+        url: receiver.url + '?chosen',
+        env: 'test',
+        events: ['mailing_batch.completed'],
+      });
+      const res = await post(owner.testKey, batchBody(2));
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      expect(res.body).to.include({ test: true, amountCents: 0 });
+      const mailings = (await call('GET', `/v1/mailings?batch=${res.body.id}`, { key: owner.testKey })).body.data;
+      await call('POST', `/v1/mailings/${mailings[0].id}/cancel`, { key: owner.testKey });
+      await startedMailingWorkflow(mailings[1].id);
+      // One final, one not: the batch waits.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect((await call('GET', `/v1/mailing-batches/${res.body.id}`, { key: owner.testKey })).body.status).to.equal('processing');
+      expect((await call('POST', `/v1/test/mailings/${mailings[1].id}/advance`, { key: owner.testKey, body: { status: 'error' } })).status).to.equal(200);
+      const done = await eventually(
+        () => call('GET', `/v1/mailing-batches/${res.body.id}`, { key: owner.testKey }),
+        (r) => r.body.status === 'completed',
+        20_000,
+        500,
+      );
+      expect(done.body.counts).to.deep.equal({ canceled: 1, error: 1 });
+      expect(done.body.finishedAt).to.be.a('string');
+      await receiver.until((got) => got.some((w) => w.body.type === 'mailing_batch.completed'));
+      const completed = receiver.ofType('mailing_batch.completed');
+      expect(completed).to.have.length(1);
+      expect(completed[0]!.body.data.batch).to.deep.include({ id: res.body.id, status: 'completed' });
+      const deliveries = await db('webhook_deliveries').where({ event_id: completed[0]!.body.id }).select('endpoint_id');
+      expect(deliveries.map((d) => d.endpoint_id)).to.deep.equal([chosen.id]);
+      expect(deliveries.map((d) => d.endpoint_id)).to.not.include(everything.id);
+    });
+  });
+});
+
+describe('mailing batches: a worker killed mid-batch', function () {
+  this.timeout(240_000);
+  const QUEUE = 'batches-durability-test';
+  const env = { TEMPORAL_TASK_QUEUE: QUEUE, LOG_LEVEL: 'warn' };
+  let api: ApiProcess;
+  let worker: ChildProcess | undefined;
+  before(async () => {
+    api = await spawnApiProcess(env);
+  });
+  after(async () => {
+    worker?.kill('SIGKILL');
+    await api.stop();
+  });
+
+  it('creates each mailing once: one record, one workflow each, the balance debited once', async () => {
+    const ROWS = 500;
+    const owner = await createAccount({ balanceCents: 1_000_000 });
+    worker = spawnNode('worker', env);
+    // Live letters filed tomorrow: paid and recorded now, their workflows wait (no printing).
+    const [y, m, d] = parisDate().split('-').map(Number) as [number, number, number];
+    const sendAt = new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+    const res = await call('POST', '/v1/mailing-batches', { baseUrl: api.url, key: owner.liveKey, body: batchBody(ROWS, { sendAt }) });
+    expect(res.status, JSON.stringify(res.body).slice(0, 500)).to.equal(201);
+    const { client } = stack().temporal;
+    const childrenStarted = async (): Promise<number> => {
+      const history = await client.workflow.getHandle(batchWorkflowId(res.body.id)).fetchHistory();
+      return history.events!.filter((e) => e.childWorkflowExecutionStartedEventAttributes).length;
+    };
+    const startedBeforeKill = await eventually(childrenStarted, (n) => n > 0, 30_000, 50);
+    worker.kill('SIGKILL');
+    // Killed mid-batch: some mailings' workflows started, not all.
+    expect(startedBeforeKill).to.be.below(ROWS);
+    await once(worker, 'exit');
+    worker = spawnNode('worker', env);
+
+    const countWorkflows = async (): Promise<string[]> => {
+      const ids: string[] = [];
+      for await (const execution of client.workflow.list({ query: `WorkflowType = 'mailing' AND AccountId = '${owner.id}'` })) ids.push(execution.workflowId);
+      return ids;
+    };
+    const ids = await eventually(countWorkflows, (found) => found.length >= ROWS, 120_000, 1000);
+    const shipments = await shipmentsOf(owner.id);
+    expect(shipments).to.have.length(ROWS);
+    expect(ids).to.have.length(ROWS);
+    expect(new Set(ids)).to.deep.equal(new Set(shipments.map((s) => `mailing-${s.id}`)));
+    expect(
+      await stack()
+        .db('mailing_records')
+        .whereIn(
+          'shipment_id',
+          shipments.map((s) => s.id),
+        ),
+    ).to.have.length(ROWS);
+    expect(await ledgerOf(owner.id)).to.deep.equal([{ amount_cents: -res.body.amountCents, reference: `batch:${res.body.id}` }]);
+    expect(await balanceOf(owner.id)).to.equal(1_000_000 - res.body.amountCents);
+    // The batch went on to wait for its mailings: every one started, none twice.
+    const batchRun = await client.workflow.getHandle(batchWorkflowId(res.body.id)).describe();
+    expect(batchRun.status.name).to.equal('RUNNING');
+  });
+});

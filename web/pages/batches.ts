@@ -1,0 +1,125 @@
+import { html, type Html } from '../html.js';
+import type { Session } from '../../domain/developers/sessions.js';
+import type { BatchReport } from '../../domain/batches/create.js';
+import { MODES, MODE_LABELS } from '../../domain/mailings/states.js';
+import { BASE, csrfField, layout, message, type Message } from './layout.js';
+
+/** What the batch form holds, posted again with the confirmation (nothing is kept between the two pages). */
+export interface BatchForm {
+  env: 'test' | 'live';
+  mode: string;
+  senderName: string;
+  senderLine1: string;
+  senderPostalCode: string;
+  senderCity: string;
+  title: string;
+  body: string;
+  csv: string;
+}
+
+export const BATCH_FORM_FIELDS = ['env', 'mode', 'senderName', 'senderLine1', 'senderPostalCode', 'senderCity', 'title', 'body', 'csv'] as const;
+
+const euros = (cents: number): string => `${(cents / 100).toFixed(2).replace('.', ',')} € HT`;
+
+function formFields(form: BatchForm): Html {
+  const option = (value: string, text: string, selected: string): Html =>
+    html`<option value="${value}" ${value === selected ? html`selected` : ''}>${text}</option>`;
+  const text = (name: keyof BatchForm, label: string): Html =>
+    html`<label for="${name}">${label}</label><input id="${name}" name="${name}" type="text" value="${form[name]}" required />`;
+  return html`<label for="env">Environnement</label>
+    <select id="env" name="env">
+      ${option('test', 'test (sandbox, rien n’est envoyé ni facturé)', form.env)} ${option('live', 'production (débité en une fois)', form.env)}
+    </select>
+    <label for="mode">Mode d’envoi</label>
+    <select id="mode" name="mode">
+      ${MODES.map((m) => option(m, MODE_LABELS[m], form.mode))}
+    </select>
+    <fieldset>
+      <legend>Expéditeur</legend>
+      ${text('senderName', 'Nom')} ${text('senderLine1', 'Adresse')} ${text('senderPostalCode', 'Code postal')} ${text('senderCity', 'Ville')}
+    </fieldset>
+    <fieldset>
+      <legend>Lettre (les {{variables}} prennent les colonnes du fichier)</legend>
+      ${text('title', 'Titre')}
+      <label for="body">Texte</label>
+      <textarea id="body" name="body" rows="8" required>${form.body}</textarea>
+    </fieldset>
+    <label for="csv-file">Fichier CSV des destinataires</label>
+    <input id="csv-file" type="file" accept=".csv,text/csv" data-csv-into="csv" />
+    <label for="csv">Contenu du fichier (ou collez-le ici)</label>
+    <textarea id="csv" name="csv" rows="8" required>${form.csv}</textarea>`;
+}
+
+function reportTable(report: BatchReport): Html {
+  return html`<table id="batch-report">
+    <thead>
+      <tr>
+        <th>Ligne</th>
+        <th>Référence</th>
+        <th>Résultat</th>
+        <th>Prix</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${report.rows.map(
+        (row) =>
+          html`<tr data-row="${row.index + 1}" data-ok="${row.ok ? 'true' : 'false'}">
+            <td>${row.index + 1}</td>
+            <td>${row.reference ?? '—'}</td>
+            <td>
+              ${row.ok ? (row.warnings.length ? row.warnings.map((w) => html`${w.message}<br />`) : 'Prêt') : html`<strong>${row.error!.code}</strong> : ${row.error!.message}`}
+            </td>
+            <td>${row.amountCents === null ? '—' : euros(row.amountCents)}</td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+/**
+ * Mail merge from a CSV file: the form, then the dry run's report row by row and the total, and
+ * only when every row is valid, the button that creates (and pays for) the batch.
+ */
+export function batchPage(session: Session, input: { form: BatchForm; report?: BatchReport; batchKey?: string; m?: Message }): string {
+  const { form, report } = input;
+  const hidden = BATCH_FORM_FIELDS.map((name) => html`<input type="hidden" name="${name}" value="${form[name]}" />`);
+  return layout(
+    'Envoi en nombre',
+    session,
+    html`${message(input.m)}
+      <p>
+        Une lettre, un destinataire par ligne du fichier CSV. Première ligne : les noms des colonnes : <code>name</code>, <code>line1</code> à
+        <code>line5</code>, <code>postalCode</code>, <code>city</code> (ou <code>siret</code>), <code>reference</code> (facultative) ; toute autre colonne
+        remplit la <code>{{variable}}</code> du même nom. Séparateur virgule ou point-virgule. Jusqu’à 16 Ko depuis cette page ; au-delà,
+        <code>POST /v1/mailing-batches</code> (5 000 lignes).
+      </p>
+      ${
+        report
+          ? html`<section id="batch-check">
+              <h2>Vérification</h2>
+              <p id="batch-total">
+                ${report.rowCount} lignes, ${report.invalidCount} refusées. Total :
+                ${euros(report.amountCents)}${form.env === 'test' ? ' (test : non facturé)' : ''}.
+              </p>
+              ${reportTable(report)}
+              ${
+                report.valid
+                  ? html`<form method="post" action="${BASE}/envois/lots/envoyer">
+                      ${csrfField(session)}${hidden}<input type="hidden" name="batchKey" value="${input.batchKey ?? ''}" /><button
+                        type="submit"
+                        id="confirm-batch"
+                      >
+                        Envoyer les ${report.rowCount} courriers
+                      </button>
+                    </form>`
+                  : html`<p class="error">Corrigez les lignes refusées : rien n’est envoyé tant qu’une ligne est refusée.</p>`
+              }
+            </section>`
+          : ''
+      }
+      <form method="post" action="${BASE}/envois/lots/verifier" id="batch-form">
+        ${csrfField(session)} ${formFields(form)}
+        <p><button type="submit" id="check-batch">Vérifier (rien n’est envoyé)</button></p>
+      </form>`,
+  );
+}
