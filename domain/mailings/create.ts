@@ -11,7 +11,7 @@ import { saveAnswerWithin } from '../access/idempotency.js';
 import { debit, type Charge } from '../billing/ledger.js';
 import { RECORD_STATEMENT_TIMEOUT_MS } from './creation-protocol.js';
 import type { PreparedOwnPdf } from './own-pdf-letter.js';
-import { storeOwnPdf } from './own-pdf-store.js';
+import { storeOwnPdfs } from './own-pdf-store.js';
 import { prepareMailing, type PreparedMailing } from './prepare.js';
 import { toShipment, type PostalAddress, type Shipment, type ShipmentRow } from './shipment.js';
 import { lastStep } from './states.js';
@@ -87,7 +87,7 @@ async function recordMailing(
     await trx.raw(`SET LOCAL statement_timeout = ${RECORD_STATEMENT_TIMEOUT_MS}`);
     const charge = row.test ? undefined : await debit(trx, row.account_id, `mailing.${row.mode}`, row.id, row.amount_cents);
     await insertShipment(trx, row);
-    if (ownPdf) await storeOwnPdf(trx, row.id, ownPdf.stored);
+    if (ownPdf) await storeOwnPdfs(trx, [{ shipmentId: row.id, stored: ownPdf.stored }]);
     // Under an Idempotency-Key, the answer commits with the mailing: a retry after a crash
     // replays it and can never post the letter twice.
     await saveAnswerWithin(trx, caller.idempotency, 201, answer);
@@ -162,7 +162,10 @@ export async function recordBatchShipments(trx: Tx, mailings: { row: ShipmentRow
     await trx('shipments').insert(part.map(({ row }) => ({ ...row, warnings: JSON.stringify(row.warnings), updated_at: row.created_at })));
     await trx('mailing_records').insert(part.map(({ row }) => ({ shipment_id: row.id, outcome: 'recorded' })));
     await trx('shipment_events').insert(part.map(({ row }) => ({ shipment_id: row.id, step: 0, status: 'paid', at: row.created_at })));
-    for (const { row, ownPdf } of part) if (ownPdf) await storeOwnPdf(trx, row.id, ownPdf.stored);
+    await storeOwnPdfs(
+      trx,
+      part.flatMap(({ row, ownPdf }) => (ownPdf ? [{ shipmentId: row.id, stored: ownPdf.stored }] : [])),
+    );
   }
 }
 

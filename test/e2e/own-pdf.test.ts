@@ -149,8 +149,17 @@ describe('mailings of the customer’s own PDF (letter.pdf)', function () {
     expect(created.body.amountCents).to.equal(189 + 3 * 12);
     const id = created.body.id as string;
     const { pdf: sent } = await filed(id);
-    const stored = await stack().db('shipment_pdfs').where({ shipment_id: id }).first('pdf', 'sha256');
+    const stored = await stack()
+      .db('shipment_pdfs as p')
+      .join('pdf_documents as d', 'd.sha256', 'p.sha256')
+      .where({ shipment_id: id })
+      .first('d.pdf', 'p.sha256');
     expect(Buffer.compare(stored.pdf, Buffer.from(pdf)), 'stored byte for byte').to.equal(0);
+    // The same PDF mailed again is linked to the stored bytes, not stored twice.
+    const again = await post(account.liveKey, body(pdf));
+    expect(again.status, again.text).to.equal(201);
+    expect(await stack().db('shipment_pdfs').where({ sha256: stored.sha256 }).count({ n: '*' }).first()).to.deep.equal({ n: '2' });
+    expect(await stack().db('pdf_documents').where({ sha256: stored.sha256 }).count({ n: '*' }).first()).to.deep.equal({ n: '1' });
     const [mine, theirs] = [await PDFDocument.load(pdf), await PDFDocument.load(sent)];
     expect(theirs.getPageCount()).to.equal(4);
     mine.getPages().forEach((page, i) => {
