@@ -16,7 +16,8 @@ import { toolTemporalAddress } from './local/database.js';
  * DIR` also writes each history there (binary protobuf), to add to test/fixtures/histories/;
  * `--query` picks other executions (a visibility query, e.g. finished deliveries to record).
  */
-const RUNNING = "(WorkflowType = 'mailing' OR WorkflowType = 'webhookDelivery' OR WorkflowType = 'topUp') AND ExecutionStatus = 'Running'";
+const RUNNING =
+  "(WorkflowType = 'mailing' OR WorkflowType = 'webhookDelivery' OR WorkflowType = 'topUp' OR WorkflowType = 'mailingBatch') AND ExecutionStatus = 'Running'";
 
 /**
  * The report is the only thing on standard output (tools parse it): the SDK's own lines (warnings

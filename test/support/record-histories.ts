@@ -6,13 +6,14 @@ import { DELIVERY_STATUS, MAILING_MODE, MAILING_STATUS, MAILING_TEST } from '../
 
 /**
  * `RECORD_HISTORIES=DIR npm test`: at the end of the run, the histories of the mailings, webhook
- * deliveries and top-ups the suite ran, one per kind of path (workflow type, test or live, mode,
+ * deliveries, batches and top-ups the suite ran, one per kind of path (workflow type, test or live, mode,
  * last status, open or closed), the longest of each, written to DIR to refresh
  * test/fixtures/histories/ after a workflow change (docs/versioning.md).
  */
 export async function recordHistories(client: Client, dir: string): Promise<string[]> {
   mkdirSync(dir, { recursive: true });
-  const query = "WorkflowType = 'mailing' OR WorkflowType = 'webhookDelivery' OR WorkflowType = 'topUp' OR WorkflowType = 'checkoutSession'";
+  const query =
+    "WorkflowType = 'mailing' OR WorkflowType = 'webhookDelivery' OR WorkflowType = 'topUp' OR WorkflowType = 'checkoutSession' OR WorkflowType = 'mailingBatch'";
   const longest = new Map<string, { execution: WorkflowExecutionInfo; events: number }>();
   for await (const execution of client.workflow.list({ query })) {
     const key = pathOf(execution);
@@ -38,6 +39,9 @@ function pathOf(execution: WorkflowExecutionInfo): string {
     }
     case 'webhookDelivery':
       return `delivery-${attributes.get(DELIVERY_STATUS) ?? 'unknown'}-${state}`;
+    case 'mailingBatch':
+      // A batch's runs: starting its mailings, then counting until they are final (continued as new), the last one completed.
+      return `mailingBatch-${state}`;
     default:
       // Top-ups differ by the events they received: one file per history length.
       return `${execution.type}-${state}-${execution.historyLength}-events`;
