@@ -67,6 +67,9 @@ function readCookie(ctx: Context, name: string): string | undefined {
   return undefined;
 }
 
+/** The forms that may be 2 MB for a signed-in session: a letter with its PDF, a batch with its CSV file. */
+const LARGE_FORMS = ['/envois/nouveau', '/envois/lots'];
+
 /**
  * The developer space, a Koa app of its own mounted at /dashboard (api/server.ts): security headers,
  * no API keys, server-side sessions in Postgres, a synchronizer CSRF token on every form.
@@ -112,15 +115,16 @@ export function createWebApp(services: WebServices): Koa {
     if (id) ctx.state.session = await findSession(db, id);
     await next();
   });
-  // Forms only (urlencoded, 16 KiB at most; a letter's form carries its PDF), and each must carry the session's CSRF token.
+  // Forms only (urlencoded, 16 KiB at most; 2 MB for a letter's PDF or a batch's CSV), and each must carry the session's CSRF token.
   app.use(async (ctx, next) => {
     if (ctx.method !== 'POST') return next();
     if (!ctx.is('application/x-www-form-urlencoded')) {
       kit.page(ctx, 415, infoPage(undefined, 'Requête refusée', { kind: 'error', text: 'Seuls les formulaires de ces pages sont acceptés.' }));
       return;
     }
-    // Only a signed-in session may post the large form: an anonymous one is read as small, and refused.
-    const limit = ctx.state.session?.user && ctx.path.startsWith(`${BASE}/envois/nouveau`) ? SEND_FORM_LIMIT : '16kb';
+    // Only a signed-in session may post the large forms (a letter's PDF, a batch's CSV): an anonymous one is read as small, and refused.
+    const large = ctx.state.session?.user && LARGE_FORMS.some((path) => ctx.path.startsWith(`${BASE}${path}`));
+    const limit = large ? SEND_FORM_LIMIT : '16kb';
     ctx.state.form = new URLSearchParams(await getRawBody(ctx.req, { limit, encoding: 'utf8' }));
     const token = ctx.state.form.get('_csrf') ?? '';
     if (!ctx.state.session || !safeEqualText(token, ctx.state.session.csrfToken)) {

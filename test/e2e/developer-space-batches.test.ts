@@ -84,4 +84,26 @@ describe('developer space: a batch from a CSV file (browser)', function () {
       expect(await stack().db('mailing_batches').where({ account_id: accountId })).to.have.length(1);
     });
   });
+
+  it('checks a file of 400 rows (over the 16 KiB of the other forms) row by row', async () => {
+    await dashboard.withPage(async (page) => {
+      await dashboard.signedInDeveloper(page);
+      await page.goto(`${dashboard.base}/envois/lots`);
+      const csv = [header, ...Array.from({ length: 400 }, (_, i) => line(i + 1))].join('\n');
+      expect(Buffer.byteLength(csv)).to.be.above(16 * 1024);
+      const fill = {
+        senderName: sender.name,
+        senderLine1: sender.lines[0]!,
+        senderPostalCode: sender.postcode,
+        senderCity: sender.city,
+        title: 'Bonjour {{prenom}}',
+        body: 'Cher {{prenom}}.',
+        csv,
+      };
+      expect(await dashboard.submit(page, fill, '#check-batch')).to.equal(200);
+      const checked = await rows(page);
+      expect(checked).to.have.length(400);
+      expect(checked.every((r) => r.ok === 'true')).to.equal(true);
+    });
+  });
 });
