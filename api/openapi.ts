@@ -142,7 +142,7 @@ ${errorTable()}
 - 120 requests per minute per key: \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` on every authenticated answer; \`X-Service-Balance\` gives the remaining prepaid balance.
 - Bodies up to 1 MB, JSON only (\`Content-Type: application/json\`).
 - Every POST takes an optional \`Idempotency-Key\` (1 to 255 printable ASCII characters; a UUID v4 is recommended): the same key and request within 24 hours replays the first answer with \`Idempotent-Replayed: true\`; another request under the same key is 422 \`idempotency_key_reused\`; the same one still running is 409 \`idempotency_in_progress\`. Keys are scoped to the account and the mode (test or live).
-- Lists (\`GET /v1/mailings\`, \`GET /v1/requests\`) are pages of 1 to 100 items, most recent first; pass \`nextCursor\` as \`cursor\` while \`hasMore\` is true. The cursor is opaque: anything else is 400 \`invalid_cursor\`.
+- Lists (\`GET /v1/mailings\`, \`GET /v1/mailing-batches\`, \`GET /v1/requests\`) are pages of 1 to 100 items, most recent first; pass \`nextCursor\` as \`cursor\` while \`hasMore\` is true. The cursor is opaque: anything else is 400 \`invalid_cursor\`.
 
 # Webhooks
 
