@@ -194,6 +194,8 @@ describe('production image (the Dockerfile replayed without Docker, APP_ENV=prod
       }
       await sleep(250);
     }
+    // The worker polls (health turns ok) before it has made its schedules and logged 'worker running'.
+    while (Date.now() < deadline && worker.child.exitCode === null && !worker.output().includes('worker running')) await sleep(250);
     const outputs = `API:\n${api.output()}\nworker:\n${worker.output()}`;
     expect(health.status, outputs).to.equal(200);
     expect(health.body.worker?.ok, outputs).to.equal(true);
