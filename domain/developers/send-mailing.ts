@@ -3,6 +3,9 @@ import { sha256Hex } from '../../lib/crypto.js';
 import type { KeyMode } from '../access/scopes.js';
 import { accountStanding } from '../access/accounts.js';
 import { claimKey, releaseKey } from '../access/idempotency.js';
+import { createBatch } from '../batches/create.js';
+import type { MailingBatch } from '../batches/batches.js';
+import type { BatchRequest } from '../batches/request.js';
 import type { Caller, Deps } from '../deps.js';
 import { NotAllowed } from '../errors.js';
 import { createMailing } from '../mailings/create.js';
@@ -12,13 +15,11 @@ import type { MailingRequest } from '../mailings/request.js';
 import type { Shipment } from '../mailings/shipment.js';
 
 /**
- * Sending a letter from the developer space (issue 29, part 2): the same domain calls as
- * POST /v1/mailing-quotes and POST /v1/mailings, for the signed-in developer's account, with the
- * rules an API key would meet (live only once production is open, a suspended account refused).
+ * Sending from the developer space (issue 29): a letter or a CSV batch, through the same domain calls
+ * as POST /v1/mailing-quotes, POST /v1/mailings and POST /v1/mailing-batches, for the signed-in
+ * developer's account, with the rules an API key would meet (live only once production is open, a
+ * suspended account refused).
  */
-
-/** Idempotency keys of the developer space's form, apart from any a client could send to the API. */
-const KEY_PREFIX = 'dashboard-send:';
 
 /**
  * Who pays for a mailing sent from the developer space: the account as authentication would see it
@@ -38,27 +39,32 @@ export async function mailingPreviewPdf(deps: Deps, caller: Pick<Caller, 'addres
   return deps.workflows.run('letterPdf', [prepared.letter.layout!], { idPrefix: 'letter-pdf' });
 }
 
-export type SendOutcome =
+export type SendOutcome<T> =
   /** Created now. */
-  | { kind: 'created'; shipment: Shipment }
-  /** This form was already confirmed: its mailing exists (a double submit, a reload). */
-  | { kind: 'already_sent'; shipmentId: string }
+  | { kind: 'created'; created: T }
+  /** This form was already confirmed: what it created exists (a double submit, a reload). */
+  | { kind: 'already_sent'; id: string }
   /** The same form's first confirmation is still running. */
   | { kind: 'in_progress' }
   /** The form's key was used for another request (the form was changed after being sent). */
   | { kind: 'changed' };
 
 /**
- * Creates the mailing once per form: the form's key goes through the API's idempotency store (the
- * account's and mode's keys, 24 hours), so a double submit or a reload never posts two letters.
+ * Runs `create` once per form: the form's key goes through the API's idempotency store (the
+ * account's and mode's keys, 24 hours), so a double submit or a reload never posts twice.
  * Refusals (422, 402, 503) free the key: the corrected form may be sent again.
  */
-export async function sendMailingOnce(deps: Deps, caller: Caller, formKey: string, request: MailingRequest): Promise<SendOutcome> {
-  const fingerprint = sha256Hex(`dashboard POST /v1/mailings\n${JSON.stringify(request)}`);
-  const outcome = await claimKey(deps.db, caller, `${KEY_PREFIX}${formKey}`, fingerprint, deps.config.idempotencyLeaseMs);
+async function oncePerForm<T extends { id: string }>(
+  deps: Deps,
+  caller: Caller,
+  key: string,
+  fingerprint: string,
+  create: (payer: Caller) => Promise<T>,
+): Promise<SendOutcome<T>> {
+  const outcome = await claimKey(deps.db, caller, key, fingerprint, deps.config.idempotencyLeaseMs);
   switch (outcome.kind) {
     case 'replay':
-      return { kind: 'already_sent', shipmentId: (JSON.parse(outcome.body.toString('utf8')) as Shipment).id };
+      return { kind: 'already_sent', id: (JSON.parse(outcome.body.toString('utf8')) as { id: string }).id };
     case 'running':
       return { kind: 'in_progress' };
     case 'mismatch':
@@ -66,10 +72,21 @@ export async function sendMailingOnce(deps: Deps, caller: Caller, formKey: strin
   }
   const { claim } = outcome;
   try {
-    const shipment = await createMailing(deps, { ...caller, idempotency: claim }, request);
-    return { kind: 'created', shipment };
+    return { kind: 'created', created: await create({ ...caller, idempotency: claim }) };
   } catch (error) {
     if (!claim.saved) await releaseKey(deps.db, claim);
     throw error;
   }
+}
+
+/** One mailing per letter form, as POST /v1/mailings with an Idempotency-Key. */
+export function sendMailingOnce(deps: Deps, caller: Caller, formKey: string, request: MailingRequest): Promise<SendOutcome<Shipment>> {
+  const fingerprint = sha256Hex(`dashboard POST /v1/mailings\n${JSON.stringify(request)}`);
+  return oncePerForm(deps, caller, `dashboard-send:${formKey}`, fingerprint, (payer) => createMailing(deps, payer, request));
+}
+
+/** One batch per CSV form (its dry run's key), as POST /v1/mailing-batches with an Idempotency-Key. */
+export function sendBatchOnce(deps: Deps, caller: Caller, formKey: string, request: BatchRequest): Promise<SendOutcome<MailingBatch>> {
+  const fingerprint = sha256Hex(`dashboard POST /v1/mailing-batches\n${JSON.stringify(request)}`);
+  return oncePerForm(deps, caller, `dashboard-batch:${formKey}`, fingerprint, (payer) => createBatch(deps, payer, request));
 }

@@ -1,13 +1,11 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { randomUUID } from 'node:crypto';
-import { claimKey, releaseKey } from '../../domain/access/idempotency.js';
-import { sha256Hex } from '../../lib/crypto.js';
 import { batchRowsFromCsv } from '../../domain/batches/csv.js';
-import { checkBatch, createBatch, type BatchReport } from '../../domain/batches/create.js';
+import { checkBatch, type BatchReport } from '../../domain/batches/create.js';
 import type { BatchRequest } from '../../domain/batches/request.js';
 import { DomainError, NotAllowed } from '../../domain/errors.js';
-import { accountCaller } from '../../domain/developers/send-mailing.js';
+import { accountCaller, sendBatchOnce } from '../../domain/developers/send-mailing.js';
 import type { Caller } from '../../domain/deps.js';
 import { batchRequestSchema } from '../../api/schemas/batches.js';
 import type { WebKit } from '../kit.js';
@@ -65,16 +63,16 @@ export function batchRoutes(router: Router, kit: WebKit): void {
         return kit.page(ctx, 200, batchPage(session, { form, report, batchKey: randomUUID() }));
       }
       // The confirmation carries the key of its dry run: a second click (or a reload) shows the same batch.
-      const key = `dashboard-batch:${kit.form(ctx, 'batchKey') || randomUUID()}`;
-      const outcome = await claimKey(kit.deps.db, caller, key, sha256Hex(JSON.stringify(request)), kit.deps.config.idempotencyLeaseMs);
-      if (outcome.kind === 'replay') return ctx.redirect(`${BASE}/envois?env=${form.env}&batch=${JSON.parse(outcome.body.toString()).id}`);
-      if (outcome.kind !== 'acquired') return refuse('Ce lot est déjà en cours d’envoi : patientez, puis ouvrez la page des envois.');
-      try {
-        const batch = await createBatch(kit.deps, { ...caller, idempotency: outcome.claim }, request);
-        ctx.redirect(`${BASE}/envois?env=${form.env}&batch=${batch.id}`);
-      } catch (error) {
-        await releaseKey(kit.deps.db, outcome.claim);
-        throw error;
+      const outcome = await sendBatchOnce(kit.deps, caller, kit.form(ctx, 'batchKey') || randomUUID(), request);
+      switch (outcome.kind) {
+        case 'created':
+          return ctx.redirect(`${BASE}/envois?env=${form.env}&batch=${outcome.created.id}`);
+        case 'already_sent':
+          return ctx.redirect(`${BASE}/envois?env=${form.env}&batch=${outcome.id}`);
+        case 'in_progress':
+          return refuse('Ce lot est déjà en cours d’envoi : patientez, puis ouvrez la page des envois.');
+        case 'changed':
+          return refuse('Ce formulaire a déjà servi à un autre lot. Vérifiez de nouveau le fichier pour l’envoyer.');
       }
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
