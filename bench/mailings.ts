@@ -9,7 +9,7 @@ import { startProcess, stopProcess } from './support.js';
 import { mailingWorkflowId } from '../workflows/contract.js';
 import { countActions, type ActionCount } from '../test/support/temporal-actions.js';
 import { summary } from './stats.js';
-import { benchIntake } from './intake.js';
+import { benchIntake, postMailing } from './intake.js';
 import { memoryOf } from './memory.js';
 import type { Figure, Report } from './report.js';
 import type { BenchDeps } from './deps.js';
@@ -20,9 +20,6 @@ import { createApiKey } from '../domain/access/keys.js';
 import { SCOPES } from '../domain/access/scopes.js';
 import { topUp } from '../domain/billing/ledger.js';
 import { bareActivities } from './bare-workflow.js';
-import { freeLetter, recipient, sender } from '../test/support/fixtures.js';
-
-const body = JSON.stringify({ mode: 'ar', letter: freeLetter, sender, recipient });
 
 /** The API and worker processes of the mailing scenarios: limits raised (their work is measured, not their refusals). */
 export function mailingEnv(deps: BenchDeps): Record<string, string> {
@@ -64,11 +61,7 @@ export async function benchMailings(deps: BenchDeps, report: Report): Promise<vo
       { accountId: deps.accountId, url: receiver.url, env: 'test', events: [] /* every event */ },
     );
     const received = (type: string, id: string) => (r: { body: any }[]) => r.some((w) => w.body.type === type && w.body.data.mailing.id === id);
-    const post = async (): Promise<string> => {
-      const res = await fetch(url, { method: 'POST', headers, body });
-      if (res.status !== 201) throw new Error(`POST /v1/mailings answered ${res.status}: ${await res.text()}`);
-      return ((await res.json()) as { id: string }).id;
-    };
+    const post = (): Promise<string> => postMailing(url, headers);
     const advance = async (id: string, step?: number): Promise<void> => {
       const res = await fetch(`${url.replace('/v1/mailings', '/v1/test/mailings')}/${id}/advance`, {
         method: 'POST',
@@ -179,8 +172,7 @@ async function liveThroughput(deps: BenchDeps, env: Record<string, string>): Pro
   const worker = await startProcess(join(distRoot, 'worker', 'main.js'), liveEnv, `http://127.0.0.1:${port}/v1/openapi.json`);
   try {
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const post = async (): Promise<string> =>
-      ((await (await fetch(`http://127.0.0.1:${port}/v1/mailings`, { method: 'POST', headers, body })).json()) as { id: string }).id;
+    const post = (): Promise<string> => postMailing(`http://127.0.0.1:${port}/v1/mailings`, headers);
     // Warm-up: bundling, the browser's pages, the caches; and the parts of one mailing for the baseline.
     const first = await post();
     const parts = await historyParts(deps.client, first);

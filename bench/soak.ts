@@ -7,6 +7,7 @@ import type { BenchDeps } from './deps.js';
 import { memoryOf, type ProcessMemory } from './memory.js';
 import type { Report } from './report.js';
 import { startProcess, steadyLoad, stopProcess } from './support.js';
+import { createdMailingProblem } from './intake.js';
 
 /** BENCH_SOAK_MINUTES shortens it for a try; the figures in the docs come from 10. */
 const MINUTES = Number(process.env.BENCH_SOAK_MINUTES ?? 10);
@@ -43,12 +44,18 @@ export async function benchSoak(deps: BenchDeps, report: Report): Promise<void> 
     const rate = Math.max(1, Math.round(full.requests.average / 2));
     console.log(`soak: ${MINUTES} minutes at ${rate} POST /v1/mailings per second (half of ${Math.round(full.requests.average)}/s), Poisson arrivals`);
     // Warm-up, not measured: the worker's bundle and first tasks, the caches, the JIT.
-    await steadyLoad('soak warm-up', { ...options, rate, arrivals: 'poisson', durationSeconds: 59, expect: { status: 201 } });
+    await steadyLoad('soak warm-up', { ...options, rate, arrivals: 'poisson', durationSeconds: 59, expect: { status: 201, body: createdMailingProblem } });
     const p99s: number[] = [];
     let first: { api: ProcessMemory; worker: ProcessMemory } | undefined;
     let last = first;
     for (let minute = 1; minute <= MINUTES; minute++) {
-      const result = await steadyLoad(`soak minute ${minute}`, { ...options, rate, arrivals: 'poisson', durationSeconds: 59, expect: { status: 201 } });
+      const result = await steadyLoad(`soak minute ${minute}`, {
+        ...options,
+        rate,
+        arrivals: 'poisson',
+        durationSeconds: 59,
+        expect: { status: 201, body: createdMailingProblem },
+      });
       last = { api: await memoryOf(api), worker: await memoryOf(worker) };
       first ??= last;
       p99s.push(result.p99Ms);

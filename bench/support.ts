@@ -166,8 +166,12 @@ export async function steadyLoad(name: string, options: SteadyLoadOptions): Prom
     };
     return options.expect ? checkAnswers(result, options.expect.status) : result;
   };
+  const expect = options.expect;
+  if (expect) await sampleAnswers(name, { ...options, expect });
   await run(1);
-  return run(options.durationSeconds ?? 10);
+  const measured = await run(options.durationSeconds ?? 10);
+  if (expect) await sampleAnswers(name, { ...options, expect });
+  return measured;
 }
 
 /** Runs a server script in its own process (autocannon must not share its event loop). */
