@@ -67,7 +67,8 @@ describe('production image (the Dockerfile replayed without Docker, APP_ENV=prod
     let output = '';
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
-    const exited = once(child, 'exit').then(([code]) => {
+    // 'close', not 'exit': the output pipes may still hold the last lines when the process has exited.
+    const exited = once(child, 'close').then(([code]) => {
       running.delete(child);
       return code as number | null;
     });

@@ -99,7 +99,13 @@ describe('the mailing reconciler (a non-final shipment always has a running work
       ),
     ).to.deep.include({ status: 'error', step: 4 });
     expect(await balanceOf(account.id)).to.equal(before);
-    const types = (await stack().db('webhook_events').where({ shipment_id: id }).select('type')).map((e) => e.type);
+    // The event is recorded by the move after the refund's transaction: it follows the status.
+    const types = await eventually(
+      async () => (await stack().db('webhook_events').where({ shipment_id: id }).select('type')).map((e) => e.type as string),
+      (t) => t.includes('mailing.error'),
+      30_000,
+      200,
+    );
     expect(types).to.include('mailing.error');
   });
 

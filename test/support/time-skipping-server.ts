@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection, type ConnectionOptions } from '@temporalio/client';
@@ -40,7 +40,10 @@ export interface TimeSkippingEnv {
   stop(): Promise<void>;
 }
 
-/** Starts a test server of its own; its output goes to `logDir` (the system's temporary folder unless given). */
+/**
+ * Starts a test server of its own; its output goes to `logDir` (the system's temporary folder unless
+ * given). The log is kept when the server fails to start (the error names it), removed at a normal stop.
+ */
 export async function startTimeSkipping(logDir: string = tmpdir()): Promise<TimeSkippingEnv> {
   const executable = await resolveTemporalTestServer((line) => void process.stderr.write(`[time-skipping] ${line}\n`));
   const port = await freePort();
@@ -110,6 +113,7 @@ export async function startTimeSkipping(logDir: string = tmpdir()): Promise<Time
     async stop() {
       await connection.close().catch(() => undefined);
       await stopServer();
+      rmSync(logFile, { force: true });
     },
   };
 }
