@@ -4,7 +4,6 @@ import type { KeyMode } from '../access/scopes.js';
 import { accountStanding } from '../access/accounts.js';
 import { claimKey, releaseKey } from '../access/idempotency.js';
 import { createBatch } from '../batches/create.js';
-import type { MailingBatch } from '../batches/batches.js';
 import type { BatchRequest } from '../batches/request.js';
 import type { Caller, Deps } from '../deps.js';
 import { NotAllowed } from '../errors.js';
@@ -12,7 +11,6 @@ import { createMailing } from '../mailings/create.js';
 import { firstPageOf } from '../mailings/own-pdf.js';
 import { prepareMailing } from '../mailings/prepare.js';
 import type { MailingRequest } from '../mailings/request.js';
-import type { Shipment } from '../mailings/shipment.js';
 
 /**
  * Sending from the developer space (issue 29): a letter or a CSV batch, through the same domain calls
@@ -39,11 +37,9 @@ export async function mailingPreviewPdf(deps: Deps, caller: Pick<Caller, 'addres
   return deps.workflows.run('letterPdf', [prepared.letter.layout!], { idPrefix: 'letter-pdf' });
 }
 
-export type SendOutcome<T> =
-  /** Created now. */
-  | { kind: 'created'; created: T }
-  /** This form was already confirmed: what it created exists (a double submit, a reload). */
-  | { kind: 'already_sent'; id: string }
+export type SendOutcome =
+  /** Created now, or already by this form's first confirmation (a double submit, a reload): the id of what it created. */
+  | { kind: 'created' | 'already_sent'; id: string }
   /** The same form's first confirmation is still running. */
   | { kind: 'in_progress' }
   /** The form's key was used for another request (the form was changed after being sent). */
@@ -60,7 +56,7 @@ async function oncePerForm<T extends { id: string }>(
   key: string,
   fingerprint: string,
   create: (payer: Caller) => Promise<T>,
-): Promise<SendOutcome<T>> {
+): Promise<SendOutcome> {
   const outcome = await claimKey(deps.db, caller, key, fingerprint, deps.config.idempotencyLeaseMs);
   switch (outcome.kind) {
     case 'replay':
@@ -72,7 +68,7 @@ async function oncePerForm<T extends { id: string }>(
   }
   const { claim } = outcome;
   try {
-    return { kind: 'created', created: await create({ ...caller, idempotency: claim }) };
+    return { kind: 'created', id: (await create({ ...caller, idempotency: claim })).id };
   } catch (error) {
     if (!claim.saved) await releaseKey(deps.db, claim);
     throw error;
@@ -80,13 +76,13 @@ async function oncePerForm<T extends { id: string }>(
 }
 
 /** One mailing per letter form, as POST /v1/mailings with an Idempotency-Key. */
-export function sendMailingOnce(deps: Deps, caller: Caller, formKey: string, request: MailingRequest): Promise<SendOutcome<Shipment>> {
+export function sendMailingOnce(deps: Deps, caller: Caller, formKey: string, request: MailingRequest): Promise<SendOutcome> {
   const fingerprint = sha256Hex(`dashboard POST /v1/mailings\n${JSON.stringify(request)}`);
   return oncePerForm(deps, caller, `dashboard-send:${formKey}`, fingerprint, (payer) => createMailing(deps, payer, request));
 }
 
 /** One batch per CSV form (its dry run's key), as POST /v1/mailing-batches with an Idempotency-Key. */
-export function sendBatchOnce(deps: Deps, caller: Caller, formKey: string, request: BatchRequest): Promise<SendOutcome<MailingBatch>> {
+export function sendBatchOnce(deps: Deps, caller: Caller, formKey: string, request: BatchRequest): Promise<SendOutcome> {
   const fingerprint = sha256Hex(`dashboard POST /v1/mailing-batches\n${JSON.stringify(request)}`);
   return oncePerForm(deps, caller, `dashboard-batch:${formKey}`, fingerprint, (payer) => createBatch(deps, payer, request));
 }

@@ -66,7 +66,6 @@ export function batchRoutes(router: Router, kit: WebKit): void {
       const outcome = await sendBatchOnce(kit.deps, caller, kit.form(ctx, 'batchKey') || randomUUID(), request);
       switch (outcome.kind) {
         case 'created':
-          return ctx.redirect(`${BASE}/envois?env=${form.env}&batch=${outcome.created.id}`);
         case 'already_sent':
           return ctx.redirect(`${BASE}/envois?env=${form.env}&batch=${outcome.id}`);
         case 'in_progress':
