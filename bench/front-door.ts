@@ -11,6 +11,7 @@ import { memoryOf } from './memory.js';
 import type { Report } from './report.js';
 import { RARE_EVERY, RARE_STATUS, REFERENCE, REFERENCE_EVERY, seededIds, seedShipments } from '../test/support/seed-shipments.js';
 import { load, median, startProcess, stopProcess, table, type LoadOptions, type LoadResult } from './support.js';
+import { pairedRatio } from './stats.js';
 
 const ROUNDS = 3;
 /** Shipments of the bench account: the lists run over them, and cold reads pick among them. */
@@ -179,7 +180,7 @@ export async function benchFrontDoor(deps: BenchDeps, report: Report): Promise<v
     // BENCH_ONLY=<text>: the baseline and the scenarios whose name contains it (e.g. to profile one route).
     const only = process.env.BENCH_ONLY;
     const scenarios = only ? allScenarios.filter(([name], i) => i === 0 || name.includes(only)) : allScenarios;
-    // This machine is noisy: the scenarios alternate over several rounds and the medians count.
+    // This machine is noisy: the scenarios alternate over several rounds; the median of each round's ratio counts.
     const rounds: LoadResult[][] = [];
     for (let round = 0; round < ROUNDS; round++) {
       if (round > 0) {
@@ -196,11 +197,16 @@ export async function benchFrontDoor(deps: BenchDeps, report: Report): Promise<v
     const after = await memoryOf(servers.server);
     if (only) return;
     const rate = (name: string): number => medians.get(allScenarios.find(([n]) => n.startsWith(name))![0])!.requestsPerSecond;
+    // Each scenario's rate in every round, for ratios taken round by round (bench/stats.ts).
+    const rates = (name: string): number[] => {
+      const i = allScenarios.findIndex(([n]) => n.startsWith(name));
+      return rounds.map((r) => r[i]!.requestsPerSecond);
+    };
     const bare = rate('bare Koa');
     const part = 'front door';
     report.add({ part, name: 'bare Koa hello-world (baseline)', value: bare, unit: 'req/s' });
     const againstBare = (name: string, scenario: string, atLeast: number): void =>
-      report.add({ part, name: `${name} ÷ bare Koa`, value: rate(scenario) / bare, unit: 'ratio', target: { atLeast } });
+      report.add({ part, name: `${name} ÷ bare Koa`, value: pairedRatio(rates(scenario), rates('bare Koa')), unit: 'ratio', target: { atLeast } });
     againstBare('GET /v1/catalogue 304 (access and request logs on)', 'GET /v1/catalogue, If', 0.5);
     againstBare('GET /v1/mailings/{id}, cache hit', 'GET /v1/mailings/{id}, the same', 0.4);
     againstBare(`GET /v1/mailings/{id}, cold read of random ids among ${SEEDED / 1000}k`, 'GET /v1/mailings/{id}, random', 0.15);
@@ -216,12 +222,12 @@ export async function benchFrontDoor(deps: BenchDeps, report: Report): Promise<v
       report.add({
         part,
         name: `GET /v1/mailings${label}: time ÷ the unfiltered first page's`,
-        value: unfiltered / rate(name),
+        value: pairedRatio(rates('GET /v1/mailings (first page'), rates(name)),
         unit: 'ratio',
         target: { atMost: 1.2 },
       });
     }
-    report.add({ part, name: 'POST /v1/expenses/settle ÷ bare Koa', value: rate('POST /v1/expenses') / bare, unit: 'ratio' });
+    report.add({ part, name: 'POST /v1/expenses/settle ÷ bare Koa', value: pairedRatio(rates('POST /v1/expenses'), rates('bare Koa')), unit: 'ratio' });
     report.add({ part, name: 'API RSS, idle', value: idle.rssMb, unit: 'MB' });
     report.add({ part, name: 'API RSS, after the front-door load', value: after.rssMb, unit: 'MB' });
     console.log(`API memory: idle RSS ${idle.rssMb} MB (heap ${idle.heapUsedMb} MB); after the load RSS ${after.rssMb} MB (heap ${after.heapUsedMb} MB)`);

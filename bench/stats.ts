@@ -8,3 +8,18 @@ export function summary(samples: number[]): { p50: number; p99: number; max: num
   const sorted = [...samples].sort((a, b) => a - b);
   return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1]! };
 }
+
+/** The middle value (the upper one of an even count). */
+export function middle(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+}
+
+/**
+ * A figure against its baseline: the median of each round's ratio, both measured in that round.
+ * The machine drifts between rounds (bare Koa moved from 23,000 to 40,000 requests/s in one run),
+ * less within one: a ratio of two medians could pair a fast round's figure with a slow round's baseline.
+ */
+export function pairedRatio(values: number[], baselines: number[]): number {
+  if (values.length !== baselines.length || values.length === 0) throw new Error('pairedRatio: one baseline per value');
+  return middle(values.map((value, i) => value / baselines[i]!));
+}
