@@ -28,13 +28,17 @@ export interface StepRecord {
   at: string;
 }
 
-/** Writes a step once; `step` only ever grows. */
+/** Writes a step once; `step` only ever grows. One statement (a round trip less in every move). */
 async function writeStep(trx: Tx, record: StepRecord): Promise<void> {
-  await trx('shipment_events')
-    .insert({ shipment_id: record.shipmentId, step: record.step, status: record.status, at: record.at })
-    .onConflict(['shipment_id', 'step'])
-    .ignore();
-  await trx('shipments')
+  await trx
+    .with(
+      'step_event',
+      trx('shipment_events')
+        .insert({ shipment_id: record.shipmentId, step: record.step, status: record.status, at: record.at })
+        .onConflict(['shipment_id', 'step'])
+        .ignore(),
+    )
+    .from('shipments')
     .where({ id: record.shipmentId })
     .andWhere('step', '<', record.step)
     .update({ status: record.status, step: record.step, updated_at: record.at });

@@ -55,7 +55,7 @@ export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<Deliv
         ? (event.data ?? {})
         : { mailing: event.mailing, ...(event.proof ? { proof: event.proof } : {}), ...(event.details ? { details: event.details } : {}) },
   };
-  await db('webhook_events')
+  const recordEvent = db('webhook_events')
     .insert({
       id: eventId,
       account_id: event.accountId,
@@ -67,8 +67,11 @@ export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<Deliv
     })
     .onConflict('id')
     .ignore();
+  // The event is recorded by the statement that finds its endpoints (a round trip less per event).
   // Disabled and deleted endpoints receive nothing.
-  let endpoints = db('webhook_endpoints')
+  let endpoints = db
+    .with('recorded_event', recordEvent)
+    .from('webhook_endpoints')
     .where({ account_id: event.accountId, env: event.livemode ? 'live' : 'test' })
     .whereNull('disabled_at')
     .whereNull('deleted_at');
