@@ -11,7 +11,7 @@ import { memoryOf } from './memory.js';
 import type { Report } from './report.js';
 import { RARE_EVERY, RARE_STATUS, REFERENCE, REFERENCE_EVERY, seededIds, seedShipments } from '../test/support/seed-shipments.js';
 import { load, median, startProcess, stopProcess, table, type LoadOptions, type LoadResult } from './support.js';
-import { pairedRatio } from './stats.js';
+import { middle, pairedRatio } from './stats.js';
 
 const ROUNDS = 3;
 /** Shipments of the bench account: the lists run over them, and cold reads pick among them. */
@@ -192,21 +192,21 @@ export async function benchFrontDoor(deps: BenchDeps, report: Report): Promise<v
       rounds.push(results);
       console.log(`round ${round + 1}: ` + results.map((r) => `${r.requestsPerSecond}`).join(' / ') + ' req/s');
     }
-    const medians = new Map(scenarios.map(([name], i) => [name, median(rounds.map((r) => r[i]!))]));
-    console.log(table([...medians.values()]));
+    console.log(table(scenarios.map((_, i) => median(rounds.map((r) => r[i]!)))));
     const after = await memoryOf(servers.server);
     if (only) return;
-    const rate = (name: string): number => medians.get(allScenarios.find(([n]) => n.startsWith(name))![0])!.requestsPerSecond;
-    // Each scenario's rate in every round, for ratios taken round by round (bench/stats.ts).
+    // Each scenario's rate in every round, for ratios taken round by round (bench/stats.ts), and its median.
     const rates = (name: string): number[] => {
       const i = allScenarios.findIndex(([n]) => n.startsWith(name));
       return rounds.map((r) => r[i]!.requestsPerSecond);
     };
-    const bare = rate('bare Koa');
+    const rate = (name: string): number => middle(rates(name));
+    const bareRates = rates('bare Koa');
+    const bare = middle(bareRates);
     const part = 'front door';
     report.add({ part, name: 'bare Koa hello-world (baseline)', value: bare, unit: 'req/s' });
     const againstBare = (name: string, scenario: string, atLeast: number): void =>
-      report.add({ part, name: `${name} ÷ bare Koa`, value: pairedRatio(rates(scenario), rates('bare Koa')), unit: 'ratio', target: { atLeast } });
+      report.add({ part, name: `${name} ÷ bare Koa`, value: pairedRatio(rates(scenario), bareRates), unit: 'ratio', target: { atLeast } });
     againstBare('GET /v1/catalogue 304 (access and request logs on)', 'GET /v1/catalogue, If', 0.5);
     againstBare('GET /v1/mailings/{id}, cache hit', 'GET /v1/mailings/{id}, the same', 0.4);
     againstBare(`GET /v1/mailings/{id}, cold read of random ids among ${SEEDED / 1000}k`, 'GET /v1/mailings/{id}, random', 0.15);
@@ -227,7 +227,7 @@ export async function benchFrontDoor(deps: BenchDeps, report: Report): Promise<v
         target: { atMost: 1.2 },
       });
     }
-    report.add({ part, name: 'POST /v1/expenses/settle ÷ bare Koa', value: pairedRatio(rates('POST /v1/expenses'), rates('bare Koa')), unit: 'ratio' });
+    report.add({ part, name: 'POST /v1/expenses/settle ÷ bare Koa', value: pairedRatio(rates('POST /v1/expenses'), bareRates), unit: 'ratio' });
     report.add({ part, name: 'API RSS, idle', value: idle.rssMb, unit: 'MB' });
     report.add({ part, name: 'API RSS, after the front-door load', value: after.rssMb, unit: 'MB' });
     console.log(`API memory: idle RSS ${idle.rssMb} MB (heap ${idle.heapUsedMb} MB); after the load RSS ${after.rssMb} MB (heap ${after.heapUsedMb} MB)`);
