@@ -3,6 +3,8 @@ import type { Db } from '../db/knex.js';
 import type { NewEvent } from '../domain/webhooks/events.js';
 import { abandonRecord } from '../domain/mailings/create.js';
 import {
+  announceCreation,
+  announceShipment,
   claimFiling,
   endPaidShipment,
   filingCandidate,
@@ -10,6 +12,7 @@ import {
   recordOperatorNews,
   recordMove,
   releaseFilingClaim,
+  type Announced,
   type EndOfPaidShipment,
   type StepRecord,
 } from '../domain/mailings/projection.js';
@@ -18,7 +21,6 @@ import { findShipment, type Shipment } from '../domain/mailings/shipment.js';
 import { isAhead, PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, type ShipmentStatus } from '../domain/mailings/states.js';
 import { OperatorPendingError, OperatorRejectedError, OperatorUnavailableError, type PostalOperator } from './operator/postal-operator.js';
 import { logger } from '../lib/logger.js';
-import type { DeliveryTarget } from '../domain/webhooks/event-types.js';
 import { FILING_REJECTED, NO_NEWS } from '../workflows/contract.js';
 import type { BrowserPool } from './pdf/browser.js';
 import { pdfPageCount, printLetter } from './pdf.js';
@@ -102,6 +104,17 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
     },
 
     /**
+     * committedShipment for a new mailing, and its `mailing.created` recorded with the record as
+     * read (domain/mailings/projection.ts): one local activity where there were two, the shortest
+     * way from the API's answer to the first webhook. Retryable until the record is committed.
+     */
+    async announceCommittedShipment(shipmentId: string, event: Omit<NewEvent, 'mailing' | 'type' | 'endpointsCreatedBy'>): Promise<Announced> {
+      const announced = await announceCreation(db, shipmentId, event);
+      if (!announced) throw ApplicationFailure.retryable(`shipment ${shipmentId} is not committed (yet)`, 'shipment_not_committed');
+      return announced;
+    },
+
+    /**
      * The workflow gives up on a mailing whose record never came: it writes the tombstone, unless
      * the record won the race (then the mailing exists and the workflow goes on).
      */
@@ -112,7 +125,7 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
      * the event's deliveries; a step is never recorded without its announcement. Repeating it
      * creates nothing twice. Returns the shipment and the deliveries to start.
      */
-    async recordMove(record: StepRecord, event: Omit<NewEvent, 'mailing'>): Promise<{ shipment: Shipment; deliveries: DeliveryTarget[] }> {
+    async recordMove(record: StepRecord, event: Omit<NewEvent, 'mailing'>): Promise<Announced> {
       const recorded = await recordMove(db, record, event);
       if (!recorded) throw missing(record.shipmentId);
       return recorded;
@@ -191,8 +204,12 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
      */
     failShipment: (input: EndOfPaidShipment): Promise<boolean> => endPaidShipment(db, input, 'error'),
 
-    /** Prints a proof (filing, delivery or return) and makes it available. */
-    async generateProof(shipmentId: string, kind: ProofKind): Promise<Shipment> {
+    /**
+     * Prints a proof (filing, delivery or return), makes it available and records `event`, its
+     * `mailing.proof_available`, with the shipment that now lists it: the workflow only starts the
+     * deliveries (no local activity after the printing).
+     */
+    async publishProof(shipmentId: string, kind: ProofKind, event: Omit<NewEvent, 'mailing'>): Promise<Announced> {
       const shipment = await snapshot(shipmentId);
       // The operator's own document when it has one (deposit proof, AR scan), else ours.
       const { operator: name } = await operatorReference(db, shipmentId);
@@ -200,7 +217,9 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
       // An own PDF's proof names the file posted by its SHA-256.
       const document = theirs ? undefined : (await findShipment(db, shipmentId, true))?.shipment.document;
       await storeProof(db, shipmentId, kind, theirs ?? (await browsers.print(proofHtml(shipment, kind, PROOF_LABELS[kind], STATUS_LABELS, document))));
-      return snapshot(shipmentId);
+      const announced = await announceShipment(db, shipmentId, event);
+      if (!announced) throw missing(shipmentId);
+      return announced;
     },
   };
 }

@@ -2,7 +2,7 @@ import { allHandlersFinished, CancellationScope, condition } from '@temporalio/w
 import type { Shipment } from '../domain/mailings/shipment.js';
 import type { MailingWorkflowInput } from '../domain/mailings/workflow-input.js';
 import { creation, projection } from './mailing/activities.js';
-import { announce, failPaid } from './mailing/moves.js';
+import { announce, announceRecord, failPaid } from './mailing/moves.js';
 import { fileLetter, followOperator } from './mailing/operator.js';
 import { MailingRun } from './mailing/run.js';
 import { awaitTestAdvances } from './mailing/sandbox.js';
@@ -33,8 +33,9 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
       await Promise.all(run.deliveries);
       return run.latest;
     }
+    // A new mailing announced its creation with its record (awaitRecord); a resumed one does now.
     // Only the endpoints declared when the mailing was created hear of its creation.
-    await announce(run, 'mailing.created', run.latest, { endpointsCreatedBy: run.latest.createdAt });
+    if (input.resumed) await announce(run, 'mailing.created', run.latest, { endpointsCreatedBy: run.latest.createdAt });
   } else {
     // Resumed by the reconciler past payment: it goes on from where the projection is.
     run.status = run.latest.status;
@@ -58,14 +59,16 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
 }
 
 /**
- * Waits for the API's record of the mailing (the creation protocol, domain/mailings/creation-protocol.ts).
+ * Waits for the API's record of the mailing (the creation protocol, domain/mailings/creation-protocol.ts);
+ * a new mailing's `mailing.created` is recorded as the record is read, and its deliveries start.
  * When it never comes, the tombstone makes a late record fail, so nothing is charged for a mailing
  * without its workflow: false. If the record won that race, it is waited for again.
  */
 async function awaitRecord(run: MailingRun): Promise<boolean> {
   for (;;) {
     try {
-      run.latest = await creation.committedShipment(run.input.shipmentId);
+      if (run.input.resumed) run.latest = await creation.committedShipment(run.input.shipmentId);
+      else await announceRecord(run);
       return true;
     } catch {
       if ((await projection.abandonShipment(run.input.shipmentId)) === 'abandoned') return false;

@@ -44,16 +44,18 @@ async function writeStep(trx: Tx, record: StepRecord): Promise<void> {
     .update({ status: record.status, step: record.step, updated_at: record.at });
 }
 
+/** A shipment as recorded, and the deliveries to start of the event that announced it. */
+export interface Announced {
+  shipment: Shipment;
+  deliveries: DeliveryTarget[];
+}
+
 /**
  * A move as one transaction: the step, then its event (with the shipment as of that step) and the
  * event's deliveries; a step is never recorded without its announcement. Repeating it creates
  * nothing twice. Undefined when the shipment does not exist.
  */
-export function recordMove(
-  db: Db,
-  record: StepRecord,
-  event: Omit<NewEvent, 'mailing'>,
-): Promise<{ shipment: Shipment; deliveries: DeliveryTarget[] } | undefined> {
+export function recordMove(db: Db, record: StepRecord, event: Omit<NewEvent, 'mailing'>): Promise<Announced | undefined> {
   return db.transaction(async (trx) => {
     await writeStep(trx, record);
     const found = await findShipment(trx, record.shipmentId, false);
@@ -61,6 +63,35 @@ export function recordMove(
     const deliveries = await recordWebhookEvent(trx, { ...event, mailing: found.shipment });
     return { shipment: found.shipment, deliveries };
   });
+}
+
+/**
+ * An event about the shipment as it is (a proof made available): the shipment read, then the event
+ * recorded with it and its deliveries. Repeating it creates nothing twice. Undefined when the
+ * shipment does not exist.
+ */
+export async function announceShipment(db: Db, shipmentId: string, event: Omit<NewEvent, 'mailing'>): Promise<Announced | undefined> {
+  const found = await findShipment(db, shipmentId, false);
+  if (!found) return undefined;
+  return { shipment: found.shipment, deliveries: await recordWebhookEvent(db, { ...event, mailing: found.shipment }) };
+}
+
+/**
+ * A new mailing's record, as its workflow first reads it, and its `mailing.created` in the same
+ * call: to the endpoints declared by the time it was created, and only while it is `paid` (nothing
+ * is announced of a mailing that already moved on). Undefined while the record is not committed.
+ */
+export async function announceCreation(
+  db: Db,
+  shipmentId: string,
+  event: Omit<NewEvent, 'mailing' | 'type' | 'endpointsCreatedBy'>,
+): Promise<Announced | undefined> {
+  const found = await findShipment(db, shipmentId, false);
+  if (!found) return undefined;
+  const { shipment } = found;
+  if (shipment.status !== 'paid') return { shipment, deliveries: [] };
+  const created: NewEvent = { ...event, type: 'mailing.created', mailing: shipment, endpointsCreatedBy: shipment.createdAt };
+  return { shipment, deliveries: await recordWebhookEvent(db, created) };
 }
 
 /**

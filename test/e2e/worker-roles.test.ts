@@ -103,7 +103,7 @@ describe('worker roles (WORKER_ROLES)', function () {
       if (scheduled) queueOf.set(scheduled.activityType!.name!, new Set([...(queueOf.get(scheduled.activityType!.name!) ?? []), scheduled.taskQueue!.name!]));
     }
     expect([...queueOf.get('fileWithOperator')!]).to.deep.equal([printingQueue(taskQueue)]);
-    expect([...queueOf.get('generateProof')!]).to.deep.equal([printingQueue(taskQueue)]);
+    expect([...queueOf.get('publishProof')!]).to.deep.equal([printingQueue(taskQueue)]);
     expect([...queueOf.get('deliverWebhooks')!]).to.deep.equal([deliveriesQueue(taskQueue)]);
     expect([...queueOf.get('checkOperatorStatus')!]).to.deep.equal([trackingQueue(taskQueue)]);
 

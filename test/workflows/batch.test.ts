@@ -91,7 +91,7 @@ describe('the batch workflow (mocked activities, time-skipping server)', functio
         const mailing = await bench.env.client.workflow.getHandle(mailingWorkflowId(double.input.shipmentId)).describe();
         expect(mailing.parentExecution?.workflowId).to.equal(batchWorkflowId(batchId));
         expect(mailing.status.name).to.be.oneOf(['RUNNING', 'COMPLETED']);
-        expect(double.calls).to.include('committedShipment');
+        expect(double.calls).to.include('announceCommittedShipment');
       }
       // Waits are timers of pollMs, not a tight poll: one per count that found the batch unfinished.
       const timers = history.flat().filter((e) => e.timerStartedEventAttributes);

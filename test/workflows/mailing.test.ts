@@ -66,6 +66,42 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
     });
   });
 
+  it('a new mailing reads its record and records mailing.created in one call; a proof is printed and announced by one activity', async () => {
+    const double = new MailingDouble(mailingInput('simple', false), { reports: stepByStep('simple') });
+    double.endpoints = ['we_one'];
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      await handle.result();
+      // No local activity of its own for the creation's event or the proof's.
+      expect(double.calls.filter((c) => c.startsWith('createWebhookDeliveries') || c === 'committedShipment')).to.deep.equal([]);
+      expect(double.calls[0]).to.equal('announceCommittedShipment');
+      expect(double.calls).to.include('publishProof:filing');
+      const events = (await handle.fetchHistory()).events!;
+      const markers = events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
+      // The record with its event, then printed and posted (one recordMove each).
+      expect(markers).to.have.length(3);
+      // The first workflow task: that one local activity, then the creation's first attempts scheduled.
+      const firstTask = events.slice(0, events.findIndex((e) => e.workflowTaskCompletedEventAttributes) + 3);
+      expect(firstTask.filter((e) => e.markerRecordedEventAttributes)).to.have.length(1);
+      expect(firstTask.find((e) => e.activityTaskScheduledEventAttributes)?.activityTaskScheduledEventAttributes?.activityType?.name).to.equal(
+        'deliverWebhooks',
+      );
+      expect(types(double)).to.deep.equal(['mailing.created', 'mailing.printed', 'mailing.posted', 'mailing.proof_available:filing']);
+    });
+  });
+
+  it('a mailing resumed while paid reads its record, then announces its creation (to the endpoints of its creation time)', async () => {
+    const double = new MailingDouble(mailingInput('simple', true, { resumed: true }));
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      expect((await handle.executeUpdate(advanceUpdate, { args: [{ step: 1 }] })).status).to.equal('printed');
+      expect(double.calls.slice(0, 2)).to.deep.equal(['committedShipment', 'createWebhookDeliveries:mailing.created']);
+      expect(double.calls).not.to.include('announceCommittedShipment');
+      await handle.executeUpdate(advanceUpdate, { args: [{ step: 2 }] });
+      await handle.result();
+    });
+  });
+
   it('live registered: every step to delivered, with the filing and delivery proofs', async () => {
     const double = new MailingDouble(mailingInput('registered', false), { reports: stepByStep('registered') });
     await bench.run(double, async (queue) => {
@@ -228,7 +264,7 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
     await bench.run(double, async (queue) => {
       const handle = await start(double, queue);
       expect((await handle.executeUpdate(advanceUpdate, { args: [{ step: 2 }] })).status).to.equal('posted');
-      expect(double.calls.filter((c) => c === 'committedShipment')).to.have.length(4);
+      expect(double.calls.filter((c) => c === 'announceCommittedShipment')).to.have.length(4);
       expect(double.calls).not.to.include('abandonShipment');
       expect(((await handle.result()) as Shipment).status).to.equal('posted');
     });

@@ -22,11 +22,12 @@ import { startTimeSkipping, type TimeSkippingEnv } from '../support/time-skippin
 export type MailingActivities = Pick<
   Activities,
   | 'committedShipment'
+  | 'announceCommittedShipment'
   | 'abandonShipment'
   | 'shipmentSnapshot'
   | 'recordMove'
   | 'createWebhookDeliveries'
-  | 'generateProof'
+  | 'publishProof'
   | 'fileWithOperator'
   | 'checkOperatorStatus'
   | 'cancelShipment'
@@ -58,7 +59,7 @@ export class MailingDouble {
   readonly proofs: ProofKind[] = [];
   refunded = false;
   filingAttempts = 0;
-  /** How many times committedShipment fails before the record is "committed". */
+  /** How many times the record is read (committedShipment, announceCommittedShipment) before it is "committed". */
   recordDelay = 0;
   /** Endpoints each event is delivered to: one delivery child per endpoint. */
   endpoints: string[] = [];
@@ -124,6 +125,12 @@ export class MailingDouble {
         if (this.recordDelay-- > 0) throw ApplicationFailure.retryable('not committed yet', 'shipment_not_committed');
         return this.snapshot();
       },
+      announceCommittedShipment: async (_shipmentId: string, event: Omit<NewEvent, 'mailing' | 'type' | 'endpointsCreatedBy'>) => {
+        track('announceCommittedShipment');
+        if (this.recordDelay-- > 0) throw ApplicationFailure.retryable('not committed yet', 'shipment_not_committed');
+        const deliveries = this.shipment.status === 'paid' ? this.deliveriesOf({ ...event, type: 'mailing.created' }) : [];
+        return { shipment: this.snapshot(), deliveries };
+      },
       abandonShipment: async () => {
         track('abandonShipment');
         return 'abandoned';
@@ -144,10 +151,10 @@ export class MailingDouble {
         track(`createWebhookDeliveries:${event.type}`);
         return this.deliveriesOf(event);
       },
-      generateProof: async (_shipmentId: string, kind: ProofKind) => {
-        track(`generateProof:${kind}`);
+      publishProof: async (_shipmentId: string, kind: ProofKind, event: Omit<NewEvent, 'mailing'>) => {
+        track(`publishProof:${kind}`);
         this.proofs.push(kind);
-        return this.snapshot();
+        return { shipment: this.snapshot(), deliveries: this.deliveriesOf(event) };
       },
       fileWithOperator: async () => {
         track('fileWithOperator');

@@ -5,7 +5,7 @@ import { proofAt, type ShipmentStatus } from '../../domain/mailings/states.js';
 import type { DeliveryTarget, EventType } from '../../domain/webhooks/event-types.js';
 import { deliverySearchAttributes, deliverySummary, deliveryWorkflowId, MAILING_STATUS } from '../contract.js';
 import { answer, webhookDelivery } from '../webhook-delivery.js';
-import { DELIVERING, delivering, PRINTING, printing, projection } from './activities.js';
+import { creation, DELIVERING, delivering, PRINTING, printing, projection } from './activities.js';
 import type { AttemptResult } from '../../activities/webhooks.js';
 import type { MailingRun } from './run.js';
 
@@ -75,6 +75,16 @@ function startDeliveries(run: MailingRun, deliveries: DeliveryTarget[]): void {
   run.deliveries.push(sending());
 }
 
+/**
+ * A new mailing: waits for its record (the creation protocol's retries) and records its
+ * `mailing.created` in the same local activity, then starts that event's deliveries.
+ */
+export async function announceRecord(run: MailingRun): Promise<void> {
+  const announced = await creation.announceCommittedShipment(run.input.shipmentId, eventOf(run, 'mailing.created', run.step));
+  run.latest = announced.shipment;
+  startDeliveries(run, announced.deliveries);
+}
+
 /** Records an event about the shipment as it is (no move) and starts its deliveries. */
 export async function announce(run: MailingRun, type: EventType, shipment: Shipment, extra: EventExtra = {}): Promise<void> {
   const deliveries = await projection.createWebhookDeliveries({ ...eventOf(run, type, run.step, extra), mailing: shipment });
@@ -83,7 +93,8 @@ export async function announce(run: MailingRun, type: EventType, shipment: Shipm
 
 /**
  * One move: the step and its event in one local activity (one transaction), then the search
- * attribute, then the deliveries, then any proof the new status makes available. `showStatus`
+ * attribute, then the deliveries, then any proof the new status makes available (printed and
+ * announced by one activity). `showStatus`
  * false skips the search attribute of a step that the next move of the same batch passes.
  */
 export async function moveTo(run: MailingRun, next: ShipmentStatus, nextStep: number, showStatus = true): Promise<void> {
@@ -97,8 +108,11 @@ export async function moveTo(run: MailingRun, next: ShipmentStatus, nextStep: nu
   startDeliveries(run, recorded.deliveries);
   const proof = proofAt(run.input.mode, next);
   if (proof) {
-    run.latest = await printing.generateProof.executeWithOptions({ ...PRINTING, summary: `${proof} proof` }, [run.input.shipmentId, proof]);
-    await announce(run, 'mailing.proof_available', run.latest, { proof: { kind: proof } });
+    // The printing activity records the proof's event too: no local activity after it.
+    const event = eventOf(run, 'mailing.proof_available', nextStep, { proof: { kind: proof } });
+    const proved = await printing.publishProof.executeWithOptions({ ...PRINTING, summary: `${proof} proof` }, [run.input.shipmentId, proof, event]);
+    run.latest = proved.shipment;
+    startDeliveries(run, proved.deliveries);
   }
 }
 
