@@ -210,12 +210,13 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
      * deliveries (no local activity after the printing).
      */
     async publishProof(shipmentId: string, kind: ProofKind, event: Omit<NewEvent, 'mailing'>): Promise<Announced> {
-      const shipment = await snapshot(shipmentId);
+      // One read, with the letter's document: an own PDF's proof names the file posted by its SHA-256.
+      const found = await findShipment(db, shipmentId, true);
+      if (!found) throw missing(shipmentId);
+      const { document, ...shipment } = found.shipment;
       // The operator's own document when it has one (deposit proof, AR scan), else ours.
       const { operator: name } = await operatorReference(db, shipmentId);
       const theirs = name ? await operatorNamed(name).proof(shipmentId, shipment.mode, kind) : undefined;
-      // An own PDF's proof names the file posted by its SHA-256.
-      const document = theirs ? undefined : (await findShipment(db, shipmentId, true))?.shipment.document;
       await storeProof(db, shipmentId, kind, theirs ?? (await browsers.print(proofHtml(shipment, kind, PROOF_LABELS[kind], STATUS_LABELS, document))));
       const announced = await announceShipment(db, shipmentId, event);
       if (!announced) throw missing(shipmentId);

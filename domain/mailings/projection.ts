@@ -50,6 +50,11 @@ export interface Announced {
   deliveries: DeliveryTarget[];
 }
 
+/** Records `event` about `shipment` (as read) with its deliveries. */
+async function announced(db: Db | Tx, shipment: Shipment, event: Omit<NewEvent, 'mailing'>): Promise<Announced> {
+  return { shipment, deliveries: await recordWebhookEvent(db, { ...event, mailing: shipment }) };
+}
+
 /**
  * A move as one transaction: the step, then its event (with the shipment as of that step) and the
  * event's deliveries; a step is never recorded without its announcement. Repeating it creates
@@ -59,9 +64,7 @@ export function recordMove(db: Db, record: StepRecord, event: Omit<NewEvent, 'ma
   return db.transaction(async (trx) => {
     await writeStep(trx, record);
     const found = await findShipment(trx, record.shipmentId, false);
-    if (!found) return undefined;
-    const deliveries = await recordWebhookEvent(trx, { ...event, mailing: found.shipment });
-    return { shipment: found.shipment, deliveries };
+    return found && announced(trx, found.shipment, event);
   });
 }
 
@@ -72,8 +75,7 @@ export function recordMove(db: Db, record: StepRecord, event: Omit<NewEvent, 'ma
  */
 export async function announceShipment(db: Db, shipmentId: string, event: Omit<NewEvent, 'mailing'>): Promise<Announced | undefined> {
   const found = await findShipment(db, shipmentId, false);
-  if (!found) return undefined;
-  return { shipment: found.shipment, deliveries: await recordWebhookEvent(db, { ...event, mailing: found.shipment }) };
+  return found && announced(db, found.shipment, event);
 }
 
 /**
@@ -90,8 +92,7 @@ export async function announceCreation(
   if (!found) return undefined;
   const { shipment } = found;
   if (shipment.status !== 'paid') return { shipment, deliveries: [] };
-  const created: NewEvent = { ...event, type: 'mailing.created', mailing: shipment, endpointsCreatedBy: shipment.createdAt };
-  return { shipment, deliveries: await recordWebhookEvent(db, created) };
+  return announced(db, shipment, { ...event, type: 'mailing.created', endpointsCreatedBy: shipment.createdAt });
 }
 
 /**

@@ -94,8 +94,8 @@ export async function announce(run: MailingRun, type: EventType, shipment: Shipm
 /**
  * One move: the step and its event in one local activity (one transaction), then the search
  * attribute, then the deliveries, then any proof the new status makes available (printed and
- * announced by one activity). `showStatus`
- * false skips the search attribute of a step that the next move of the same batch passes.
+ * announced by one activity). `showStatus` false skips the search attribute of a step that the
+ * next move of the same batch passes.
  */
 export async function moveTo(run: MailingRun, next: ShipmentStatus, nextStep: number, showStatus = true): Promise<void> {
   const type = `mailing.${next}` as EventType;
