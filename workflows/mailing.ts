@@ -60,7 +60,8 @@ export async function mailing(input: MailingWorkflowInput): Promise<Shipment | n
 
 /**
  * Waits for the API's record of the mailing (the creation protocol, domain/mailings/creation-protocol.ts);
- * a new mailing's `mailing.created` is recorded as the record is read, and its deliveries start.
+ * a new mailing's `mailing.created` is recorded as the record is read, and its deliveries start (or,
+ * recorded by the API with the mailing, is in the input: nothing to wait for).
  * When it never comes, the tombstone makes a late record fail, so nothing is charged for a mailing
  * without its workflow: false. If the record won that race, it is waited for again.
  */

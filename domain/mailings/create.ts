@@ -15,6 +15,8 @@ import { storeOwnPdfs } from './own-pdf-store.js';
 import { prepareMailing, type PreparedMailing } from './prepare.js';
 import { toShipment, type PostalAddress, type Shipment, type ShipmentRow } from './shipment.js';
 import { lastStep } from './states.js';
+import { mailingEventKey } from '../webhooks/event-types.js';
+import { recordWebhookEvent } from '../webhooks/events.js';
 
 /** What a mailing's workflow is started with, at creation or when the reconciler resumes it. */
 export function mailingWorkflowInput(
@@ -95,6 +97,32 @@ async function recordMailing(
   });
 }
 
+/**
+ * After the answer, before the start: the new mailing's `mailing.created` and its deliveries, so
+ * that its workflow's first task schedules the first attempts at once, with neither a record to
+ * read nor an event to write (docs/decisions.md, "Webhook deliveries"). The event is the one the
+ * workflow would record (same id, same endpoints); when recording it fails, the workflow does.
+ */
+async function withCreationAnnounced(db: Db, start: MailingStart, row: ShipmentRow): Promise<MailingStart> {
+  const mailing = toShipment(row, [{ step: 0, status: 'paid', at: row.created_at }], [], false);
+  try {
+    const deliveries = await recordWebhookEvent(db, {
+      eventKey: mailingEventKey(row.id, 'mailing.created', 0),
+      type: 'mailing.created',
+      accountId: row.account_id,
+      livemode: !row.test,
+      created: new Date().toISOString(),
+      mailing,
+      // Only the endpoints declared when the mailing was created hear of its creation.
+      endpointsCreatedBy: mailing.createdAt,
+    });
+    return { ...start, input: { ...start.input, created: { mailing, deliveries } } };
+  } catch (error) {
+    logger.warn({ err: error, shipmentId: row.id }, 'mailing.created could not be recorded after the answer; the workflow records it');
+    return start;
+  }
+}
+
 /** What starts a recorded shipment's workflow (at creation, before an update, by the reconciler). */
 export function mailingStart(
   config: Config,
@@ -172,8 +200,8 @@ export async function recordBatchShipments(trx: Tx, mailings: { row: ShipmentRow
 /**
  * POST /v1/mailings: checks, then the mailing is recorded (and paid for) and its workflow started,
  * in one of two orders, so that no order of failures leaves a paid mailing without its workflow:
- * - Temporal connected (the usual case): the record commits, the answer goes, and the workflow
- *   starts right after (DESIGN.md §1). The answer does not wait for Temporal; a start that keeps
+ * - Temporal connected (the usual case): the record commits, the answer goes, then the mailing's
+ *   `mailing.created` is recorded and the workflow starts with it (DESIGN.md §1). The answer does not wait for Temporal; a start that keeps
  *   failing (the process dies, Temporal goes down) is made by the reconciler's Schedule.
  * - Temporal not connected, or many starts pending: the workflow starts first, then the record
  *   commits; the workflow waits for it and ends if it never comes (its tombstone then refuses a
@@ -197,7 +225,7 @@ export async function createMailing(deps: Deps, caller: Caller, given: MailingRe
   const shipment = toShipment(row, [{ step: 0, status: 'paid', at: now }], [], true);
   if (workflows.readyToStartLater()) {
     const charge = await recordMailing(db, caller, row, shipment, ownPdf);
-    workflows.startMailingLater(start);
+    workflows.startMailingLater(start, () => withCreationAnnounced(db, start, row));
     if (charge) caller.onBalance?.(charge.balanceCents);
     return shipment;
   }

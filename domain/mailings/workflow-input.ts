@@ -1,3 +1,5 @@
+import type { DeliveryTarget } from '../webhooks/event-types.js';
+import type { Shipment } from './shipment.js';
 import type { Mode } from './states.js';
 
 /** What the mailing workflow is started with. */
@@ -18,4 +20,11 @@ export interface MailingWorkflowInput {
   trackingSilenceLimitMs?: number;
   /** The send date (YYYY-MM-DD, Europe/Paris), filed at 00:00 Paris that day (./send-day.ts); absent: at once, as in runs before it existed. */
   sendAt?: string;
+  /**
+   * Its `mailing.created`, recorded by the API after the answer and before the start (domain/mailings/
+   * create.ts): the mailing as recorded (without its letter) and the deliveries to start. The workflow
+   * then neither reads its record nor records the event. Absent when the API could not record it, when
+   * the workflow started first, and in runs started before it existed: the workflow does both itself.
+   */
+  created?: { mailing: Shipment; deliveries: DeliveryTarget[] };
 }

@@ -8,6 +8,7 @@ import { createWebhookEndpoint } from '../../domain/webhooks/endpoints.js';
 import { postWebhook } from '../../activities/net/webhook-request.js';
 import { countActions } from '../support/temporal-actions.js';
 import { mailingWorkflowId } from '../../workflows/contract.js';
+import type { MailingWorkflowInput } from '../../domain/mailings/workflow-input.js';
 
 describe('webhook deliveries', function () {
   this.timeout(60_000);
@@ -65,6 +66,30 @@ describe('webhook deliveries', function () {
     const actions = await countActions(stack().temporal.client, mailingWorkflowId(s.id));
     expect(actions.total, JSON.stringify(actions)).to.be.at.most(30);
     expect(actions.children, 'every first attempt succeeded: no delivery workflow').to.equal(0);
+  });
+
+  it('records mailing.created after the answer and starts the workflow with it: its first task reads and writes nothing before the first attempt', async () => {
+    await endpoint('test', ['mailing.created']);
+    const { body: s } = await mail(account.testKey);
+    const [received] = await receiver.until((r) => r.length >= 1);
+    // The event carries the mailing as it was recorded, as GET shows it (without its letter).
+    const { body: shown } = await call('GET', `/v1/mailings/${s.id}`, { key: account.testKey });
+    const { document: _letter, ...withoutLetter } = shown as Record<string, unknown>;
+    expect(received!.body.data.mailing).to.deep.equal(withoutLetter);
+    const history = await stack().temporal.client.workflow.getHandle(mailingWorkflowId(s.id)).fetchHistory();
+    const [payload] = history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads!;
+    const input = JSON.parse(Buffer.from(payload!.data!).toString()) as MailingWorkflowInput;
+    expect(input.created!.deliveries.map((d) => d.deliveryId)).to.deep.equal([received!.headers['service-delivery']]);
+    expect(input.created!.mailing).to.deep.equal(received!.body.data.mailing);
+    const firstTask = history.events!.slice(0, history.events!.findIndex((e) => e.workflowTaskCompletedEventAttributes) + 3);
+    expect(
+      firstTask.filter((e) => e.markerRecordedEventAttributes),
+      'no local activity',
+    ).to.have.length(0);
+    expect(firstTask.find((e) => e.activityTaskScheduledEventAttributes)?.activityTaskScheduledEventAttributes?.activityType?.name).to.equal('deliverWebhooks');
+    // Recorded once: one event, one delivery.
+    expect(await stack().db('webhook_events').where({ shipment_id: s.id, type: 'mailing.created' })).to.have.length(1);
+    expect(await stack().db('webhook_deliveries').where({ account_id: account.id })).to.have.length(1);
   });
 
   it('abandons after 8 attempts', async () => {

@@ -90,6 +90,30 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
     });
   });
 
+  it('a mailing whose mailing.created the API recorded reads and records nothing in its first task: the first attempts are scheduled at once', async () => {
+    const double = new MailingDouble(mailingInput('simple', false), { reports: stepByStep('simple') });
+    double.endpoints = ['we_one'];
+    const input = double.announcedByApi();
+    await bench.run(double, async (queue) => {
+      const handle = await bench.env.client.workflow.start(mailing, { taskQueue: queue, workflowId: `mailing-${input.shipmentId}`, args: [input] });
+      expect(((await handle.result()) as Shipment).status).to.equal('posted');
+      expect(double.calls).not.to.include('announceCommittedShipment');
+      expect(double.calls).not.to.include('committedShipment');
+      expect(double.calls.filter((c) => c.startsWith('createWebhookDeliveries'))).to.deep.equal([]);
+      // Its first attempt made, as the API's deliveries said.
+      expect(webhookAttempts.get(input.created!.deliveries[0]!.deliveryId)).to.deep.equal([1]);
+      const events = (await handle.fetchHistory()).events!;
+      const firstTask = events.slice(0, events.findIndex((e) => e.workflowTaskCompletedEventAttributes) + 3);
+      expect(firstTask.filter((e) => e.markerRecordedEventAttributes)).to.have.length(0);
+      expect(firstTask.find((e) => e.activityTaskScheduledEventAttributes)?.activityTaskScheduledEventAttributes?.activityType?.name).to.equal(
+        'deliverWebhooks',
+      );
+      // The creation's event once (by the API), then the rest as before.
+      expect(types(double)).to.deep.equal(['mailing.created', 'mailing.printed', 'mailing.posted', 'mailing.proof_available:filing']);
+      expect(double.moves).to.deep.equal(['printed', 'posted']);
+    });
+  });
+
   it('a mailing resumed while paid reads its record, then announces its creation (to the endpoints of its creation time)', async () => {
     const double = new MailingDouble(mailingInput('simple', true, { resumed: true }));
     await bench.run(double, async (queue) => {

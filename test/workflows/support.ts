@@ -110,6 +110,18 @@ export class MailingDouble {
     }));
   }
 
+  /** What the API passes in the input once it has recorded the mailing's `mailing.created` (domain/mailings/create.ts). */
+  announcedByApi(): MailingWorkflowInput {
+    const event = {
+      eventKey: `${this.input.shipmentId}/mailing.created/0`,
+      type: 'mailing.created' as const,
+      accountId: this.input.accountId,
+      livemode: !this.input.test,
+      created: this.shipment.createdAt,
+    };
+    return { ...this.input, created: { mailing: this.snapshot(), deliveries: this.deliveriesOf(event) } };
+  }
+
   private end(status: 'canceled' | 'error', input: EndOfPaidShipment): boolean {
     if (this.shipment.status !== 'paid') return this.shipment.status === status;
     this.shipment = { ...this.shipment, status, step: input.step };

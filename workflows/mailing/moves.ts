@@ -2,7 +2,7 @@ import { ParentClosePolicy, startChild, upsertSearchAttributes } from '@temporal
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Shipment } from '../../domain/mailings/shipment.js';
 import { proofAt, type ShipmentStatus } from '../../domain/mailings/states.js';
-import type { DeliveryTarget, EventType } from '../../domain/webhooks/event-types.js';
+import { mailingEventKey, type DeliveryTarget, type EventType } from '../../domain/webhooks/event-types.js';
 import { deliverySearchAttributes, deliverySummary, deliveryWorkflowId, MAILING_STATUS } from '../contract.js';
 import { answer, webhookDelivery } from '../webhook-delivery.js';
 import { creation, DELIVERING, delivering, PRINTING, printing, projection } from './activities.js';
@@ -15,9 +15,7 @@ type EventExtra = { proof?: { kind: string }; endpointsCreatedBy?: string; detai
 function eventOf(run: MailingRun, type: EventType, atStep: number, extra: EventExtra = {}) {
   const { input } = run;
   return {
-    // The event's id derives from what it announces, never from the workflow's random seed: an
-    // operator's Reset re-sends the same events with the same ids, so receivers deduplicate.
-    eventKey: `${input.shipmentId}/${type}/${extra.proof?.kind ?? atStep}`,
+    eventKey: mailingEventKey(input.shipmentId, type, extra.proof?.kind ?? atStep),
     type,
     accountId: input.accountId,
     livemode: !input.test,
@@ -76,11 +74,16 @@ function startDeliveries(run: MailingRun, deliveries: DeliveryTarget[]): void {
 }
 
 /**
- * A new mailing: waits for its record (the creation protocol's retries) and records its
- * `mailing.created` in the same local activity, then starts that event's deliveries.
+ * A new mailing: starts the deliveries of its `mailing.created`. The API recorded the event after
+ * its answer and passed it in the input (nothing to wait for: the first task schedules the first
+ * attempts); otherwise the workflow waits for its record (the creation protocol's retries) and
+ * records the event in the same local activity.
  */
 export async function announceRecord(run: MailingRun): Promise<void> {
-  const announced = await creation.announceCommittedShipment(run.input.shipmentId, eventOf(run, 'mailing.created', run.step));
+  const { created } = run.input;
+  const announced = created
+    ? { shipment: created.mailing, deliveries: created.deliveries }
+    : await creation.announceCommittedShipment(run.input.shipmentId, eventOf(run, 'mailing.created', run.step));
   run.latest = announced.shipment;
   startDeliveries(run, announced.deliveries);
 }
