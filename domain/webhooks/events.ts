@@ -32,11 +32,20 @@ export interface PingData {
   endpoint: { id: string; url: string; events: string[] };
 }
 
-/** A UUID derived from text: the same event and endpoint always give the same delivery id. */
+/** A UUID derived from text (an event's key): the same text always gives the same id. */
 function uuidFrom(text: string): string {
   const h = sha256Hex(text);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
+
+/**
+ * A delivery's id, derived in SQL as uuidFrom derives it from `<event id>/<endpoint id>`: the same
+ * event and endpoint always give the same delivery id, whichever build recorded it first
+ * (test/e2e/webhooks.test.ts checks the two against each other). Its parameter is the event's id.
+ */
+const DERIVED_DELIVERY_ID = `(SELECT (substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-5' || substr(h, 14, 3) || '-'
+  || to_hex((('x' || substr(h, 17, 1))::bit(4)::int & 3) | 8) || substr(h, 18, 3) || '-' || substr(h, 21, 12))::uuid
+  FROM (SELECT encode(sha256(convert_to(?::text || '/' || t.id::text, 'UTF8')), 'hex') AS h) AS digest)`;
 
 /**
  * Records the event (body per SPEC.md "Request received") and one pending delivery per matching
@@ -67,11 +76,8 @@ export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<Deliv
     })
     .onConflict('id')
     .ignore();
-  // The event is recorded by the statement that finds its endpoints (a round trip less per event).
   // Disabled and deleted endpoints receive nothing.
-  let endpoints = db
-    .with('recorded_event', recordEvent)
-    .from('webhook_endpoints')
+  let endpoints = db('webhook_endpoints')
     .where({ account_id: event.accountId, env: event.livemode ? 'live' : 'test' })
     .whereNull('disabled_at')
     .whereNull('deleted_at');
@@ -79,27 +85,26 @@ export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<Deliv
   else if (OPT_IN_EVENT_TYPES.includes(event.type)) endpoints = endpoints.andWhereRaw('? = ANY(events)', [event.type]);
   else endpoints = endpoints.andWhere((q) => q.whereRaw('cardinality(events) = 0').orWhereRaw('? = ANY(events)', [event.type]));
   if (event.endpointsCreatedBy) endpoints = endpoints.andWhere('created_at', '<=', event.endpointsCreatedBy);
-  const ids = (await endpoints.select('id')).map((e) => e.id as string);
-  const deliveries = ids.map((endpointId) => ({
-    id: uuidFrom(`${eventId}/${endpointId}`),
-    event_id: eventId,
-    endpoint_id: endpointId,
-    account_id: event.accountId,
-    status: 'pending',
-  }));
-  if (!deliveries.length) return [];
-  // One statement: the new deliveries, and those an earlier record of this event left pending
-  // (a Reset, a mailing resumed by the reconciler). Delivered or abandoned ones are not sent again.
-  const started = await db('webhook_deliveries')
-    .insert(deliveries)
-    .onConflict('id')
-    .merge({ id: db.raw('EXCLUDED.id') })
-    .where('webhook_deliveries.status', 'pending')
-    .returning('id');
-  const pending = new Set(started.map((d: { id: string }) => d.id));
-  return deliveries
-    .filter((d) => pending.has(d.id))
-    .map((d) => ({ deliveryId: d.id, accountId: event.accountId, endpointId: d.endpoint_id, eventId, eventType: event.type }));
+  // One statement, one round trip per event: the event, its endpoints, and one delivery each: the
+  // new ones, and those an earlier record of this event left pending (a Reset, a mailing resumed
+  // by the reconciler). Delivered or abandoned ones are not sent again.
+  const started = (await db
+    .with('recorded_event', recordEvent)
+    .with('targets', endpoints.select('id'))
+    .with(
+      'started',
+      db.raw(
+        `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status)
+         SELECT ${DERIVED_DELIVERY_ID}, ?::uuid, t.id, ?::uuid, 'pending' FROM targets t
+         ON CONFLICT (id) DO UPDATE SET id = EXCLUDED.id WHERE webhook_deliveries.status = 'pending'
+         RETURNING id, endpoint_id`,
+        [eventId, eventId, event.accountId],
+      ),
+    )
+    .select('id', 'endpoint_id')
+    .from('started')
+    .orderBy('endpoint_id')) as { id: string; endpoint_id: string }[];
+  return started.map((d) => ({ deliveryId: d.id, accountId: event.accountId, endpointId: d.endpoint_id, eventId, eventType: event.type }));
 }
 
 /**

@@ -5,6 +5,7 @@ import { stack } from '../support/stack.js';
 import { freeLetter, recipient, sender } from '../support/fixtures.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { createWebhookEndpoint } from '../../domain/webhooks/endpoints.js';
+import { recordWebhookEvent } from '../../domain/webhooks/events.js';
 import { postWebhook } from '../../activities/net/webhook-request.js';
 import { countActions } from '../support/temporal-actions.js';
 import { mailingWorkflowId } from '../../workflows/contract.js';
@@ -90,6 +91,26 @@ describe('webhook deliveries', function () {
     // Recorded once: one event, one delivery.
     expect(await stack().db('webhook_events').where({ shipment_id: s.id, type: 'mailing.created' })).to.have.length(1);
     expect(await stack().db('webhook_deliveries').where({ account_id: account.id })).to.have.length(1);
+  });
+
+  it('derives each delivery id from its event and endpoint as the builds before did, in the statement that records the event', async () => {
+    const { id } = await endpoint('test');
+    // Computed by the build that derived delivery ids in JavaScript: uuidFrom(`<event id>/<endpoint id>`).
+    const [eventId, endpointId, deliveryId] = [
+      '3f1c7a52-9a0e-5d4b-8c61-0b7f2e9d4a10',
+      '9b2d6e14-7c3a-4f85-a1d2-5e6f7a8b9c0d',
+      'fe814c1b-f626-5ade-ad43-42a2d441a809',
+    ];
+    await stack().db('webhook_endpoints').where({ id }).update({ id: endpointId });
+    const ping = { eventId, type: 'ping' as const, accountId: account.id, livemode: false, created: new Date().toISOString(), endpointId, data: {} };
+    const [first] = await recordWebhookEvent(stack().db, ping);
+    expect(first).to.deep.include({ deliveryId, endpointId, eventId });
+    // Recorded again (a Reset): the same delivery, still pending, nothing new.
+    expect(await recordWebhookEvent(stack().db, ping)).to.deep.equal([first]);
+    expect(await stack().db('webhook_deliveries').where({ event_id: eventId })).to.have.length(1);
+    // Once delivered, it is not started again.
+    await stack().db('webhook_deliveries').where({ id: deliveryId }).update({ status: 'delivered' });
+    expect(await recordWebhookEvent(stack().db, ping)).to.deep.equal([]);
   });
 
   it('abandons after 8 attempts', async () => {
