@@ -82,10 +82,9 @@ export interface WorkflowRunner {
   readyToStartLater(): boolean;
   /**
    * Starts a recorded mailing's workflow after the answer, retrying a few times; one still not
-   * started is resumed by the reconciler (domain/mailings/reconcile.ts). `prepare`, run first (after
-   * the answer), gives the start to make; it never rejects.
+   * started is resumed by the reconciler (domain/mailings/reconcile.ts).
    */
-  startMailingLater(start: MailingStart, prepare?: () => Promise<MailingStart>): void;
+  startMailingLater(start: MailingStart): void;
   /** Whether a mailing's workflow is running now (false when it has ended or never started). */
   isMailingRunning(shipmentId: string): Promise<boolean>;
   /** Ends a mailing's workflow that will never have its record. */

@@ -141,8 +141,8 @@ function channelReady(connection: unknown): boolean {
 /** The WorkflowRunner of the domain, on a Temporal client. */
 export function temporalWorkflows(client: Client, config: Config): WorkflowRunner {
   const mailingHandle = (shipmentId: string): WorkflowHandle<typeof workflows.mailing> => client.workflow.getHandle(mailingWorkflowId(shipmentId));
-  /** Starts of answered mailings, waiting for one of the CONCURRENT_LATER_STARTS senders (with what to do first). */
-  const laterStarts: { start: MailingStart; prepare?: () => Promise<MailingStart> }[] = [];
+  /** Starts of answered mailings, waiting for one of the CONCURRENT_LATER_STARTS senders. */
+  const laterStarts: MailingStart[] = [];
   let sending = 0;
   const withDeadline = deadlineScope(client);
 
@@ -187,8 +187,7 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
   const sendLaterStarts = async (): Promise<void> => {
     sending += 1;
     try {
-      for (let next = laterStarts.shift(); next; next = laterStarts.shift()) {
-        const start = next.prepare ? await next.prepare() : next.start;
+      for (let start = laterStarts.shift(); start; start = laterStarts.shift()) {
         for (let attempt = 0; ; attempt++) {
           try {
             await ensureStarted(start);
@@ -244,8 +243,8 @@ export function temporalWorkflows(client: Client, config: Config): WorkflowRunne
 
     readyToStartLater: () => laterStarts.length + sending < MAX_PENDING_STARTS && channelReady(client.connection),
 
-    startMailingLater(start, prepare) {
-      laterStarts.push({ start, prepare });
+    startMailingLater(start) {
+      laterStarts.push(start);
       if (sending < CONCURRENT_LATER_STARTS) void sendLaterStarts();
     },
 

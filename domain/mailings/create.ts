@@ -1,5 +1,4 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
 import type { Db, Tx } from '../../db/knex.js';
 import { logger } from '../../lib/logger.js';
 import type { Config } from '../../lib/config.js';
@@ -15,8 +14,8 @@ import { storeOwnPdfs } from './own-pdf-store.js';
 import { prepareMailing, type PreparedMailing } from './prepare.js';
 import { toShipment, type PostalAddress, type Shipment, type ShipmentRow } from './shipment.js';
 import { lastStep } from './states.js';
-import { mailingEventKey } from '../webhooks/event-types.js';
-import { recordWebhookEvent } from '../webhooks/events.js';
+import { mailingEventKey, type DeliveryTarget } from '../webhooks/event-types.js';
+import { webhookEventStatement } from '../webhooks/events.js';
 
 /** What a mailing's workflow is started with, at creation or when the reconciler resumes it. */
 export function mailingWorkflowInput(
@@ -40,21 +39,43 @@ function trackingNumber(): string {
   return 'SV' + Array.from({ length: 11 }, () => randomInt(10)).join('');
 }
 
+/** What a new mailing's `mailing.created` carries: the mailing as recorded, without its letter (as a workflow reads it). */
+function createdMailing(row: ShipmentRow): Shipment {
+  return toShipment(row, [{ step: 0, status: 'paid', at: row.created_at }], [], false);
+}
+
 /**
- * The shipment and its first event, in one statement. The mailing workflow is already running and
- * waits for this row: the caller bounds the statement (RECORD_STATEMENT_TIMEOUT_MS), long before it gives up.
+ * The shipment, its first step and its `mailing.created` with the event's deliveries, in one
+ * statement: the event recording's (domain/webhooks/events.ts), with the shipment's writes added.
+ * It is the event the workflow would record (same id, same endpoints: those declared by the
+ * mailing's creation), so that a workflow started with it schedules its first attempts at once
+ * (input `created`; docs/decisions.md, "Webhook deliveries"), and one started without it finds it
+ * recorded. A mailing's workflow may already be running and waiting for this row: the caller
+ * bounds the statement (RECORD_STATEMENT_TIMEOUT_MS), long before it gives up. Returns the
+ * deliveries to start.
  */
-function insertShipment(runner: Db | Tx, row: ShipmentRow & { layout: unknown }): Knex.Raw {
-  const shipment = runner('shipments')
-    // A JS array would be sent as a Postgres array: jsonb takes its JSON text.
-    .insert({ ...row, warnings: JSON.stringify(row.warnings), updated_at: row.created_at })
-    .returning('id');
-  // The mailing's record row conflicts with a workflow that already gave up on it (mailing_records).
-  return runner.raw(
-    `WITH r AS (INSERT INTO mailing_records (shipment_id, outcome) VALUES (?, 'recorded')), s AS (?)
-     INSERT INTO shipment_events (shipment_id, step, status, at) SELECT id, 0, 'paid', ? FROM s`,
-    [row.id, shipment, row.created_at],
-  );
+async function insertShipment(runner: Db | Tx, row: ShipmentRow & { layout: unknown }, bounded: boolean): Promise<DeliveryTarget[]> {
+  const event = webhookEventStatement(runner, {
+    eventKey: mailingEventKey(row.id, 'mailing.created', 0),
+    type: 'mailing.created',
+    accountId: row.account_id,
+    livemode: !row.test,
+    created: row.created_at.toISOString(),
+    mailing: createdMailing(row),
+    endpointsCreatedBy: row.created_at.toISOString(),
+  });
+  const statement = event.query
+    // The mailing's record row conflicts with a workflow that already gave up on it (mailing_records).
+    .with('mailing_record', runner.raw(`INSERT INTO mailing_records (shipment_id, outcome) VALUES (?, 'recorded')`, [row.id]))
+    .with(
+      'new_shipment',
+      runner('shipments')
+        // A JS array would be sent as a Postgres array: jsonb takes its JSON text.
+        .insert({ ...row, warnings: JSON.stringify(row.warnings), updated_at: row.created_at })
+        .returning('id'),
+    )
+    .with('first_step', runner.raw(`INSERT INTO shipment_events (shipment_id, step, status, at) SELECT id, 0, 'paid', ? FROM new_shipment`, [row.created_at]));
+  return event.deliveries(await (bounded ? statement.timeout(RECORD_STATEMENT_TIMEOUT_MS, { cancel: true }) : statement));
 }
 
 /**
@@ -70,9 +91,9 @@ export async function abandonRecord(db: Db, shipmentId: string): Promise<'abando
 }
 
 /**
- * Records the mailing: the debit (live keys), the shipment with its first event and, under an
- * Idempotency-Key, the answer, all committed together. A test mailing without a key is a single
- * statement, with no transaction round trips.
+ * Records the mailing: the debit (live keys), the shipment with its first step and its
+ * `mailing.created` and, under an Idempotency-Key, the answer, all committed together. A test
+ * mailing without a key is a single statement, with no transaction round trips.
  */
 async function recordMailing(
   db: Db,
@@ -80,47 +101,18 @@ async function recordMailing(
   row: ShipmentRow & { layout: unknown },
   answer: Shipment,
   ownPdf?: PreparedOwnPdf,
-): Promise<Charge | undefined> {
-  if (row.test && !caller.idempotency && !ownPdf) {
-    await insertShipment(db, row).timeout(RECORD_STATEMENT_TIMEOUT_MS, { cancel: true });
-    return undefined;
-  }
+): Promise<{ charge?: Charge; deliveries: DeliveryTarget[] }> {
+  if (row.test && !caller.idempotency && !ownPdf) return { deliveries: await insertShipment(db, row, true) };
   return db.transaction(async (trx) => {
     await trx.raw(`SET LOCAL statement_timeout = ${RECORD_STATEMENT_TIMEOUT_MS}`);
     const charge = row.test ? undefined : await debit(trx, row.account_id, `mailing.${row.mode}`, row.id, row.amount_cents);
-    await insertShipment(trx, row);
+    const deliveries = await insertShipment(trx, row, false);
     if (ownPdf) await storeOwnPdfs(trx, [{ shipmentId: row.id, stored: ownPdf.stored }]);
     // Under an Idempotency-Key, the answer commits with the mailing: a retry after a crash
     // replays it and can never post the letter twice.
     await saveAnswerWithin(trx, caller.idempotency, 201, answer);
-    return charge;
+    return { charge, deliveries };
   });
-}
-
-/**
- * After the answer, before the start: the new mailing's `mailing.created` and its deliveries, so
- * that its workflow's first task schedules the first attempts at once, with neither a record to
- * read nor an event to write (docs/decisions.md, "Webhook deliveries"). The event is the one the
- * workflow would record (same id, same endpoints); when recording it fails, the workflow does.
- */
-async function withCreationAnnounced(db: Db, start: MailingStart, row: ShipmentRow): Promise<MailingStart> {
-  const mailing = toShipment(row, [{ step: 0, status: 'paid', at: row.created_at }], [], false);
-  try {
-    const deliveries = await recordWebhookEvent(db, {
-      eventKey: mailingEventKey(row.id, 'mailing.created', 0),
-      type: 'mailing.created',
-      accountId: row.account_id,
-      livemode: !row.test,
-      created: new Date().toISOString(),
-      mailing,
-      // Only the endpoints declared when the mailing was created hear of its creation.
-      endpointsCreatedBy: mailing.createdAt,
-    });
-    return { ...start, input: { ...start.input, created: { mailing, deliveries } } };
-  } catch (error) {
-    logger.warn({ err: error, shipmentId: row.id }, 'mailing.created could not be recorded after the answer; the workflow records it');
-    return start;
-  }
 }
 
 /** What starts a recorded shipment's workflow (at creation, before an update, by the reconciler). */
@@ -200,8 +192,8 @@ export async function recordBatchShipments(trx: Tx, mailings: { row: ShipmentRow
 /**
  * POST /v1/mailings: checks, then the mailing is recorded (and paid for) and its workflow started,
  * in one of two orders, so that no order of failures leaves a paid mailing without its workflow:
- * - Temporal connected (the usual case): the record commits, the answer goes, then the mailing's
- *   `mailing.created` is recorded and the workflow starts with it (DESIGN.md §1). The answer does not wait for Temporal; a start that keeps
+ * - Temporal connected (the usual case): the record (with the mailing's `mailing.created`)
+ *   commits, the answer goes, and the workflow starts right after, with the event (DESIGN.md §1). The answer does not wait for Temporal; a start that keeps
  *   failing (the process dies, Temporal goes down) is made by the reconciler's Schedule.
  * - Temporal not connected, or many starts pending: the workflow starts first, then the record
  *   commits; the workflow waits for it and ends if it never comes (its tombstone then refuses a
@@ -224,8 +216,9 @@ export async function createMailing(deps: Deps, caller: Caller, given: MailingRe
   // The response is what is being written: no need to read it back.
   const shipment = toShipment(row, [{ step: 0, status: 'paid', at: now }], [], true);
   if (workflows.readyToStartLater()) {
-    const charge = await recordMailing(db, caller, row, shipment, ownPdf);
-    workflows.startMailingLater(start, () => withCreationAnnounced(db, start, row));
+    const { charge, deliveries } = await recordMailing(db, caller, row, shipment, ownPdf);
+    // Its mailing.created recorded with it: the workflow starts with it (nothing to read or write first).
+    workflows.startMailingLater({ ...start, input: { ...start.input, created: { mailing: createdMailing(row), deliveries } } });
     if (charge) caller.onBalance?.(charge.balanceCents);
     return shipment;
   }
@@ -237,7 +230,8 @@ export async function createMailing(deps: Deps, caller: Caller, given: MailingRe
   }
   let charge: Charge | undefined;
   try {
-    charge = await recordMailing(db, caller, row, shipment, ownPdf);
+    // The workflow, started without the event, finds it recorded with the mailing.
+    ({ charge } = await recordMailing(db, caller, row, shipment, ownPdf));
   } catch (error) {
     // The workflow gave up waiting before the record came (it was too slow) and has ended:
     // its tombstone refused the whole statement, so nothing was committed.

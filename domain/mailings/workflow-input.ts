@@ -21,10 +21,11 @@ export interface MailingWorkflowInput {
   /** The send date (YYYY-MM-DD, Europe/Paris), filed at 00:00 Paris that day (./send-day.ts); absent: at once, as in runs before it existed. */
   sendAt?: string;
   /**
-   * Its `mailing.created`, recorded by the API after the answer and before the start (domain/mailings/
-   * create.ts): the mailing as recorded (without its letter) and the deliveries to start. The workflow
-   * then neither reads its record nor records the event. Absent when the API could not record it, when
-   * the workflow started first, and in runs started before it existed: the workflow does both itself.
+   * Its `mailing.created`, recorded by the API with the mailing (domain/mailings/create.ts): the
+   * mailing as recorded (without its letter) and the deliveries to start. The workflow then neither
+   * reads its record nor records the event. Absent when the workflow started before the record,
+   * for a batch's mailings, when resumed, and in runs started before it existed: the workflow reads
+   * its record and records the event (or finds it recorded) itself.
    */
   created?: { mailing: Shipment; deliveries: DeliveryTarget[] };
 }

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import type { Deps } from '../deps.js';
@@ -47,12 +48,25 @@ const DERIVED_DELIVERY_ID = `(SELECT (substr(h, 1, 8) || '-' || substr(h, 9, 4) 
   || to_hex((('x' || substr(h, 17, 1))::bit(4)::int & 3) | 8) || substr(h, 18, 3) || '-' || substr(h, 21, 12))::uuid
   FROM (SELECT encode(sha256(convert_to(?::text || '/' || t.id::text, 'UTF8')), 'hex') AS h) AS digest)`;
 
+/** The statement recording an event with its deliveries (recordWebhookEvent), and what its rows mean. */
+export interface EventStatement {
+  /** More writes may be added to it as CTEs (`.with`), made in the same round trip. */
+  query: Knex.QueryBuilder;
+  deliveries(rows: unknown): DeliveryTarget[];
+}
+
 /**
  * Records the event (body per SPEC.md "Request received") and one pending delivery per matching
  * endpoint of the right environment; returns the deliveries to start: those still pending.
  * Repeating it creates nothing twice.
  */
 export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<DeliveryTarget[]> {
+  const statement = webhookEventStatement(db, event);
+  return statement.deliveries(await statement.query);
+}
+
+/** recordWebhookEvent's one statement, not yet run: a new mailing is recorded with its `mailing.created` (domain/mailings/create.ts). */
+export function webhookEventStatement(db: Db, event: NewEvent): EventStatement {
   const eventId = event.eventId ?? uuidFrom(`event/${event.eventKey}`);
   const payload = {
     id: eventId,
@@ -88,7 +102,7 @@ export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<Deliv
   // One statement, one round trip per event: the event, its endpoints, and one delivery each: the
   // new ones, and those an earlier record of this event left pending (a Reset, a mailing resumed
   // by the reconciler). Delivered or abandoned ones are not sent again.
-  const started = (await db
+  const query = db
     .with('recorded_event', recordEvent)
     .with('targets', endpoints.select('id'))
     .with(
@@ -103,8 +117,18 @@ export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<Deliv
     )
     .select('id', 'endpoint_id')
     .from('started')
-    .orderBy('endpoint_id')) as { id: string; endpoint_id: string }[];
-  return started.map((d) => ({ deliveryId: d.id, accountId: event.accountId, endpointId: d.endpoint_id, eventId, eventType: event.type }));
+    .orderBy('endpoint_id');
+  return {
+    query,
+    deliveries: (rows) =>
+      (rows as { id: string; endpoint_id: string }[]).map((d) => ({
+        deliveryId: d.id,
+        accountId: event.accountId,
+        endpointId: d.endpoint_id,
+        eventId,
+        eventType: event.type,
+      })),
+  };
 }
 
 /**

@@ -69,7 +69,7 @@ describe('webhook deliveries', function () {
     expect(actions.children, 'every first attempt succeeded: no delivery workflow').to.equal(0);
   });
 
-  it('records mailing.created after the answer and starts the workflow with it: its first task reads and writes nothing before the first attempt', async () => {
+  it('records mailing.created with the mailing and starts the workflow with it: its first task reads and writes nothing before the first attempt', async () => {
     await endpoint('test', ['mailing.created']);
     const { body: s } = await mail(account.testKey);
     const [received] = await receiver.until((r) => r.length >= 1);
