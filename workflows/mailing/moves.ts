@@ -1,4 +1,4 @@
-import { ParentClosePolicy, startChild, upsertSearchAttributes } from '@temporalio/workflow';
+import { ParentClosePolicy, startChild, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Shipment } from '../../domain/mailings/shipment.js';
 import { proofAt, type ShipmentStatus } from '../../domain/mailings/states.js';
@@ -74,16 +74,20 @@ function startDeliveries(run: MailingRun, deliveries: DeliveryTarget[]): void {
 }
 
 /**
- * A new mailing: starts the deliveries of its `mailing.created`. The API recorded the event after
- * its answer and passed it in the input (nothing to wait for: the first task schedules the first
+ * A new mailing: starts the deliveries of its `mailing.created`. The API recorded the event with the
+ * mailing and passed it in the input (nothing to wait for: the first task schedules the first
  * attempts); otherwise the workflow waits for its record (the creation protocol's retries) and
- * records the event in the same local activity.
+ * records the event in the same local activity (or finds it recorded).
  */
 export async function announceRecord(run: MailingRun): Promise<void> {
   const { created } = run.input;
-  const announced = created
-    ? { shipment: created.mailing, deliveries: created.deliveries }
-    : await creation.announceCommittedShipment(run.input.shipmentId, eventOf(run, 'mailing.created', run.step));
+  // A run an operator reset (a new run of the same execution) reads the projection instead: the
+  // mailing may have moved on since its input was written.
+  const { runId, originalExecutionRunId } = workflowInfo();
+  const announced =
+    created && runId === originalExecutionRunId
+      ? { shipment: created.mailing, deliveries: created.deliveries }
+      : await creation.announceCommittedShipment(run.input.shipmentId, eventOf(run, 'mailing.created', run.step));
   run.latest = announced.shipment;
   startDeliveries(run, announced.deliveries);
 }
