@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { Db, Tx } from '../../db/knex.js';
 import { logger } from '../../lib/logger.js';
 import type { Config } from '../../lib/config.js';
-import type { MailingWorkflowInput } from './workflow-input.js';
+import type { MailingCreated, MailingWorkflowInput } from './workflow-input.js';
 import type { MailingRequest } from './request.js';
 import type { Caller, Deps, MailingStart } from '../deps.js';
 import { DomainError, InsufficientBalance, serviceUnavailable, unprocessable } from '../errors.js';
@@ -14,7 +14,7 @@ import { storeOwnPdfs } from './own-pdf-store.js';
 import { prepareMailing, type PreparedMailing } from './prepare.js';
 import { toShipment, type PostalAddress, type Shipment, type ShipmentRow } from './shipment.js';
 import { lastStep } from './states.js';
-import { mailingEventKey, type DeliveryTarget } from '../webhooks/event-types.js';
+import { mailingEventKey } from '../webhooks/event-types.js';
 import { webhookEventStatement } from '../webhooks/events.js';
 
 /** What a mailing's workflow is started with, at creation or when the reconciler resumes it. */
@@ -51,17 +51,18 @@ function createdMailing(row: ShipmentRow): Shipment {
  * mailing's creation), so that a workflow started with it schedules its first attempts at once
  * (input `created`; docs/decisions.md, "Webhook deliveries"), and one started without it finds it
  * recorded. A mailing's workflow may already be running and waiting for this row: the caller
- * bounds the statement (RECORD_STATEMENT_TIMEOUT_MS), long before it gives up. Returns the
- * deliveries to start.
+ * bounds the statement (RECORD_STATEMENT_TIMEOUT_MS), long before it gives up. Returns the event
+ * as a workflow starts with it: the mailing as recorded and the deliveries to start.
  */
-async function insertShipment(runner: Db | Tx, row: ShipmentRow & { layout: unknown }, bounded: boolean): Promise<DeliveryTarget[]> {
+async function insertShipment(runner: Db | Tx, row: ShipmentRow & { layout: unknown }, bounded: boolean): Promise<MailingCreated> {
+  const mailing = createdMailing(row);
   const event = webhookEventStatement(runner, {
     eventKey: mailingEventKey(row.id, 'mailing.created', 0),
     type: 'mailing.created',
     accountId: row.account_id,
     livemode: !row.test,
     created: row.created_at.toISOString(),
-    mailing: createdMailing(row),
+    mailing,
     endpointsCreatedBy: row.created_at.toISOString(),
   });
   const statement = event.query
@@ -75,7 +76,7 @@ async function insertShipment(runner: Db | Tx, row: ShipmentRow & { layout: unkn
         .returning('id'),
     )
     .with('first_step', runner.raw(`INSERT INTO shipment_events (shipment_id, step, status, at) SELECT id, 0, 'paid', ? FROM new_shipment`, [row.created_at]));
-  return event.deliveries(await (bounded ? statement.timeout(RECORD_STATEMENT_TIMEOUT_MS, { cancel: true }) : statement));
+  return { mailing, deliveries: event.deliveries(await (bounded ? statement.timeout(RECORD_STATEMENT_TIMEOUT_MS, { cancel: true }) : statement)) };
 }
 
 /**
@@ -101,17 +102,17 @@ async function recordMailing(
   row: ShipmentRow & { layout: unknown },
   answer: Shipment,
   ownPdf?: PreparedOwnPdf,
-): Promise<{ charge?: Charge; deliveries: DeliveryTarget[] }> {
-  if (row.test && !caller.idempotency && !ownPdf) return { deliveries: await insertShipment(db, row, true) };
+): Promise<{ charge?: Charge; created: MailingCreated }> {
+  if (row.test && !caller.idempotency && !ownPdf) return { created: await insertShipment(db, row, true) };
   return db.transaction(async (trx) => {
     await trx.raw(`SET LOCAL statement_timeout = ${RECORD_STATEMENT_TIMEOUT_MS}`);
     const charge = row.test ? undefined : await debit(trx, row.account_id, `mailing.${row.mode}`, row.id, row.amount_cents);
-    const deliveries = await insertShipment(trx, row, false);
+    const created = await insertShipment(trx, row, false);
     if (ownPdf) await storeOwnPdfs(trx, [{ shipmentId: row.id, stored: ownPdf.stored }]);
     // Under an Idempotency-Key, the answer commits with the mailing: a retry after a crash
     // replays it and can never post the letter twice.
     await saveAnswerWithin(trx, caller.idempotency, 201, answer);
-    return { charge, deliveries };
+    return { charge, created };
   });
 }
 
@@ -193,8 +194,9 @@ export async function recordBatchShipments(trx: Tx, mailings: { row: ShipmentRow
  * POST /v1/mailings: checks, then the mailing is recorded (and paid for) and its workflow started,
  * in one of two orders, so that no order of failures leaves a paid mailing without its workflow:
  * - Temporal connected (the usual case): the record (with the mailing's `mailing.created`)
- *   commits, the answer goes, and the workflow starts right after, with the event (DESIGN.md §1). The answer does not wait for Temporal; a start that keeps
- *   failing (the process dies, Temporal goes down) is made by the reconciler's Schedule.
+ *   commits, the answer goes, and the workflow starts right after, with the event (DESIGN.md
+ *   §1). The answer does not wait for Temporal; a start that keeps failing (the process dies,
+ *   Temporal goes down) is made by the reconciler's Schedule.
  * - Temporal not connected, or many starts pending: the workflow starts first, then the record
  *   commits; the workflow waits for it and ends if it never comes (its tombstone then refuses a
  *   late record). An unreachable Temporal is a 503 with nothing recorded or charged.
@@ -216,9 +218,9 @@ export async function createMailing(deps: Deps, caller: Caller, given: MailingRe
   // The response is what is being written: no need to read it back.
   const shipment = toShipment(row, [{ step: 0, status: 'paid', at: now }], [], true);
   if (workflows.readyToStartLater()) {
-    const { charge, deliveries } = await recordMailing(db, caller, row, shipment, ownPdf);
+    const { charge, created } = await recordMailing(db, caller, row, shipment, ownPdf);
     // Its mailing.created recorded with it: the workflow starts with it (nothing to read or write first).
-    workflows.startMailingLater({ ...start, input: { ...start.input, created: { mailing: createdMailing(row), deliveries } } });
+    workflows.startMailingLater({ ...start, input: { ...start.input, created } });
     if (charge) caller.onBalance?.(charge.balanceCents);
     return shipment;
   }

@@ -27,5 +27,11 @@ export interface MailingWorkflowInput {
    * for a batch's mailings, when resumed, and in runs started before it existed: the workflow reads
    * its record and records the event (or finds it recorded) itself.
    */
-  created?: { mailing: Shipment; deliveries: DeliveryTarget[] };
+  created?: MailingCreated;
+}
+
+/** A new mailing's `mailing.created` as the API recorded it: the mailing (without its letter) and the deliveries to start. */
+export interface MailingCreated {
+  mailing: Shipment;
+  deliveries: DeliveryTarget[];
 }

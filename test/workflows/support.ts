@@ -7,7 +7,7 @@ import type { EndOfPaidShipment, StepRecord } from '../../domain/mailings/projec
 import type { Shipment } from '../../domain/mailings/shipment.js';
 import { isAhead, lastStep, PATHS, type Mode, type ProofKind, type ShipmentStatus } from '../../domain/mailings/states.js';
 import type { MailingWorkflowInput } from '../../domain/mailings/workflow-input.js';
-import type { DeliveryTarget } from '../../domain/webhooks/event-types.js';
+import { mailingEventKey, type DeliveryTarget } from '../../domain/webhooks/event-types.js';
 import type { NewEvent } from '../../domain/webhooks/events.js';
 import { deliveriesQueue, FILING_REJECTED, NO_NEWS, printingQueue, trackingQueue } from '../../workflows/contract.js';
 import { startTimeSkipping, type TimeSkippingEnv } from '../support/time-skipping-server.js';
@@ -113,7 +113,7 @@ export class MailingDouble {
   /** What the API passes in the input once it has recorded the mailing's `mailing.created` (domain/mailings/create.ts). */
   announcedByApi(): MailingWorkflowInput {
     const event = {
-      eventKey: `${this.input.shipmentId}/mailing.created/0`,
+      eventKey: mailingEventKey(this.input.shipmentId, 'mailing.created', 0),
       type: 'mailing.created' as const,
       accountId: this.input.accountId,
       livemode: !this.input.test,
