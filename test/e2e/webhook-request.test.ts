@@ -2,15 +2,45 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createServer, type Server, type TLSSocket } from 'node:tls';
-import { postWebhook, WEBHOOK_TIMEOUT_MS } from '../../activities/net/webhook-request.js';
+import { BODY_DRAIN_MS, postWebhook, WEBHOOK_TIMEOUT_MS } from '../../activities/net/webhook-request.js';
 import { projectRoot } from '../../lib/paths.js';
+
+const tlsFiles = join(projectRoot, 'test', 'fixtures', 'tls');
+
+/**
+ * An HTTPS receiver that counts its TLS connections and answers each request with `answer`, given
+ * the request's number on its connection (1, 2…) and the connection's number.
+ */
+async function countingReceiver(
+  answer: (req: { socket: TLSSocket }, res: { end(body: string): void }, onConnection: number, connection: number) => void,
+): Promise<{ url: string; server: HttpsServer; connections: () => number }> {
+  let connections = 0;
+  const requestsOn = new WeakMap<object, number>();
+  const numberOf = new WeakMap<object, number>();
+  const server = createHttpsServer({ key: readFileSync(join(tlsFiles, 'key.pem')), cert: readFileSync(join(tlsFiles, 'cert.pem')) }, (req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const socket = req.socket as TLSSocket;
+      requestsOn.set(socket, (requestsOn.get(socket) ?? 0) + 1);
+      answer({ socket }, res, requestsOn.get(socket)!, numberOf.get(socket)!);
+    });
+  });
+  server.on('secureConnection', (socket) => numberOf.set(socket, ++connections));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, server, connections: () => connections };
+}
+
+async function close(server: HttpsServer): Promise<void> {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+}
 
 /** A TLS server that answers each connection with `behave` (raw bytes, to misbehave at will). */
 async function rawReceiver(behave: (socket: TLSSocket) => void): Promise<{ url: string; server: Server; sockets: Set<TLSSocket> }> {
-  const tls = join(projectRoot, 'test', 'fixtures', 'tls');
   const sockets = new Set<TLSSocket>();
-  const server = createServer({ key: readFileSync(join(tls, 'key.pem')), cert: readFileSync(join(tls, 'cert.pem')) }, (socket) => {
+  const server = createServer({ key: readFileSync(join(tlsFiles, 'key.pem')), cert: readFileSync(join(tlsFiles, 'cert.pem')) }, (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
@@ -40,6 +70,10 @@ describe('one webhook attempt (SPEC.md: an answer within 10 seconds)', function 
       const result = await postWebhook(receiver.url, { 'content-type': 'application/json' }, '{}', true);
       expect(result).to.deep.equal({ ok: true, status: 200, error: null });
       expect(Date.now() - started).to.be.below(3000);
+      // The endless body is not read for ever: the connection is closed, not kept.
+      const [socket] = [...receiver.sockets];
+      await new Promise((resolve) => (socket!.closed ? resolve(undefined) : socket!.once('close', resolve)));
+      expect(Date.now() - started).to.be.within(BODY_DRAIN_MS - 100, BODY_DRAIN_MS + 2000);
     } finally {
       await stop(receiver);
     }
@@ -60,6 +94,33 @@ describe('one webhook attempt (SPEC.md: an answer within 10 seconds)', function 
       expect(took).to.be.within(WEBHOOK_TIMEOUT_MS - 100, WEBHOOK_TIMEOUT_MS + 2000);
     } finally {
       await stop(receiver);
+    }
+  });
+
+  it('keeps the connection for the next attempt to the same receiver (one TLS handshake)', async () => {
+    const receiver = await countingReceiver((_req, res) => res.end('ok'));
+    try {
+      for (let i = 0; i < 3; i++) expect(await postWebhook(receiver.url, {}, '{}', true)).to.deep.equal({ ok: true, status: 200, error: null });
+      expect(receiver.connections()).to.equal(1);
+    } finally {
+      await close(receiver.server);
+    }
+  });
+
+  it('sends again on a new connection when the receiver closed the kept one without answering', async () => {
+    // The first connection answers its first request, then drops the next one unanswered (a
+    // receiver closing an idle connection just as it is reused).
+    const receiver = await countingReceiver((req, res, onConnection, connection) =>
+      connection === 1 && onConnection === 2 ? req.socket.destroy() : res.end('ok'),
+    );
+    try {
+      expect(await postWebhook(receiver.url, {}, '{"n":1}', true)).to.deep.equal({ ok: true, status: 200, error: null });
+      expect(await postWebhook(receiver.url, {}, '{"n":2}', true)).to.deep.equal({ ok: true, status: 200, error: null });
+      // The new connection is kept in turn.
+      expect(await postWebhook(receiver.url, {}, '{"n":3}', true)).to.deep.equal({ ok: true, status: 200, error: null });
+      expect(receiver.connections()).to.equal(2);
+    } finally {
+      await close(receiver.server);
     }
   });
 });
