@@ -20,6 +20,7 @@ import { benchIntake } from './intake.js';
 import { benchLookups } from './lookups.js';
 import { connectTemporal } from '../temporal/connection.js';
 import { PartnerServer } from '../test/support/partner-server.js';
+import { countSteal } from './steal.js';
 
 /**
  * `npm run bench` (or one part: `npm run bench -- search|pdf|settle|front-door|mailings|lookups`, and
@@ -40,12 +41,16 @@ async function main(): Promise<void> {
   const report = new Report(only === 'soak' ? 'Last run of `npm run bench -- soak`' : undefined);
   const part = async (name: string, work: () => Promise<void> | void): Promise<void> => {
     if (only ? only !== name : name === 'soak') return;
+    const steal = countSteal();
     try {
       await work();
     } catch (error) {
       if (!(error instanceof ScenarioFailed)) throw error;
       report.fail(name, error);
     }
+    // What the part's figures were measured on: the share of the CPU other machines took meanwhile.
+    const stolen = steal();
+    if (stolen !== undefined) report.add({ part: name, name: 'CPU time taken by the hypervisor (steal) during the part', value: stolen, unit: '%' });
   };
   await part('search', () => {
     const s = benchLexicalSearch();

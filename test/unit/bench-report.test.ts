@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Report } from '../../bench/report.js';
 import { middle, pairedRatio } from '../../bench/stats.js';
+import { countSteal } from '../../bench/steal.js';
 
 describe('bench report: a figure reads as its verdict', () => {
   const row = (value: number, target: { atLeast?: number; below?: number }): string => {
@@ -41,5 +42,22 @@ describe('bench ratios: taken round by round', () => {
   it('refuses rounds without their baseline', () => {
     expect(() => pairedRatio([1, 2], [1])).to.throw(/one baseline per value/);
     expect(() => pairedRatio([], [])).to.throw(/one baseline per value/);
+  });
+});
+
+describe('bench: the CPU time the hypervisor took during a part', () => {
+  // /proc/stat as proc(5) documents it: the aggregate line first, then one per core.
+  const stat = (user: number, idle: number, steal: number): string => `cpu  ${user} 0 100 ${idle} 10 0 5 ${steal} 0 0\ncpu0 1 0 1 1 0 0 0 0 0 0\nintr 12345\n`;
+
+  it('is the steal ticks over all ticks between the start and the end', () => {
+    const snapshots = [stat(1000, 5000, 200), stat(1600, 5300, 300)];
+    const stolen = countSteal(() => snapshots.shift()!);
+    // 600 user + 300 idle + 100 steal ticks passed: 10 %.
+    expect(stolen()).to.equal(10);
+  });
+
+  it('says nothing where the system does not say (no /proc/stat, another format)', () => {
+    expect(countSteal(() => '')()).to.equal(undefined);
+    expect(countSteal(() => 'cpu 1 2 3\n')()).to.equal(undefined);
   });
 });
