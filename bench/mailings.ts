@@ -20,6 +20,7 @@ import { createApiKey } from '../domain/access/keys.js';
 import { SCOPES } from '../domain/access/scopes.js';
 import { topUp } from '../domain/billing/ledger.js';
 import { bareActivities } from './bare-workflow.js';
+import { cpuBetween, cpuSnapshot, type ProcessCpu } from './process-cpu.js';
 
 /** The API and worker processes of the mailing scenarios: limits raised (their work is measured, not their refusals). */
 export function mailingEnv(deps: BenchDeps): Record<string, string> {
@@ -196,11 +197,19 @@ async function liveThroughput(deps: BenchDeps, env: Record<string, string>): Pro
       // Rounds alternate (live, bare, live, bare…): this machine drifts; each round's ratio counts (bench/stats.ts).
       const lives: number[] = [];
       const bares: number[] = [];
+      // Where the CPU goes on each side, per process: what a mailing costs, whatever the machine's speed.
+      const snapshot = () => cpuSnapshot(process.pid, cpuGroups(api.pid!, worker.pid!));
+      const liveCpu = new CpuTally();
+      const bareCpu = new CpuTally();
       for (let round = 0; round < LIVE_ROUNDS; round++) {
         const started = performance.now();
+        const liveBefore = snapshot();
         await allSigned(await Promise.all(Array.from({ length: LIVE_MAILINGS }, post)));
         lives.push(LIVE_MAILINGS / ((performance.now() - started) / 1000));
+        liveCpu.add(cpuBetween(liveBefore, snapshot()), LIVE_MAILINGS);
+        const bareBefore = snapshot();
         bares.push(await bare.round());
+        bareCpu.add(cpuBetween(bareBefore, snapshot()), LIVE_MAILINGS);
         console.log(`live round ${round + 1}: ${lives.at(-1)!.toFixed(1)} live AR mailings/s, ${bares.at(-1)!.toFixed(1)} bare workflows/s`);
       }
       const bytesPerMailing = Math.round((await databaseBytes()) - bytesBefore) / (LIVE_ROUNDS * LIVE_MAILINGS);
@@ -221,6 +230,8 @@ async function liveThroughput(deps: BenchDeps, env: Record<string, string>): Pro
           unit: '/s',
         },
         { name: 'live AR mailings completed ÷ bare workflows', value: pairedRatio(lives, bares), unit: 'ratio', target: { atLeast: 0.6 } },
+        ...liveCpu.figures('live AR mailing', ['temporal', 'worker', 'browser', 'postgres', 'api']),
+        ...bareCpu.figures('bare workflow', ['temporal']),
         { name: 'PostgreSQL growth per live AR mailing (tables, indexes, proofs)', value: Math.round(bytesPerMailing / 1024), unit: 'KiB' },
         { name: 'of which its proofs (PDF bytes)', value: Math.round(proofBytesPerMailing / 1024), unit: 'KiB' },
       ];
@@ -230,6 +241,51 @@ async function liveThroughput(deps: BenchDeps, env: Record<string, string>): Pro
   } finally {
     await stopProcess(worker);
     await stopProcess(api);
+  }
+}
+
+/** The processes of the live rounds, by what they are (the bench's own process: its client, and the bare workflows' worker). */
+const CPU_GROUPS = {
+  temporal: "Temporal's dev server",
+  worker: 'the worker (its browser apart)',
+  browser: "the worker's browser (Chromium)",
+  postgres: 'PostgreSQL',
+  api: 'the API',
+  bench: "the bench's process",
+} as const;
+type CpuGroup = keyof typeof CPU_GROUPS;
+
+function cpuGroups(apiPid: number, workerPid: number): (p: ProcessCpu, ancestors: ProcessCpu[]) => CpuGroup | undefined {
+  return (p, ancestors) => {
+    if (p.pid === process.pid) return 'bench';
+    if (p.pid === apiPid) return 'api';
+    if (p.pid === workerPid) return 'worker';
+    if (ancestors.some((a) => a.pid === workerPid)) return 'browser';
+    if (p.comm === 'postgres') return 'postgres';
+    if (p.comm === 'temporal') return 'temporal';
+    return undefined;
+  };
+}
+
+/** CPU summed over rounds, per group, and the items (mailings, workflows) it was spent on. */
+class CpuTally {
+  private readonly ms = new Map<string, number>();
+  private items = 0;
+
+  add(used: Map<string, number>, items: number): void {
+    for (const [group, ms] of used) this.ms.set(group, (this.ms.get(group) ?? 0) + ms);
+    this.items += items;
+  }
+
+  /** The CPU per item of every process of the run together, then of the groups named. */
+  figures(item: string, groups: CpuGroup[]): Omit<Figure, 'part'>[] {
+    if (this.items === 0 || this.ms.size === 0) return [];
+    const per = (ms: number): number => Math.round((10 * ms) / this.items) / 10;
+    const total = [...this.ms.values()].reduce((a, b) => a + b, 0);
+    return [
+      { name: `CPU per ${item}, every process of the run (bench/process-cpu.ts)`, value: per(total), unit: 'ms' },
+      ...groups.map((group) => ({ name: `CPU per ${item}: ${CPU_GROUPS[group]}`, value: per(this.ms.get(group) ?? 0), unit: 'ms' })),
+    ];
   }
 }
 

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { Report } from '../../bench/report.js';
 import { middle, pairedRatio } from '../../bench/stats.js';
 import { countSteal } from '../../bench/steal.js';
+import { cpuBetween, cpuSnapshot, parseProcStat, type ProcessCpu } from '../../bench/process-cpu.js';
 
 describe('bench report: a figure reads as its verdict', () => {
   const row = (value: number, target: { atLeast?: number; below?: number }): string => {
@@ -59,5 +60,43 @@ describe('bench: the CPU time the hypervisor took during a part', () => {
   it('says nothing where the system does not say (no /proc/stat, another format)', () => {
     expect(countSteal(() => '')()).to.equal(undefined);
     expect(countSteal(() => 'cpu 1 2 3\n')()).to.equal(undefined);
+  });
+});
+
+describe('bench: the CPU each process of a run used', () => {
+  // /proc/<pid>/stat as proc(5) documents it: pid (comm) state ppid pgrp session tty tpgid flags
+  // minflt cminflt majflt cmajflt utime stime cutime cstime …; utime and stime in 1/100 s.
+  const line = (pid: number, comm: string, ppid: number, utime: number, stime: number): string =>
+    `${pid} (${comm}) S ${ppid} ${pid} ${pid} 0 -1 4194560 1200 0 0 0 ${utime} ${stime} 900 800 20 0 1 0 5000 1000000 200`;
+
+  it('reads the parent and the own user and system time, whatever the name holds', () => {
+    expect(parseProcStat(line(42, 'postgres', 7, 150, 50))).to.deep.equal({ pid: 42, ppid: 7, comm: 'postgres', cpuMs: 2000 });
+    // A name with spaces and parentheses runs to the last ")"; the children's times (900, 800) are not counted.
+    expect(parseProcStat(line(43, 'Web Content (x) y', 42, 1, 2))).to.deep.equal({ pid: 43, ppid: 42, comm: 'Web Content (x) y', cpuMs: 30 });
+    expect(parseProcStat('garbage')).to.equal(undefined);
+  });
+
+  it('groups the processes under the root only, by themselves and their ancestors, and counts what each used between two snapshots', () => {
+    const processes = (extra: number): ProcessCpu[] => [
+      { pid: 1, ppid: 0, comm: 'init', cpuMs: 99_000 },
+      { pid: 10, ppid: 1, comm: 'node', cpuMs: 100 + extra },
+      { pid: 11, ppid: 10, comm: 'node', cpuMs: 200 + extra },
+      { pid: 12, ppid: 11, comm: 'chrome', cpuMs: 300 + extra },
+      { pid: 13, ppid: 12, comm: 'chrome', cpuMs: 400 + extra },
+      { pid: 14, ppid: 10, comm: 'postgres', cpuMs: 500 + extra },
+      { pid: 20, ppid: 1, comm: 'postgres', cpuMs: 600 + extra },
+    ];
+    const groupOf = (p: ProcessCpu, ancestors: ProcessCpu[]): string | undefined =>
+      p.pid === 11 ? 'worker' : ancestors.some((a) => a.pid === 11) ? 'browser' : p.comm === 'postgres' ? 'postgres' : p.pid === 10 ? 'root' : undefined;
+    const before = cpuSnapshot(10, groupOf, processes(0));
+    // Outside the root: another machine's postgres (pid 20) and init are not counted.
+    expect([...before.keys()].sort()).to.deep.equal([10, 11, 12, 13, 14]);
+    const after = cpuSnapshot(
+      10,
+      groupOf,
+      [...processes(10), { pid: 15, ppid: 12, comm: 'chrome', cpuMs: 7 }].filter((p) => p.pid !== 14),
+    );
+    // Each process's time since the first snapshot; a new one's whole time; an ended one counts nothing.
+    expect(Object.fromEntries(cpuBetween(before, after))).to.deep.equal({ root: 10, worker: 10, browser: 27 });
   });
 });
