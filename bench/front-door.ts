@@ -187,8 +187,12 @@ export async function benchFrontDoor(deps: BenchDeps, report: Report): Promise<v
         await Promise.all([stopProcess(servers.server), stopProcess(servers.hello)]);
         servers = await startServers();
       }
-      const results: LoadResult[] = [];
-      for (const [name, options] of scenarios) results.push(await load(name, { ...options, durationSeconds: 5 }));
+      // Every other round runs the scenarios in reverse order (the baseline last): no scenario keeps
+      // the same place, and so the same share of whatever drifts within a round.
+      const results: LoadResult[] = new Array(scenarios.length);
+      const order = scenarios.map((_, i) => i);
+      if (round % 2 === 1) order.reverse();
+      for (const i of order) results[i] = await load(scenarios[i]![0], { ...scenarios[i]![1], durationSeconds: 5 });
       rounds.push(results);
       console.log(`round ${round + 1}: ` + results.map((r) => `${r.requestsPerSecond}`).join(' / ') + ' req/s');
     }
