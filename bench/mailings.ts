@@ -197,7 +197,7 @@ async function liveThroughput(deps: BenchDeps, env: Record<string, string>): Pro
       // Rounds alternate (live, bare, live, bare…): this machine drifts; each round's ratio counts (bench/stats.ts).
       const lives: number[] = [];
       const bares: number[] = [];
-      // Where the CPU goes on each side, per process: what a mailing costs, whatever the machine's speed.
+      // Where the CPU goes on each side, per process: where the gap between the two lies.
       const snapshot = () => cpuSnapshot(process.pid, cpuGroups(api.pid!, worker.pid!));
       const liveCpu = new CpuTally();
       const bareCpu = new CpuTally();
