@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { listProcesses } from './process-cpu.js';
 
 export interface ProcessMemory {
   /** The process itself, in MB. */
@@ -22,22 +23,13 @@ function rssOf(pid: number): number {
   }
 }
 
-/** Every descendant of a pid, read from /proc (ppid is the 4th field of /proc/<pid>/stat). */
+/** Every descendant of a pid, read from /proc. */
 function descendantsOf(root: number): number[] {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
+  const processes = listProcesses();
   const found: number[] = [];
   const walk = (pid: number): void => {
-    for (const [child, parent] of parents) {
-      if (parent !== pid) continue;
+    for (const { pid: child, ppid } of processes) {
+      if (ppid !== pid) continue;
       found.push(child);
       walk(child);
     }

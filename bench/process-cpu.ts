@@ -32,7 +32,8 @@ export function parseProcStat(line: string): ProcessCpu | undefined {
   return { pid, ppid: ppid!, comm: line.slice(open + 1, close), cpuMs: ((utime! + stime!) * 1000) / TICKS_PER_SECOND };
 }
 
-function readProcesses(): ProcessCpu[] {
+/** Every process of the machine, read from /proc (none where there is no /proc). */
+export function listProcesses(): ProcessCpu[] {
   const found: ProcessCpu[] = [];
   let entries: string[];
   try {
@@ -62,7 +63,7 @@ export type CpuSnapshot = Map<number, { group: string; cpuMs: number }>;
 export function cpuSnapshot(
   root: number,
   groupOf: (process: ProcessCpu, ancestors: ProcessCpu[]) => string | undefined,
-  processes: ProcessCpu[] = readProcesses(),
+  processes: ProcessCpu[] = listProcesses(),
 ): CpuSnapshot {
   const byPid = new Map(processes.map((p) => [p.pid, p]));
   const snapshot: CpuSnapshot = new Map();
