@@ -3,6 +3,7 @@ import { Report } from '../../bench/report.js';
 import { middle, pairedRatio } from '../../bench/stats.js';
 import { countSteal } from '../../bench/steal.js';
 import { cpuBetween, cpuSnapshot, parseProcStat, type ProcessCpu } from '../../bench/process-cpu.js';
+import { createdTimeline, TIMELINE_STAGES } from '../../bench/created-timeline.js';
 
 describe('bench report: a figure reads as its verdict', () => {
   const row = (value: number, target: { atLeast?: number; below?: number }): string => {
@@ -98,5 +99,32 @@ describe('bench: the CPU each process of a run used', () => {
     );
     // Each process's time since the first snapshot; a new one's whole time; an ended one counts nothing.
     expect(Object.fromEntries(cpuBetween(before, after))).to.deep.equal({ root: 10, worker: 10, browser: 27 });
+  });
+});
+
+describe('bench: where POST → mailing.created goes, from the workflow history', () => {
+  // As the client returns a history: seconds as a protobuf Long (an object whose decimal text is its value), nanos as a number.
+  const long = (value: number) => ({ low: value | 0, high: 0, toString: () => String(value) });
+  const at = (ms: number) => ({ eventTime: { seconds: long(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1e6 + 999 } });
+  const sent = 1_795_000_000_000;
+
+  it('splits the whole into stages that add up to it, each from its own event', () => {
+    const events = [
+      { ...at(sent + 12), workflowExecutionStartedEventAttributes: {} },
+      { ...at(sent + 12), workflowTaskScheduledEventAttributes: {} },
+      { ...at(sent + 16), workflowTaskStartedEventAttributes: {} },
+      { ...at(sent + 36), workflowTaskCompletedEventAttributes: {} },
+      { ...at(sent + 37), workflowTaskStartedEventAttributes: {} },
+      { ...at(sent + 40), workflowTaskCompletedEventAttributes: {} },
+    ];
+    const timeline = createdTimeline({ sent, answered: sent + 10, received: sent + 49 }, events);
+    expect(timeline).to.deep.equal({ answer: 10, start: 2, firstTaskDispatch: 4, firstTask: 20, delivery: 13 });
+    expect(Object.values(timeline).reduce((a, b) => a + b, 0)).to.equal(49);
+    expect(Object.keys(TIMELINE_STAGES)).to.deep.equal(Object.keys(timeline));
+  });
+
+  it('refuses a history without its first workflow task rather than inventing a stage', () => {
+    const startedOnly = [{ ...at(sent + 12), workflowExecutionStartedEventAttributes: {} }];
+    expect(() => createdTimeline({ sent, answered: sent + 10, received: sent + 49 }, startedOnly)).to.throw(/first workflow task/);
   });
 });
