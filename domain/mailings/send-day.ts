@@ -9,21 +9,31 @@
 /** The shape of a send date; whether it is a real day in range is checked by checkSendAt (422). */
 export const SEND_AT_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
-const parisClock = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'Europe/Paris',
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
+/**
+ * Made on first use: every module of the workflow bundle is evaluated again for each new workflow,
+ * and building a formatter with a time zone costs ICU about 0.15 ms, for the few mailings that have
+ * a send date.
+ */
+let parisClock: Intl.DateTimeFormat | undefined;
+
+function parisClockParts(instantMs: number): Intl.DateTimeFormatPart[] {
+  parisClock ??= new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'Europe/Paris',
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+  return parisClock.formatToParts(instantMs);
+}
 
 /** How far Paris time is ahead of UTC at an instant, in ms (1 h in winter, 2 h in summer). */
 function parisOffsetMs(instantMs: number): number {
   const part = (parts: Intl.DateTimeFormatPart[], type: string): number => Number(parts.find((p) => p.type === type)!.value);
-  const parts = parisClock.formatToParts(instantMs);
+  const parts = parisClockParts(instantMs);
   const asUtc = Date.UTC(part(parts, 'year'), part(parts, 'month') - 1, part(parts, 'day'), part(parts, 'hour'), part(parts, 'minute'), part(parts, 'second'));
   return asUtc - Math.floor(instantMs / 1000) * 1000;
 }
