@@ -1,3 +1,6 @@
+import type { Timestamp } from '@temporalio/common';
+import { tsToMs } from '@temporalio/common/lib/time.js';
+
 /**
  * Where the time from POST /v1/mailings to its `mailing.created` at the receiver goes, read from the
  * mailing workflow's own history (the server's clock is the machine's: one clock for every mark).
@@ -5,7 +8,7 @@
 
 /** A history event as the client returns it: its type's attributes and its time. */
 export interface TimedEvent {
-  eventTime?: { seconds?: unknown; nanos?: number | null } | null;
+  eventTime?: Timestamp | null;
   workflowExecutionStartedEventAttributes?: unknown;
   workflowTaskStartedEventAttributes?: unknown;
   workflowTaskCompletedEventAttributes?: unknown;
@@ -33,18 +36,12 @@ export const TIMELINE_STAGES: Record<keyof CreatedTimeline, string> = {
   delivery: 'first task completed → webhook received (activity dispatch, HTTPS POST)',
 };
 
-function timeOf(event: TimedEvent): number {
-  // The client gives the seconds as a protobuf Long (its decimal text is its value) or a number.
-  const seconds = Number(String(event.eventTime?.seconds ?? NaN));
-  return seconds * 1000 + Math.floor((event.eventTime?.nanos ?? 0) / 1e6);
-}
-
 /** The stages of one mailing, from the bench's marks (ms since the epoch) and the workflow's history. */
 export function createdTimeline(marks: { sent: number; answered: number; received: number }, events: TimedEvent[]): CreatedTimeline {
   const first = (has: (e: TimedEvent) => unknown): number => {
-    const event = events.find((e) => has(e));
-    if (!event) throw new Error('createdTimeline: the history lacks its start or its first workflow task');
-    return timeOf(event);
+    const event = events.find(has);
+    if (!event?.eventTime) throw new Error('createdTimeline: the history lacks its start or its first workflow task');
+    return tsToMs(event.eventTime);
   };
   const started = first((e) => e.workflowExecutionStartedEventAttributes);
   const taskStarted = first((e) => e.workflowTaskStartedEventAttributes);

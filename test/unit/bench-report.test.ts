@@ -4,6 +4,7 @@ import { middle, pairedRatio } from '../../bench/stats.js';
 import { countSteal } from '../../bench/steal.js';
 import { cpuBetween, cpuSnapshot, parseProcStat, type ProcessCpu } from '../../bench/process-cpu.js';
 import { createdTimeline, TIMELINE_STAGES } from '../../bench/created-timeline.js';
+import { msToTs } from '@temporalio/common/lib/time.js';
 
 describe('bench report: a figure reads as its verdict', () => {
   const row = (value: number, target: { atLeast?: number; below?: number }): string => {
@@ -103,9 +104,8 @@ describe('bench: the CPU each process of a run used', () => {
 });
 
 describe('bench: where POST → mailing.created goes, from the workflow history', () => {
-  // As the client returns a history: seconds as a protobuf Long (an object whose decimal text is its value), nanos as a number.
-  const long = (value: number) => ({ low: value | 0, high: 0, toString: () => String(value) });
-  const at = (ms: number) => ({ eventTime: { seconds: long(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1e6 + 999 } });
+  // As the client returns a history: each event's time a protobuf Timestamp (seconds as a Long).
+  const at = (ms: number) => ({ eventTime: msToTs(ms) });
   const sent = 1_795_000_000_000;
 
   it('splits the whole into stages that add up to it, each from its own event', () => {
