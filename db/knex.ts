@@ -28,10 +28,13 @@ export function createDb(databaseUrl: string, poolMax = 10): Db {
 /**
  * A named prepared statement on a pool connection, past knex's query builder: Postgres parses and
  * plans it once per connection, and the call skips knex's per-query machinery. For the hottest
- * reads only (GET /v1/mailings/{id}); `text` uses $1, $2… In a transaction, runs there unprepared.
+ * statements only (GET /v1/mailings/{id}, each move of a mailing); `text` uses $1, $2… In a
+ * transaction, on its connection: knex hands a transaction's own connection back, and releasing
+ * it there does nothing. A named statement outlives a rollback, and one that failed to parse is
+ * parsed again at its next use (node-postgres records it only once the server has parsed it).
  */
 export async function preparedQuery<R>(db: Db | Tx, name: string, text: string, values: unknown[]): Promise<R[]> {
-  if (db.isTransaction) return ((await db.raw(text.replace(/\$\d+/g, '?'), values as never[])) as { rows: R[] }).rows;
+  if (db.isTransaction && (db as Tx).isCompleted()) throw new Error(`the transaction is over: statement ${name} not run`);
   const connection = (await db.client.acquireConnection()) as pg.PoolClient;
   try {
     return (await connection.query<R & pg.QueryResultRow>({ name, text, values })).rows;

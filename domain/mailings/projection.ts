@@ -1,4 +1,4 @@
-import type { Db, Tx } from '../../db/knex.js';
+import { preparedQuery, type Db, type Tx } from '../../db/knex.js';
 import { refund } from '../billing/ledger.js';
 import type { LetterDocument } from '../letters/render.js';
 import type { DeliveryTarget } from '../webhooks/event-types.js';
@@ -28,20 +28,14 @@ export interface StepRecord {
   at: string;
 }
 
-/** Writes a step once; `step` only ever grows. One statement (a round trip less in every move). */
+/** Writes a step once; `step` only ever grows. One prepared statement (a round trip less in every move, planned once per connection). */
+const WRITE_STEP_SQL = `WITH step_event AS (
+    INSERT INTO shipment_events (shipment_id, step, status, at) VALUES ($1, $2, $3, $4) ON CONFLICT (shipment_id, step) DO NOTHING
+  )
+  UPDATE shipments SET status = $3, step = $2, updated_at = $4 WHERE id = $1 AND step < $2`;
+
 async function writeStep(trx: Tx, record: StepRecord): Promise<void> {
-  await trx
-    .with(
-      'step_event',
-      trx('shipment_events')
-        .insert({ shipment_id: record.shipmentId, step: record.step, status: record.status, at: record.at })
-        .onConflict(['shipment_id', 'step'])
-        .ignore(),
-    )
-    .from('shipments')
-    .where({ id: record.shipmentId })
-    .andWhere('step', '<', record.step)
-    .update({ status: record.status, step: record.step, updated_at: record.at });
+  await preparedQuery(trx, 'write-step', WRITE_STEP_SQL, [record.shipmentId, record.step, record.status, record.at]);
 }
 
 /** A shipment as recorded, and the deliveries to start of the event that announced it. */
@@ -173,10 +167,18 @@ export interface OperatorReference {
   recipientId: string | null;
 }
 
+const OPERATOR_REFERENCE_SQL = 'SELECT operator, operator_sending_id, operator_recipient_id FROM shipments WHERE id = $1';
+
 /** The operator that took a letter (null: the simulator, before operators were recorded) and its ids. */
+
 export async function operatorReference(db: Db, shipmentId: string): Promise<OperatorReference & { operator: string | null }> {
-  const row = (await db('shipments').where({ id: shipmentId }).first('operator', 'operator_sending_id', 'operator_recipient_id')) as
-    { operator: string | null; operator_sending_id: string | null; operator_recipient_id: string | null } | undefined;
+  // Asked at every tracking poll and proof: prepared.
+  const [row] = await preparedQuery<{ operator: string | null; operator_sending_id: string | null; operator_recipient_id: string | null }>(
+    db,
+    'operator-reference',
+    OPERATOR_REFERENCE_SQL,
+    [shipmentId],
+  );
   return { operator: row?.operator ?? null, sendingId: row?.operator_sending_id ?? null, recipientId: row?.operator_recipient_id ?? null };
 }
 
