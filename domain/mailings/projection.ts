@@ -28,12 +28,12 @@ export interface StepRecord {
   at: string;
 }
 
-/** Writes a step once; `step` only ever grows. One prepared statement (a round trip less in every move, planned once per connection). */
 const WRITE_STEP_SQL = `WITH step_event AS (
     INSERT INTO shipment_events (shipment_id, step, status, at) VALUES ($1, $2, $3, $4) ON CONFLICT (shipment_id, step) DO NOTHING
   )
   UPDATE shipments SET status = $3, step = $2, updated_at = $4 WHERE id = $1 AND step < $2`;
 
+/** Writes a step once; `step` only ever grows. One prepared statement (a round trip less in every move, planned once per connection). */
 async function writeStep(trx: Tx, record: StepRecord): Promise<void> {
   await preparedQuery(trx, 'write-step', WRITE_STEP_SQL, [record.shipmentId, record.step, record.status, record.at]);
 }
@@ -170,7 +170,6 @@ export interface OperatorReference {
 const OPERATOR_REFERENCE_SQL = 'SELECT operator, operator_sending_id, operator_recipient_id FROM shipments WHERE id = $1';
 
 /** The operator that took a letter (null: the simulator, before operators were recorded) and its ids. */
-
 export async function operatorReference(db: Db, shipmentId: string): Promise<OperatorReference & { operator: string | null }> {
   // Asked at every tracking poll and proof: prepared.
   const [row] = await preparedQuery<{ operator: string | null; operator_sending_id: string | null; operator_recipient_id: string | null }>(

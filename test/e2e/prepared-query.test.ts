@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { preparedQuery } from '../../db/knex.js';
+import { preparedQuery, type Db, type Tx } from '../../db/knex.js';
 import { stack } from '../support/stack.js';
 
 /**
@@ -13,8 +13,7 @@ describe('prepared statements in a transaction', () => {
   const table = `prepared_query_${randomUUID().replace(/-/g, '')}`;
   const insert = (value: string): string => `INSERT INTO ${table} (value) VALUES ('${value}')`;
   const countSql = `SELECT count(*)::int AS n FROM ${table} WHERE value = $1`;
-  const count = async (db: Parameters<typeof preparedQuery>[0], value: string): Promise<number> =>
-    (await preparedQuery<{ n: number }>(db, `${table}-count`, countSql, [value]))[0]!.n;
+  const count = async (db: Db | Tx, value: string): Promise<number> => (await preparedQuery<{ n: number }>(db, `${table}-count`, countSql, [value]))[0]!.n;
 
   before(async () => {
     await stack().db.raw(`CREATE TABLE ${table} (value text NOT NULL)`);
@@ -54,7 +53,7 @@ describe('prepared statements in a transaction', () => {
 
   it('refuses to run once the transaction is over', async () => {
     const { db } = stack();
-    let over: Parameters<typeof preparedQuery>[0] | undefined;
+    let over: Db | Tx | undefined;
     await db.transaction(async (trx) => {
       over = trx;
     });
