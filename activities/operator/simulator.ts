@@ -1,6 +1,8 @@
 import type { Db } from '../../db/knex.js';
 import type { OperatorNews } from '../../domain/mailings/projection.js';
-import { PATHS, type Mode } from '../../domain/mailings/states.js';
+import { addressLines } from '../../domain/mailings/shipment.js';
+import { PATHS, type Mode, type ProofKind } from '../../domain/mailings/states.js';
+import { simulatorDocument } from './simulator-documents.js';
 import { OperatorRejectedError, OperatorUnavailableError, type Filing, type PostalOperator } from './postal-operator.js';
 import { pdfPageCount } from '../pdf.js';
 
@@ -40,7 +42,15 @@ export class SimulatedOperator implements PostalOperator {
     await this.db('operator_filings')
       .where({ shipment_id: filing.shipmentId })
       .whereNull('filed_at')
-      .update({ filed_at: this.db.fn.now(), pages, pdf: Buffer.from(filing.pdf) });
+      .update({
+        filed_at: this.db.fn.now(),
+        pages,
+        pdf: Buffer.from(filing.pdf),
+        // What its documents show (see proof).
+        tracking_number: filing.trackingNumber,
+        sender_lines: addressLines(filing.sender),
+        recipient_lines: addressLines(filing.recipient),
+      });
   }
 
   /**
@@ -56,8 +66,39 @@ export class SimulatedOperator implements PostalOperator {
     return { status: path[Math.min(1 + Math.max(0, steps), path.length - 1)]! };
   }
 
-  /** The simulator has no documents of its own: every proof is printed by us. */
-  async proof(): Promise<undefined> {
-    return undefined;
+  /**
+   * Like Maileva: its own deposit proof for a registered or AR letter, its own signed acknowledgment
+   * for an AR letter (signed when its path reaches `delivered`, by the operator's clock); nothing for
+   * a simple letter or a return, whose proofs we print. A letter taken before it kept what its
+   * documents show has none either.
+   */
+  async proof(shipmentId: string, mode: Mode, kind: ProofKind): Promise<Uint8Array | undefined> {
+    const documentKind =
+      mode === 'simple' ? undefined : kind === 'filing' ? 'deposit_proof' : kind === 'delivery' && mode === 'ar' ? 'acknowledgment' : undefined;
+    if (!documentKind) return undefined;
+    const row = (await this.db('operator_filings')
+      .where({ shipment_id: shipmentId })
+      .first('filed_at', 'pages', 'tracking_number', 'sender_lines', 'recipient_lines')) as FiledLetter | undefined;
+    if (!row?.filed_at || !row.tracking_number) return undefined;
+    const deliveredAfterSteps = PATHS[mode].indexOf('delivered') - 1;
+    return simulatorDocument({
+      kind: documentKind,
+      mode,
+      trackingNumber: row.tracking_number,
+      senderLines: row.sender_lines ?? [],
+      recipientLines: row.recipient_lines ?? [],
+      ...(documentKind === 'deposit_proof'
+        ? { at: row.filed_at, ...(row.pages === null ? {} : { pages: row.pages }) }
+        : { at: new Date(row.filed_at.getTime() + deliveredAfterSteps * this.settings.stepDelayMs) }),
+    });
   }
+}
+
+/** What the simulator's documents are made from (operator_filings). */
+interface FiledLetter {
+  filed_at: Date | null;
+  pages: number | null;
+  tracking_number: string | null;
+  sender_lines: string[] | null;
+  recipient_lines: string[] | null;
 }

@@ -8,6 +8,8 @@ import { freeLetter, recipient, sender } from '../support/fixtures.js';
 import { mailing } from '../../workflows/index.js';
 import { mailingWorkflowId } from '../../workflows/contract.js';
 import { spawnNode } from '../support/processes.js';
+import { PDFDocument } from 'pdf-lib';
+import { SIMULATOR_PRODUCER } from '../../activities/operator/simulator-documents.js';
 
 const QUEUE = 'durability-test';
 const env = { TEMPORAL_TASK_QUEUE: QUEUE, OPERATOR_STEP_DELAY: '1500ms', OPERATOR_FAIL_FIRST_FILINGS: '0', LOG_LEVEL: 'warn' };
@@ -78,6 +80,18 @@ describe('durability', function () {
       'mailing.ar_signed': 1,
       'mailing.proof_available': 2,
     });
+    // Like Maileva's, the simulated operator's own documents: its deposit proof and its acknowledgment.
+    const proofs = await stack().db('shipment_proofs').where({ shipment_id: id }).orderBy('kind').select('kind', 'pdf');
+    const documents = await Promise.all(
+      proofs.map(async (p: { kind: string; pdf: Buffer }) => {
+        const pdf = await PDFDocument.load(p.pdf, { updateMetadata: false });
+        return { kind: p.kind, producer: pdf.getProducer(), title: pdf.getTitle() };
+      }),
+    );
+    expect(documents).to.deep.equal([
+      { kind: 'delivery', producer: SIMULATOR_PRODUCER, title: `Avis de réception ${done.body.trackingNumber}` },
+      { kind: 'filing', producer: SIMULATOR_PRODUCER, title: `Preuve de dépôt ${done.body.trackingNumber}` },
+    ]);
   });
 });
 

@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { PDFDocument } from 'pdf-lib';
 import { call, createAccount, eventually, postSimpleLetter, spawnApiProcess, type ApiProcess } from '../support/api.js';
 import { freeLetter, recipient, sender } from '../support/fixtures.js';
 import { spawnNode } from '../support/processes.js';
@@ -89,6 +90,8 @@ describe('worker roles (WORKER_ROLES)', function () {
     expect(link.status, JSON.stringify(link.body)).to.equal(200);
     const pdf = Buffer.from(await (await fetch(link.body.url)).arrayBuffer());
     expect(pdf.subarray(0, 5).toString()).to.equal('%PDF-');
+    // A simple letter's proof is ours (the operator has none, as with Maileva): printed by Chromium.
+    expect((await PDFDocument.load(pdf, { updateMetadata: false })).getProducer()).to.match(/^Skia\/PDF/);
     // Every event reached the receiver, from the deliveries queue.
     const types = (await receiver.until((r) => r.filter((w) => w.body.data?.mailing?.id === id).length >= 4))
       .filter((w) => w.body.data?.mailing?.id === id)
