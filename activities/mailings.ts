@@ -83,6 +83,14 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
     }
   }
 
+  /** Our proof, printed: read with the letter's document (an own PDF's proof names the file posted by its SHA-256). */
+  async function printOurProof(shipmentId: string, kind: ProofKind): Promise<Uint8Array> {
+    const found = await findShipment(db, shipmentId, true);
+    if (!found) throw missing(shipmentId);
+    const { document, ...shipment } = found.shipment;
+    return browsers.print(proofHtml(shipment, kind, PROOF_LABELS[kind], STATUS_LABELS, document));
+  }
+
   async function snapshot(shipmentId: string): Promise<Shipment> {
     const found = await findShipment(db, shipmentId, false);
     if (!found) throw missing(shipmentId);
@@ -210,14 +218,10 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
      * deliveries (no local activity after the printing).
      */
     async publishProof(shipmentId: string, kind: ProofKind, event: Omit<NewEvent, 'mailing'>): Promise<Announced> {
-      // One read, with the letter's document: an own PDF's proof names the file posted by its SHA-256.
-      const found = await findShipment(db, shipmentId, true);
-      if (!found) throw missing(shipmentId);
-      const { document, ...shipment } = found.shipment;
       // The operator's own document when it has one (deposit proof, AR scan), else ours.
-      const { operator: name } = await operatorReference(db, shipmentId);
-      const theirs = name ? await operatorNamed(name).proof(shipmentId, shipment.mode, kind) : undefined;
-      await storeProof(db, shipmentId, kind, theirs ?? (await browsers.print(proofHtml(shipment, kind, PROOF_LABELS[kind], STATUS_LABELS, document))));
+      const { operator: name, mode } = await operatorReference(db, shipmentId);
+      const theirs = name && mode ? await operatorNamed(name).proof(shipmentId, mode, kind) : undefined;
+      await storeProof(db, shipmentId, kind, theirs ?? (await printOurProof(shipmentId, kind)));
       const announced = await announceShipment(db, shipmentId, event);
       if (!announced) throw missing(shipmentId);
       return announced;

@@ -167,18 +167,26 @@ export interface OperatorReference {
   recipientId: string | null;
 }
 
-const OPERATOR_REFERENCE_SQL = 'SELECT operator, operator_sending_id, operator_recipient_id FROM shipments WHERE id = $1';
+const OPERATOR_REFERENCE_SQL = 'SELECT operator, operator_sending_id, operator_recipient_id, mode FROM shipments WHERE id = $1';
 
-/** The operator that took a letter (null: the simulator, before operators were recorded) and its ids. */
-export async function operatorReference(db: Db, shipmentId: string): Promise<OperatorReference & { operator: string | null }> {
+/**
+ * The operator that took a letter (null: the simulator, before operators were recorded), its ids,
+ * and the letter's mode (null: no such shipment).
+ */
+export async function operatorReference(db: Db, shipmentId: string): Promise<OperatorReference & { operator: string | null; mode: Mode | null }> {
   // Asked at every tracking poll and proof: prepared.
-  const [row] = await preparedQuery<{ operator: string | null; operator_sending_id: string | null; operator_recipient_id: string | null }>(
+  const [row] = await preparedQuery<{ operator: string | null; operator_sending_id: string | null; operator_recipient_id: string | null; mode: Mode }>(
     db,
     'operator-reference',
     OPERATOR_REFERENCE_SQL,
     [shipmentId],
   );
-  return { operator: row?.operator ?? null, sendingId: row?.operator_sending_id ?? null, recipientId: row?.operator_recipient_id ?? null };
+  return {
+    operator: row?.operator ?? null,
+    sendingId: row?.operator_sending_id ?? null,
+    recipientId: row?.operator_recipient_id ?? null,
+    mode: row?.mode ?? null,
+  };
 }
 
 /** Written before the letter is submitted, so that a retried filing finds the operator's sending. */
