@@ -4,19 +4,18 @@ import type { NewEvent } from '../domain/webhooks/events.js';
 import { abandonRecord } from '../domain/mailings/create.js';
 import {
   announceCreation,
-  announceShipment,
   claimFiling,
   endPaidShipment,
   filingCandidate,
   operatorReference,
   recordOperatorNews,
   recordMove,
+  recordProof,
   releaseFilingClaim,
   type Announced,
   type EndOfPaidShipment,
   type StepRecord,
 } from '../domain/mailings/projection.js';
-import { storeProof } from '../domain/mailings/proofs.js';
 import { findShipment, type Shipment } from '../domain/mailings/shipment.js';
 import { isAhead, PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, type ShipmentStatus } from '../domain/mailings/states.js';
 import { OperatorPendingError, OperatorRejectedError, OperatorUnavailableError, type PostalOperator } from './operator/postal-operator.js';
@@ -129,8 +128,8 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
     abandonShipment: (shipmentId: string): Promise<'abandoned' | 'recorded'> => abandonRecord(db, shipmentId),
 
     /**
-     * A move as one transaction: the step, then its event (with the shipment as of that step) and
-     * the event's deliveries; a step is never recorded without its announcement. Repeating it
+     * A move in one statement: the step, its event (with the shipment as of that step) and the
+     * event's deliveries; a step is never recorded without its announcement. Repeating it
      * creates nothing twice. Returns the shipment and the deliveries to start.
      */
     async recordMove(record: StepRecord, event: Omit<NewEvent, 'mailing'>): Promise<Announced> {
@@ -221,8 +220,7 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
       // The operator's own document when it has one (deposit proof, AR scan), else ours.
       const { operator: name, mode } = await operatorReference(db, shipmentId);
       const theirs = name && mode ? await operatorNamed(name).proof(shipmentId, mode, kind) : undefined;
-      await storeProof(db, shipmentId, kind, theirs ?? (await printOurProof(shipmentId, kind)));
-      const announced = await announceShipment(db, shipmentId, event);
+      const announced = await recordProof(db, shipmentId, kind, theirs ?? (await printOurProof(shipmentId, kind)), event);
       if (!announced) throw missing(shipmentId);
       return announced;
     },

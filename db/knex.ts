@@ -33,14 +33,37 @@ export function createDb(databaseUrl: string, poolMax = 10): Db {
  * it there does nothing. A named statement outlives a rollback, and one that failed to parse is
  * parsed again at its next use (node-postgres records it only once the server has parsed it).
  */
-export async function preparedQuery<R>(db: Db | Tx, name: string, text: string, values: unknown[]): Promise<R[]> {
+export async function preparedQuery<R>(db: Db | Tx, name: string, text: string, values: unknown[], options: { timeoutMs?: number } = {}): Promise<R[]> {
   if (db.isTransaction && (db as Tx).isCompleted()) throw new Error(`the transaction is over: statement ${name} not run`);
   const connection = (await db.client.acquireConnection()) as pg.PoolClient;
   try {
-    return (await connection.query<R & pg.QueryResultRow>({ name, text, values })).rows;
+    const running = connection.query<R & pg.QueryResultRow>({ name, text, values });
+    return (await (options.timeoutMs === undefined ? running : cancelledPast(db, connection, running, options.timeoutMs))).rows;
   } finally {
     await db.client.releaseConnection(connection);
   }
+}
+
+/**
+ * A statement bounded on the server's side, as knex's `.timeout(ms, { cancel: true })`: past `ms`,
+ * the server is asked (from another connection) to cancel it, so that it cannot commit later; it
+ * then fails with 57014. Settled before its connection goes back to the pool: a late cancel finds
+ * the connection idle, where Postgres ignores it.
+ */
+async function cancelledPast<T>(db: Db | Tx, connection: pg.PoolClient, running: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const overdue = new Promise<'overdue'>((resolve) => {
+    timer = setTimeout(() => resolve('overdue'), ms);
+  });
+  try {
+    const first = await Promise.race([running, overdue]);
+    if (first !== 'overdue') return first;
+  } finally {
+    clearTimeout(timer);
+  }
+  const pid = (connection as unknown as { processID: number }).processID;
+  await db.client.cancelQuery({ processID: pid });
+  return running;
 }
 
 export async function migrateLatest(db: Db): Promise<string[]> {

@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import type { Db, Tx } from '../../db/knex.js';
+import { preparedQuery, type Db, type Tx } from '../../db/knex.js';
 import { logger } from '../../lib/logger.js';
 import type { Config } from '../../lib/config.js';
 import type { MailingCreated, MailingWorkflowInput } from './workflow-input.js';
@@ -15,7 +15,7 @@ import { prepareMailing, type PreparedMailing } from './prepare.js';
 import { toShipment, type PostalAddress, type Shipment, type ShipmentRow } from './shipment.js';
 import { lastStep } from './states.js';
 import { mailingEventKey } from '../webhooks/event-types.js';
-import { webhookEventStatement } from '../webhooks/events.js';
+import { webhookEventStatement, withEventSql } from '../webhooks/events.js';
 
 /** What a mailing's workflow is started with, at creation or when the reconciler resumes it. */
 export function mailingWorkflowInput(
@@ -56,7 +56,7 @@ function createdMailing(row: ShipmentRow): Shipment {
  */
 async function insertShipment(runner: Db | Tx, row: ShipmentRow & { layout: unknown }, bounded: boolean): Promise<MailingCreated> {
   const mailing = createdMailing(row);
-  const event = webhookEventStatement(runner, {
+  const event = webhookEventStatement({
     eventKey: mailingEventKey(row.id, 'mailing.created', 0),
     type: 'mailing.created',
     accountId: row.account_id,
@@ -65,19 +65,63 @@ async function insertShipment(runner: Db | Tx, row: ShipmentRow & { layout: unkn
     mailing,
     endpointsCreatedBy: row.created_at.toISOString(),
   });
-  const statement = event.query
-    // The mailing's record row conflicts with a workflow that already gave up on it (mailing_records).
-    .with('mailing_record', runner.raw(`INSERT INTO mailing_records (shipment_id, outcome) VALUES (?, 'recorded')`, [row.id]))
-    .with(
-      'new_shipment',
-      runner('shipments')
-        // A JS array would be sent as a Postgres array: jsonb takes its JSON text.
-        .insert({ ...row, warnings: JSON.stringify(row.warnings), updated_at: row.created_at })
-        .returning('id'),
-    )
-    .with('first_step', runner.raw(`INSERT INTO shipment_events (shipment_id, step, status, at) SELECT id, 0, 'paid', ? FROM new_shipment`, [row.created_at]));
-  return { mailing, deliveries: event.deliveries(await (bounded ? statement.timeout(RECORD_STATEMENT_TIMEOUT_MS, { cancel: true }) : statement)) };
+  const values = [...event.parameters, ...NEW_SHIPMENT_COLUMNS.map((column) => newShipmentValue(row, column))];
+  const rows = await preparedQuery<{ id: string; endpoint_id: string }>(
+    runner,
+    'record-mailing',
+    RECORD_MAILING_SQL,
+    values,
+    bounded ? { timeoutMs: RECORD_STATEMENT_TIMEOUT_MS } : {},
+  );
+  return { mailing, deliveries: event.deliveries(rows) };
 }
+
+/** The columns a new shipment is recorded with (shipmentRow's, and its first update time). */
+const NEW_SHIPMENT_COLUMNS = [
+  'id',
+  'account_id',
+  'test',
+  'mode',
+  'status',
+  'step',
+  'last_step',
+  'title',
+  'sender',
+  'recipient',
+  'recipient_email',
+  'reference',
+  'options',
+  'document',
+  'warnings',
+  'layout',
+  'amount_cents',
+  'tracking_number',
+  'created_at',
+  'send_at',
+  'batch_id',
+  'updated_at',
+] as const;
+
+function newShipmentValue(row: ShipmentRow & { layout: unknown }, column: (typeof NEW_SHIPMENT_COLUMNS)[number]): unknown {
+  // A JS array would be sent as a Postgres array: jsonb takes its JSON text.
+  if (column === 'warnings') return JSON.stringify(row.warnings);
+  if (column === 'updated_at') return row.created_at;
+  return row[column] ?? null;
+}
+
+/**
+ * insertShipment's statement: the event's CTEs (domain/webhooks/events.ts, $1–$10), then the
+ * mailing's record row (it conflicts with a workflow that already gave up on it: mailing_records),
+ * the shipment ($11 on) and its first step.
+ */
+const RECORD_MAILING_SQL = (() => {
+  const first = 11;
+  const placeholders = NEW_SHIPMENT_COLUMNS.map((_, i) => `$${first + i}`);
+  const at = placeholders[NEW_SHIPMENT_COLUMNS.indexOf('created_at')];
+  return withEventSql(`mailing_record AS (INSERT INTO mailing_records (shipment_id, outcome) VALUES ($${first}, 'recorded')),
+  new_shipment AS (INSERT INTO shipments (${NEW_SHIPMENT_COLUMNS.join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING id),
+  first_step AS (INSERT INTO shipment_events (shipment_id, step, status, at) SELECT id, 0, 'paid', ${at} FROM new_shipment)`);
+})();
 
 /**
  * The workflow gives up on a mailing whose record never came: the tombstone, which makes a late

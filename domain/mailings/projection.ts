@@ -2,10 +2,11 @@ import { preparedQuery, type Db, type Tx } from '../../db/knex.js';
 import { refund } from '../billing/ledger.js';
 import type { LetterDocument } from '../letters/render.js';
 import type { DeliveryTarget } from '../webhooks/event-types.js';
-import { recordWebhookEvent, type NewEvent } from '../webhooks/events.js';
-import { findShipment, type Shipment, type ShipmentRow } from './shipment.js';
+import { recordWebhookEvent, webhookEventStatement, withEventSql, type NewEvent } from '../webhooks/events.js';
+import { findShipment, findShipmentRow, shipmentOfRow, type Shipment, type ShipmentRow, type ShipmentViewRowWithHistory } from './shipment.js';
+import { storeProofCte } from './proofs.js';
 import type { PostalAddress } from '../catalogue/catalogue.js';
-import type { Mode, ShipmentStatus } from './states.js';
+import type { Mode, ProofKind, ShipmentStatus } from './states.js';
 
 /**
  * Where a mailing's state is written: the Postgres projection the API reads, moved only by the
@@ -28,15 +29,16 @@ export interface StepRecord {
   at: string;
 }
 
-const WRITE_STEP_SQL = `WITH step_event AS (
-    INSERT INTO shipment_events (shipment_id, step, status, at) VALUES ($1, $2, $3, $4) ON CONFLICT (shipment_id, step) DO NOTHING
-  )
-  UPDATE shipments SET status = $3, step = $2, updated_at = $4 WHERE id = $1 AND step < $2`;
-
-/** Writes a step once; `step` only ever grows. One prepared statement (a round trip less in every move, planned once per connection). */
-async function writeStep(trx: Tx, record: StepRecord): Promise<void> {
-  await preparedQuery(trx, 'write-step', WRITE_STEP_SQL, [record.shipmentId, record.step, record.status, record.at]);
-}
+/**
+ * A move in one statement: the event's CTEs ($1–$10, domain/webhooks/events.ts), then the step
+ * ($11 shipment, $12 step, $13 status, $14 time), written once; `step` only ever grows.
+ */
+const RECORD_MOVE_SQL = withEventSql(`step_event AS (
+    INSERT INTO shipment_events (shipment_id, step, status, at) VALUES ($11, $12, $13, $14) ON CONFLICT (shipment_id, step) DO NOTHING
+  ),
+  moved AS (
+    UPDATE shipments SET status = $13, step = $12, updated_at = $14 WHERE id = $11 AND step < $12
+  )`);
 
 /** A shipment as recorded, and the deliveries to start of the event that announced it. */
 export interface Announced {
@@ -49,27 +51,56 @@ async function announced(db: Db | Tx, shipment: Shipment, event: Omit<NewEvent, 
   return { shipment, deliveries: await recordWebhookEvent(db, { ...event, mailing: shipment }) };
 }
 
+/** A proof stored with its event: the event's CTEs, then the proof ($11 shipment, $12 kind, $13 PDF). */
+const RECORD_PROOF_SQL = withEventSql(storeProofCte('$11', '$12', '$13'));
+
 /**
- * A move as one transaction: the step, then its event (with the shipment as of that step) and the
- * event's deliveries; a step is never recorded without its announcement. Repeating it creates
- * nothing twice. Undefined when the shipment does not exist.
+ * A change and its event in one statement, so that nothing is recorded without its announcement:
+ * the shipment read, then `statement` writes the change and records the event with the shipment
+ * as the change leaves it (`change` applies it to the row read, as the statement does). Only the
+ * mailing's workflow changes its shipment, one change at a time: nothing writes it between the
+ * read and the write. Repeating it creates nothing twice. Undefined when the shipment does not exist.
+ */
+async function recordChange(
+  db: Db,
+  shipmentId: string,
+  change: (found: ShipmentViewRowWithHistory) => ShipmentViewRowWithHistory,
+  event: Omit<NewEvent, 'mailing'>,
+  statement: { name: string; sql: string; parameters: unknown[] },
+): Promise<Announced | undefined> {
+  const found = await findShipmentRow(db, shipmentId);
+  if (!found) return undefined;
+  const { shipment } = shipmentOfRow(change(found), false);
+  const recorded = webhookEventStatement({ ...event, mailing: shipment });
+  const rows = await preparedQuery<{ id: string; endpoint_id: string }>(db, statement.name, statement.sql, [...recorded.parameters, ...statement.parameters]);
+  return { shipment, deliveries: recorded.deliveries(rows) };
+}
+
+/**
+ * A move: the step (written once; `step` only ever grows, a step already there is kept) and its
+ * event, with the shipment as of that step, and the event's deliveries.
  */
 export function recordMove(db: Db, record: StepRecord, event: Omit<NewEvent, 'mailing'>): Promise<Announced | undefined> {
-  return db.transaction(async (trx) => {
-    await writeStep(trx, record);
-    const found = await findShipment(trx, record.shipmentId, false);
-    return found && announced(trx, found.shipment, event);
+  const moved = (found: ShipmentViewRowWithHistory): ShipmentViewRowWithHistory => ({
+    ...found,
+    ...(found.step < record.step ? { status: record.status, step: record.step } : {}),
+    events: found.events.some((e) => e.step === record.step) ? found.events : [...found.events, { step: record.step, status: record.status, at: record.at }],
+  });
+  return recordChange(db, record.shipmentId, moved, event, {
+    name: 'record-move',
+    sql: RECORD_MOVE_SQL,
+    parameters: [record.shipmentId, record.step, record.status, record.at],
   });
 }
 
 /**
- * An event about the shipment as it is (a proof made available): the shipment read, then the event
- * recorded with it and its deliveries. Repeating it creates nothing twice. Undefined when the
- * shipment does not exist.
+ * A proof made available: stored once (a retried print keeps the first) and announced by `event`
+ * (its `mailing.proof_available`) with the shipment that now lists it, and the event's deliveries.
  */
-export async function announceShipment(db: Db, shipmentId: string, event: Omit<NewEvent, 'mailing'>): Promise<Announced | undefined> {
-  const found = await findShipment(db, shipmentId, false);
-  return found && announced(db, found.shipment, event);
+export function recordProof(db: Db, shipmentId: string, kind: ProofKind, pdf: Uint8Array, event: Omit<NewEvent, 'mailing'>): Promise<Announced | undefined> {
+  const listed = (found: ShipmentViewRowWithHistory): ShipmentViewRowWithHistory =>
+    found.proofs.includes(kind) ? found : { ...found, proofs: [...found.proofs, kind] };
+  return recordChange(db, shipmentId, listed, event, { name: 'record-proof', sql: RECORD_PROOF_SQL, parameters: [shipmentId, kind, Buffer.from(pdf)] });
 }
 
 /**

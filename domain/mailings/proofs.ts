@@ -13,10 +13,9 @@ export async function proofPdf(db: Db, shipmentId: string, kind: ProofKind, acco
   return proof?.pdf as Buffer | undefined;
 }
 
-/** Stores a printed proof once (a retried print keeps the first). */
-export async function storeProof(db: Db, shipmentId: string, kind: ProofKind, pdf: Uint8Array): Promise<void> {
-  await db('shipment_proofs')
-    .insert({ shipment_id: shipmentId, kind, pdf: Buffer.from(pdf) })
-    .onConflict(['shipment_id', 'kind'])
-    .ignore();
+/** The CTE that stores a proof once (a retried print keeps the first), its parameters named by the statement that adds it. */
+export function storeProofCte(shipmentId: string, kind: string, pdf: string): string {
+  return `stored_proof AS (
+    INSERT INTO shipment_proofs (shipment_id, kind, pdf) VALUES (${shipmentId}, ${kind}, ${pdf}) ON CONFLICT (shipment_id, kind) DO NOTHING
+  )`;
 }

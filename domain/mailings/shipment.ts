@@ -169,8 +169,14 @@ export function shipmentOfRow(found: ShipmentViewRowWithHistory, withDocument: b
 const ONE_SHIPMENT_SQL = `SELECT ${SHIPMENT_VIEW_SELECT} FROM shipments s WHERE s.id = $1`;
 
 export async function findShipment(db: Db | Tx, id: string, withDocument: boolean): Promise<{ row: ShipmentViewRow; shipment: Shipment } | undefined> {
-  const [found] = await preparedQuery<ShipmentViewRowWithHistory>(db, 'one-shipment', ONE_SHIPMENT_SQL, [id]);
+  const found = await findShipmentRow(db, id);
   return found && shipmentOfRow(found, withDocument);
+}
+
+/** One shipment's row with its events and proofs, as read (findShipment's statement). */
+export async function findShipmentRow(db: Db | Tx, id: string): Promise<ShipmentViewRowWithHistory | undefined> {
+  const [found] = await preparedQuery<ShipmentViewRowWithHistory>(db, 'one-shipment', ONE_SHIPMENT_SQL, [id]);
+  return found;
 }
 
 const SHIPMENTS_BY_ID_SQL = `SELECT ${SHIPMENT_VIEW_SELECT} FROM shipments s WHERE s.id = ANY($1::uuid[])`;

@@ -1,5 +1,4 @@
-import type { Knex } from 'knex';
-import type { Db } from '../../db/knex.js';
+import { preparedQuery, type Db, type Tx } from '../../db/knex.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import type { Deps } from '../deps.js';
 import type { Shipment } from '../mailings/shipment.js';
@@ -42,31 +41,71 @@ function uuidFrom(text: string): string {
 /**
  * A delivery's id, derived in SQL as uuidFrom derives it from `<event id>/<endpoint id>`: the same
  * event and endpoint always give the same delivery id, whichever build recorded it first
- * (test/e2e/webhooks.test.ts checks the two against each other). Its parameter is the event's id.
+ * (test/e2e/webhooks.test.ts checks the two against each other).
  */
 const DERIVED_DELIVERY_ID = `(SELECT (substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-5' || substr(h, 14, 3) || '-'
   || to_hex((('x' || substr(h, 17, 1))::bit(4)::int & 3) | 8) || substr(h, 18, 3) || '-' || substr(h, 21, 12))::uuid
-  FROM (SELECT encode(sha256(convert_to(?::text || '/' || t.id::text, 'UTF8')), 'hex') AS h) AS digest)`;
+  FROM (SELECT encode(sha256(convert_to($1::uuid::text || '/' || t.id::text, 'UTF8')), 'hex') AS h) AS digest)`;
 
-/** The statement recording an event with its deliveries (recordWebhookEvent), and what its rows mean. */
+/**
+ * The event (body per SPEC.md "Request received"), the endpoints that receive it and one pending
+ * delivery each, as the CTEs `recorded_event`, `targets` and `started` (RETURNING id, endpoint_id):
+ * the new deliveries, and those an earlier record of this event left pending (a Reset, a mailing
+ * resumed by the reconciler); delivered or abandoned ones are not sent again. Disabled and deleted
+ * endpoints receive nothing. An event for one endpoint (a ping) goes to it whatever its filter; an
+ * opt-in type only to endpoints that name it; any other to those that name it or name none.
+ * Parameters $1–$10, in the order of eventParameters; a statement may add CTEs of its own after.
+ */
+const EVENT_CTES = `recorded_event AS (
+    INSERT INTO webhook_events (id, account_id, shipment_id, type, livemode, payload, created_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING
+  ),
+  targets AS (
+    SELECT t.id FROM webhook_endpoints t
+    WHERE t.account_id = $2 AND t.env = CASE WHEN $5 THEN 'live' ELSE 'test' END AND t.disabled_at IS NULL AND t.deleted_at IS NULL
+      AND CASE WHEN $8::uuid IS NOT NULL THEN t.id = $8::uuid WHEN $9 THEN $4 = ANY(t.events) ELSE cardinality(t.events) = 0 OR $4 = ANY(t.events) END
+      AND ($10::timestamptz IS NULL OR t.created_at <= $10::timestamptz)
+  ),
+  started AS (
+    INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status)
+    SELECT ${DERIVED_DELIVERY_ID}, $1, t.id, $2, 'pending' FROM targets t
+    ON CONFLICT (id) DO UPDATE SET id = EXCLUDED.id WHERE webhook_deliveries.status = 'pending'
+    RETURNING id, endpoint_id
+  )`;
+
+/** What a statement built on EVENT_CTES returns: the deliveries to start. */
+const STARTED_DELIVERIES = 'SELECT id, endpoint_id FROM started ORDER BY endpoint_id';
+
+/** An event with its deliveries, in one prepared statement (a mailing records several, each move). */
+const RECORD_EVENT_SQL = `WITH ${EVENT_CTES} ${STARTED_DELIVERIES}`;
+
+/** An event ready to record: the parameters of EVENT_CTES, and what its rows mean. */
 export interface EventStatement {
-  /** More writes may be added to it as CTEs (`.with`), made in the same round trip. */
-  query: Knex.QueryBuilder;
-  deliveries(rows: unknown): DeliveryTarget[];
+  /** $1–$10 of EVENT_CTES. */
+  parameters: unknown[];
+  deliveries(rows: { id: string; endpoint_id: string }[]): DeliveryTarget[];
 }
 
 /**
- * Records the event (body per SPEC.md "Request received") and one pending delivery per matching
- * endpoint of the right environment; returns the deliveries to start: those still pending.
- * Repeating it creates nothing twice.
+ * A statement that records an event with its deliveries and adds its own writes (`ctes`, which
+ * number their parameters from $11): a new mailing is recorded with its `mailing.created`
+ * (domain/mailings/create.ts). It returns the event's deliveries to start.
  */
-export async function recordWebhookEvent(db: Db, event: NewEvent): Promise<DeliveryTarget[]> {
-  const statement = webhookEventStatement(db, event);
-  return statement.deliveries(await statement.query);
+export function withEventSql(ctes: string): string {
+  return `WITH ${EVENT_CTES}, ${ctes} ${STARTED_DELIVERIES}`;
 }
 
-/** recordWebhookEvent's one statement, not yet run: a new mailing is recorded with its `mailing.created` (domain/mailings/create.ts). */
-export function webhookEventStatement(db: Db, event: NewEvent): EventStatement {
+/**
+ * Records the event and one pending delivery per matching endpoint of the right environment;
+ * returns the deliveries to start: those still pending. Repeating it creates nothing twice.
+ */
+export async function recordWebhookEvent(db: Db | Tx, event: NewEvent): Promise<DeliveryTarget[]> {
+  const statement = webhookEventStatement(event);
+  return statement.deliveries(await preparedQuery<{ id: string; endpoint_id: string }>(db, 'record-event', RECORD_EVENT_SQL, statement.parameters));
+}
+
+/** The event's row and filter as the parameters of EVENT_CTES. */
+export function webhookEventStatement(event: NewEvent): EventStatement {
   const eventId = event.eventId ?? uuidFrom(`event/${event.eventKey}`);
   const payload = {
     id: eventId,
@@ -78,50 +117,21 @@ export function webhookEventStatement(db: Db, event: NewEvent): EventStatement {
         ? (event.data ?? {})
         : { mailing: event.mailing, ...(event.proof ? { proof: event.proof } : {}), ...(event.details ? { details: event.details } : {}) },
   };
-  const recordEvent = db('webhook_events')
-    .insert({
-      id: eventId,
-      account_id: event.accountId,
-      shipment_id: event.mailing?.id ?? null,
-      type: event.type,
-      livemode: event.livemode,
-      payload,
-      created_at: event.created,
-    })
-    .onConflict('id')
-    .ignore();
-  // Disabled and deleted endpoints receive nothing.
-  let endpoints = db('webhook_endpoints')
-    .where({ account_id: event.accountId, env: event.livemode ? 'live' : 'test' })
-    .whereNull('disabled_at')
-    .whereNull('deleted_at');
-  if (event.endpointId) endpoints = endpoints.andWhere({ id: event.endpointId });
-  else if (OPT_IN_EVENT_TYPES.includes(event.type)) endpoints = endpoints.andWhereRaw('? = ANY(events)', [event.type]);
-  else endpoints = endpoints.andWhere((q) => q.whereRaw('cardinality(events) = 0').orWhereRaw('? = ANY(events)', [event.type]));
-  if (event.endpointsCreatedBy) endpoints = endpoints.andWhere('created_at', '<=', event.endpointsCreatedBy);
-  // One statement, one round trip per event: the event, its endpoints, and one delivery each: the
-  // new ones, and those an earlier record of this event left pending (a Reset, a mailing resumed
-  // by the reconciler). Delivered or abandoned ones are not sent again.
-  const query = db
-    .with('recorded_event', recordEvent)
-    .with('targets', endpoints.select('id'))
-    .with(
-      'started',
-      db.raw(
-        `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status)
-         SELECT ${DERIVED_DELIVERY_ID}, ?::uuid, t.id, ?::uuid, 'pending' FROM targets t
-         ON CONFLICT (id) DO UPDATE SET id = EXCLUDED.id WHERE webhook_deliveries.status = 'pending'
-         RETURNING id, endpoint_id`,
-        [eventId, eventId, event.accountId],
-      ),
-    )
-    .select('id', 'endpoint_id')
-    .from('started')
-    .orderBy('endpoint_id');
   return {
-    query,
+    parameters: [
+      eventId,
+      event.accountId,
+      event.mailing?.id ?? null,
+      event.type,
+      event.livemode,
+      JSON.stringify(payload),
+      event.created,
+      event.endpointId ?? null,
+      OPT_IN_EVENT_TYPES.includes(event.type),
+      event.endpointsCreatedBy ?? null,
+    ],
     deliveries: (rows) =>
-      (rows as { id: string; endpoint_id: string }[]).map((d) => ({
+      rows.map((d) => ({
         deliveryId: d.id,
         accountId: event.accountId,
         endpointId: d.endpoint_id,

@@ -76,4 +76,22 @@ describe('prepared statements in a transaction', () => {
     const runs = await Promise.all(Array.from({ length: 10 }, () => preparedQuery<{ n: number }>(db, name, text, [])));
     for (const [row] of runs) expect(row!.n).to.be.a('number');
   });
+
+  it('a bounded statement is cancelled on the server past its time (it cannot commit later), and its connection serves again', async () => {
+    const { db } = stack();
+    const value = `bounded ${randomUUID()}`;
+    const slowInsert = `WITH pause AS (SELECT pg_sleep(3)) INSERT INTO ${table} (value) SELECT $1 FROM pause`;
+    const begun = performance.now();
+    let failure: { code?: string } | undefined;
+    await preparedQuery(db, `${table}-slow`, slowInsert, [value], { timeoutMs: 200 }).catch((error: { code?: string }) => (failure = error));
+    expect(failure?.code).to.equal('57014');
+    expect(performance.now() - begun).to.be.below(2500);
+    // Nothing was written, then or later.
+    await new Promise((resolve) => setTimeout(resolve, 3200));
+    expect(await count(db, value)).to.equal(0);
+    // Within its time it runs as any other; the pool's connections all answer.
+    expect(await preparedQuery<{ n: number }>(db, `${table}-quick`, `SELECT 1 AS n`, [], { timeoutMs: 2000 })).to.deep.equal([{ n: 1 }]);
+    const counts = await Promise.all(Array.from({ length: 10 }, () => count(db, value)));
+    expect(counts).to.deep.equal(counts.map(() => 0));
+  });
 });

@@ -99,7 +99,7 @@ export async function announce(run: MailingRun, type: EventType, shipment: Shipm
 }
 
 /**
- * One move: the step and its event in one local activity (one transaction), then the search
+ * One move: the step and its event in one local activity (one statement), then the search
  * attribute, then the deliveries, then any proof the new status makes available (printed and
  * announced by one activity). `showStatus` false skips the search attribute of a step that the
  * next move of the same batch passes.
