@@ -62,7 +62,9 @@ async function cancelledPast<T>(db: Db | Tx, connection: pg.PoolClient, running:
     clearTimeout(timer);
   }
   const pid = (connection as unknown as { processID: number }).processID;
-  await db.client.cancelQuery({ processID: pid });
+  // A cancel that cannot be sent leaves the statement to its end: its outcome, late, is then the
+  // answer, and its connection goes back to the pool only once it is free.
+  await db.client.cancelQuery({ processID: pid }).catch(() => undefined);
   return running;
 }
 
