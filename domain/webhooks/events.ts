@@ -54,7 +54,7 @@ const DERIVED_DELIVERY_ID = `(SELECT (substr(h, 1, 8) || '-' || substr(h, 9, 4) 
  * resumed by the reconciler); delivered or abandoned ones are not sent again. Disabled and deleted
  * endpoints receive nothing. An event for one endpoint (a ping) goes to it whatever its filter; an
  * opt-in type only to endpoints that name it; any other to those that name it or name none.
- * Parameters $1–$10, in the order of eventParameters; a statement may add CTEs of its own after.
+ * Parameters $1–$10, as webhookEventStatement gives them; a statement may add CTEs of its own after.
  */
 const EVENT_CTES = `recorded_event AS (
     INSERT INTO webhook_events (id, account_id, shipment_id, type, livemode, payload, created_at)
