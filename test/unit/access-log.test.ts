@@ -1,0 +1,45 @@
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { distRoot } from '../../lib/paths.js';
+
+/**
+ * The access log gathers its lines into blocks before the destination sees them (lib/logger.ts).
+ * A process that ends without another log line must still write every one, in order, and a pino
+ * line written among them must keep its place.
+ */
+function runLogger(script: string): { lines: { msg: string; requestId?: string }[]; status: number | null } {
+  const logger = join(distRoot, 'lib', 'logger.js');
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', `const { accessLog, logger } = await import(${JSON.stringify(logger)});\n${script}`], {
+    env: { ...process.env, LOG_LEVEL: 'info' },
+    encoding: 'utf8',
+  });
+  const lines = run.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { msg: string; requestId?: string });
+  return { lines, status: run.status };
+}
+
+const accessLines = (from: number, to: number): string =>
+  `for (let i = ${from}; i < ${to}; i++) accessLog.write({ requestId: 'r' + i, method: 'GET', path: '/v1/x/' + i, status: 200, ms: 1.5, account: undefined });`;
+
+describe('the access log', () => {
+  it('writes every line, in order, when the process exits with no other log line', () => {
+    // 100 lines: some blocks are handed over during the run, the rest only at the exit.
+    const { lines, status } = runLogger(`${accessLines(0, 100)}\nprocess.exit(0);`);
+    expect(status).to.equal(0);
+    expect(lines.map((line) => line.requestId)).to.deep.equal(Array.from({ length: 100 }, (_, i) => `r${i}`));
+  });
+
+  it('keeps a pino line after the access lines written before it', () => {
+    const { lines } = runLogger(`${accessLines(0, 3)}\nlogger.warn('between');\n${accessLines(3, 5)}\nprocess.exit(0);`);
+    expect(lines.map((line) => line.requestId ?? line.msg)).to.deep.equal(['r0', 'r1', 'r2', 'between', 'r3', 'r4']);
+  });
+
+  it('writes every line when the process ends on an uncaught error', () => {
+    const { lines, status } = runLogger(`${accessLines(0, 30)}\nsetTimeout(() => { throw new Error('boom'); }, 10);`);
+    expect(status).to.not.equal(0);
+    expect(lines.filter((line) => line.msg === 'request')).to.have.length(30);
+  });
+});
