@@ -1,6 +1,7 @@
 import Koa from 'koa';
 import { METHODS } from 'node:http';
 import Router from '@koa/router';
+import compose from 'koa-compose';
 import type { Services } from './context.js';
 import { routes } from './routes/index.js';
 import type { Route } from './routes/route.js';
@@ -27,6 +28,42 @@ function chain(route: Route): Koa.Middleware[] {
   return steps;
 }
 
+/** The resource a path names: its segment after /v1 (`catalogue`, `mailings`…), or its first one outside /v1 (`health`, `docs`, `stripe`). */
+function resourceOf(path: string): string {
+  const second = path.indexOf('/', 1);
+  const first = (second < 0 ? path.slice(1) : path.slice(1, second)).toLowerCase();
+  if (first !== 'v1' || second < 0) return first;
+  const third = path.indexOf('/', second + 1);
+  return 'v1/' + (third < 0 ? path.slice(second + 1) : path.slice(second + 1, third)).toLowerCase();
+}
+
+/**
+ * One @koa/router per resource, chosen by the path's resource: a router tests every route it holds
+ * against each request, and a resource holds one to five. Paths are matched without regard to case,
+ * as @koa/router does. A path of no resource passes on (errorBody answers its 404).
+ */
+function routeByResource(all: readonly Route[]): Koa.Middleware {
+  const routers = new Map<string, Router>();
+  const routerOf = (template: string): Router => {
+    const resource = resourceOf(template);
+    let router = routers.get(resource);
+    // Every method Node parses counts as implemented: a known path answers 405 to any it does not take.
+    if (!router) routers.set(resource, (router = new Router({ methods: [...METHODS] })));
+    return router;
+  };
+  for (const route of all) routerOf(route.path).register(koaPath(route.path), [route.method], chain(route), { name: route.operationId });
+  // Stripe's calls: a route of its own, not an operation of the API (not in the OpenAPI document).
+  routerOf('/stripe/webhook').register('/stripe/webhook', ['POST'], [stripeWebhook], { name: 'stripeWebhook' });
+  // A known path with another method: 405 with its Allow header (the error shape comes from errorBody).
+  const dispatch = new Map<string, Koa.Middleware>();
+  for (const [resource, router] of routers)
+    dispatch.set(resource, compose<Koa.Context>([router.routes() as Koa.Middleware, router.allowedMethods() as Koa.Middleware]));
+  return function routeToResource(ctx, next) {
+    const resource = dispatch.get(resourceOf(ctx.path));
+    return resource ? resource(ctx, next) : next();
+  };
+}
+
 export function createApp(services: Services): Koa {
   // Loaded and checked now: a broken catalogue stops the start rather than a request.
   catalogue();
@@ -37,19 +74,8 @@ export function createApp(services: Services): Koa {
   // Errors are answered in the SPEC.md shape; Koa's default printer would only add noise.
   app.silent = true;
 
-  // Every method Node parses counts as implemented: a known path answers 405 to any it does not take.
-  const router = new Router({ methods: [...METHODS] });
-  for (const route of routes) {
-    router.register(koaPath(route.path), [route.method], chain(route), { name: route.operationId });
-  }
-
-  // Stripe's calls: a route of its own, not an operation of the API (not in the OpenAPI document).
-  router.register('/stripe/webhook', ['POST'], [stripeWebhook], { name: 'stripeWebhook' });
-
   app.use(requestLog);
   app.use(errorBody);
-  app.use(router.routes());
-  // A known path with another method: 405 with its Allow header (the error shape comes from errorBody).
-  app.use(router.allowedMethods());
+  app.use(routeByResource(routes));
   return app;
 }

@@ -133,6 +133,24 @@ describe('methods a path does not take', () => {
     expect(unknown.status).to.equal(404);
     expect(unknown.body.error.code).to.equal('not_found');
   });
+
+  it('a path is matched whatever its case and with a trailing slash; a path outside any resource is a 404', async () => {
+    const account = await createAccount();
+    for (const path of ['/V1/Catalogue', '/v1/catalogue/', '/v1/LETTERS/lettre-demission', '/HEALTH', '/v1/OpenAPI.json']) {
+      const res = await rawRequest('GET', path, account.testKey);
+      expect(res.status, path).to.equal(200);
+    }
+    const wrongMethod = await rawRequest('PUT', '/V1/MAILINGS/', account.testKey);
+    expect(wrongMethod.status).to.equal(405);
+    expect(String(wrongMethod.headers.allow).split(', ').sort()).to.deep.equal(['GET', 'HEAD', 'POST']);
+    const stripe = await rawRequest('GET', '/stripe/webhook', account.testKey);
+    expect([stripe.status, stripe.headers.allow]).to.deep.equal([405, 'POST']);
+    for (const path of ['/', '/v1', '/v1/', '/v2/catalogue', '/catalogue', '/v1//catalogue']) {
+      const res = await rawRequest('GET', path, account.testKey);
+      expect(res.status, path).to.equal(404);
+      expect(JSON.parse(res.body).error.code, path).to.equal('not_found');
+    }
+  });
 });
 
 /** Writes `bytes` on a fresh connection (then half-closes it when `end`), and reads everything until the server closes. */
