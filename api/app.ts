@@ -28,13 +28,13 @@ function chain(route: Route): Koa.Middleware[] {
   return steps;
 }
 
-/** The resource a path names: its segment after /v1 (`catalogue`, `mailings`…), or its first one outside /v1 (`health`, `docs`, `stripe`). */
+/** The resource a path names: its segment after /v1 (`v1/catalogue`, `v1/mailings`…), or its first one outside /v1 (`health`, `docs`, `stripe`). */
 function resourceOf(path: string): string {
   const second = path.indexOf('/', 1);
-  const first = (second < 0 ? path.slice(1) : path.slice(1, second)).toLowerCase();
-  if (first !== 'v1' || second < 0) return first;
+  const first = second < 0 ? path.slice(1) : path.slice(1, second);
+  if (second < 0 || (first !== 'v1' && first !== 'V1')) return first;
   const third = path.indexOf('/', second + 1);
-  return 'v1/' + (third < 0 ? path.slice(second + 1) : path.slice(second + 1, third)).toLowerCase();
+  return third < 0 ? path.slice(1) : path.slice(1, third);
 }
 
 /**
@@ -45,7 +45,7 @@ function resourceOf(path: string): string {
 function routeByResource(all: readonly Route[]): Koa.Middleware {
   const routers = new Map<string, Router>();
   const routerOf = (template: string): Router => {
-    const resource = resourceOf(template);
+    const resource = resourceOf(template).toLowerCase();
     let router = routers.get(resource);
     // Every method Node parses counts as implemented: a known path answers 405 to any it does not take.
     if (!router) routers.set(resource, (router = new Router({ methods: [...METHODS] })));
@@ -59,8 +59,10 @@ function routeByResource(all: readonly Route[]): Koa.Middleware {
   for (const [resource, router] of routers)
     dispatch.set(resource, compose<Koa.Context>([router.routes() as Koa.Middleware, router.allowedMethods() as Koa.Middleware]));
   return function routeToResource(ctx, next) {
-    const resource = dispatch.get(resourceOf(ctx.path));
-    return resource ? resource(ctx, next) : next();
+    const resource = resourceOf(ctx.path);
+    // Paths are matched whatever their case, as @koa/router does; most come in lower case already.
+    const router = dispatch.get(resource) ?? dispatch.get(resource.toLowerCase());
+    return router ? router(ctx, next) : next();
   };
 }
 

@@ -85,7 +85,7 @@ export async function startApiServer(deps: ApiDeps, port: number, host = '0.0.0.
   const server = createServer((req, res) => {
     if (draining) res.setHeader('Connection', 'close');
     inFlight.add(res);
-    res.once('close', () => inFlight.delete(res));
+    res.on('close', () => inFlight.delete(res));
     return isDashboard(req.url) ? web(req, res) : api(req, res);
   });
   // Slightly above common load-balancer idle timeouts, so they close first.

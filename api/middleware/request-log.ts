@@ -21,14 +21,18 @@ export function requestLog(ctx: Context, next: Next): Promise<void> {
   ctx.res.setHeader('Cache-Control', 'no-store');
   ctx.res.setHeader('X-Content-Type-Options', 'nosniff');
   const started = performance.now();
-  ctx.res.once('close', () => {
+  // `on`, not `once`: a response closes once, and once's wrapper and removal cost a few µs per call.
+  ctx.res.on('close', () => {
     const ms = Math.round((performance.now() - started) * 10) / 10;
-    const path = loggedPath(ctx.path);
+    // Koa's own objects rather than the context's delegating getters: this runs for every request.
+    const { method } = ctx.req;
+    const status = ctx.res.statusCode;
+    const path = loggedPath(ctx.request.path);
     const caller = ctx.state.caller;
-    if (caller !== undefined) ctx.services.requestLog.add(id, caller.accountId, caller.keyId, caller.mode, ctx.method, path, ctx.status, ms, Date.now() - ms);
+    if (caller !== undefined) ctx.services.requestLog.add(id, caller.accountId, caller.keyId, caller.mode, method!, path, status, ms, Date.now() - ms);
     // The route's template, set by @koa/router: a metric label with few values.
-    ctx.services.metrics?.request(ctx.method, (ctx as { _matchedRoute?: string })._matchedRoute, ctx.status, ms);
-    if (accessLog.enabled) accessLog.write({ requestId: id, method: ctx.method, path, status: ctx.status, ms, account: ctx.state.auth?.accountId });
+    ctx.services.metrics?.request(method!, (ctx as { _matchedRoute?: string })._matchedRoute, status, ms);
+    if (accessLog.enabled) accessLog.write({ requestId: id, method: method!, path, status, ms, account: ctx.state.auth?.accountId });
   });
   return next();
 }

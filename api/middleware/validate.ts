@@ -66,10 +66,12 @@ const REMEMBERED_PATHS = 1000;
  * invalid one is checked, and refused, every time), at most REMEMBERED_PATHS per route.
  */
 function rememberedPathCheck(schema: Joi.Schema | undefined): (params: Record<string, string>) => unknown {
+  // A route without path parameters gets {} from @koa/router: nothing to check on each call.
+  if (!schema) return (params) => (Object.keys(params).length === 0 ? undefined : check(schema, params, 'path'));
   const valid = new Map<string, Record<string, unknown>>();
   return (params) => {
     const values = Object.values(params);
-    if (!schema || values.some((v) => v.includes('\u0000'))) return check(schema, params, 'path');
+    if (values.some((v) => v.includes('\u0000'))) return check(schema, params, 'path');
     const key = values.join('\u0000');
     const known = valid.get(key);
     if (known) return { ...known };
