@@ -2,6 +2,7 @@ import Joi from 'joi';
 import { catalogue } from '../../domain/catalogue/catalogue.js';
 import { catalogueSchema } from '../../domain/catalogue/schema.js';
 import { defineRoute } from './route.js';
+import { answerSerializedJson } from '../respond.js';
 
 /** Clients may reuse a copy after revalidating it; it changes only with a deployment. */
 const CACHE_CONTROL = 'private, max-age=0, must-revalidate';
@@ -33,8 +34,7 @@ export const catalogueRoutes = [
         ctx.status = 304;
         return;
       }
-      ctx.type = 'application/json';
-      ctx.body = current.body;
+      answerSerializedJson(ctx, current.body);
     },
   }),
 ];

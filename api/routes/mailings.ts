@@ -21,7 +21,7 @@ import {
 } from '../schemas/mailings.js';
 import { defineRoute } from './route.js';
 import { tooManyFailures } from '../errors.js';
-import { caller, deps, publicOrigin } from '../respond.js';
+import { answerSerializedJson, caller, deps, publicOrigin } from '../respond.js';
 
 /**
  * The update id of a call with an Idempotency-Key: Temporal runs an update id once per workflow, so
@@ -93,8 +93,7 @@ export const mailingRoutes = [
     errors: [400, 401, 403, 404, 429, 500],
     async handler(ctx, { params }) {
       const { shipment } = await ownShipment(ctx, params.id);
-      ctx.type = 'application/json';
-      ctx.body = ctx.services.shipments.json(shipment);
+      answerSerializedJson(ctx, ctx.services.shipments.json(shipment));
     },
   }),
   defineRoute<{ id: string; kind: ProofKind }>({
