@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { Agent, request as httpRequest } from 'node:http';
 import { awayFromMinuteBoundary, call, createAccount, createKey, eventually, expenseGroup, spawnApiProcess } from '../support/api.js';
 import { KeyStore } from '../../domain/access/key-store.js';
 import { apiKeyDigest } from '../../domain/access/keys.js';
@@ -64,6 +65,39 @@ describe('authentication', () => {
     expect(res.body.error).to.deep.include({ code: 'insufficient_scope', details: { required: 'catalogue:read' } });
     const allowed = await createKey(account.id, 'test', ['catalogue:read']);
     expect((await settle(allowed)).status).to.equal(200);
+  });
+
+  it('one keep-alive connection presenting different keys: each call is authenticated with its own key', async () => {
+    const rich = await createAccount({ balanceCents: 5000 });
+    const poor = await createAccount();
+    const narrow = await createKey(poor.id, 'test', ['mailings:read']);
+    const unknown = 'svc_test_' + 'B'.repeat(32);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const calls: [string, number, string | undefined][] = [];
+    try {
+      for (const key of [rich.liveKey, poor.liveKey, unknown, rich.liveKey, narrow, rich.liveKey]) {
+        const answer = await new Promise<[number, string | undefined, boolean]>((resolve, reject) => {
+          const req = httpRequest(`${stack().api.url}/v1/catalogue`, { agent, headers: { authorization: `Bearer ${key}` } }, (res) => {
+            res.resume();
+            res.on('end', () => resolve([res.statusCode!, res.headers['x-service-balance'] as string | undefined, req.reusedSocket]));
+          });
+          req.on('error', reject);
+          req.end();
+        });
+        calls.push([key, answer[0], answer[1]]);
+        if (calls.length > 1) expect(answer[2], 'the same connection').to.equal(true);
+      }
+    } finally {
+      agent.destroy();
+    }
+    expect(calls.map(([, status, balance]) => [status, balance])).to.deep.equal([
+      [200, '5000'],
+      [200, '0'],
+      [401, undefined],
+      [200, '5000'],
+      [403, '0'],
+      [200, '5000'],
+    ]);
   });
 
   it('stores keys hashed only', async () => {
