@@ -1,7 +1,6 @@
 import Koa from 'koa';
 import { METHODS } from 'node:http';
 import Router from '@koa/router';
-import compose from 'koa-compose';
 import type { Services } from './context.js';
 import { routes } from './routes/index.js';
 import type { Route } from './routes/route.js';
@@ -28,6 +27,9 @@ function chain(route: Route): Koa.Middleware[] {
   return steps;
 }
 
+/** Every method Node parses counts as implemented: a known path answers 405 to any it does not take. */
+const IMPLEMENTED_METHODS = [...METHODS];
+
 /** The resource a path names: its segment after /v1 (`v1/catalogue`, `v1/mailings`…), or its first one outside /v1 (`health`, `docs`, `stripe`). */
 function resourceOf(path: string): string {
   const second = path.indexOf('/', 1);
@@ -40,24 +42,21 @@ function resourceOf(path: string): string {
 /**
  * One @koa/router per resource, chosen by the path's resource: a router tests every route it holds
  * against each request, and a resource holds one to five. Paths are matched without regard to case,
- * as @koa/router does. A path of no resource passes on (errorBody answers its 404).
+ * as @koa/router does. A path no route takes passes on: to the 405 of its methods, or errorBody's 404.
  */
 function routeByResource(all: readonly Route[]): Koa.Middleware {
   const routers = new Map<string, Router>();
   const routerOf = (template: string): Router => {
     const resource = resourceOf(template).toLowerCase();
     let router = routers.get(resource);
-    // Every method Node parses counts as implemented: a known path answers 405 to any it does not take.
-    if (!router) routers.set(resource, (router = new Router({ methods: [...METHODS] })));
+    if (!router) routers.set(resource, (router = new Router({ methods: IMPLEMENTED_METHODS })));
     return router;
   };
   for (const route of all) routerOf(route.path).register(koaPath(route.path), [route.method], chain(route), { name: route.operationId });
   // Stripe's calls: a route of its own, not an operation of the API (not in the OpenAPI document).
   routerOf('/stripe/webhook').register('/stripe/webhook', ['POST'], [stripeWebhook], { name: 'stripeWebhook' });
-  // A known path with another method: 405 with its Allow header (the error shape comes from errorBody).
   const dispatch = new Map<string, Koa.Middleware>();
-  for (const [resource, router] of routers)
-    dispatch.set(resource, compose<Koa.Context>([router.routes() as Koa.Middleware, router.allowedMethods() as Koa.Middleware]));
+  for (const [resource, router] of routers) dispatch.set(resource, router.routes() as Koa.Middleware);
   return function routeToResource(ctx, next) {
     const resource = resourceOf(ctx.path);
     // Paths are matched whatever their case, as @koa/router does; most come in lower case already.
@@ -79,5 +78,8 @@ export function createApp(services: Services): Koa {
   app.use(requestLog);
   app.use(errorBody);
   app.use(routeByResource(routes));
+  // A known path with another method: 405 with its Allow header (the error shape comes from errorBody).
+  // It reads the routes whose path matched (ctx.matched, set by the resource's router), whichever router that was.
+  app.use(new Router({ methods: IMPLEMENTED_METHODS }).allowedMethods() as Koa.Middleware);
   return app;
 }

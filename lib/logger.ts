@@ -59,6 +59,12 @@ export const logger = pino(
   destination,
 );
 
+/** What JSON.stringify would escape, and any non-ASCII character (left to it as well). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\u007f-\uffff]/;
+
+/** A JSON string: most paths and every method name have nothing to escape. */
+const jsonString = (text: string): string => (NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`);
+
 /**
  * The access log: one line per request, in pino's format, of fields we choose (never a header, a
  * body or a key). Written as a prepared string: it skips pino's redaction and serializers, which
@@ -69,8 +75,8 @@ export const accessLog = {
   write(fields: { requestId: string; method: string; path: string; status: number; ms: number; account: string | undefined }): void {
     const account = fields.account === undefined ? '' : `,"account":"${fields.account}"`;
     pendingLines +=
-      `{"level":30,"time":${Date.now()},"service":"svc-postal-api","requestId":"${fields.requestId}","method":${JSON.stringify(fields.method)},` +
-      `"path":${JSON.stringify(fields.path)},"status":${fields.status},"ms":${fields.ms}${account},"msg":"request"}\n`;
+      `{"level":30,"time":${Date.now()},"service":"svc-postal-api","requestId":"${fields.requestId}","method":${jsonString(fields.method)},` +
+      `"path":${jsonString(fields.path)},"status":${fields.status},"ms":${fields.ms}${account},"msg":"request"}\n`;
     if (pendingLines.length >= LOG_BLOCK_BYTES) writePendingLines();
   },
 };

@@ -37,6 +37,13 @@ describe('the access log', () => {
     expect(lines.map((line) => line.requestId ?? line.msg)).to.deep.equal(['r0', 'r1', 'r2', 'between', 'r3', 'r4']);
   });
 
+  it('writes any path as valid JSON: quotes, backslashes, control and non-ASCII characters', () => {
+    const paths = ['/v1/plain', '/v1/"quoted"', '/v1/back\\slash', '/v1/tab\there', '/v1/\u007f', '/v1/caf\u00e9', '/v1/\u2028', '/v1/\ud800'];
+    const script = `for (const path of ${JSON.stringify(paths)}) accessLog.write({ requestId: 'r', method: 'GET', path, status: 200, ms: 1, account: undefined });\nprocess.exit(0);`;
+    const { lines } = runLogger(script);
+    expect(lines.map((line) => (line as { path?: string }).path)).to.deep.equal(paths.map((path) => JSON.parse(JSON.stringify(path)) as string));
+  });
+
   it('writes every line when the process ends on an uncaught error', () => {
     const { lines, status } = runLogger(`${accessLines(0, 30)}\nsetTimeout(() => { throw new Error('boom'); }, 10);`);
     expect(status).to.not.equal(0);
