@@ -59,11 +59,17 @@ export const logger = pino(
   destination,
 );
 
-/** What JSON.stringify would escape, and any non-ASCII character (left to it as well). */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\u007f-\uffff]/;
+/** Whether JSON.stringify would escape a character of `text` (any non-ASCII one is left to it as well). */
+function needsEscape(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x22 || code === 0x5c || code >= 0x7f) return true;
+  }
+  return false;
+}
 
 /** A JSON string: most paths and every method name have nothing to escape. */
-const jsonString = (text: string): string => (NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`);
+const jsonString = (text: string): string => (needsEscape(text) ? JSON.stringify(text) : `"${text}"`);
 
 /**
  * The access log: one line per request, in pino's format, of fields we choose (never a header, a
