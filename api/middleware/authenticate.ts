@@ -31,8 +31,7 @@ function digestOf(socket: Socket, key: string): string {
   const last = lastKeyOfConnection.get(socket);
   if (last !== undefined && safeEqualText(last.key, key)) return last.digest;
   const digest = apiKeyDigest(key);
-  if (last === undefined) lastKeyOfConnection.set(socket, { key, digest });
-  else Object.assign(last, { key, digest });
+  lastKeyOfConnection.set(socket, { key, digest });
   return digest;
 }
 

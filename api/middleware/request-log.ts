@@ -25,14 +25,15 @@ export function requestLog(ctx: Context, next: Next): Promise<void> {
   ctx.res.on('close', () => {
     const ms = Math.round((performance.now() - started) * 10) / 10;
     // Koa's own objects rather than the context's delegating getters: this runs for every request.
-    const { method } = ctx.req;
+    // Node sets the method of every request it hands to the server.
+    const method = ctx.req.method!;
     const status = ctx.res.statusCode;
     const path = loggedPath(ctx.request.path);
     const caller = ctx.state.caller;
-    if (caller !== undefined) ctx.services.requestLog.add(id, caller.accountId, caller.keyId, caller.mode, method!, path, status, ms, Date.now() - ms);
+    if (caller !== undefined) ctx.services.requestLog.add(id, caller.accountId, caller.keyId, caller.mode, method, path, status, ms, Date.now() - ms);
     // The route's template, set by @koa/router: a metric label with few values.
-    ctx.services.metrics?.request(method!, (ctx as { _matchedRoute?: string })._matchedRoute, status, ms);
-    if (accessLog.enabled) accessLog.write({ requestId: id, method: method!, path, status, ms, account: ctx.state.auth?.accountId });
+    ctx.services.metrics?.request(method, (ctx as { _matchedRoute?: string })._matchedRoute, status, ms);
+    if (accessLog.enabled) accessLog.write({ requestId: id, method, path, status, ms, account: ctx.state.auth?.accountId });
   });
   return next();
 }
