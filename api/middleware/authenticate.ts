@@ -6,6 +6,7 @@ import type { Scope } from '../../domain/access/scopes.js';
 import type { KeyRecord } from '../../domain/access/key-store.js';
 import type { CounterResult } from '../../domain/access/leased-counter.js';
 import { safeEqualText } from '../../lib/crypto.js';
+import { addListedHeaders } from '../response-headers.js';
 
 const invalidKey = (): ApiError => new ApiError(401, 'invalid_api_key', 'Provide a valid API key as "Authorization: Bearer svc_test_…" or "svc_live_…".');
 
@@ -78,12 +79,18 @@ function checkRate(ctx: Context, next: Next, scope: Scope, record: KeyRecord, ra
   const { guard, config } = ctx.services;
   const limit = config.rateLimitPerMinute;
   const resetSeconds = 60 - (Math.floor(Date.now() / 1000) % 60);
-  // Headers of every authenticated call, set on the Node response directly: nothing has been sent
-  // yet, and Koa's wrapper around setHeader costs about a fifth of a header on this hot path.
-  ctx.res.setHeader('RateLimit-Limit', String(limit));
-  ctx.res.setHeader('RateLimit-Remaining', String(rate.remaining));
-  ctx.res.setHeader('RateLimit-Reset', String(resetSeconds));
-  ctx.res.setHeader('X-Service-Balance', String(record.balanceCents));
+  // Headers of every authenticated call; a debit's new balance replaces this one (setBalanceHeader).
+  addListedHeaders(
+    ctx,
+    'RateLimit-Limit',
+    String(limit),
+    'RateLimit-Remaining',
+    String(rate.remaining),
+    'RateLimit-Reset',
+    String(resetSeconds),
+    'X-Service-Balance',
+    String(record.balanceCents),
+  );
   if (!rate.allowed) {
     ctx.set('Retry-After', String(resetSeconds));
     throw new ApiError(429, 'rate_limited', `More than ${limit} requests per minute for this key. Retry after ${resetSeconds} s.`);

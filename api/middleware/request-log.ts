@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import { randomUUID } from 'node:crypto';
 import { accessLog } from '../../lib/logger.js';
+import { listHeaders, setListedHeaders } from '../response-headers.js';
 
 /** The path as logged: a proof link's token is its credential, so it never reaches a log. */
 export function loggedPath(path: string): string {
@@ -15,11 +16,8 @@ export function loggedPath(path: string): string {
  */
 export function requestLog(ctx: Context, next: Next): Promise<void> {
   const id = randomUUID();
-  // Set on the Node response directly: nothing has been sent yet (see authenticate.ts).
-  ctx.res.setHeader('Request-Id', id);
   // API responses are private and never cached by intermediaries unless a route says otherwise.
-  ctx.res.setHeader('Cache-Control', 'no-store');
-  ctx.res.setHeader('X-Content-Type-Options', 'nosniff');
+  listHeaders(ctx, 'Request-Id', id, 'Cache-Control', 'no-store', 'X-Content-Type-Options', 'nosniff');
   const started = performance.now();
   // `on`, not `once`: a response closes once, and once's wrapper and removal cost a few µs per call.
   ctx.res.on('close', () => {
@@ -35,5 +33,6 @@ export function requestLog(ctx: Context, next: Next): Promise<void> {
     ctx.services.metrics?.request(method, (ctx as { _matchedRoute?: string })._matchedRoute, status, ms);
     if (accessLog.enabled) accessLog.write({ requestId: id, method, path, status, ms, account: ctx.state.auth?.accountId });
   });
-  return next();
+  // What a route answered through Koa gets the listed headers it did not set itself.
+  return next().then(() => setListedHeaders(ctx));
 }

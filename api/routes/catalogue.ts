@@ -3,6 +3,7 @@ import { catalogue } from '../../domain/catalogue/catalogue.js';
 import { catalogueSchema } from '../../domain/catalogue/schema.js';
 import { defineRoute } from './route.js';
 import { answerSerializedJson } from '../respond.js';
+import { answerNow, listHeader } from '../response-headers.js';
 
 /** Clients may reuse a copy after revalidating it; it changes only with a deployment. */
 const CACHE_CONTROL = 'private, max-age=0, must-revalidate';
@@ -27,14 +28,11 @@ export const catalogueRoutes = [
     errors: [400, 401, 403, 429, 500],
     async handler(ctx) {
       const current = catalogue();
-      // On the Node response directly, as authenticate.ts does: the cheapest authenticated call there is.
-      ctx.res.setHeader('ETag', current.etag);
-      ctx.res.setHeader('Cache-Control', CACHE_CONTROL);
-      if (matches(ctx.req.headers['if-none-match'], current.etag)) {
-        ctx.status = 304;
-        return;
-      }
-      answerSerializedJson(ctx, current.body);
+      // In the answer's header list: the cheapest authenticated call there is (api/response-headers.ts).
+      listHeader(ctx, 'ETag', current.etag);
+      listHeader(ctx, 'Cache-Control', CACHE_CONTROL);
+      if (matches(ctx.req.headers['if-none-match'], current.etag)) answerNow(ctx, 304, undefined);
+      else answerSerializedJson(ctx, current.body);
     },
   }),
 ];

@@ -1,0 +1,68 @@
+import type { Context } from 'koa';
+
+/**
+ * The headers every API answer carries (Request-Id, Cache-Control, the rate limit's, the balance),
+ * kept as one flat list of names and values until the answer is written. Node writes a list handed
+ * to writeHead as it is, whereas each setHeader checks, lower-cases and stores its header, and Koa's
+ * body and length setters add their own: a cached GET /v1/mailings/{id} carries nine headers.
+ *
+ * A header set on the response itself (ctx.set, res.setHeader) wins over the list's: it was set
+ * later, by the route (a new balance after a debit, a Retry-After).
+ */
+export function listHeaders(ctx: Context, ...namesAndValues: string[]): void {
+  ctx.state.headers = namesAndValues;
+}
+
+/** Adds headers to the list (names it does not hold yet). */
+export function addListedHeaders(ctx: Context, ...namesAndValues: string[]): void {
+  const list = ctx.state.headers;
+  if (list === undefined) ctx.state.headers = namesAndValues;
+  else list.push(...namesAndValues);
+}
+
+/** Sets a listed header, replacing the list's value of that name if it has one. */
+export function listHeader(ctx: Context, name: string, value: string): void {
+  const list = ctx.state.headers;
+  if (list === undefined) {
+    ctx.state.headers = [name, value];
+    return;
+  }
+  for (let i = 0; i < list.length; i += 2) {
+    if (list[i] === name) {
+      list[i + 1] = value;
+      return;
+    }
+  }
+  list.push(name, value);
+}
+
+/** Before Koa writes an answer: the listed headers the route did not set itself. */
+export function setListedHeaders(ctx: Context): void {
+  const list = ctx.state.headers;
+  if (list === undefined || ctx.res.headersSent) return;
+  for (let i = 0; i < list.length; i += 2) if (!ctx.res.hasHeader(list[i]!)) ctx.res.setHeader(list[i]!, list[i + 1]!);
+}
+
+/**
+ * Writes the answer at once, without Koa's body setters and respond: the hot answers (a cached
+ * mailing, the catalogue and its 304). `body` is already serialized; none for a 304.
+ */
+export function answerNow(ctx: Context, status: number, contentType: string | undefined, body?: string | Buffer): void {
+  const res = ctx.res;
+  const list = ctx.state.headers ?? [];
+  // Koa writes nothing more: the status, headers and body are all written here.
+  ctx.respond = false;
+  const length = body === undefined ? undefined : String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  if (res.getHeaderNames().length === 0) {
+    // Nothing was set on the response itself: Node takes the whole list in one pass.
+    if (contentType !== undefined) list.push('Content-Type', contentType);
+    if (length !== undefined) list.push('Content-Length', length);
+    res.writeHead(status, list);
+  } else {
+    setListedHeaders(ctx);
+    if (contentType !== undefined) res.setHeader('Content-Type', contentType);
+    if (length !== undefined) res.setHeader('Content-Length', length);
+    res.statusCode = status;
+  }
+  res.end(body);
+}
