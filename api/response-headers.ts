@@ -8,12 +8,9 @@ import type { Context } from 'koa';
  *
  * A header set on the response itself (ctx.set, res.setHeader) wins over the list's: it was set
  * later, by the route (a new balance after a debit, a Retry-After).
+ *
+ * Adds headers to the list (names it does not hold yet); the request log starts it.
  */
-export function listHeaders(ctx: Context, ...namesAndValues: string[]): void {
-  ctx.state.headers = namesAndValues;
-}
-
-/** Adds headers to the list (names it does not hold yet). */
 export function addListedHeaders(ctx: Context, ...namesAndValues: string[]): void {
   const list = ctx.state.headers;
   if (list === undefined) ctx.state.headers = namesAndValues;
@@ -49,19 +46,14 @@ export function setListedHeaders(ctx: Context): void {
  */
 export function answerNow(ctx: Context, status: number, contentType: string | undefined, body?: string | Buffer): void {
   const res = ctx.res;
-  const list = ctx.state.headers ?? [];
   // Koa writes nothing more: the status, headers and body are all written here.
   ctx.respond = false;
-  const length = body === undefined ? undefined : String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
-  if (res.getHeaderNames().length === 0) {
-    // Nothing was set on the response itself: Node takes the whole list in one pass.
-    if (contentType !== undefined) list.push('Content-Type', contentType);
-    if (length !== undefined) list.push('Content-Length', length);
-    res.writeHead(status, list);
-  } else {
+  if (contentType !== undefined) addListedHeaders(ctx, 'Content-Type', contentType);
+  if (body !== undefined) addListedHeaders(ctx, 'Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.length));
+  // Nothing set on the response itself: Node takes the whole list in one pass.
+  if (res.getHeaderNames().length === 0) res.writeHead(status, ctx.state.headers ?? []);
+  else {
     setListedHeaders(ctx);
-    if (contentType !== undefined) res.setHeader('Content-Type', contentType);
-    if (length !== undefined) res.setHeader('Content-Length', length);
     res.statusCode = status;
   }
   res.end(body);

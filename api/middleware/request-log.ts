@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import { randomUUID } from 'node:crypto';
 import { accessLog } from '../../lib/logger.js';
-import { listHeaders, setListedHeaders } from '../response-headers.js';
+import { addListedHeaders, setListedHeaders } from '../response-headers.js';
 
 /** The path as logged: a proof link's token is its credential, so it never reaches a log. */
 export function loggedPath(path: string): string {
@@ -17,7 +17,7 @@ export function loggedPath(path: string): string {
 export function requestLog(ctx: Context, next: Next): Promise<void> {
   const id = randomUUID();
   // API responses are private and never cached by intermediaries unless a route says otherwise.
-  listHeaders(ctx, 'Request-Id', id, 'Cache-Control', 'no-store', 'X-Content-Type-Options', 'nosniff');
+  addListedHeaders(ctx, 'Request-Id', id, 'Cache-Control', 'no-store', 'X-Content-Type-Options', 'nosniff');
   const started = performance.now();
   // `on`, not `once`: a response closes once, and once's wrapper and removal cost a few µs per call.
   ctx.res.on('close', () => {
