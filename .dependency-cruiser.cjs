@@ -17,21 +17,44 @@ module.exports = {
       severity: 'error',
       comment: 'The domain owns the plain data and knows neither workflows, activities, the Temporal client nor HTTP: they call it.',
       from: { path: '^domain/' },
-      to: { path: '^(workflows|activities|temporal|worker|api|web|scripts)/' },
+      to: { path: '^(workflows|activities|temporal|worker|api|web|server|scripts)/' },
     },
     {
       name: 'activities-below-workflows',
       severity: 'error',
       comment: 'Activities are plain functions over the domain; of the workflows they may know the contract only (failure types).',
       from: { path: '^activities/' },
-      to: { path: '^(workflows/(?!contract\\.ts)|temporal/|worker/|api/|web/|scripts/)' },
+      to: { path: '^(workflows/(?!contract\\.ts)|temporal/|worker/|api/|web/|server/|scripts/)' },
     },
     {
       name: 'workflows-without-client',
       severity: 'error',
       comment: 'Workflow code is deterministic: the Temporal client and the processes are not for it.',
       from: { path: '^workflows/' },
-      to: { path: '^(temporal|worker|api|web|scripts|db|lib)/' },
+      to: { path: '^(temporal|worker|api|web|server|scripts|db|lib)/' },
+    },
+    {
+      name: 'api-without-web',
+      severity: 'error',
+      comment: 'The API knows neither the developer space nor the process that serves both: server/ composes them.',
+      from: { path: '^api/' },
+      to: { path: '^(web|server)/' },
+    },
+    {
+      name: 'web-without-server',
+      severity: 'error',
+      comment: 'The developer space is composed by server/, never the reverse.',
+      from: { path: '^web/' },
+      to: { path: '^server/' },
+    },
+    {
+      name: 'web-uses-api-schemas-and-error-statuses-only',
+      severity: 'error',
+      comment:
+        'Of the API, the developer space uses its Joi schemas (api/schemas/: the one owner of each SPEC.md limit) and the one ' +
+        "mapping of domain errors to statuses (api/errors.ts: a send refused on a page keeps the status the API answers); nothing else of the API's chain.",
+      from: { path: '^web/' },
+      to: { path: '^api/(?!schemas/|errors\\.ts$)' },
     },
   ],
   options: {

@@ -1,4 +1,4 @@
-# One production image for the API (`node dist/api/main.js`, the default command), the worker
+# One production image for the API (`node dist/server/main.js`, the default command), the worker
 # (`node dist/worker/main.js`) and the migrations (`node dist/scripts/migrate.js`): docker-compose.yml
 # and the Helm chart (deploy/helm/svc-postal) run it with those commands.
 #
@@ -42,4 +42,4 @@ COPY --from=build /app/runtime ./
 USER node
 ENV DATA_DIR=/home/node/.data
 EXPOSE 3000
-CMD ["node", "dist/api/main.js"]
+CMD ["node", "dist/server/main.js"]

@@ -78,7 +78,7 @@ export async function benchFrontDoor(deps: BenchDeps, report: Report): Promise<v
   const auth = { authorization: `Bearer ${key}` };
 
   // The account's history, written before the API starts (its change notifications are not the measure).
-  const seeding = await startProcess(join(distRoot, 'api', 'main.js'), { ...env, PORT: String(apiPort), LOG_LEVEL: 'warn' }, `${api}/v1/openapi.json`);
+  const seeding = await startProcess(join(distRoot, 'server', 'main.js'), { ...env, PORT: String(apiPort), LOG_LEVEL: 'warn' }, `${api}/v1/openapi.json`);
   const mailingId = await postedMailing(db, api, auth);
   await stopProcess(seeding);
   await seedShipments(db, mailingId, SEEDED);
@@ -93,7 +93,7 @@ export async function benchFrontDoor(deps: BenchDeps, report: Report): Promise<v
    */
   const startServers = async (): Promise<{ hello: ChildProcess; server: ChildProcess }> => {
     const hello = await startProcess(join(distRoot, 'bench', 'hello-koa.js'), { PORT: String(helloPort) }, `http://127.0.0.1:${helloPort}/`);
-    const server = await startProcess(join(distRoot, 'api', 'main.js'), { ...env, PORT: String(apiPort) }, `${api}/v1/openapi.json`, logFd);
+    const server = await startProcess(join(distRoot, 'server', 'main.js'), { ...env, PORT: String(apiPort) }, `${api}/v1/openapi.json`, logFd);
     const started = await fetch(`${api}/v1/mailings`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },

@@ -108,7 +108,7 @@ async function intakeRound(deps: BenchDeps, env: Record<string, string>): Promis
   const port = await freePort();
   const taskQueue = `bench-intake-${randomUUID()}`;
   const api = await startProcess(
-    join(distRoot, 'api', 'main.js'),
+    join(distRoot, 'server', 'main.js'),
     { ...env, PORT: String(port), TEMPORAL_TASK_QUEUE: taskQueue },
     `http://127.0.0.1:${port}/v1/openapi.json`,
   );
@@ -158,7 +158,7 @@ async function checkAddressOnce(deps: BenchDeps, env: Record<string, string>): P
   const port = await freePort();
   const queueEnv = { ...env, PORT: String(port), TEMPORAL_TASK_QUEUE: `bench-intake-address-${randomUUID()}` };
   const ready = `http://127.0.0.1:${port}/v1/openapi.json`;
-  const api = await startProcess(join(distRoot, 'api', 'main.js'), queueEnv, ready);
+  const api = await startProcess(join(distRoot, 'server', 'main.js'), queueEnv, ready);
   const worker = await startProcess(join(distRoot, 'worker', 'main.js'), queueEnv, ready);
   const headers = { authorization: `Bearer ${deps.testKey}`, 'content-type': 'application/json' };
   try {
@@ -239,7 +239,7 @@ export async function benchIntake(deps: BenchDeps, env: Record<string, string>, 
   for (const arrivals of ['uniform', 'poisson'] as const) {
     const port = await freePort();
     const api = await startProcess(
-      join(distRoot, 'api', 'main.js'),
+      join(distRoot, 'server', 'main.js'),
       { ...env, PORT: String(port), TEMPORAL_TASK_QUEUE: `bench-half-${randomUUID()}` },
       `http://127.0.0.1:${port}/v1/openapi.json`,
     );

@@ -43,7 +43,7 @@ export async function benchLookups(deps: BenchDeps): Promise<string[]> {
     RATE_LIMIT_PER_MINUTE: '100000000',
   };
   const ready = `http://127.0.0.1:${apiPort}/v1/openapi.json`;
-  const api = await startProcess(join(distRoot, 'api', 'main.js'), { ...env, PORT: String(apiPort) }, ready);
+  const api = await startProcess(join(distRoot, 'server', 'main.js'), { ...env, PORT: String(apiPort) }, ready);
   const worker = await startProcess(join(distRoot, 'worker', 'main.js'), env, ready);
   try {
     const headers = { authorization: `Bearer ${deps.testKey}` };

@@ -46,7 +46,7 @@ export async function benchMailings(deps: BenchDeps, report: Report): Promise<vo
   await benchIntake(deps, env, report);
 
   const apiPort = await freePort();
-  const api = await startProcess(join(distRoot, 'api', 'main.js'), { ...env, PORT: String(apiPort) }, `http://127.0.0.1:${apiPort}/v1/openapi.json`);
+  const api = await startProcess(join(distRoot, 'server', 'main.js'), { ...env, PORT: String(apiPort) }, `http://127.0.0.1:${apiPort}/v1/openapi.json`);
   const receiver = await new WebhookReceiver().start();
   let worker: Awaited<ReturnType<typeof startProcess>> | undefined;
   const part = 'mailings';
@@ -180,7 +180,7 @@ async function liveThroughput(deps: BenchDeps, env: Record<string, string>): Pro
   const taskQueue = `bench-live-${randomUUID()}`;
   const port = await freePort();
   const liveEnv = { ...env, PORT: String(port), TEMPORAL_TASK_QUEUE: taskQueue, OPERATOR_STEP_DELAY: '0', OPERATOR_POLL_INTERVAL: '100ms' };
-  const api = await startProcess(join(distRoot, 'api', 'main.js'), liveEnv, `http://127.0.0.1:${port}/v1/openapi.json`);
+  const api = await startProcess(join(distRoot, 'server', 'main.js'), liveEnv, `http://127.0.0.1:${port}/v1/openapi.json`);
   const worker = await startProcess(join(distRoot, 'worker', 'main.js'), liveEnv, `http://127.0.0.1:${port}/v1/openapi.json`);
   try {
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };

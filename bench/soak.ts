@@ -30,7 +30,7 @@ export async function benchSoak(deps: BenchDeps, report: Report): Promise<void> 
     PORT: String(port),
   };
   const ready = `http://127.0.0.1:${port}/v1/openapi.json`;
-  const api = await startProcess(join(distRoot, 'api', 'main.js'), env, ready);
+  const api = await startProcess(join(distRoot, 'server', 'main.js'), env, ready);
   const worker = await startProcess(join(distRoot, 'worker', 'main.js'), env, ready);
   const options = {
     url: `http://127.0.0.1:${port}/v1/mailings`,

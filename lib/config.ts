@@ -500,7 +500,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /**
- * The settings a deployed API or worker process (dist/api/main.js, dist/worker/main.js) cannot
+ * The settings a deployed API or worker process (dist/server/main.js, dist/worker/main.js) cannot
  * start without, beyond what loadConfig already refuses: it starts no local component, so the
  * database and Temporal must be given. Throws one line naming each missing setting.
  */

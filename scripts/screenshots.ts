@@ -13,7 +13,7 @@ import { preferredOrFreePort } from './local/ports.js';
 import { createDb, migrateLatest } from '../db/knex.js';
 import { connectTemporal, ensureSearchAttributes } from '../temporal/connection.js';
 import { createWorker, ensureSchedules } from '../worker/worker.js';
-import { startApiServer } from '../api/server.js';
+import { startApiServer } from '../server/server.js';
 import { PATHS, proofAt } from '../domain/mailings/states.js';
 import { chooseBrowser } from '../activities/pdf/chromium.js';
 import { fontconfigFile } from '../activities/pdf/fonts.js';

@@ -5,7 +5,7 @@ import { startLocalStack, LOCAL_PORTS } from './local/stack.js';
 import { createDb, migrateLatest } from '../db/knex.js';
 import { connectTemporal, prepareSearchAttributes } from '../temporal/connection.js';
 import { createWorker, ensureSchedules } from '../worker/worker.js';
-import { startApiServer } from '../api/server.js';
+import { startApiServer } from '../server/server.js';
 import { ensureDevAccount } from './local/dev-account.js';
 import { StartupError, firstLine } from './local/startup-error.js';
 

@@ -71,7 +71,7 @@ function readCookie(ctx: Context, name: string): string | undefined {
 const LARGE_FORMS = ['/envois/nouveau', '/envois/lots'];
 
 /**
- * The developer space, a Koa app of its own mounted at /dashboard (api/server.ts): security headers,
+ * The developer space, a Koa app of its own mounted at /dashboard (server/server.ts): security headers,
  * no API keys, server-side sessions in Postgres, a synchronizer CSRF token on every form.
  * Each page family is a routes module (web/routes/) rendering pages from web/pages/.
  */

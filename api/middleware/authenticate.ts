@@ -6,6 +6,7 @@ import type { Scope } from '../../domain/access/scopes.js';
 import type { KeyRecord } from '../../domain/access/key-store.js';
 import type { CounterResult } from '../../domain/access/leased-counter.js';
 import { safeEqualText } from '../../lib/crypto.js';
+import { checkStanding } from '../../domain/access/standing.js';
 import { addListedHeaders } from '../response-headers.js';
 
 const invalidKey = (): ApiError => new ApiError(401, 'invalid_api_key', 'Provide a valid API key as "Authorization: Bearer svc_test_…" or "svc_live_…".');
@@ -66,10 +67,8 @@ function checkKey(ctx: Context, next: Next, scope: Scope, digest: string, record
   // From here the call is the key's account's, refused or not: it goes to that account's request log.
   ctx.state.caller = record;
   if (record.revoked) throw refuse(ctx, new ApiError(401, 'revoked_api_key', 'This API key has been revoked. Create a new key in the developer space.'));
-  if (record.accountStatus === 'suspended') throw new ApiError(403, 'account_suspended', 'This account is suspended. Contact support.');
-  if (record.mode === 'live' && !record.liveEnabled) {
-    throw new ApiError(403, 'live_not_enabled', 'Production is not yet open for this account; use a svc_test_ key until the account is validated.');
-  }
+  // 403 account_suspended or live_not_enabled, as the developer space's sends are refused.
+  checkStanding({ suspended: record.accountStatus === 'suspended', liveEnabled: record.liveEnabled }, record.mode);
   const rate = ctx.services.guard.countCall(record.keyId, ctx.services.config.rateLimitPerMinute);
   if (rate instanceof Promise) return rate.then((counted) => checkRate(ctx, next, scope, record, counted));
   return checkRate(ctx, next, scope, record, rate);

@@ -1,11 +1,12 @@
 import type { Context } from 'koa';
 import Joi from 'joi';
-import { Conflict, NotAllowed, notFound } from '../../domain/errors.js';
-import { createMailing, mailingStart } from '../../domain/mailings/create.js';
+import { notFound } from '../../domain/errors.js';
+import { createMailing } from '../../domain/mailings/create.js';
 import type { Shipment, ShipmentViewRow } from '../../domain/mailings/shipment.js';
 import { listShipments } from '../../domain/mailings/listing.js';
 import { proofPdf } from '../../domain/mailings/proofs.js';
-import { isFinal, PROOF_LABELS, type ProofKind, type ShipmentStatus } from '../../domain/mailings/states.js';
+import { PROOF_LABELS, type ProofKind, type ShipmentStatus } from '../../domain/mailings/states.js';
+import { advanceMailing, cancelMailing, type OwnMailingRow } from '../../domain/mailings/updates.js';
 import { openToken, sealToken } from '../../lib/crypto.js';
 import {
   mailingIdParams,
@@ -42,6 +43,12 @@ async function ownShipment(ctx: Context, id: string): Promise<{ row: ShipmentVie
   if (!found || found.row.account_id !== auth.accountId || found.row.test !== (auth.mode === 'test')) throw notFound(`No mailing ${id}.`);
   return found;
 }
+
+/** ownShipment's row, as the domain's updates read the mailing they move. */
+const ownRow =
+  (ctx: Context): OwnMailingRow =>
+  async (id) =>
+    (await ownShipment(ctx, id)).row;
 
 export const mailingRoutes = [
   defineRoute<Record<string, never>, Record<string, never>, MailingRequest>({
@@ -128,9 +135,7 @@ export const mailingRoutes = [
     success: { status: 200, description: 'Shipment', schema: shipmentSchema },
     errors: [400, 401, 403, 404, 409, 429, 500, 503],
     async handler(ctx, { params }) {
-      const { row } = await ownShipment(ctx, params.id);
-      if (row.status !== 'paid') throw new Conflict(`Only a paid mailing can be canceled; this one is ${row.status}.`);
-      await deps(ctx).workflows.cancelMailing(mailingStart(deps(ctx).config, row), updateId(ctx, 'cancel'));
+      await cancelMailing(deps(ctx), ownRow(ctx), params.id, updateId(ctx, 'cancel'));
       ctx.services.shipments.forget(params.id);
       ctx.body = (await ownShipment(ctx, params.id)).shipment;
     },
@@ -149,12 +154,7 @@ export const mailingRoutes = [
     success: { status: 200, description: 'Shipment after the move', schema: shipmentSchema },
     errors: [400, 401, 403, 404, 409, 413, 422, 429, 500],
     async handler(ctx, { params, body }) {
-      if (ctx.state.auth!.mode !== 'test')
-        throw new NotAllowed('Only test keys can advance mailings; live mailings move with the postal operator.', undefined, 'test_only');
-      const { row } = await ownShipment(ctx, params.id);
-      if (!row.test) throw new NotAllowed('Only test mailings can be advanced by hand.', undefined, 'test_only');
-      if (isFinal(row.mode, row.status)) throw new Conflict(`This mailing is final (${row.status}).`);
-      await deps(ctx).workflows.advanceMailing(mailingStart(deps(ctx).config, row), body ?? {}, updateId(ctx, 'advance'));
+      await advanceMailing(deps(ctx), ctx.state.auth!, ownRow(ctx), params.id, body ?? {}, updateId(ctx, 'advance'));
       ctx.services.shipments.forget(params.id);
       ctx.body = (await ownShipment(ctx, params.id)).shipment;
     },

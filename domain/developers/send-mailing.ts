@@ -2,11 +2,11 @@ import type { Db } from '../../db/knex.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import type { KeyMode } from '../access/scopes.js';
 import { accountStanding } from '../access/accounts.js';
+import { checkStanding } from '../access/standing.js';
 import { claimKey, releaseKey } from '../access/idempotency.js';
 import { createBatch } from '../batches/create.js';
 import type { BatchRequest } from '../batches/request.js';
 import type { Caller, Deps } from '../deps.js';
-import { NotAllowed } from '../errors.js';
 import { createMailing } from '../mailings/create.js';
 import { firstPageOf } from '../mailings/own-pdf.js';
 import { prepareMailing } from '../mailings/prepare.js';
@@ -21,12 +21,11 @@ import type { MailingRequest } from '../mailings/request.js';
 
 /**
  * Who pays for a mailing sent from the developer space: the account as authentication would see it
- * for a key of that mode. Live before production is open: NotAllowed `live_not_enabled`, as the API's 403.
+ * for a key of that mode, refused as the API refuses the key (domain/access/standing.ts).
  */
 export async function accountCaller(db: Db, accountId: string, mode: KeyMode): Promise<Caller> {
   const account = await accountStanding(db, accountId);
-  if (!account || account.suspended) throw new NotAllowed('This account is suspended. Contact support.', undefined, 'account_suspended');
-  if (mode === 'live' && !account.liveEnabled) throw new NotAllowed('Production is not yet open for this account.', undefined, 'live_not_enabled');
+  checkStanding(account, mode);
   return { accountId, mode, balanceCents: account.balanceCents, addressCheckDefault: account.addressCheckDefault };
 }
 

@@ -8,7 +8,7 @@ import { recordAudit } from '../access/audit.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { budgets, clearSignInFailures, reserve } from './throttle.js';
 import { deleteOtherSessions, deleteUserSessions } from './sessions.js';
-import { checkSecondFactor, enableTwoFactor, removeTwoFactor, twoFactorEnabled } from './two-factor.js';
+import { checkSecondFactor, enableTwoFactor, removeTwoFactor } from './two-factor.js';
 
 type TokenPurpose = 'confirm_email' | 'reset_password' | 'change_email';
 const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = { confirm_email: 48 * 3_600_000, reset_password: 3_600_000, change_email: 48 * 3_600_000 };
@@ -22,7 +22,7 @@ export const normalEmail = (email: string): string => email.trim().toLowerCase()
 export const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 export const newToken = (): string => randomBytes(32).toString('base64url');
 
-async function issueToken(db: Db, userId: string, purpose: TokenPurpose): Promise<string> {
+export async function issueToken(db: Db, userId: string, purpose: TokenPurpose): Promise<string> {
   const token = newToken();
   await db('developer_tokens').insert({
     token_hash: tokenHash(token),
@@ -82,47 +82,8 @@ export async function confirmEmail(db: Db, token: string): Promise<boolean> {
   return true;
 }
 
-export type SignInResult =
-  | { kind: 'signed_in'; userId: string; accountId: string }
-  /** Wrong password or unknown email: the same answer. */
-  | { kind: 'refused' }
-  /** Too many failures for this email or this address, or too many hashes for this address: refused whatever the password. */
-  | { kind: 'throttled' }
-  /** The right password, but the email is not confirmed yet: a new confirmation link is issued. */
-  | { kind: 'unconfirmed'; confirmToken: string }
-  /** The right password of a user with two-factor sign-in: not signed in until the code (`completeSignIn`). */
-  | { kind: 'second_factor'; userId: string };
-
-const signInActor = (userId: string, email: string, address: string) => ({ kind: 'developer' as const, userId, email, address });
-
-export async function signIn(db: Db, input: { email: string; password: string; address: string }): Promise<SignInResult> {
-  const email = normalEmail(input.email);
-  // The attempt is counted before the password is checked, so that attempts sent together cannot
-  // all be checked against a count none of them has raised yet; the right password gives it back.
-  const attempt = budgets.signIn(input.address, email);
-  const reservation = await reserve(db, [...attempt, budgets.hash(input.address)]);
-  if (!reservation) return { kind: 'throttled' };
-  const user = await db('developer_users').where({ email }).first('id', 'account_id', 'password_hash', 'email_confirmed_at');
-  if (!(await verifyPassword(user?.password_hash, input.password))) {
-    // A wrong password for an existing user is a security event of that account (throttled above: 5 per 15 minutes).
-    if (user)
-      await recordAudit(db, signInActor(user.id, email, input.address), {
-        accountId: user.account_id,
-        action: 'signin.failed',
-        target: { type: 'user', id: user.id },
-      });
-    return { kind: 'refused' };
-  }
-  await reservation.release(attempt.map((budget) => budget.subject));
-  if (!user.email_confirmed_at) return { kind: 'unconfirmed', confirmToken: await issueToken(db, user.id, 'confirm_email') };
-  if (await twoFactorEnabled(db, user.id)) return { kind: 'second_factor', userId: user.id };
-  await recordAudit(db, signInActor(user.id, email, input.address), {
-    accountId: user.account_id,
-    action: 'signin.succeeded',
-    target: { type: 'user', id: user.id },
-  });
-  return { kind: 'signed_in', userId: user.id, accountId: user.account_id };
-}
+/** Who acts in a developer's audit entries: the user, their email and the client address. */
+export const signInActor = (userId: string, email: string, address: string) => ({ kind: 'developer' as const, userId, email, address });
 
 /**
  * A password-reset token, recorded when the email has an account (`found`). Both cases run the
@@ -192,38 +153,7 @@ export async function firstSandboxKey(db: Db, accountId: string, sealKey?: Buffe
   });
 }
 
-const actorOf = (user: { id: string; email: string }, address: string) => signInActor(user.id, user.email, address);
-
-/**
- * The second step of a two-factor sign-in: a TOTP code not used before, or a recovery code (used up).
- * Each try spends one of the user's and the client address's code attempts (reserved before the
- * check, given back by the right code), so the 10⁶ codes cannot be tried in bulk.
- */
-export async function completeSignIn(
-  db: Db,
-  key: Buffer,
-  input: { userId: string; code: string; address: string },
-): Promise<{ kind: 'signed_in'; userId: string; accountId: string } | { kind: 'wrong' | 'replayed' | 'throttled' }> {
-  const attempt = budgets.code(input.address, input.userId);
-  const reservation = await reserve(db, attempt);
-  if (!reservation) return { kind: 'throttled' };
-  return db.transaction(async (trx) => {
-    const user = await trx('developer_users').where({ id: input.userId }).first('id', 'account_id', 'email');
-    if (!user) return { kind: 'wrong' as const };
-    const factor = await checkSecondFactor(trx, key, user.id, input.code);
-    if (factor === 'wrong' || factor === 'replayed') return { kind: factor };
-    await reservation.release();
-    const target = { type: 'user' as const, id: user.id };
-    if (factor === 'recovery') await recordAudit(trx, actorOf(user, input.address), { accountId: user.account_id, action: '2fa.recovery_code_used', target });
-    await recordAudit(trx, actorOf(user, input.address), {
-      accountId: user.account_id,
-      action: 'signin.succeeded',
-      target,
-      details: { second_factor: factor },
-    });
-    return { kind: 'signed_in' as const, userId: user.id, accountId: user.account_id as string };
-  });
-}
+export const actorOf = (user: { id: string; email: string }, address: string) => signInActor(user.id, user.email, address);
 
 type Checked = { kind: 'ok'; user: { id: string; email: string; account_id: string } } | { kind: 'refused' | 'throttled' };
 

@@ -9,7 +9,7 @@ import { balanceOf, call, createAccount, eventually, spawnApiProcess, type ApiPr
 import { startDashboard, type Dashboard } from '../support/dashboard.js';
 import { stack } from '../support/stack.js';
 import { spawnNode } from '../support/processes.js';
-import { startApiServer } from '../../api/server.js';
+import { startApiServer } from '../../server/server.js';
 import { domainDeps } from '../../temporal/workflow-runner.js';
 import { topUpWorkflowId } from '../../workflows/contract.js';
 import { findTopUp, startTopUp, topUpPrice, type TopUpRecord } from '../../domain/billing/topups.js';

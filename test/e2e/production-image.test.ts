@@ -127,10 +127,10 @@ describe('production image (the Dockerfile replayed without Docker, APP_ENV=prod
   });
 
   it('is one image for the API, the worker and the migrations, run as an unprivileged user, with every data file the code reads', () => {
-    expect(image.cmd, image.log.join('\n')).to.deep.equal(['node', 'dist/api/main.js']);
+    expect(image.cmd, image.log.join('\n')).to.deep.equal(['node', 'dist/server/main.js']);
     expect(image.user).to.equal('node');
     expect(image.env).to.include({ APP_ENV: 'production', NODE_ENV: 'production' });
-    for (const entry of ['dist/api/main.js', 'dist/worker/main.js', 'dist/scripts/migrate.js', 'dist/scripts/admin.js'])
+    for (const entry of ['dist/server/main.js', 'dist/worker/main.js', 'dist/scripts/migrate.js', 'dist/scripts/admin.js'])
       expect(existsSync(join(image.appDir, entry)), entry).to.equal(true);
     const missing = SOURCE_FOLDERS.flatMap(dataFiles).filter((file) => !existsSync(join(image.appDir, file)));
     expect(missing, 'data files missing from the image (scripts/deploy/runtime-files.sh)').to.deep.equal([]);
@@ -140,7 +140,7 @@ describe('production image (the Dockerfile replayed without Docker, APP_ENV=prod
   });
 
   it('refuses to start without each required production setting, naming it', async () => {
-    const api = 'dist/api/main.js';
+    const api = 'dist/server/main.js';
     const worker = 'dist/worker/main.js';
     const seller = ['SELLER_LEGAL_NAME', 'SELLER_LEGAL_FORM', 'SELLER_ADDRESS', 'SELLER_SIREN', 'SELLER_RCS', 'SELLER_VAT_NUMBER'];
     const cases: [string, string][] = [
@@ -170,7 +170,7 @@ describe('production image (the Dockerfile replayed without Docker, APP_ENV=prod
 
   it('refuses a schema older than the build, migrates with dist/scripts/migrate.js, then the API and the worker start, healthy, with no local component', async () => {
     // Production processes do not migrate at start (MIGRATE_ON_START defaults to 0 there).
-    const early = start('dist/api/main.js', { ...baseEnv, PORT: String(await freePort()) });
+    const early = start('dist/server/main.js', { ...baseEnv, PORT: String(await freePort()) });
     expect(await finish(early), early.output()).to.not.equal(0);
     expect(early.output()).to.match(/migration\(s\) not applied.*dist\/scripts\/migrate\.js/);
 
@@ -180,7 +180,7 @@ describe('production image (the Dockerfile replayed without Docker, APP_ENV=prod
 
     const port = await freePort();
     const worker = start('dist/worker/main.js', baseEnv);
-    const api = start('dist/api/main.js', { ...baseEnv, PORT: String(port) });
+    const api = start('dist/server/main.js', { ...baseEnv, PORT: String(port) });
     const url = `http://127.0.0.1:${port}`;
     let health: { status: number; body: { status?: string; worker?: { ok: boolean } } } = { status: 0, body: {} };
     const deadline = Date.now() + 90_000;

@@ -97,11 +97,11 @@ export interface ApiProcess {
   kill(): Promise<void>;
 }
 
-/** A separate API process (dist/api/main.js) on the test stack's Postgres and Temporal. */
+/** A separate API process (dist/server/main.js) on the test stack's Postgres and Temporal. */
 export async function spawnApiProcess(env: Record<string, string> = {}): Promise<ApiProcess> {
   const port = await freePort();
   let output = '';
-  const child: ChildProcess = spawnNode('api', { PORT: String(port), ...env }, 'pipe');
+  const child: ChildProcess = spawnNode('server', { PORT: String(port), ...env }, 'pipe');
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const url = `http://127.0.0.1:${port}`;

@@ -5,7 +5,7 @@ import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppete
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 import { chooseBrowser } from '../../activities/pdf/chromium.js';
-import { startApiServer, type RunningApi } from '../../api/server.js';
+import { startApiServer, type RunningApi } from '../../server/server.js';
 import type { Config } from '../../lib/config.js';
 import { stack } from './stack.js';
 

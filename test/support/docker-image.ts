@@ -19,7 +19,7 @@ import { projectRoot } from '../../lib/paths.js';
  * Any other RUN command is refused: teach this file before the Dockerfile uses it.
  */
 export interface ReplayedImage {
-  /** The final stage's WORKDIR on disk: what `node dist/api/main.js` runs in. */
+  /** The final stage's WORKDIR on disk: what `node dist/server/main.js` runs in. */
   appDir: string;
   /** ENV of the final stage. */
   env: Record<string, string>;

@@ -16,8 +16,8 @@ export function track(child: ChildProcess): ChildProcess {
   return child;
 }
 
-/** Runs one of our entry points (dist/api/main.js, dist/worker/main.js) as a child of the test run. */
-export function spawnNode(entry: 'api' | 'worker', env: Record<string, string>, stdio: 'pipe' | 'quiet' = 'quiet'): ChildProcess {
+/** Runs one of our entry points (dist/server/main.js, dist/worker/main.js) as a child of the test run. */
+export function spawnNode(entry: 'server' | 'worker', env: Record<string, string>, stdio: 'pipe' | 'quiet' = 'quiet'): ChildProcess {
   const child = spawn(process.execPath, [join(distRoot, entry, 'main.js')], {
     env: { ...process.env, ...env },
     stdio: stdio === 'pipe' ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'ignore', 'inherit'],

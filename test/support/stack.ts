@@ -7,7 +7,7 @@ import { startLocalStack, type LocalStack } from '../../scripts/local/stack.js';
 import { createDb, migrateLatest, type Db } from '../../db/knex.js';
 import { connectTemporal, type TemporalHandle } from '../../temporal/connection.js';
 import { createWorker, ensureSchedules } from '../../worker/worker.js';
-import { startApiServer, type RunningApi } from '../../api/server.js';
+import { startApiServer, type RunningApi } from '../../server/server.js';
 
 /** The real components every test talks to: Postgres, a Temporal dev server, a worker and the API. */
 export interface TestStack {

@@ -1,7 +1,7 @@
 import { loadConfig, type Config } from '../../lib/config.js';
 import { createDb, type Db } from '../../db/knex.js';
 import { createWorker, type RunnableWorker } from '../../worker/worker.js';
-import { startApiServer, type RunningApi } from '../../api/server.js';
+import { startApiServer, type RunningApi } from '../../server/server.js';
 import { startTimeSkipping as startServer, type TimeSkippingEnv } from './time-skipping-server.js';
 import { stack } from './stack.js';
 

@@ -1,17 +1,9 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import Joi from 'joi';
-import { createSession, deleteSession, type Session } from '../../domain/developers/sessions.js';
-import {
-  completeSignIn,
-  confirmEmail,
-  firstSandboxKey,
-  requestPasswordReset,
-  resetPassword,
-  resetTokenValid,
-  signIn,
-  signUp,
-} from '../../domain/developers/users.js';
+import { deleteSession, type Session } from '../../domain/developers/sessions.js';
+import { signInWithCode, signInWithPassword, type SignedIn } from '../../domain/developers/sign-in.js';
+import { confirmEmail, requestPasswordReset, resetPassword, resetTokenValid, signUp } from '../../domain/developers/users.js';
 import { isCommonPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/developers/passwords.js';
 import type { WebKit } from '../kit.js';
 import { BASE, infoPage } from '../pages/layout.js';
@@ -20,8 +12,6 @@ import { forgotPage, resetPage, secondFactorPage, signInPage, signUpPage } from 
 export const emailSchema = Joi.string().trim().lowercase().email({ tlds: false }).max(254).required();
 const passwordSchema = Joi.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH).required();
 
-/** The second step of a two-factor sign-in lasts this long after the right password. */
-const SECOND_STEP_MS = 5 * 60_000;
 export const WRONG_CODE = 'Code incorrect.';
 export const CODE_REPLAYED = 'Ce code a déjà servi. Attendez le suivant (30 secondes).';
 export const TOO_MANY_CODES = 'Trop de codes erronés. Réessayez dans 15 minutes.';
@@ -106,8 +96,8 @@ export function accountRoutes(router: Router, kit: WebKit): void {
   router.post('/connexion', async (ctx) => {
     const session = ctx.state.session!;
     const email = kit.form(ctx, 'email').trim();
-    const result = await signIn(db, { email, password: kit.form(ctx, 'password'), address: ctx.ip });
-    if (result.kind === 'throttled')
+    const result = await signInWithPassword(kit.deps, session, { email, password: kit.form(ctx, 'password'), address: ctx.ip });
+    if (result.step === 'refused' && result.reason === 'throttled')
       return kit.page(
         ctx,
         429,
@@ -120,8 +110,8 @@ export function accountRoutes(router: Router, kit: WebKit): void {
           email,
         ),
       );
-    if (result.kind === 'refused') return kit.page(ctx, 401, signInPage(session, { kind: 'error', text: 'Adresse e-mail ou mot de passe incorrect.' }, email));
-    if (result.kind === 'unconfirmed') {
+    if (result.step === 'refused') return kit.page(ctx, 401, signInPage(session, { kind: 'error', text: 'Adresse e-mail ou mot de passe incorrect.' }, email));
+    if (result.step === 'unconfirmed') {
       await kit.queueEmail(ctx, {
         to: email.toLowerCase(),
         subject: 'Confirmez votre adresse e-mail',
@@ -140,23 +130,17 @@ export function accountRoutes(router: Router, kit: WebKit): void {
         ),
       );
     }
-    if (result.kind === 'second_factor') {
-      // Not signed in yet: a new session that may become the user's with a code, within 5 minutes.
-      await deleteSession(db, session.id);
-      const pending = await createSession(db, config.dashboard.sessionTtlMs, undefined, { userId: result.userId, ms: SECOND_STEP_MS });
-      kit.setCookie(ctx, pending.id, Math.floor(config.dashboard.sessionTtlMs / 1000));
+    if (result.step === 'second-factor') {
+      kit.setCookie(ctx, result.pending.id, Math.floor(config.dashboard.sessionTtlMs / 1000));
       return ctx.redirect(`${BASE}/connexion/code`);
     }
-    await signedInSession(ctx, session, result.userId, result.accountId);
+    await enterSignedIn(ctx, result);
   });
 
-  /** A new session at sign-in: an id known before (fixation) is worth nothing after. */
-  async function signedInSession(ctx: Context, session: Session, userId: string, accountId: string): Promise<void> {
-    await deleteSession(db, session.id);
-    const signed = await createSession(db, config.dashboard.sessionTtlMs, userId);
-    kit.setCookie(ctx, signed.id, Math.floor(config.dashboard.sessionTtlMs / 1000));
-    const key = await firstSandboxKey(db, accountId, kit.deps.config.secretKey);
-    if (key) await kit.putFlash(signed, key);
+  /** The new session's cookie, and the account's first sandbox key shown once. */
+  async function enterSignedIn(ctx: Context, { session, firstKey }: SignedIn): Promise<void> {
+    kit.setCookie(ctx, session.id, Math.floor(config.dashboard.sessionTtlMs / 1000));
+    if (firstKey) await kit.putFlash(session, firstKey);
     ctx.redirect(BASE);
   }
 
@@ -178,12 +162,12 @@ export function accountRoutes(router: Router, kit: WebKit): void {
   });
   router.post('/connexion/code', async (ctx) => {
     const session = ctx.state.session!;
-    if (!session.pendingUserId) return expiredStep(ctx);
-    const result = await completeSignIn(db, config.secretKey, { userId: session.pendingUserId, code: kit.form(ctx, 'code'), address: ctx.ip });
-    if (result.kind === 'throttled') return kit.page(ctx, 429, secondFactorPage(session, { kind: 'error', text: TOO_MANY_CODES }));
-    if (result.kind === 'replayed') return kit.page(ctx, 401, secondFactorPage(session, { kind: 'error', text: CODE_REPLAYED }));
-    if (result.kind !== 'signed_in') return kit.page(ctx, 401, secondFactorPage(session, { kind: 'error', text: WRONG_CODE }));
-    await signedInSession(ctx, session, result.userId, result.accountId);
+    const result = await signInWithCode(kit.deps, session, { code: kit.form(ctx, 'code'), address: ctx.ip });
+    if (result.step === 'signed-in') return enterSignedIn(ctx, result);
+    if (result.reason === 'expired') return expiredStep(ctx);
+    if (result.reason === 'throttled') return kit.page(ctx, 429, secondFactorPage(session, { kind: 'error', text: TOO_MANY_CODES }));
+    if (result.reason === 'replayed') return kit.page(ctx, 401, secondFactorPage(session, { kind: 'error', text: CODE_REPLAYED }));
+    kit.page(ctx, 401, secondFactorPage(session, { kind: 'error', text: WRONG_CODE }));
   });
 
   router.post('/deconnexion', async (ctx) => {

@@ -9,6 +9,7 @@ import { accountCaller, sendBatchOnce } from '../../domain/developers/send-maili
 import type { Caller } from '../../domain/deps.js';
 import { batchRequestSchema } from '../../api/schemas/batches.js';
 import type { WebKit } from '../kit.js';
+import { REFUSALS } from '../refusals.js';
 import { BASE } from '../pages/layout.js';
 import { BATCH_FORM_FIELDS, batchPage, type BatchForm } from '../pages/batches.js';
 
@@ -51,11 +52,7 @@ export function batchRoutes(router: Router, kit: WebKit): void {
       caller = await accountCaller(kit.deps.db, session.user!.accountId, form.env === 'live' ? 'live' : 'test');
     } catch (error) {
       if (!(error instanceof NotAllowed)) throw error;
-      return refuse(
-        error.code === 'live_not_enabled'
-          ? 'La production n’est pas encore ouverte pour ce compte : envoyez en test.'
-          : 'Ce compte est suspendu : aucun envoi n’est possible. Contactez le support.',
-      );
+      return refuse(error.code === 'live_not_enabled' ? REFUSALS.live_not_enabled : REFUSALS.account_suspended);
     }
     try {
       if (!create) {

@@ -16,6 +16,7 @@ import { freeLetter } from '../../domain/letters/free-letter.js';
 import { fromDomainError } from '../../api/errors.js';
 import { answerFramedPdf, type WebKit } from '../kit.js';
 import { queryText } from '../forms.js';
+import { REFUSALS } from '../refusals.js';
 import { isUuid } from '../../lib/text.js';
 import { BASE, infoPage } from '../pages/layout.js';
 import { euros } from '../pages/billing.js';
@@ -161,9 +162,8 @@ function refusalErrors(error: DomainError, catalogueFields: readonly string[]): 
         text: `Solde insuffisant : cet envoi coûte ${euros(error.requiredCents)} HT et le solde du compte est de ${euros(error.balanceCents)} HT. Rien n’a été débité ; rechargez le solde (page « Solde et recharges ») puis confirmez à nouveau.`,
       },
     ];
-  if (error.code === 'live_not_enabled')
-    return [{ key: 'env', text: 'La production n’est pas encore ouverte pour ce compte : envoyez en test, ou demandez l’accès (page « Production »).' }];
-  if (error.code === 'account_suspended') return [{ key: '', text: 'Ce compte est suspendu : aucun envoi n’est possible. Contactez le support.' }];
+  if (error.code === 'live_not_enabled') return [{ key: 'env', text: REFUSALS.live_not_enabled }];
+  if (error.code === 'account_suspended') return [{ key: '', text: REFUSALS.account_suspended }];
   const details = error.details as (Record<string, unknown> & { missingFields?: string[] }) | FieldProblem[] | undefined;
   if (Array.isArray(details))
     return details.map((p) => ({

@@ -1,8 +1,8 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp } from './app.js';
-import { answerClientError } from './client-errors.js';
-import type { Services } from './context.js';
+import { createApp } from '../api/app.js';
+import { answerClientError } from '../api/client-errors.js';
+import type { Services } from '../api/context.js';
 import { KeyGuard } from '../domain/access/guard.js';
 import { ShipmentCache } from '../domain/mailings/shipment-cache.js';
 import type { Config } from '../lib/config.js';
@@ -17,7 +17,7 @@ import { OutboxSender } from '../web/outbox-sender.js';
 import { purgeSpentBudgets } from '../domain/developers/throttle.js';
 import { logger } from '../lib/logger.js';
 import { processRegistry, serveMetrics } from '../lib/metrics.js';
-import { ApiMetrics } from './metrics.js';
+import { ApiMetrics } from '../api/metrics.js';
 
 /** The developer space's prefix: those requests go to its own app (web/), never through the API's chain. */
 const isDashboard = (url: string | undefined): boolean => url === '/dashboard' || /^\/dashboard[/?]/.test(url ?? '');
@@ -39,7 +39,7 @@ export interface ApiDeps {
   temporal: Client;
 }
 
-/** Serves the API on `port` (0 picks a free one). */
+/** Serves the API and the developer space (web/, under /dashboard) on `port` (0 picks a free one): the process's one composition root. */
 export async function startApiServer(deps: ApiDeps, port: number, host = '0.0.0.0'): Promise<RunningApi> {
   const guard = new KeyGuard(deps.db, deps.databaseUrl, deps.config.failedAuthPerMinute);
   await guard.start();

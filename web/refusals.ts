@@ -1,0 +1,8 @@
+/**
+ * The domain's refusals of a send by their SPEC.md code (domain/access/standing.ts), as the
+ * developer space's pages say them in French: one text for each, whichever page refuses.
+ */
+export const REFUSALS = {
+  account_suspended: 'Ce compte est suspendu : aucun envoi n’est possible. Contactez le support.',
+  live_not_enabled: 'La production n’est pas encore ouverte pour ce compte : envoyez en test, ou demandez l’accès (page « Production »).',
+} as const;
