@@ -45,7 +45,7 @@ declare module 'koa' {
     /** The key the call was made with, once found (even if then refused): its request log row. */
     caller?: KeyRecord;
     rawBody?: Buffer;
-    /** The answer's headers until it is written (api/response-headers.ts): names and values in turn. */
+    /** The answer's headers until it is written (api/fast-path.ts): names and values in turn. */
     headers?: string[];
   }
   interface Request {

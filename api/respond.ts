@@ -5,7 +5,7 @@ import { payForAnswer } from '../domain/billing/charge.js';
 import type { PriceUnit } from '../domain/billing/prices.js';
 import { saveAnswerWithin } from '../domain/access/idempotency.js';
 import { setBalanceHeader } from './middleware/authenticate.js';
-import { answerNow } from './response-headers.js';
+import { answerNow } from './fast-path.js';
 
 /**
  * How a route reaches what it needs, one way: the domain's dependencies (database, configuration,

@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import autocannon from 'autocannon';
 import type { Client } from '@temporalio/client';
 import { distRoot } from '../lib/paths.js';
 import { freePort } from '../lib/net/ports.js';
@@ -11,7 +10,7 @@ import { freeLetter, recipient, sender } from '../test/support/fixtures.js';
 import type { BenchDeps } from './deps.js';
 import { memoryOf } from './memory.js';
 import type { Report } from './report.js';
-import { checkAnswers, sampleAnswers, statusesOf, ScenarioFailed, startProcess, steadyLoad, stopProcess, type LoadOptions } from './support.js';
+import { checkAnswers, generateLoad, sampleAnswers, ScenarioFailed, startProcess, steadyLoad, stopProcess, type LoadOptions } from './support.js';
 import { middle, pairedRatio } from './stats.js';
 import { mailingWorkflowId } from '../workflows/contract.js';
 
@@ -89,8 +88,8 @@ export async function intakeRate(
   seconds: number,
 ): Promise<{ answered: number; perSecond: number; answeredPerSecond: number }> {
   const begun = performance.now();
-  const result = await autocannon({ ...request, method: 'POST', connections: CONCURRENCY, duration: seconds });
-  const { statuses } = checkAnswers({ name: 'intake', statuses: statusesOf(result), errors: result.errors + result.timeouts }, 201);
+  const figures = await generateLoad({ kind: 'closed', ...request, method: 'POST', connections: CONCURRENCY, durationSeconds: seconds });
+  const { statuses } = checkAnswers({ name: 'intake', ...figures }, 201);
   const answered = statuses['201']!;
   const done = await started(client, await postMailing(request.url, request.headers, request.body));
   return { answered, perSecond: answered / ((done - begun) / 1000), answeredPerSecond: answered / seconds };
@@ -121,9 +120,17 @@ async function intakeRound(deps: BenchDeps, env: Record<string, string>): Promis
       expect: { status: 201, body: createdMailingProblem },
     };
     await sampleAnswers('intake', options);
-    const warm = await autocannon({ url: options.url, method: 'POST', headers: options.headers, body, connections: CONCURRENCY, duration: 1 });
+    const warm = await generateLoad({
+      kind: 'closed',
+      url: options.url,
+      method: 'POST',
+      headers: options.headers,
+      body,
+      connections: CONCURRENCY,
+      durationSeconds: 1,
+    });
     await started(deps.client, await postMailing(options.url, options.headers!));
-    const before = 5 + warm.requests.total + 1;
+    const before = 5 + warm.total + 1;
     const rate = await intakeRate(deps.client, { url: options.url, headers: options.headers!, body }, SECONDS);
     await allVisible(deps.client, taskQueue, before + rate.answered + 1, 'intake');
     return rate;

@@ -1,9 +1,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, request as httpRequest } from 'node:http';
-import autocannon, { type Request as AutocannonRequest } from 'autocannon';
-import { percentile } from './stats.js';
+import { fileURLToPath } from 'node:url';
+import type { Load, LoadFigures } from './load-generator.js';
 
 export interface LoadResult {
   name: string;
@@ -30,16 +29,34 @@ export interface LoadOptions {
   connections?: number;
   durationSeconds?: number;
   expect: Expectation;
-  /** A path per request (e.g. a different mailing each time): replaces the URL's path and query. */
-  path?: () => string;
+  /** A path per request drawn at random from these (e.g. a different mailing each time): replaces the URL's path and query. */
+  paths?: string[];
 }
 
 /** A scenario whose answers were not all the expected ones. */
 export class ScenarioFailed extends Error {}
 
-/** Answers by HTTP status, from autocannon's result. */
-export function statusesOf(result: autocannon.Result): Record<string, number> {
-  return Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, stats]) => [status, (stats as { count: number }).count]));
+/** The load generator's process (bench/load-generator.ts), beside this module once compiled. */
+const GENERATOR = fileURLToPath(new URL('./load-generator.js', import.meta.url));
+
+/**
+ * Runs one load in a process of its own and answers its figures: the generator never shares an
+ * event loop (or a core's time slices) with the bench, so the pace it measures is the server's.
+ */
+export async function generateLoad(load: Load): Promise<LoadFigures> {
+  const child = fork(GENERATOR, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  try {
+    const answer = once(child, 'message') as Promise<[{ figures?: LoadFigures; error?: string }]>;
+    const exited = once(child, 'exit').then(([code]) => {
+      throw new Error(`the load generator exited (${String(code)}) before answering`);
+    });
+    child.send(load);
+    const [message] = await Promise.race([answer, exited]);
+    if (!message.figures) throw new Error(`the load generator failed: ${message.error}`);
+    return message.figures;
+  } finally {
+    if (child.exitCode === null) child.kill('SIGTERM');
+  }
 }
 
 /** Throws ScenarioFailed unless every answer had the expected status and no request failed. */
@@ -55,7 +72,7 @@ export function checkAnswers<R extends Pick<LoadResult, 'name' | 'statuses' | 'e
 /** A few answers fetched one by one, their status and body checked (autocannon does not keep bodies). */
 export async function sampleAnswers(name: string, options: LoadOptions, count = 5): Promise<void> {
   for (let i = 0; i < count; i++) {
-    const url = options.path ? new URL(options.path(), options.url).href : options.url;
+    const url = options.paths ? new URL(options.paths[Math.floor(Math.random() * options.paths.length)]!, options.url).href : options.url;
     const res = await fetch(url, { method: options.method ?? 'GET', headers: options.headers, body: options.body });
     const text = await res.text();
     if (res.status !== options.expect.status)
@@ -65,32 +82,22 @@ export async function sampleAnswers(name: string, options: LoadOptions, count = 
   }
 }
 
-/** One autocannon run, its answers checked; a short warm-up first so both sides are measured hot. */
+/** One closed-loop load, its answers checked; a short warm-up first so both sides are measured hot. */
 export async function load(name: string, options: LoadOptions): Promise<LoadResult> {
-  const path = options.path;
   const base = {
+    kind: 'closed' as const,
     url: options.url,
     method: options.method ?? 'GET',
     headers: options.headers,
     body: options.body,
     connections: options.connections ?? 20,
-    ...(path ? { requests: [{ setupRequest: (request: AutocannonRequest): AutocannonRequest => ({ ...request, path: path() }) }] } : {}),
+    paths: options.paths,
   };
   await sampleAnswers(name, options);
-  await autocannon({ ...base, duration: 1 });
-  const result = await autocannon({ ...base, duration: options.durationSeconds ?? 10 });
+  await generateLoad({ ...base, durationSeconds: 1 });
+  const figures = await generateLoad({ ...base, durationSeconds: options.durationSeconds ?? 10 });
   await sampleAnswers(name, options);
-  return checkAnswers(
-    {
-      name,
-      requestsPerSecond: Math.round(result.requests.average),
-      p50Ms: result.latency.p50,
-      p99Ms: result.latency.p99,
-      statuses: statusesOf(result),
-      errors: result.errors + result.timeouts,
-    },
-    options.expect.status,
-  );
+  return checkAnswers({ name, ...figures }, options.expect.status);
 }
 
 export interface SteadyLoadOptions extends Omit<LoadOptions, 'connections' | 'path' | 'expect'> {
@@ -103,67 +110,27 @@ export interface SteadyLoadOptions extends Omit<LoadOptions, 'connections' | 'pa
 }
 
 /**
- * An open-loop load at a fixed rate: request i is due at start + i / rate (or at Poisson arrival
- * times), whatever became of the earlier ones, each on a free keep-alive socket, and its latency
- * runs from that due time to the end of its answer. So a stall on either side counts for every
- * request it delays (no coordinated omission), and nothing is invented either.
+ * An open-loop load at a fixed rate, in the generator's process (bench/load-generator.ts says how
+ * requests go and how their latency is counted: no coordinated omission).
  *
  * Not autocannon's overallRate: each of its connections sends its per-second quota back to back and
  * then waits for the next second (a burst at full concurrency, then silence), and it corrects its
  * histogram with an expected interval of ceil(1 / rate) = 1 ms (rate per second taken as per
  * millisecond), which records an answer of R ms R times. Both inflate its percentiles.
  */
-/** A request of the steady load that gets no answer within this counts as an error. */
-const REQUEST_TIMEOUT_MS = 30_000;
-
 export async function steadyLoad(name: string, options: SteadyLoadOptions): Promise<LoadResult> {
   const run = async (seconds: number): Promise<LoadResult> => {
-    const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
-    const target = new URL(options.url);
-    const latencies: number[] = [];
-    const statuses: Record<string, number> = {};
-    let errors = 0;
-    const send = (due: number): Promise<void> =>
-      new Promise((resolve) => {
-        const failed = (): void => {
-          errors += 1;
-          resolve();
-        };
-        const request = httpRequest(target, { method: options.method ?? 'GET', headers: options.headers, agent }, (response) => {
-          statuses[response.statusCode!] = (statuses[response.statusCode!] ?? 0) + 1;
-          response.on('end', () => {
-            latencies.push(performance.now() - due);
-            resolve();
-          });
-          response.on('error', failed);
-          response.resume();
-        });
-        request.setTimeout(REQUEST_TIMEOUT_MS, () => request.destroy(new Error('no answer')));
-        request.on('error', failed);
-        request.end(options.body);
-      });
-    const start = performance.now();
-    const end = start + seconds * 1000;
-    const pending: Promise<void>[] = [];
-    let due = start;
-    const gap = (): number => (options.arrivals === 'poisson' ? -Math.log(1 - Math.random()) : 1) * (1000 / options.rate);
-    while (due < end) {
-      const now = performance.now();
-      if (due > now) await sleep(due - now);
-      // Every request due by now goes now (timers wake late; the latency still runs from its due time).
-      for (const now = performance.now(); due <= now && due < end; due += gap()) pending.push(send(due));
-    }
-    await Promise.all(pending);
-    agent.destroy();
-    const sorted = latencies.sort((a, b) => a - b);
-    const result = {
-      name,
-      requestsPerSecond: Math.round(latencies.length / seconds),
-      p50Ms: Math.round(percentile(sorted, 50) * 10) / 10,
-      p99Ms: Math.round(percentile(sorted, 99) * 10) / 10,
-      statuses,
-      errors,
-    };
+    const figures = await generateLoad({
+      kind: 'open',
+      url: options.url,
+      method: options.method ?? 'GET',
+      headers: options.headers,
+      body: options.body,
+      rate: options.rate,
+      arrivals: options.arrivals ?? 'uniform',
+      durationSeconds: seconds,
+    });
+    const result = { name, ...figures };
     return options.expect ? checkAnswers(result, options.expect.status) : result;
   };
   const expect = options.expect;

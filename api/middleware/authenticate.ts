@@ -7,7 +7,7 @@ import type { KeyRecord } from '../../domain/access/key-store.js';
 import type { CounterResult } from '../../domain/access/leased-counter.js';
 import { safeEqualText } from '../../lib/crypto.js';
 import { checkStanding } from '../../domain/access/standing.js';
-import { addListedHeaders } from '../response-headers.js';
+import { addListedHeaders } from '../fast-path.js';
 
 const invalidKey = (): ApiError => new ApiError(401, 'invalid_api_key', 'Provide a valid API key as "Authorization: Bearer svc_test_…" or "svc_live_…".');
 

@@ -3,7 +3,7 @@ import { catalogue } from '../../domain/catalogue/catalogue.js';
 import { catalogueSchema } from '../../domain/catalogue/schema.js';
 import { defineRoute } from './route.js';
 import { answerSerializedJson } from '../respond.js';
-import { answerNow, listHeader } from '../response-headers.js';
+import { answerNow, listHeader } from '../fast-path.js';
 
 /** Clients may reuse a copy after revalidating it; it changes only with a deployment. */
 const CACHE_CONTROL = 'private, max-age=0, must-revalidate';
@@ -28,7 +28,7 @@ export const catalogueRoutes = [
     errors: [400, 401, 403, 429, 500],
     async handler(ctx) {
       const current = catalogue();
-      // In the answer's header list: the cheapest authenticated call there is (api/response-headers.ts).
+      // In the answer's header list: the cheapest authenticated call there is (api/fast-path.ts).
       listHeader(ctx, 'ETag', current.etag);
       listHeader(ctx, 'Cache-Control', CACHE_CONTROL);
       if (matches(ctx.req.headers['if-none-match'], current.etag)) answerNow(ctx, 304, undefined);

@@ -79,7 +79,7 @@ describe('front door', () => {
     expect(fields).to.include.members(['members', 'expenses.0.amountCents']);
   });
 
-  // The cached mailing and the catalogue are written at once, without Koa's setters (api/response-headers.ts).
+  // The cached mailing and the catalogue are written at once, without Koa's setters (api/fast-path.ts).
   it('answers a polled mailing, the catalogue and its 304 with the headers of every call', async () => {
     const posted = await call('POST', '/v1/mailings', { key: account.testKey, body: { mode: 'simple', letter: freeLetter, sender, recipient } });
     expect(posted.status).to.equal(201);
