@@ -130,7 +130,7 @@ export const mailingRoutes = [
     async handler(ctx, { params }) {
       const { row } = await ownShipment(ctx, params.id);
       if (row.status !== 'paid') throw new Conflict(`Only a paid mailing can be canceled; this one is ${row.status}.`);
-      await deps(ctx).workflows.cancelMailing(mailingStart(deps(ctx).config, row), updateId(ctx, 'cancel'));
+      await deps(ctx).workflows.mailings.cancel(mailingStart(deps(ctx).config, row), updateId(ctx, 'cancel'));
       ctx.services.shipments.forget(params.id);
       ctx.body = (await ownShipment(ctx, params.id)).shipment;
     },
@@ -154,7 +154,7 @@ export const mailingRoutes = [
       const { row } = await ownShipment(ctx, params.id);
       if (!row.test) throw new NotAllowed('Only test mailings can be advanced by hand.', undefined, 'test_only');
       if (isFinal(row.mode, row.status)) throw new Conflict(`This mailing is final (${row.status}).`);
-      await deps(ctx).workflows.advanceMailing(mailingStart(deps(ctx).config, row), body ?? {}, updateId(ctx, 'advance'));
+      await deps(ctx).workflows.mailings.advance(mailingStart(deps(ctx).config, row), body ?? {}, updateId(ctx, 'advance'));
       ctx.services.shipments.forget(params.id);
       ctx.body = (await ownShipment(ctx, params.id)).shipment;
     },
