@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex.js';
 import type { Config } from '../lib/config.js';
 import { batchIsFinal, batchMailingStarts, completeBatch } from '../domain/batches/batches.js';
-import type { MailingStart } from '../domain/deps.js';
+import type { MailingStart } from '../domain/mailings/workflow-input.js';
 import type { DeliveryTarget } from '../domain/webhooks/event-types.js';
 
 /** The batch workflow's activities (workflows/batch.ts): thin adapters over domain/batches/. */

@@ -14,7 +14,7 @@ import type { LlmProvider } from './partners/llm.js';
 import { SimulatedOperator } from './operator/simulator.js';
 import type { PostalOperator } from './operator/postal-operator.js';
 import type { BrowserPool } from './pdf/browser.js';
-import type { WorkflowRunner } from '../domain/deps.js';
+import type { Workflows } from '../domain/deps.js';
 import { reconcilerActivities } from './reconciler.js';
 import { paymentActivities } from './payments.js';
 import { productionAccessActivities } from './production-access.js';
@@ -29,7 +29,7 @@ export interface ActivityDeps {
   /** The LLM of the AI operations; the configured OpenAI-compatible API unless another is given. */
   llm?: LlmProvider;
   /** The workflows as the domain reaches them, for the reconciler (absent where none runs, e.g. replays). */
-  workflows?: WorkflowRunner;
+  workflows?: Workflows;
   /** The worker's metrics of operator calls (METRICS_PORT); uncounted when absent. */
   counters?: OperatorCounters;
 }

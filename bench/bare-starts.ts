@@ -1,7 +1,7 @@
 /**
  * The intake baseline, in a fresh process of its own (forked by bench/intake.ts): the mailing
  * workflow started exactly as the API starts it (same id scheme, input and search attributes,
- * temporal/workflow-runner.ts), `CONCURRENCY` at a time, on a queue no worker polls. The parent
+ * temporal/mailings.ts), `CONCURRENCY` at a time, on a queue no worker polls. The parent
  * counts the starts through Temporal, as it counts the API's.
  * IPC: sends `warm` after a 1 s warm-up, runs `SECONDS` on `go`, then sends `{ started }`.
  */
@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { loadConfig } from '../lib/config.js';
 import { connectTemporal } from '../temporal/connection.js';
-import { temporalWorkflows } from '../temporal/workflow-runner.js';
+import { temporalWorkflows } from '../temporal/domain-deps.js';
 import { mailingWorkflowInput } from '../domain/mailings/create.js';
 
 async function main(): Promise<void> {
@@ -24,7 +24,7 @@ async function main(): Promise<void> {
       Array.from({ length: concurrency }, async () => {
         while (Date.now() < deadline) {
           const input = mailingWorkflowInput(config, { shipmentId: randomUUID(), accountId: randomUUID(), mode: 'ar', test: true });
-          await workflows.startMailing(input, '');
+          await workflows.mailings.start(input, '');
           started += 1;
         }
       }),

@@ -1,4 +1,13 @@
-import type { Deps } from './deps.js';
+import type { Db } from '../db/knex.js';
+
+/** What the health check asks of Temporal (temporal/health.ts). */
+export interface HealthPort {
+  /**
+   * When a worker last polled the main task queue (null: none known to the server), read from the
+   * server without running anything. Rejects when Temporal cannot be reached.
+   */
+  lastWorkerPoll(): Promise<Date | null>;
+}
 
 /** GET /health: which of our components answer. Says which is down, never why (no addresses, no driver messages). */
 export interface Health {
@@ -51,7 +60,7 @@ async function timed<T>(work: () => Promise<T>, deadlineMs?: number): Promise<{ 
 export class HealthCheck {
   private last: { at: number; result: Promise<Health> } | undefined;
 
-  constructor(private readonly deps: Pick<Deps, 'db' | 'workflows'>) {}
+  constructor(private readonly deps: { db: Db; workflows: { health: HealthPort } }) {}
 
   check(now = Date.now()): Promise<Health> {
     if (this.last && now - this.last.at < HEALTH_CACHE_MS) return this.last.result;
@@ -62,7 +71,7 @@ export class HealthCheck {
 
   private async measure(): Promise<Health> {
     const { db, workflows } = this.deps;
-    const [postgres, temporal] = await Promise.all([timed(() => db.raw('SELECT 1'), POSTGRES_DEADLINE_MS), timed(() => workflows.lastWorkerPoll())]);
+    const [postgres, temporal] = await Promise.all([timed(() => db.raw('SELECT 1'), POSTGRES_DEADLINE_MS), timed(() => workflows.health.lastWorkerPoll())]);
     const lastPoll = temporal.value ?? null;
     const worker = {
       ok: lastPoll !== null && Date.now() - lastPoll.getTime() < WORKER_SILENCE_MS,

@@ -14,7 +14,7 @@ import { topUp } from '../domain/billing/ledger.js';
 import { createWebhookEndpoint, WebhookEndpointError } from '../domain/webhooks/endpoints.js';
 import { pingEndpoint } from '../domain/webhooks/events.js';
 import { connectTemporal } from '../temporal/connection.js';
-import { domainDeps } from '../temporal/workflow-runner.js';
+import { domainDeps } from '../temporal/domain-deps.js';
 import { toolTemporalAddress } from './local/database.js';
 import type { Config } from '../lib/config.js';
 import { listServiceRequests, REQUEST_STATUSES, serviceRequest, setServiceRequestStatus, type RequestStatus } from '../domain/requests/service-requests.js';

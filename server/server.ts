@@ -8,7 +8,7 @@ import { ShipmentCache } from '../domain/mailings/shipment-cache.js';
 import type { Config } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
 import type { Client } from '@temporalio/client';
-import { domainDeps } from '../temporal/workflow-runner.js';
+import { domainDeps } from '../temporal/domain-deps.js';
 import { HealthCheck } from '../domain/health.js';
 import { createWebApp } from '../web/app.js';
 import { createMailer } from '../lib/mailer.js';

@@ -1,6 +1,7 @@
 /**
  * Connecting to Temporal and registering our search attributes: what the API, the worker, the
- * admin CLI and the local tools share. The calls the domain makes are in ./workflow-runner.ts.
+ * admin CLI and the local tools share. The calls the domain makes are in ./domain-deps.ts (one
+ * adapter per port of the domain).
  */
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config, WorkerRole } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
 import { createActivities } from '../activities/index.js';
-import { temporalWorkflows } from '../temporal/workflow-runner.js';
+import { temporalWorkflows } from '../temporal/domain-deps.js';
 import { BrowserPool } from '../activities/pdf/browser.js';
 import {
   COMPANIES_QUEUE,

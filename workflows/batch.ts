@@ -4,13 +4,13 @@
  * final and announces mailing_batch.completed. Continued as new every few chunks and every few
  * counts, so a 5,000-mailing batch keeps a small history.
  */
-import { continueAsNew, ParentClosePolicy, proxyActivities, sleep, startChild, WorkflowIdReusePolicy } from '@temporalio/workflow';
+import { continueAsNew, ParentClosePolicy, proxyActivities, sleep, startChild } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities/index.js';
 import type { BatchWorkflowInput } from '../domain/batches/workflow-input.js';
-import type { MailingStart } from '../domain/deps.js';
+import type { MailingStart } from '../domain/mailings/workflow-input.js';
 import type { DeliveryTarget } from '../domain/webhooks/event-types.js';
-import { deliverySearchAttributes, deliverySummary, deliveryWorkflowId, mailingSearchAttributes, mailingSummary, mailingWorkflowId } from './contract.js';
+import { deliverySearchAttributes, deliverySummary, deliveryWorkflowId, mailingStartOptions } from './contract.js';
 import { mailing } from './mailing.js';
 import { webhookDelivery } from './webhook-delivery.js';
 
@@ -28,17 +28,9 @@ const batches = proxyActivities<Activities>({ startToCloseTimeout: '1m', retry: 
  * already started (by the reconciler, or by this batch before a crash) is success. It outlives the
  * batch's runs (ABANDON): a continue-as-new never stops a mailing.
  */
-async function startMailing({ input, reference }: MailingStart): Promise<void> {
+async function startMailing(start: MailingStart): Promise<void> {
   try {
-    await startChild(mailing, {
-      workflowId: mailingWorkflowId(input.shipmentId),
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      args: [input],
-      staticSummary: mailingSummary(input, reference),
-      staticDetails: `Shipment ${input.shipmentId} of account ${input.accountId}`,
-      typedSearchAttributes: mailingSearchAttributes(input, reference),
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-    });
+    await startChild(mailing, { ...mailingStartOptions(start), parentClosePolicy: ParentClosePolicy.ABANDON });
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
   }

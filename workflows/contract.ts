@@ -4,10 +4,10 @@
  * attributes, summaries and the failure types of refusals. The plain data they carry (inputs,
  * requests, results) is the domain's. Deterministic code only: workflows import it too.
  */
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { defineSearchAttributeKey, SearchAttributeType, WorkflowIdReusePolicy } from '@temporalio/common';
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Shipment } from '../domain/mailings/shipment.js';
-import type { MailingWorkflowInput } from '../domain/mailings/workflow-input.js';
+import type { MailingStart, MailingWorkflowInput } from '../domain/mailings/workflow-input.js';
 import type { DeliveryTarget } from '../domain/webhooks/event-types.js';
 import type { Mode, TestAdvance } from '../domain/mailings/states.js';
 import type { CheckoutEvent } from '../domain/billing/checkout.js';
@@ -17,11 +17,11 @@ export const mailingWorkflowId = (shipmentId: string): string => `mailing-${ship
 const MODE_SHORT: Record<Mode, string> = { simple: 'simple', registered: 'registered', ar: 'AR' };
 
 /** The line operators read in the Temporal UI's list, e.g. "AR · REF-42 · live". */
-export function mailingSummary(input: MailingWorkflowInput, reference: string): string {
+function mailingSummary(input: MailingWorkflowInput, reference: string): string {
   return [MODE_SHORT[input.mode], reference || 'no reference', input.test ? 'test' : 'live'].join(' · ');
 }
 /** A mailing's search attributes when its workflow starts (alone, or as a child of its batch). */
-export function mailingSearchAttributes(input: MailingWorkflowInput, reference: string) {
+function mailingSearchAttributes(input: MailingWorkflowInput, reference: string) {
   return [
     { key: ACCOUNT_ID, value: input.accountId },
     { key: MAILING_REFERENCE, value: reference },
@@ -29,6 +29,21 @@ export function mailingSearchAttributes(input: MailingWorkflowInput, reference: 
     { key: MAILING_STATUS, value: 'paid' },
     { key: MAILING_TEST, value: input.test },
   ];
+}
+/**
+ * A mailing's workflow start, the same wherever it starts (the API, the reconciler, or its batch
+ * as a child): its id, input, summary, details and search attributes. A mailing runs once
+ * (REJECT_DUPLICATE); only the reconciler starts a closed one again. The task queue is the caller's.
+ */
+export function mailingStartOptions({ input, reference }: MailingStart) {
+  return {
+    workflowId: mailingWorkflowId(input.shipmentId),
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    args: [input] as [MailingWorkflowInput],
+    staticSummary: mailingSummary(input, reference),
+    staticDetails: `Shipment ${input.shipmentId} of account ${input.accountId}`,
+    typedSearchAttributes: mailingSearchAttributes(input, reference),
+  };
 }
 /** A batch of mailings (POST /v1/mailing-batches): its one workflow, continued as new as it goes. */
 export const batchWorkflowId = (batchId: string): string => `mailing-batch-${batchId}`;

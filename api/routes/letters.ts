@@ -94,7 +94,7 @@ export const letterRoutes = [
         deps(ctx),
         caller(ctx),
         'letter.pdf',
-        () => deps(ctx).workflows.run('letterPdf', [document], { idPrefix: 'letter-pdf' }),
+        () => deps(ctx).workflows.letters.run('letterPdf', [document], { idPrefix: 'letter-pdf' }),
         letter.slug,
         (pdf) => ({ type: 'application/pdf', body: Buffer.from(pdf) }),
       );

@@ -149,7 +149,7 @@ export async function submitProductionAccess(deps: Deps, accountId: string, inpu
       return inserted;
     });
     if (verdict) return { kind: verdict.kind === 'confirmed' ? 'opened' : 'submitted', request };
-    await deps.workflows
+    await deps.workflows.access
       .startProductionCheck(request.id, siret)
       .catch((error: unknown) =>
         logger.warn({ err: error, requestId: request.id }, 'the later directory check could not start; the request waits for an operator'),

@@ -55,7 +55,7 @@ export function generatePaid<T>(
     caller,
     unit,
     async () => {
-      const generation = await deps.workflows.run('aiGeneration', [task], {
+      const generation = await deps.workflows.ai.run('aiGeneration', [task], {
         idPrefix: `ai-${task.prompt.replace(/\//g, '-')}`,
         timeout: '6m',
         failure: () => upstreamError('The AI provider is failing; nothing was billed. Please retry.'),

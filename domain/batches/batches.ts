@@ -3,7 +3,7 @@ import type { Config } from '../../lib/config.js';
 import { keysetQuery, page } from '../pagination.js';
 import { mailingStart } from '../mailings/create.js';
 import { isFinal, type Mode, type ShipmentStatus } from '../mailings/states.js';
-import type { MailingStart } from '../deps.js';
+import type { MailingStart } from '../mailings/workflow-input.js';
 import { recordWebhookEvent } from '../webhooks/events.js';
 import type { DeliveryTarget } from '../webhooks/event-types.js';
 

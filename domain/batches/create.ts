@@ -115,8 +115,8 @@ export async function createBatch(deps: Deps, caller: Caller, batch: BatchReques
     return paid;
   });
   if (charge) caller.onBalance?.(charge.balanceCents);
-  await deps.workflows
-    .startBatch(batchWorkflowInput(deps.config, row))
+  await deps.workflows.batches
+    .start(batchWorkflowInput(deps.config, row))
     .catch((error: unknown) => logger.error({ err: error, batchId: id }, 'batch workflow could not start; the reconciler starts it'));
   return answer;
 }

@@ -23,7 +23,7 @@ export async function resumeUnattendedBatches(deps: Deps, options: { accountId?:
   if (options.accountId) query.andWhere({ account_id: options.accountId });
   const started: string[] = [];
   for (const batch of (await query) as { id: string; account_id: string; test: boolean }[]) {
-    if (await deps.workflows.startBatch(batchWorkflowInput(deps.config, batch))) {
+    if (await deps.workflows.batches.start(batchWorkflowInput(deps.config, batch))) {
       started.push(batch.id);
       logger.warn({ batchId: batch.id }, 'reconciler: batch without its workflow, started');
     }

@@ -209,7 +209,7 @@ export async function recordStripeCustomer(db: Db, accountId: string, customerId
 export async function pushBillingProfile(deps: Deps, accountId: string): Promise<boolean> {
   if (deps.config.stripe.mode === 'disabled') return false;
   try {
-    await deps.workflows.run('billingCustomer', [accountId], {
+    await deps.workflows.billing.run('billingCustomer', [accountId], {
       idPrefix: 'billing-customer',
       timeout: '45s',
       failure: () => upstreamError('Stripe did not take the billing profile.'),

@@ -134,7 +134,7 @@ export async function startTopUp(
     .insert({ account_id: input.accountId, amount_cents: price.amountCents, vat_cents: price.vatCents, total_cents: price.totalCents })
     .returning('id');
   const topUpId = row.id as string;
-  const session = await deps.workflows.run(
+  const session = await deps.workflows.billing.run(
     'checkoutSession',
     [{ topUpId, customerEmail: input.email, successUrl: input.successUrl, cancelUrl: input.cancelUrl }],
     { idPrefix: 'checkout', timeout: '45s', failure: () => upstreamError('Stripe did not create the payment page; nothing was charged. Please retry.') },
@@ -180,7 +180,7 @@ export async function acceptCheckoutEvent(deps: Deps, notice: CheckoutNotice): P
   if (!topUp) return 'ignored';
   if (topUp.sessionId === null) await recordCheckoutSession(deps.db, topUp.id, notice.sessionId, '');
   else if (topUp.sessionId !== notice.sessionId) return 'ignored';
-  await deps.workflows.signalTopUp(
+  await deps.workflows.billing.signalTopUp(
     { topUpId: topUp.id, sessionId: notice.sessionId },
     { eventId: notice.eventId, type: notice.type, paymentStatus: notice.paymentStatus },
   );

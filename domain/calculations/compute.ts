@@ -77,7 +77,7 @@ export async function roadDistance(
   to: string,
   onFailure: () => DomainError,
 ): Promise<{ distanceKm: number; durationMinutes: number; from: string; to: string } | null> {
-  const route = await deps.workflows.run('routeLookup', [{ address: from }, { address: to }, false], { idPrefix: 'route-lookup', failure: onFailure });
+  const route = await deps.workflows.lookups.run('routeLookup', [{ address: from }, { address: to }, false], { idPrefix: 'route-lookup', failure: onFailure });
   if (!route.from || !route.to || !route.route) return null;
   return {
     distanceKm: Math.round(route.route.distanceMeters / 100) / 10,

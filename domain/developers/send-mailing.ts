@@ -33,7 +33,7 @@ export async function accountCaller(db: Db, accountId: string, mode: KeyMode): P
 export async function mailingPreviewPdf(deps: Deps, caller: Pick<Caller, 'addressCheckDefault'>, request: MailingRequest): Promise<Uint8Array> {
   const prepared = await prepareMailing(deps, request, caller.addressCheckDefault);
   if (prepared.ownPdf) return firstPageOf(Buffer.from((request.letter as { pdf: string }).pdf, 'base64'));
-  return deps.workflows.run('letterPdf', [prepared.letter.layout!], { idPrefix: 'letter-pdf' });
+  return deps.workflows.letters.run('letterPdf', [prepared.letter.layout!], { idPrefix: 'letter-pdf' });
 }
 
 export type SendOutcome =

@@ -41,7 +41,7 @@ export async function addressMatches(deps: Deps, q: string): Promise<AddressMatc
   const remembered = recent.get(key);
   if (remembered && remembered.until > Date.now()) return remembered.matches;
   const lookup = cached(deps.db, key, ADDRESS_MATCH_TTL_SECONDS, () =>
-    deps.workflows.run('addressMatchLookup', [q, CANDIDATES], {
+    deps.workflows.lookups.run('addressMatchLookup', [q, CANDIDATES], {
       idPrefix: 'address-match',
       timeout: '5s',
       failure: () => upstreamError('The address geocoder is failing.'),

@@ -1,14 +1,15 @@
 import { upstreamError } from '../errors.js';
-import type { Deps, ShortWorkflows, WorkflowName, WorkflowResult } from '../deps.js';
+import type { Deps } from '../deps.js';
+import type { LookupName, LookupWorkflows } from './port.js';
 import type { FuelPriceLookup } from './results.js';
 import { cached } from './cache.js';
 
-export interface PartnerLookup<N extends WorkflowName> {
+export interface PartnerLookup<N extends LookupName> {
   /** Cache key, shared by every API process. */
   key: string;
   ttlSeconds: number;
   workflow: N;
-  args: Parameters<ShortWorkflows[N]>;
+  args: Parameters<LookupWorkflows[N]>;
   /** Prefix of the workflow id, e.g. "company-search". */
   idPrefix: string;
   /** Named in the 502 when the partner keeps failing, e.g. "company directory". */
@@ -16,9 +17,9 @@ export interface PartnerLookup<N extends WorkflowName> {
 }
 
 /** A partner answer: from the Postgres cache, or from a short lookup workflow (502 when it fails). */
-export async function partnerLookup<N extends WorkflowName>(deps: Deps, lookup: PartnerLookup<N>): Promise<WorkflowResult<N>> {
+export async function partnerLookup<N extends LookupName>(deps: Deps, lookup: PartnerLookup<N>): Promise<Awaited<ReturnType<LookupWorkflows[N]>>> {
   const { value } = await cached(deps.db, lookup.key, lookup.ttlSeconds, () =>
-    deps.workflows.run(lookup.workflow, lookup.args, {
+    deps.workflows.lookups.run(lookup.workflow, lookup.args, {
       idPrefix: lookup.idPrefix,
       failure: () => upstreamError(`The ${lookup.partner} is failing; nothing was billed. Please retry.`),
     }),

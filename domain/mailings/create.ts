@@ -2,9 +2,9 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { preparedQuery, type Db, type Tx } from '../../db/knex.js';
 import { logger } from '../../lib/logger.js';
 import type { Config } from '../../lib/config.js';
-import type { MailingCreated, MailingWorkflowInput } from './workflow-input.js';
+import type { MailingCreated, MailingStart, MailingWorkflowInput } from './workflow-input.js';
 import type { MailingRequest } from './request.js';
-import type { Caller, Deps, MailingStart } from '../deps.js';
+import type { Caller, Deps } from '../deps.js';
 import { DomainError, InsufficientBalance, serviceUnavailable, unprocessable } from '../errors.js';
 import { saveAnswerWithin } from '../access/idempotency.js';
 import { debit, type Charge } from '../billing/ledger.js';
@@ -247,7 +247,8 @@ export async function recordBatchShipments(trx: Tx, mailings: { row: ShipmentRow
  * Either way the database transaction (and the account row it locks) stays a few statements long.
  */
 export async function createMailing(deps: Deps, caller: Caller, given: MailingRequest): Promise<Shipment> {
-  const { db, config, workflows } = deps;
+  const { db, config } = deps;
+  const { mailings } = deps.workflows;
   const prepared = await prepareMailing(deps, given, caller.addressCheckDefault);
   checkEmailCopy(prepared.request);
   const { ownPdf } = prepared;
@@ -261,15 +262,15 @@ export async function createMailing(deps: Deps, caller: Caller, given: MailingRe
   const start = mailingStart(config, row);
   // The response is what is being written: no need to read it back.
   const shipment = toShipment(row, [{ step: 0, status: 'paid', at: now }], [], true);
-  if (workflows.readyToStartLater()) {
+  if (mailings.readyToStartLater()) {
     const { charge, created } = await recordMailing(db, caller, row, shipment, ownPdf);
     // Its mailing.created recorded with it: the workflow starts with it (nothing to read or write first).
-    workflows.startMailingLater({ ...start, input: { ...start.input, created } });
+    mailings.startLater({ ...start, input: { ...start.input, created } });
     if (charge) caller.onBalance?.(charge.balanceCents);
     return shipment;
   }
   try {
-    await workflows.startMailing(start.input, start.reference);
+    await mailings.start(start.input, start.reference);
   } catch (error) {
     logger.error({ err: error, shipmentId: id }, 'mailing workflow could not start; nothing was recorded or charged');
     throw serviceUnavailable('The mailing could not be queued; nothing was charged. Please retry.');
@@ -286,8 +287,8 @@ export async function createMailing(deps: Deps, caller: Caller, given: MailingRe
     // Nothing was recorded or charged; the workflow, finding no record, ends by itself. When the
     // refusal is certain (a 402 from the debit rolls the transaction back), it is ended now.
     if (error instanceof DomainError) {
-      await workflows
-        .endMailing(id, `not recorded: ${error.name}; nothing was charged`)
+      await mailings
+        .end(id, `not recorded: ${error.name}; nothing was charged`)
         .catch((failure: unknown) => logger.warn({ err: failure, shipmentId: id }, 'could not end the workflow of a refused mailing; it ends by itself'));
     }
     throw error;

@@ -51,13 +51,13 @@ export async function resumeUnattendedMailings(deps: Deps, options: ReconcileOpt
   const rows = [...new Map([...newest, ...oldest].map((row) => [row.id, row])).values()];
   const resumed: string[] = [];
   for (const row of rows) {
-    if (await deps.workflows.isMailingRunning(row.id)) continue;
+    if (await deps.workflows.mailings.isRunning(row.id)) continue;
     // Read again: a mailing that reached its end after the batch was read has closed its workflow
     // too (its last step is written before the workflow completes), and needs nothing.
     if ((await unfinishedShipments(deps.db, { shipmentId: row.id })).length === 0) continue;
     // With its send date: a mailing resumed before that day waits for it again.
     const { input, reference } = mailingStart(deps.config, row);
-    if (await deps.workflows.restartMailing({ ...input, resumed: true }, reference)) {
+    if (await deps.workflows.mailings.restart({ ...input, resumed: true }, reference)) {
       resumed.push(row.id);
       logger.warn({ shipmentId: row.id }, 'reconciler: mailing without a running workflow, started again');
     }

@@ -18,7 +18,7 @@ export type OwnMailingRow = (id: string) => Promise<ShipmentViewRow>;
 export async function cancelMailing(deps: Deps, ownRow: OwnMailingRow, id: string, updateId?: string): Promise<void> {
   const row = await ownRow(id);
   if (row.status !== 'paid') throw new Conflict(`Only a paid mailing can be canceled; this one is ${row.status}.`);
-  await deps.workflows.cancelMailing(mailingStart(deps.config, row), updateId);
+  await deps.workflows.mailings.cancel(mailingStart(deps.config, row), updateId);
 }
 
 /**
@@ -38,5 +38,5 @@ export async function advanceMailing(
   const row = await ownRow(id);
   if (!row.test) throw new NotAllowed('Only test mailings can be advanced by hand.', undefined, 'test_only');
   if (isFinal(row.mode, row.status)) throw new Conflict(`This mailing is final (${row.status}).`);
-  await deps.workflows.advanceMailing(mailingStart(deps.config, row), advance, updateId);
+  await deps.workflows.mailings.advance(mailingStart(deps.config, row), advance, updateId);
 }

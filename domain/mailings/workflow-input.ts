@@ -35,3 +35,12 @@ export interface MailingCreated {
   mailing: Shipment;
   deliveries: DeliveryTarget[];
 }
+
+/**
+ * What starts a mailing's workflow. Updates carry it too: a mailing answered before its workflow
+ * started (startLater in ./port.ts) may be moved before the start lands, and is then started first.
+ */
+export interface MailingStart {
+  input: MailingWorkflowInput;
+  reference: string;
+}

@@ -44,7 +44,7 @@ export class SemanticIndex {
       const missing = this.documents.map((d, i) => ({ text: d.text, hash: hashes[i]! })).filter((d) => !known.has(d.hash));
       for (let start = 0; start < missing.length; start += BATCH) {
         const batch = missing.slice(start, start + BATCH);
-        const vectors = await deps.workflows.run('embedCatalogue', [batch.map((d) => d.text)], { idPrefix: 'embed-catalogue', timeout: '5m' });
+        const vectors = await deps.workflows.search.run('embedCatalogue', [batch.map((d) => d.text)], { idPrefix: 'embed-catalogue', timeout: '5m' });
         await db('catalogue_embeddings')
           .insert(batch.map((d, i) => ({ model, text_hash: d.hash, embedding: vectors[i] })))
           .onConflict(['model', 'text_hash'])
@@ -64,7 +64,7 @@ export class SemanticIndex {
     const loading = this.load(deps);
     loading.catch((error) => logger.warn({ err: error }, 'catalogue embeddings unavailable'));
     const vectors = await Promise.race([loading, sleep(FIRST_LOAD_WAIT_MS).then(() => Promise.reject(new Error('catalogue embeddings still loading')))]);
-    const query_ = unit(await deps.workflows.run('embedQuery', [query], { idPrefix: 'embed-query', timeout: '15s' }));
+    const query_ = unit(await deps.workflows.search.run('embedQuery', [query], { idPrefix: 'embed-query', timeout: '15s' }));
     return vectors
       .map((v, doc) => ({ doc, similarity: dot(v, query_) }))
       .filter((h) => h.similarity >= MIN_SIMILARITY)

@@ -176,7 +176,7 @@ export async function resendDelivery(deps: Deps, accountId: string, deliveryId: 
     resent_from: original.id,
   });
   try {
-    await deps.workflows.startDelivery(target);
+    await deps.workflows.webhooks.startDelivery(target);
   } catch (error) {
     await db('webhook_deliveries').where({ id: target.deliveryId }).delete();
     throw error;

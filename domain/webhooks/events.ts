@@ -170,7 +170,7 @@ export async function pingEndpoint(
     throw new WebhookEndpointError('endpoint_disabled', 'This webhook endpoint is disabled: enable it first.');
   }
   try {
-    await deps.workflows.startDelivery(delivery);
+    await deps.workflows.webhooks.startDelivery(delivery);
   } catch (error) {
     // Not started: the test event never happened (the developer tries again).
     await deps.db('webhook_events').where({ id: eventId }).delete();

@@ -5,7 +5,7 @@ import { stack } from '../support/stack.js';
 import { decrypt } from '../../lib/crypto.js';
 import { SCOPES } from '../../domain/access/scopes.js';
 import { submitProductionAccess } from '../../domain/access/production-access.js';
-import { domainDeps } from '../../temporal/workflow-runner.js';
+import { domainDeps } from '../../temporal/domain-deps.js';
 
 describe('admin CLI (DESIGN.md §3)', function () {
   this.timeout(30_000);

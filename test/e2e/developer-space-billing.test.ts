@@ -10,7 +10,7 @@ import { startDashboard, type Dashboard } from '../support/dashboard.js';
 import { stack } from '../support/stack.js';
 import { spawnNode } from '../support/processes.js';
 import { startApiServer } from '../../server/server.js';
-import { domainDeps } from '../../temporal/workflow-runner.js';
+import { domainDeps } from '../../temporal/domain-deps.js';
 import { topUpWorkflowId } from '../../workflows/contract.js';
 import { findTopUp, startTopUp, topUpPrice, type TopUpRecord } from '../../domain/billing/topups.js';
 import { signStripePayload } from '../../lib/stripe.js';

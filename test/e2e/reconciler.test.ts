@@ -3,7 +3,7 @@ import { balanceOf, call, createAccount, eventually, IsolatedServices, startedMa
 import { stack } from '../support/stack.js';
 import { reconcileMailings } from '../../workflows/index.js';
 import { resumeUnattendedMailings } from '../../domain/mailings/reconcile.js';
-import { domainDeps } from '../../temporal/workflow-runner.js';
+import { domainDeps } from '../../temporal/domain-deps.js';
 
 const QUEUE = 'reconciler-test';
 
@@ -128,13 +128,14 @@ describe('the mailing reconciler (a non-final shipment always has a running work
     const { db, config, temporal } = stack();
     const deps = domainDeps(db, config, temporal.client);
     // The workflow ends while the reconciler looks at it: its last step written, then closed.
-    const workflows = {
-      ...deps.workflows,
-      isMailingRunning: async (shipmentId: string) => {
+    const mailings = {
+      ...deps.workflows.mailings,
+      isRunning: async (shipmentId: string) => {
         if (shipmentId === id) await db('shipments').where({ id }).update({ status: 'posted', step: 2 });
-        return deps.workflows.isMailingRunning(shipmentId);
+        return deps.workflows.mailings.isRunning(shipmentId);
       },
     };
+    const workflows = { ...deps.workflows, mailings };
     const { checked, resumed } = await resumeUnattendedMailings({ ...deps, workflows }, { accountId: account.id });
     expect(checked).to.equal(1);
     expect(resumed).to.deep.equal([]);

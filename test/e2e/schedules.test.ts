@@ -7,7 +7,7 @@ import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { startTimeSkipping, startTimeSkippingServices, type TimeSkippingEnv, type TimeSkippingServices } from '../support/time-skipping.js';
 import { createWebhookEndpoint } from '../../domain/webhooks/endpoints.js';
 import { pingEndpoint } from '../../domain/webhooks/events.js';
-import { domainDeps } from '../../temporal/workflow-runner.js';
+import { domainDeps } from '../../temporal/domain-deps.js';
 import {
   ACCOUNT_ID,
   DELIVERY_STATUS,

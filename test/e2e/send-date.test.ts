@@ -5,7 +5,7 @@ import { freeLetter, recipient, sender } from '../support/fixtures.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { createWebhookEndpoint } from '../../domain/webhooks/endpoints.js';
 import { resumeUnattendedMailings } from '../../domain/mailings/reconcile.js';
-import { domainDeps } from '../../temporal/workflow-runner.js';
+import { domainDeps } from '../../temporal/domain-deps.js';
 import { parisDate } from '../../lib/paris-time.js';
 
 /** The Paris day `days` after today in Paris, as YYYY-MM-DD. */

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import type { BatchWorkflowInput } from '../../domain/batches/workflow-input.js';
-import type { MailingStart } from '../../domain/deps.js';
+import type { MailingStart } from '../../domain/mailings/workflow-input.js';
 import { batchWorkflowId, mailingWorkflowId } from '../../workflows/contract.js';
 import { mailingBatch } from '../../workflows/batch.js';
 import { MailingDouble, mailingInput, WorkflowTestBench } from './support.js';

@@ -1,0 +1,42 @@
+import type { Shipment } from './shipment.js';
+import type { TestAdvance } from './states.js';
+import type { MailingStart, MailingWorkflowInput } from './workflow-input.js';
+
+/**
+ * A mailing's workflow as the domain sees it (the Temporal client is behind it,
+ * temporal/mailings.ts). Temporal unreachable: Unavailable.
+ */
+export interface MailingPort {
+  /**
+   * Starts a mailing's workflow (bounded in time). A mailing whose workflow has already run is not
+   * started again (WorkflowExecutionAlreadyStarted).
+   */
+  start(input: MailingWorkflowInput, reference: string): Promise<void>;
+  /**
+   * The reconciler's start of a mailing whose workflow has ended or never started: true when
+   * started, false when another start got there first.
+   */
+  restart(input: MailingWorkflowInput, reference: string): Promise<boolean>;
+  /**
+   * Whether a recorded mailing may be answered before its workflow starts: the connection to
+   * Temporal is up and few such starts are pending. When not, the caller starts the workflow first,
+   * so that an unreachable Temporal is a 503 with nothing recorded or charged.
+   */
+  readyToStartLater(): boolean;
+  /**
+   * Starts a recorded mailing's workflow after the answer, retrying a few times; one still not
+   * started is resumed by the reconciler (./reconcile.ts).
+   */
+  startLater(start: MailingStart): void;
+  /** Whether a mailing's workflow is running now (false when it has ended or never started). */
+  isRunning(shipmentId: string): Promise<boolean>;
+  /** Ends a mailing's workflow that will never have its record. */
+  end(shipmentId: string, reason: string): Promise<void>;
+  /**
+   * The advance and cancel updates; refusals are Conflict or Unprocessable. `updateId` (from the
+   * request's Idempotency-Key) makes a retried call the same update: it runs once. A mailing whose
+   * workflow is not started yet is started first.
+   */
+  advance(start: MailingStart, advance: TestAdvance, updateId?: string): Promise<Shipment>;
+  cancel(start: MailingStart, updateId?: string): Promise<Shipment>;
+}
