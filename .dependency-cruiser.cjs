@@ -20,6 +20,21 @@ module.exports = {
       to: { path: '^(workflows|activities|temporal|worker|api|web|server|scripts)/' },
     },
     {
+      name: 'domain-without-machinery',
+      severity: 'error',
+      comment:
+        "The domain holds rules and each table's SQL (through knex), not the processes' machinery: no listening connection (db/listener.ts: the API's caches hold it), no driver, HTTP server or Temporal SDK.",
+      from: { path: '^domain/' },
+      to: { path: '^db/listener\\.ts$|(^|/)node_modules/(@types/)?(pg|pg-[^/]+|koa|koa-[^/]+|koa__[^/]+|@koa/[^/]+|@temporalio/[^/]+|prom-client)/' },
+    },
+    {
+      name: 'lib-below-domain',
+      severity: 'error',
+      comment: 'lib/ holds our general-purpose libraries (configuration, PDF reading, ports…): it knows none of the service.',
+      from: { path: '^lib/' },
+      to: { path: '^(domain|db|workflows|activities|temporal|worker|api|web|scripts)/' },
+    },
+    {
       name: 'activities-below-workflows',
       severity: 'error',
       comment: 'Activities are plain functions over the domain; of the workflows they may know the contract only (failure types).',

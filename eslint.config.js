@@ -76,7 +76,7 @@ export default tseslint.config(
                 '!**/domain/mailings/states.js',
                 '!**/domain/mailings/creation-protocol.js',
                 '!**/domain/mailings/shipment.js',
-                '!**/domain/mailings/send-day.js',
+                '!**/domain/mailings/send-date-filing-time.js',
                 '!**/domain/webhooks/event-types.js',
                 '!**/domain/letters/render.js',
               ],

@@ -1,13 +1,13 @@
 import type { Config } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
 import type { KeyMode, Scope } from '../domain/access/scopes.js';
-import type { KeyGuard } from '../domain/access/guard.js';
+import type { KeyGuard } from './key-guard.js';
 import type { Deps } from '../domain/deps.js';
 import type { HealthCheck } from '../domain/health.js';
-import type { ShipmentCache } from '../domain/mailings/shipment-cache.js';
-import type { KeyRecord } from '../domain/access/key-store.js';
+import type { ShipmentCache } from './caches/shipment-cache.js';
+import type { KeyRecord } from '../domain/access/keys.js';
 import type { AddressCheck } from '../domain/mailings/request.js';
-import type { RequestLogBuffer } from '../domain/access/request-log.js';
+import type { RequestLogBuffer } from './request-log-buffer.js';
 import type { ApiMetrics } from './metrics.js';
 
 /** What every request handler can reach: no globals, so tests can run several apps side by side. */

@@ -1,7 +1,7 @@
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type LogMetadata } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type LogMetadata, type WorkerOptions } from '@temporalio/worker';
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import { fileURLToPath } from 'node:url';
-import type { Config, WorkerRole } from '../lib/config.js';
+import { WORKER_ROLES, type Config, type WorkerRole } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
 import { createActivities } from '../activities/index.js';
 import { temporalWorkflows } from '../temporal/domain-deps.js';
@@ -73,18 +73,61 @@ const INTERACTIVE_CACHED_WORKFLOWS = 100;
 /** After the grace period, what an activity told to stop has to report it before the worker gives up on it. */
 const CANCEL_REPORT_MS = 2_000;
 
+/** A task queue a role polls, and the settings of its worker. */
+interface RoleQueue {
+  taskQueue: string;
+  /** Its worker runs the workflows too (the others run activities only). */
+  workflows?: true;
+  settings(config: Config): Pick<WorkerOptions, 'maxConcurrentActivityTaskExecutions' | 'maxCachedWorkflows' | 'maxTaskQueueActivitiesPerSecond'>;
+}
+
+const activitySlots = (config: Config): Pick<WorkerOptions, 'maxConcurrentActivityTaskExecutions'> => ({
+  maxConcurrentActivityTaskExecutions: config.workerActivitySlots,
+});
+
+/** One activity-only worker per partner: the task queue's rate is enforced by the server, so all workers together never exceed what the partner allows. */
+const partnerQueue = (taskQueue: string, perSecond: (config: Config) => number): RoleQueue => ({
+  taskQueue,
+  settings: (config) => ({ maxTaskQueueActivitiesPerSecond: perSecond(config) }),
+});
+
 /**
- * The task queues each role polls (docs/operators.md, "Worker roles"); `main` is TEMPORAL_TASK_QUEUE.
- * `mailings` and `partners` run workflows; the others run activities only.
+ * The task queues each role polls (docs/operators.md, "Worker roles"), one worker each; `main` is
+ * TEMPORAL_TASK_QUEUE. `mailings` and `partners` run workflows; the others run activities only.
  */
-export function roleQueues(main: string): Record<WorkerRole, string[]> {
+function roleTaskQueues(main: string): Record<WorkerRole, RoleQueue[]> {
   return {
-    mailings: [main],
-    deliveries: [deliveriesQueue(main)],
-    printing: [printingQueue(main)],
-    tracking: [trackingQueue(main)],
-    partners: [interactiveQueue(main), GEOCODING_QUEUE, COMPANIES_QUEUE, ROUTING_QUEUE, FUEL_QUEUE, LLM_QUEUE],
+    // Mailings, their deliveries' retries, top-ups and the schedules' runs, with the projection writes.
+    mailings: [
+      {
+        taskQueue: main,
+        workflows: true,
+        settings: (config) => ({ ...activitySlots(config), maxCachedWorkflows: config.workerCachedWorkflows }),
+      },
+    ],
+    // Each event's first webhook attempts, all endpoints at once.
+    deliveries: [{ taskQueue: deliveriesQueue(main), settings: activitySlots }],
+    // A letter's printing and filing, proofs and letter PDFs: the processes with the browser.
+    printing: [{ taskQueue: printingQueue(main), settings: activitySlots }],
+    // The operator's tracking polls: each one short, none held while a letter is in transit.
+    tracking: [{ taskQueue: trackingQueue(main), settings: () => ({}) }],
+    partners: [
+      // Short interactive runs (lookups, PDFs, AI): apart, so that neither kind waits for the other.
+      // Its runs last seconds: a small cache holds every one in flight.
+      { taskQueue: interactiveQueue(main), workflows: true, settings: () => ({ maxCachedWorkflows: INTERACTIVE_CACHED_WORKFLOWS }) },
+      partnerQueue(GEOCODING_QUEUE, (config) => config.partners.geocodingPerSecond),
+      partnerQueue(COMPANIES_QUEUE, (config) => config.partners.companiesPerSecond),
+      partnerQueue(ROUTING_QUEUE, (config) => config.partners.routingPerSecond),
+      partnerQueue(FUEL_QUEUE, (config) => config.partners.fuelPerSecond),
+      partnerQueue(LLM_QUEUE, (config) => config.llm.perSecond),
+    ],
   };
+}
+
+/** The task queues each role polls, by name (roleTaskQueues). */
+export function roleQueues(main: string): Record<WorkerRole, string[]> {
+  const queues = roleTaskQueues(main);
+  return Object.fromEntries(WORKER_ROLES.map((role) => [role, queues[role].map((queue) => queue.taskQueue)])) as Record<WorkerRole, string[]>;
 }
 
 /** The one worker bootstrap: workflows bundled from workflows/, activities from activities/; the roles choose the task queues. */
@@ -105,51 +148,16 @@ export async function createWorker({ config, db, address }: WorkerDeps): Promise
   });
   const activities = createActivities({ db, config, browsers, workflows: temporalWorkflows(temporal, config), counters: metrics?.counters });
   const namespace = config.temporalNamespace;
-  const main = config.taskQueue;
   // Shutdown: running activities get the grace period, then are told to stop; the worker gives up on them soon after.
   const drain = { shutdownGraceTime: config.shutdownGraceMs, shutdownForceTime: config.shutdownGraceMs + CANCEL_REPORT_MS };
   const base = { connection, namespace, activities, ...drain };
+  const polled = roles.flatMap((role) => roleTaskQueues(config.taskQueue)[role]);
   // Bundled once for the workers that run workflows.
-  const workflowBundle = has('mailings') || has('partners') ? await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') }) : undefined;
-  const creating: Promise<Worker>[] = [];
-  if (has('mailings'))
-    // Mailings, their deliveries' retries, top-ups and the schedules' runs, with the projection writes.
-    creating.push(
-      Worker.create({
-        ...base,
-        taskQueue: main,
-        workflowBundle,
-        maxConcurrentActivityTaskExecutions: config.workerActivitySlots,
-        maxCachedWorkflows: config.workerCachedWorkflows,
-      }),
-    );
-  if (has('printing'))
-    // A letter's printing and filing, proofs and letter PDFs: the processes with the browser.
-    creating.push(Worker.create({ ...base, taskQueue: printingQueue(main), maxConcurrentActivityTaskExecutions: config.workerActivitySlots }));
-  if (has('deliveries'))
-    // Each event's first webhook attempts, all endpoints at once.
-    creating.push(Worker.create({ ...base, taskQueue: deliveriesQueue(main), maxConcurrentActivityTaskExecutions: config.workerActivitySlots }));
-  if (has('tracking'))
-    // The operator's tracking polls: each one short, none held while a letter is in transit.
-    creating.push(Worker.create({ ...base, taskQueue: trackingQueue(main) }));
-  if (has('partners')) {
-    // Short interactive runs (lookups, PDFs, AI): apart, so that neither kind waits for the other.
-    // Its runs last seconds: a small cache holds every one in flight.
-    creating.push(Worker.create({ ...base, taskQueue: interactiveQueue(main), workflowBundle, maxCachedWorkflows: INTERACTIVE_CACHED_WORKFLOWS }));
-    // One activity-only worker per partner: the task queue's rate is enforced by the server, so all
-    // workers together never exceed what the partner allows.
-    const partnerQueues: [string, number][] = [
-      [GEOCODING_QUEUE, config.partners.geocodingPerSecond],
-      [COMPANIES_QUEUE, config.partners.companiesPerSecond],
-      [ROUTING_QUEUE, config.partners.routingPerSecond],
-      [FUEL_QUEUE, config.partners.fuelPerSecond],
-      [LLM_QUEUE, config.llm.perSecond],
-    ];
-    for (const [taskQueue, perSecond] of partnerQueues) creating.push(Worker.create({ ...base, taskQueue, maxTaskQueueActivitiesPerSecond: perSecond }));
-  }
-  const all = await Promise.all(creating);
-  const queues = roleQueues(main);
-  const taskQueues = roles.flatMap((role) => queues[role]);
+  const workflowBundle = polled.some((queue) => queue.workflows) ? await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') }) : undefined;
+  const all = await Promise.all(
+    polled.map((queue) => Worker.create({ ...base, taskQueue: queue.taskQueue, ...(queue.workflows && { workflowBundle }), ...queue.settings(config) })),
+  );
+  const taskQueues = polled.map((queue) => queue.taskQueue);
   logger.info(
     { roles, taskQueues, browser: browsers.enabled },
     browsers.enabled ? 'worker ready (prints: PDF browser on first use)' : 'worker ready (no printing role: no PDF browser)',

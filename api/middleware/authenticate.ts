@@ -1,9 +1,8 @@
 import type { Context, Next } from 'koa';
 import type { Socket } from 'node:net';
 import { ApiError, tooManyFailures } from '../errors.js';
-import { apiKeyDigest, KEY_PATTERN } from '../../domain/access/keys.js';
+import { apiKeyDigest, KEY_PATTERN, type KeyRecord } from '../../domain/access/keys.js';
 import type { Scope } from '../../domain/access/scopes.js';
-import type { KeyRecord } from '../../domain/access/key-store.js';
 import type { CounterResult } from '../../domain/access/leased-counter.js';
 import { safeEqualText } from '../../lib/crypto.js';
 import { checkStanding } from '../../domain/access/standing.js';

@@ -2,7 +2,8 @@ import Joi from 'joi';
 import { MODES, PROOF_KINDS, STATUSES } from '../../domain/mailings/states.js';
 import { listEnvelope, pageQuery, requestWarningsSchema, slug, uuid } from './common.js';
 import { freeLetter } from '../../domain/letters/free-letter.js';
-import { SEND_AT_MAX_DAYS, SEND_AT_PATTERN } from '../../domain/mailings/send-date.js';
+import { SEND_AT_MAX_DAYS } from '../../domain/mailings/send-date-check.js';
+import { SEND_AT_PATTERN } from '../../domain/mailings/send-date-filing-time.js';
 
 /** A send date's shape (400 otherwise); a day in the past or too far ahead is a 422 naming `sendAt`. */
 export const sendAt = Joi.string()

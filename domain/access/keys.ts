@@ -2,6 +2,7 @@ import type { Db } from '../../db/knex.js';
 import { decrypt, encrypt, randomBase62, sha256Hex } from '../../lib/crypto.js';
 import type { KeyMode, Scope } from './scopes.js';
 import { recordAudit, type Actor } from './audit.js';
+import type { AddressCheck } from '../mailings/request.js';
 
 export const KEY_PATTERN = /^svc_(test|live)_[0-9A-Za-z]{32}$/;
 
@@ -148,4 +149,52 @@ export const LAST_USED_PRECISION_MS = 60_000;
 /** Notes that a key was used (the trigger on api_keys ignores this column: no cache is dropped). */
 export async function recordKeyUse(db: Db, keyId: string): Promise<void> {
   await db('api_keys').where({ id: keyId }).update({ last_used_at: db.fn.now() });
+}
+
+/** A key with what authentication needs of its account (the API keeps them: api/caches/key-store.ts). */
+export interface KeyRecord {
+  keyId: string;
+  /** SHA-256 of the key, hex. */
+  keyDigest: string;
+  accountId: string;
+  mode: KeyMode;
+  scopes: Scope[];
+  revoked: boolean;
+  accountStatus: 'active' | 'suspended';
+  liveEnabled: boolean;
+  balanceCents: number;
+  /** options.addressCheck when a mailing does not say (accounts.address_check_default). */
+  addressCheckDefault: AddressCheck;
+}
+
+/** The key with this digest (apiKeyDigest) and its account, or null when there is none. */
+export async function findKeyRecord(db: Db, keyDigest: string): Promise<KeyRecord | null> {
+  const row = await db('api_keys as k')
+    .join('accounts as a', 'a.id', 'k.account_id')
+    .where('k.key_hash', digestBytes(keyDigest))
+    .first(
+      'k.id',
+      'k.key_hash',
+      'k.account_id',
+      'k.mode',
+      'k.scopes',
+      'k.revoked_at',
+      'a.status',
+      'a.live_enabled',
+      'a.balance_cents',
+      'a.address_check_default',
+    );
+  if (!row) return null;
+  return {
+    keyId: row.id,
+    keyDigest: (row.key_hash as Buffer).toString('hex'),
+    accountId: row.account_id,
+    mode: row.mode,
+    scopes: row.scopes,
+    revoked: row.revoked_at !== null,
+    accountStatus: row.status,
+    liveEnabled: row.live_enabled,
+    balanceCents: Number(row.balance_cents),
+    addressCheckDefault: row.address_check_default,
+  };
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFStream, type PDFObject } from 'pdf-lib';
 import { Unprocessable, unprocessable } from '../errors.js';
-import { contentInWindow, WINDOW_ZONE_MM, type XObjectBounds } from './pdf-window.js';
+import { contentInWindow, WINDOW_ZONE_MM } from './pdf-window.js';
+import type { XObjectBounds } from '../../lib/pdf/painted-marks.js';
 
 /**
  * The customer's own PDF (letter.pdf): every check that decides whether it can be printed and

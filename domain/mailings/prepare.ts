@@ -7,7 +7,7 @@ import { isOwnPdfRequest, prepareOwnPdf, type PreparedOwnPdf } from './own-pdf-l
 import { printedRecipient } from './printed-recipient.js';
 import { flatMailingPrice, type MailingPrice } from './pricing.js';
 import type { AddressCheck, AddressedMailingRequest, MailingRequest } from './request.js';
-import { checkSendAt } from './send-date.js';
+import { checkSendAt } from './send-date-check.js';
 import { withRecipientAddress } from './siret-recipient.js';
 
 /** A mailing request once every check passed: what is recorded, stored and charged. */

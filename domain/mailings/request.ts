@@ -33,7 +33,7 @@ export interface MailingRequest {
   recipientEmail?: string;
   reference?: string;
   options: { color: boolean; duplex: boolean; emailCopy: boolean; addressCheck?: AddressCheck; addressPlacement?: AddressPlacement };
-  /** The day the letter is filed (YYYY-MM-DD, Europe/Paris); absent: at once (domain/mailings/send-date.ts). */
+  /** The day the letter is filed (YYYY-MM-DD, Europe/Paris); absent: at once (domain/mailings/send-date-check.ts). */
   sendAt?: string;
 }
 

@@ -18,7 +18,7 @@ export interface MailingWorkflowInput {
   testIdleLimitMs?: number;
   /** TRACKING_SILENCE_LIMIT_MS unless configured (tests); absent in runs started before it existed. */
   trackingSilenceLimitMs?: number;
-  /** The send date (YYYY-MM-DD, Europe/Paris), filed at 00:00 Paris that day (./send-day.ts); absent: at once, as in runs before it existed. */
+  /** The send date (YYYY-MM-DD, Europe/Paris), filed at 00:00 Paris that day (./send-date-filing-time.ts); absent: at once, as in runs before it existed. */
   sendAt?: string;
   /**
    * Its `mailing.created`, recorded by the API with the mailing (domain/mailings/create.ts): the

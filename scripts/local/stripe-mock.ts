@@ -4,6 +4,7 @@ import { stripeMockPath, toolsCacheDir } from '../../lib/config.js';
 import { resolveGoTool } from './go-tool.js';
 import { stopChild } from './child-process.js';
 import { StartupError, firstLine } from './startup-error.js';
+import { PORT_TAKEN_OUTPUT, PortTakenError } from './ports.js';
 
 /**
  * stripe-mock, Stripe's own API simulator (a Go program), for local runs and tests without a
@@ -73,7 +74,12 @@ export async function startStripeMock(binary: string, port: number): Promise<Run
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new StartupError('stripe-mock', `exited with code ${code} before listening: ${firstLine(output.trim() || 'no output')}`, 'Is the port taken?'));
+      const problem = `exited with code ${code} before listening: ${firstLine(output.trim() || 'no output')}`;
+      reject(
+        PORT_TAKEN_OUTPUT.test(output)
+          ? new PortTakenError('stripe-mock', problem, 'Its port was taken')
+          : new StartupError('stripe-mock', problem, 'Is the port taken?'),
+      );
     });
   });
   // Its request log is not ours to print.

@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import { devServerSearchAttributeFlags, waitForTemporal } from '../../temporal/connection.js';
 import { StartupError, firstLine } from './startup-error.js';
 import { stopChild } from './child-process.js';
+import { PORT_TAKEN_OUTPUT, PortTakenError } from './ports.js';
 
 export interface LocalTemporal {
   address: string;
@@ -22,12 +23,18 @@ export interface TemporalServerOptions {
   logFile: string;
 }
 
+/** How long the dev server may take to listen and answer. */
+const STARTUP_MS = 60_000;
+
 const DEV_SERVER_DYNAMIC_CONFIG = {
   'history.transferProcessorMaxPollRPS': 1000,
   'history.visibilityProcessorMaxPollRPS': 1000,
 };
 
-/** `temporal server start-dev`: a real Temporal server (and its Web UI) in one process. */
+/**
+ * `temporal server start-dev`: a real Temporal server (and its Web UI) in one process. Its ports
+ * taken meanwhile: PortTakenError (retryWhilePortTaken tries others).
+ */
 export async function startTemporalDevServer(options: TemporalServerOptions): Promise<LocalTemporal> {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--log-level', 'warn'];
   args.push(...(options.uiPort === null ? ['--headless'] : ['--ui-port', String(options.uiPort)]));
@@ -52,8 +59,26 @@ export async function startTemporalDevServer(options: TemporalServerOptions): Pr
   process.once('exit', killOnExit);
 
   const address = `127.0.0.1:${options.port}`;
+  let recent = '';
+  // The CLI prints its addresses once its server listens: until then, a server answering on the
+  // port may be another one (which took the port first: then ours exits).
+  const listening = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the Temporal dev server did not say it listens within ${STARTUP_MS} ms`)), STARTUP_MS);
+    const onOutput = (chunk: Buffer): void => {
+      recent = (recent + chunk.toString()).slice(-4000);
+      if (/^Server:\s/m.test(recent)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onOutput);
+    child.stderr!.on('data', onOutput);
+  });
   const early = Promise.race([
-    once(child, 'exit').then(([code]) => {
+    // 'close': the exit, and all it printed read.
+    once(child, 'close').then(([code]) => {
+      const ports = `port ${options.port}${options.uiPort === null ? '' : ` or UI port ${options.uiPort}`}`;
+      if (PORT_TAKEN_OUTPUT.test(recent)) throw new PortTakenError('Temporal', `the dev server could not listen (${ports} taken)`, `See ${options.logFile}`);
       throw new StartupError(
         'Temporal',
         `the dev server exited at start (code ${code})`,
@@ -68,8 +93,17 @@ export async function startTemporalDevServer(options: TemporalServerOptions): Pr
       );
     }),
   ]);
-  await Promise.race([waitForTemporal(address), early]);
-  early.catch(() => undefined);
+  try {
+    await Promise.race([Promise.all([listening, waitForTemporal(address, STARTUP_MS)]), early]);
+  } catch (error) {
+    process.removeListener('exit', killOnExit);
+    await stopChild(child, 'SIGKILL', 0);
+    log.end();
+    throw error;
+  } finally {
+    early.catch(() => undefined);
+    listening.catch(() => undefined);
+  }
   return {
     address,
     uiUrl: options.uiPort === null ? null : `http://localhost:${options.uiPort}`,

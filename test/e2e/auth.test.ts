@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Agent, request as httpRequest } from 'node:http';
 import { awayFromMinuteBoundary, call, createAccount, createKey, eventually, expenseGroup, spawnApiProcess } from '../support/api.js';
-import { KeyStore } from '../../domain/access/key-store.js';
+import { KeyStore } from '../../api/caches/key-store.js';
 import { apiKeyDigest } from '../../domain/access/keys.js';
 import { stack } from '../support/stack.js';
 import { freeLetter, recipient, sender } from '../support/fixtures.js';

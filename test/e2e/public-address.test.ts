@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { isPublicAddress } from '../../lib/net/public-address.js';
-import { checkWebhookUrl, type WebhookEndpointError } from '../../domain/webhooks/endpoints.js';
+import { checkWebhookUrl } from '../../domain/webhooks/endpoints.js';
+import type { WebhookEndpointError } from '../../domain/webhooks/endpoint-error.js';
 import { loadConfig } from '../../lib/config.js';
 
 const SECRET_KEY = 'ab'.repeat(32);

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
-import { checkSendAt, filingInstantMs, SEND_AT_MAX_DAYS, sendAtProblem } from '../../domain/mailings/send-date.js';
+import { checkSendAt, SEND_AT_MAX_DAYS, sendAtProblem } from '../../domain/mailings/send-date-check.js';
+import { filingInstantMs } from '../../domain/mailings/send-date-filing-time.js';
 import { Unprocessable } from '../../domain/errors.js';
 import { sendDateNote } from '../../web/pages/mailing-send-date.js';
 
-/** The send date's rules (domain/mailings/send-date.ts): Paris days, filed at 00:00 Paris, across daylight saving changes. */
+/** The send date's rules (domain/mailings/send-date-check.ts, send-date-filing-time.ts): Paris days, filed at 00:00 Paris, across daylight saving changes. */
 describe('a mailing send date', () => {
   it('is filed at 00:00 Europe/Paris: 23:00 UTC the day before in winter, 22:00 in summer, either side of each change', () => {
     // Summer time starts on Sunday 28 March 2027 at 02:00 Paris; ends on Sunday 25 October 2026 at 03:00 Paris.

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import type { Shipment } from '../../domain/mailings/shipment.js';
-import { filingInstantMs } from '../../domain/mailings/send-date.js';
+import { filingInstantMs } from '../../domain/mailings/send-date-filing-time.js';
 import { parisDate } from '../../lib/paris-time.js';
 import { replayHistories } from '../../worker/replay.js';
 import { advanceUpdate, cancelUpdate } from '../../workflows/contract.js';

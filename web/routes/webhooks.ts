@@ -11,9 +11,9 @@ import {
   MAX_WEBHOOK_URL_LENGTH,
   rotateWebhookSecret,
   setWebhookEndpointEnabled,
-  WebhookEndpointError,
   type EndpointSummary,
 } from '../../domain/webhooks/endpoints.js';
+import { WebhookEndpointError } from '../../domain/webhooks/endpoint-error.js';
 import { pingEndpoint } from '../../domain/webhooks/events.js';
 import type { WebKit } from '../kit.js';
 import { queryText } from '../forms.js';

@@ -1,5 +1,5 @@
 import { condition, setCurrentDetails } from '@temporalio/workflow';
-import { filingInstantMs } from '../../domain/mailings/send-day.js';
+import { filingInstantMs } from '../../domain/mailings/send-date-filing-time.js';
 import type { MailingRun } from './run.js';
 
 /**

@@ -1,10 +1,10 @@
-import { parisDate } from '../../lib/paris-time.js';
-import type { Db } from '../../db/knex.js';
-import { KeyStore, type KeyRecord } from './key-store.js';
-import { LeasedCounter, type CounterResult } from './leased-counter.js';
-import { LAST_USED_PRECISION_MS, recordKeyUse } from './keys.js';
-import { logger } from '../../lib/logger.js';
-import { FAILED_AUTH_PER_MINUTE, FAILED_PROOF_LINKS_PER_MINUTE, FailureLimiter } from './failure-limiter.js';
+import { parisDate } from '../lib/paris-time.js';
+import type { Db } from '../db/knex.js';
+import { KeyStore } from './caches/key-store.js';
+import { LeasedCounter, type CounterResult } from '../domain/access/leased-counter.js';
+import { LAST_USED_PRECISION_MS, recordKeyUse, type KeyRecord } from '../domain/access/keys.js';
+import { logger } from '../lib/logger.js';
+import { FAILED_AUTH_PER_MINUTE, FAILED_PROOF_LINKS_PER_MINUTE, FailureLimiter } from '../domain/access/failure-limiter.js';
 
 /**
  * What authentication needs per request, with no database round trip in the steady state: the

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/knex.js';
 import { listenTo, type ChannelListener } from '../../db/listener.js';
-import { findShipments, type Shipment, type ShipmentViewRow } from './shipment.js';
+import { findShipments, type Shipment, type ShipmentViewRow } from '../../domain/mailings/shipment.js';
 
 /** Mailings kept per API process: the ones clients are polling. */
 const MAX_ENTRIES = 2_000;

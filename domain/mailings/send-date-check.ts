@@ -1,16 +1,14 @@
 import { parisDate } from '../../lib/paris-time.js';
 import { unprocessable } from '../errors.js';
-import { utcMidnight } from './send-day.js';
-
-export { filingInstantMs, SEND_AT_PATTERN } from './send-day.js';
+import { utcMidnight } from './send-date-filing-time.js';
 
 /**
- * A mailing's send date (`sendAt`): a Europe/Paris calendar day, from today to SEND_AT_MAX_DAYS
- * ahead. The mailing is paid at once and stays `paid` until that day; its letter is filed at the
- * start of the day, 00:00 Europe/Paris (23:00 UTC the day before in winter, 22:00 in summer), so
- * it can be canceled free until the end of the day before. No Paris midnight falls in a daylight
+ * Which send dates (`sendAt`) a request may ask: a Europe/Paris calendar day, from today to
+ * SEND_AT_MAX_DAYS ahead. The mailing is paid at once and stays `paid` until that day; its letter
+ * is filed at the start of the day, 00:00 Europe/Paris (23:00 UTC the day before in winter, 22:00
+ * in summer), so it can be canceled free until the end of the day before. No Paris midnight falls in a daylight
  * saving change (those happen at 02:00 and 03:00), so that instant always exists and is unique
- * (./send-day.ts, which the mailing workflow uses for its timer).
+ * (./send-date-filing-time.ts, which the mailing workflow uses for its timer).
  */
 
 /** The farthest send date, in days after today (Europe/Paris). */

@@ -1,23 +1,6 @@
 import type { Db } from '../../db/knex.js';
 import { listenTo, type ChannelListener } from '../../db/listener.js';
-import type { KeyMode, Scope } from './scopes.js';
-import { digestBytes } from './keys.js';
-import type { AddressCheck } from '../mailings/request.js';
-
-export interface KeyRecord {
-  keyId: string;
-  /** SHA-256 of the key, hex. */
-  keyDigest: string;
-  accountId: string;
-  mode: KeyMode;
-  scopes: Scope[];
-  revoked: boolean;
-  accountStatus: 'active' | 'suspended';
-  liveEnabled: boolean;
-  balanceCents: number;
-  /** options.addressCheck when a mailing does not say (accounts.address_check_default). */
-  addressCheckDefault: AddressCheck;
-}
+import { findKeyRecord, type KeyRecord } from '../../domain/access/keys.js';
 
 interface Entry {
   record: KeyRecord;
@@ -101,7 +84,7 @@ export class KeyStore {
     const generation = this.generation;
     let pending = this.loading.get(name);
     if (!pending) {
-      pending = this.load(name).finally(() => this.loading.delete(name));
+      pending = findKeyRecord(this.db, name).finally(() => this.loading.delete(name));
       this.loading.set(name, pending);
     }
     const record = await pending;
@@ -116,36 +99,5 @@ export class KeyStore {
       }
     }
     return record;
-  }
-
-  private async load(keyDigest: string): Promise<KeyRecord | null> {
-    const row = await this.db('api_keys as k')
-      .join('accounts as a', 'a.id', 'k.account_id')
-      .where('k.key_hash', digestBytes(keyDigest))
-      .first(
-        'k.id',
-        'k.key_hash',
-        'k.account_id',
-        'k.mode',
-        'k.scopes',
-        'k.revoked_at',
-        'a.status',
-        'a.live_enabled',
-        'a.balance_cents',
-        'a.address_check_default',
-      );
-    if (!row) return null;
-    return {
-      keyId: row.id,
-      keyDigest: (row.key_hash as Buffer).toString('hex'),
-      accountId: row.account_id,
-      mode: row.mode,
-      scopes: row.scopes,
-      revoked: row.revoked_at !== null,
-      accountStatus: row.status,
-      liveEnabled: row.live_enabled,
-      balanceCents: Number(row.balance_cents),
-      addressCheckDefault: row.address_check_default,
-    };
   }
 }

@@ -2,8 +2,8 @@
  * When a letter with a send date is filed: 00:00 Europe/Paris on that day (23:00 UTC the day
  * before in winter, 22:00 in summer). No Paris midnight falls in a daylight saving change (those
  * happen at 02:00 and 03:00), so that instant always exists and is unique. Pure, with no import:
- * the mailing workflow computes its timer with it (workflows/mailing/send-date.ts); the request's
- * rules are in ./send-date.ts.
+ * the mailing workflow computes its timer with it (workflows/mailing/send-date.ts); which send
+ * dates a request may ask is ./send-date-check.ts.
  */
 
 /** The shape of a send date; whether it is a real day in range is checked by checkSendAt (422). */
