@@ -5,7 +5,7 @@ import { abandonRecord } from '../domain/mailings/create.js';
 import {
   announceCreation,
   claimFiling,
-  endPaidShipment,
+  endPaidMailing,
   filingCandidate,
   operatorReference,
   recordOperatorNews,
@@ -13,11 +13,11 @@ import {
   recordProof,
   releaseFilingClaim,
   type Announced,
-  type EndOfPaidShipment,
+  type EndOfPaidMailing,
   type StepRecord,
 } from '../domain/mailings/projection.js';
-import { findShipment, type Shipment } from '../domain/mailings/shipment.js';
-import { isAhead, PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, type ShipmentStatus } from '../domain/mailings/states.js';
+import { findMailing, type Mailing } from '../domain/mailings/mailing.js';
+import { isAhead, PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, type MailingStatus } from '../domain/mailings/states.js';
 import { OperatorPendingError, OperatorRejectedError, OperatorUnavailableError, type PostalOperator } from './operator/postal-operator.js';
 import { logger } from '../lib/logger.js';
 import { FILING_REJECTED, NO_NEWS } from '../workflows/contract.js';
@@ -38,8 +38,8 @@ export interface PostalOperators {
 /** `ApplicationFailure.type` of a filing the operator has but has not accepted yet (benign, retried). */
 const OPERATOR_PENDING = 'operator_pending';
 
-/** A shipment the workflow names does not exist: final, never retried. */
-const missing = (shipmentId: string): ApplicationFailure => ApplicationFailure.nonRetryable(`shipment ${shipmentId} does not exist`, 'shipment_missing');
+/** A mailing the workflow names does not exist: final, never retried. */
+const missing = (mailingId: string): ApplicationFailure => ApplicationFailure.nonRetryable(`shipment ${mailingId} does not exist`, 'shipment_missing');
 
 /** What the postal operator's calls count for the worker's metrics (worker/metrics.ts); nothing when metrics are off. */
 export interface OperatorCounters {
@@ -53,7 +53,7 @@ const UNCOUNTED: OperatorCounters = { filingRetry: () => undefined, operatorErro
 
 /** The mailing workflow's activities: thin adapters over the projection (domain/mailings/projection.ts), the printer and the postal operator. */
 export function mailingActivities(db: Db, operators: PostalOperators, browsers: BrowserPool, counters: OperatorCounters = UNCOUNTED) {
-  /** The operator that took a letter (its name is kept with the shipment); the simulator for letters filed before names were. */
+  /** The operator that took a letter (its name is kept with the mailing); the simulator for letters filed before names were. */
   const operatorNamed = (name: string | null): PostalOperator => {
     const operator = name === 'maileva' ? operators.maileva : operators.simulator;
     if (!operator) throw new Error(`this worker has no ${name} operator configured (POSTAL_OPERATOR)`);
@@ -83,30 +83,30 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
   }
 
   /** Our proof, printed: read with the letter's document (an own PDF's proof names the file posted by its SHA-256). */
-  async function printOurProof(shipmentId: string, kind: ProofKind): Promise<Uint8Array> {
-    const found = await findShipment(db, shipmentId, true);
-    if (!found) throw missing(shipmentId);
-    const { document, ...shipment } = found.shipment;
-    return browsers.print(proofHtml(shipment, kind, PROOF_LABELS[kind], STATUS_LABELS, document));
+  async function printOurProof(mailingId: string, kind: ProofKind): Promise<Uint8Array> {
+    const found = await findMailing(db, mailingId, true);
+    if (!found) throw missing(mailingId);
+    const { document, ...mailing } = found.shipment;
+    return browsers.print(proofHtml(mailing, kind, PROOF_LABELS[kind], STATUS_LABELS, document));
   }
 
-  async function snapshot(shipmentId: string): Promise<Shipment> {
-    const found = await findShipment(db, shipmentId, false);
-    if (!found) throw missing(shipmentId);
+  async function snapshot(mailingId: string): Promise<Mailing> {
+    const found = await findMailing(db, mailingId, false);
+    if (!found) throw missing(mailingId);
     return found.shipment;
   }
 
   return {
-    /** The shipment as webhooks carry it (no letter content). */
+    /** The mailing as webhooks carry it (no letter content). */
     shipmentSnapshot: snapshot,
 
     /**
-     * The workflow starts before the API records the shipment: until that commits, it is not
+     * The workflow starts before the API records the mailing: until that commits, it is not
      * visible. Retryable; if it never appears, the recording failed.
      */
-    async committedShipment(shipmentId: string): Promise<Shipment> {
-      const found = await findShipment(db, shipmentId, false);
-      if (!found) throw ApplicationFailure.retryable(`shipment ${shipmentId} is not committed (yet)`, 'shipment_not_committed');
+    async committedShipment(mailingId: string): Promise<Mailing> {
+      const found = await findMailing(db, mailingId, false);
+      if (!found) throw ApplicationFailure.retryable(`shipment ${mailingId} is not committed (yet)`, 'shipment_not_committed');
       return found.shipment;
     },
 
@@ -115,9 +115,9 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
      * read (domain/mailings/projection.ts): one local activity where there were two, the shortest
      * way from the API's answer to the first webhook. Retryable until the record is committed.
      */
-    async announceCommittedShipment(shipmentId: string, event: Omit<NewEvent, 'mailing' | 'type' | 'endpointsCreatedBy'>): Promise<Announced> {
-      const announced = await announceCreation(db, shipmentId, event);
-      if (!announced) throw ApplicationFailure.retryable(`shipment ${shipmentId} is not committed (yet)`, 'shipment_not_committed');
+    async announceCommittedShipment(mailingId: string, event: Omit<NewEvent, 'mailing' | 'type' | 'endpointsCreatedBy'>): Promise<Announced> {
+      const announced = await announceCreation(db, mailingId, event);
+      if (!announced) throw ApplicationFailure.retryable(`shipment ${mailingId} is not committed (yet)`, 'shipment_not_committed');
       return announced;
     },
 
@@ -125,12 +125,12 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
      * The workflow gives up on a mailing whose record never came: it writes the tombstone, unless
      * the record won the race (then the mailing exists and the workflow goes on).
      */
-    abandonShipment: (shipmentId: string): Promise<'abandoned' | 'recorded'> => abandonRecord(db, shipmentId),
+    abandonShipment: (mailingId: string): Promise<'abandoned' | 'recorded'> => abandonRecord(db, mailingId),
 
     /**
-     * A move in one statement: the step, its event (with the shipment as of that step) and the
+     * A move in one statement: the step, its event (with the mailing as of that step) and the
      * event's deliveries; a step is never recorded without its announcement. Repeating it
-     * creates nothing twice. Returns the shipment and the deliveries to start.
+     * creates nothing twice. Returns the mailing and the deliveries to start.
      */
     async recordMove(record: StepRecord, event: Omit<NewEvent, 'mailing'>): Promise<Announced> {
       const recorded = await recordMove(db, record, event);
@@ -144,23 +144,23 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
      * claim) or a cancellation came first. A claim is released when the operator certainly
      * refused, so a paid mailing stays cancelable while filing is retried.
      */
-    async fileWithOperator(shipmentId: string): Promise<'filed' | 'canceled'> {
-      const row = await filingCandidate(db, shipmentId);
-      if (!row) throw missing(shipmentId);
+    async fileWithOperator(mailingId: string): Promise<'filed' | 'canceled'> {
+      const row = await filingCandidate(db, mailingId);
+      if (!row) throw missing(mailingId);
       if (row.status === 'canceled') return 'canceled';
       // The sandbox stays local: a test mailing never reaches an operator, whatever POSTAL_OPERATOR says.
       if (row.test) throw ApplicationFailure.nonRetryable('a test mailing is never filed with a postal operator', FILING_REJECTED);
       const operator = row.operator ? operatorNamed(row.operator) : operators.live;
       // The customer's own PDF is what is posted (after our address sheet): it is not laid out again.
-      const ownPdf = await findOwnPdf(db, shipmentId);
+      const ownPdf = await findOwnPdf(db, mailingId);
       const pdf = ownPdf ? await composedOwnPdf(ownPdf, row) : await printLayout(row.layout);
-      if (!(await claimFiling(db, shipmentId, operator.name))) return 'canceled';
+      if (!(await claimFiling(db, mailingId, operator.name))) return 'canceled';
       try {
         const { mode, trackingNumber, title, sender, recipient, options } = row;
-        await operator.file({ shipmentId, mode, trackingNumber, pdf, title, sender, recipient, options });
+        await operator.file({ shipmentId: mailingId, mode, trackingNumber, pdf, title, sender, recipient, options });
       } catch (error) {
         const notTaken = error instanceof OperatorUnavailableError || error instanceof OperatorRejectedError;
-        if (notTaken) await releaseFilingClaim(db, shipmentId);
+        if (notTaken) await releaseFilingClaim(db, mailingId);
         if (error instanceof OperatorRejectedError)
           throw ApplicationFailure.nonRetryable(`the postal operator refuses the letter: ${error.message}`, FILING_REJECTED);
         // Benign: the operator has the letter and has not accepted it yet; asked again on the filing schedule.
@@ -180,17 +180,17 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
      * failure: the activity's retry policy is the polling schedule, so no slot is held between
      * two questions and the workflow's history does not grow with each one.
      */
-    async checkOperatorStatus(shipmentId: string, mode: Mode, current: ShipmentStatus): Promise<ShipmentStatus> {
-      const { operator: name } = await operatorReference(db, shipmentId);
+    async checkOperatorStatus(mailingId: string, mode: Mode, current: MailingStatus): Promise<MailingStatus> {
+      const { operator: name } = await operatorReference(db, mailingId);
       const operator = operatorNamed(name);
-      const news = await operator.trackingStatus(shipmentId, mode).catch((error: unknown) => {
+      const news = await operator.trackingStatus(mailingId, mode).catch((error: unknown) => {
         counters.operatorError(operator.name, 'tracking');
         throw error;
       });
-      const charged = await recordOperatorNews(db, shipmentId, news);
+      const charged = await recordOperatorNews(db, mailingId, news);
       if (charged && news.postageCents !== undefined && news.postageCents > charged.amountCents)
         logger.warn(
-          { shipmentId, postageCents: news.postageCents, chargedCents: charged.amountCents },
+          { shipmentId: mailingId, postageCents: news.postageCents, chargedCents: charged.amountCents },
           'the operator charges more for this letter than we did',
         );
       const reported = news.status;
@@ -200,28 +200,28 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
     },
 
     /**
-     * Cancels a shipment that is still paid and whose filing may not have reached the operator,
+     * Cancels a mailing that is still paid and whose filing may not have reached the operator,
      * and credits its amount back, in one transaction. False when it is too late.
      */
-    cancelShipment: (input: EndOfPaidShipment): Promise<boolean> => endPaidShipment(db, input, 'canceled'),
+    cancelShipment: (input: EndOfPaidMailing): Promise<boolean> => endPaidMailing(db, input, 'canceled'),
 
     /**
      * Ends a paid mailing whose letter can never be filed: `error` at the last step, the amount
      * credited back, in one transaction. False when it already moved on (nothing is changed).
      */
-    failShipment: (input: EndOfPaidShipment): Promise<boolean> => endPaidShipment(db, input, 'error'),
+    failShipment: (input: EndOfPaidMailing): Promise<boolean> => endPaidMailing(db, input, 'error'),
 
     /**
      * Prints a proof (filing, delivery or return), makes it available and records `event`, its
-     * `mailing.proof_available`, with the shipment that now lists it: the workflow only starts the
+     * `mailing.proof_available`, with the mailing that now lists it: the workflow only starts the
      * deliveries (no local activity after the printing).
      */
-    async publishProof(shipmentId: string, kind: ProofKind, event: Omit<NewEvent, 'mailing'>): Promise<Announced> {
+    async publishProof(mailingId: string, kind: ProofKind, event: Omit<NewEvent, 'mailing'>): Promise<Announced> {
       // The operator's own document when it has one (deposit proof, AR scan), else ours.
-      const { operator: name, mode } = await operatorReference(db, shipmentId);
-      const theirs = name && mode ? await operatorNamed(name).proof(shipmentId, mode, kind) : undefined;
-      const announced = await recordProof(db, shipmentId, kind, theirs ?? (await printOurProof(shipmentId, kind)), event);
-      if (!announced) throw missing(shipmentId);
+      const { operator: name, mode } = await operatorReference(db, mailingId);
+      const theirs = name && mode ? await operatorNamed(name).proof(mailingId, mode, kind) : undefined;
+      const announced = await recordProof(db, mailingId, kind, theirs ?? (await printOurProof(mailingId, kind)), event);
+      if (!announced) throw missing(mailingId);
       return announced;
     },
   };

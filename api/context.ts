@@ -4,7 +4,7 @@ import type { KeyMode, Scope } from '../domain/access/scopes.js';
 import type { KeyGuard } from './key-guard.js';
 import type { Deps } from '../domain/deps.js';
 import type { HealthCheck } from '../domain/health.js';
-import type { ShipmentCache } from './caches/shipment-cache.js';
+import type { MailingCache } from './caches/mailing-cache.js';
 import type { KeyRecord } from '../domain/access/keys.js';
 import type { AddressCheck } from '../domain/mailings/request.js';
 import type { RequestLogBuffer } from './request-log-buffer.js';
@@ -20,7 +20,7 @@ export interface Services {
   /** GET /health, shared for a few seconds by every caller. */
   health: HealthCheck;
   /** The mailings clients read, kept until they change. */
-  shipments: ShipmentCache;
+  mailings: MailingCache;
   /** This process's request log rows, written to Postgres in batches. */
   requestLog: RequestLogBuffer;
   /** Prometheus counters, kept only with METRICS_PORT. */

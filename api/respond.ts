@@ -10,7 +10,7 @@ import { answerNow } from './fast-path.js';
 /**
  * How a route reaches what it needs, one way: the domain's dependencies (database, configuration,
  * workflows) through `deps(ctx)`, who pays through `caller(ctx)`; only the edge's own services
- * (the shipment cache, the key guard, health) through `ctx.services`. The developer space's routes
+ * (the mailing cache, the key guard, health) through `ctx.services`. The developer space's routes
  * get the same Deps as `kit.deps`.
  */
 export function deps(ctx: Context): Deps {

@@ -9,13 +9,13 @@ import { freeLetter, recipient, sender } from '../test/support/fixtures.js';
 import type { BenchDeps } from './deps.js';
 import { memoryOf } from './memory.js';
 import type { Report } from './report.js';
-import { RARE_EVERY, RARE_STATUS, REFERENCE, REFERENCE_EVERY, seededIds, seedShipments } from '../test/support/seed-shipments.js';
+import { RARE_EVERY, RARE_STATUS, REFERENCE, REFERENCE_EVERY, seededIds, seedMailings } from '../test/support/seed-mailings.js';
 import { load, median, startProcess, stopProcess, table, type LoadOptions, type LoadResult } from './support.js';
 import { middle } from './stats.js';
 
 /** Rounds of fresh servers; each ratio is the median of its rounds' (an odd count). */
 const ROUNDS = 5;
-/** Shipments of the bench account: the lists run over them, and cold reads pick among them. */
+/** Mailings of the bench account: the lists run over them, and cold reads pick among them. */
 const SEEDED = 100_000;
 
 /**
@@ -81,7 +81,7 @@ export async function benchFrontDoor(deps: BenchDeps, report: Report): Promise<v
   const seeding = await startProcess(join(distRoot, 'server', 'main.js'), { ...env, PORT: String(apiPort), LOG_LEVEL: 'warn' }, `${api}/v1/openapi.json`);
   const mailingId = await postedMailing(db, api, auth);
   await stopProcess(seeding);
-  await seedShipments(db, mailingId, SEEDED);
+  await seedMailings(db, mailingId, SEEDED);
   const ids = await seededIds(db, mailingId);
 
   const accessLog = join(dataDir(), 'api-access.log');

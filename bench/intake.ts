@@ -60,8 +60,8 @@ async function allVisible(client: Client, taskQueue: string, expected: number, w
 }
 
 /** Waits until one mailing's workflow exists (a point read, cheap enough to ask every 10 ms); the time it did. */
-async function started(client: Client, shipmentId: string): Promise<number> {
-  const handle = client.workflow.getHandle(mailingWorkflowId(shipmentId));
+async function started(client: Client, mailingId: string): Promise<number> {
+  const handle = client.workflow.getHandle(mailingWorkflowId(mailingId));
   const deadline = performance.now() + STARTS_DEADLINE_MS;
   for (;;) {
     if (
@@ -71,7 +71,7 @@ async function started(client: Client, shipmentId: string): Promise<number> {
       )
     )
       return performance.now();
-    if (performance.now() > deadline) throw new ScenarioFailed(`intake: the workflow of mailing ${shipmentId} did not start`);
+    if (performance.now() > deadline) throw new ScenarioFailed(`intake: the workflow of mailing ${mailingId} did not start`);
     await sleep(10);
   }
 }

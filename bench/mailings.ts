@@ -156,9 +156,9 @@ async function waitForWorker(client: Client, taskQueue: string): Promise<void> {
 }
 
 /** What one mailing's history holds, once it has ended (children included). */
-async function historyParts(client: Client, shipmentId: string): Promise<ActionCount> {
-  await client.workflow.getHandle(mailingWorkflowId(shipmentId)).result();
-  return countActions(client, mailingWorkflowId(shipmentId));
+async function historyParts(client: Client, mailingId: string): Promise<ActionCount> {
+  await client.workflow.getHandle(mailingWorkflowId(mailingId)).result();
+  return countActions(client, mailingWorkflowId(mailingId));
 }
 
 function describeParts(p: ActionCount): string {

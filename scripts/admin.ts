@@ -168,10 +168,10 @@ async function run(db: Db, command: string, values: Record<string, string | bool
     case 'mailing costs': {
       // What each live letter cost us at the operator, beside what we charged (docs/operators.md).
       const accountId = typeof values.account === 'string' ? values.account : undefined;
-      const shipmentId = typeof values.id === 'string' ? values.id : undefined;
+      const mailingId = typeof values.id === 'string' ? values.id : undefined;
       if (accountId && !UUID.test(accountId)) throw new CliError('invalid_arguments', '--account is an account id', 1);
-      if (shipmentId && !UUID.test(shipmentId)) throw new CliError('invalid_arguments', '--id is a mailing id', 1);
-      return { mailings: await operatorCosts(db, { accountId, shipmentId, limit: limitOf(values) }) };
+      if (mailingId && !UUID.test(mailingId)) throw new CliError('invalid_arguments', '--id is a mailing id', 1);
+      return { mailings: await operatorCosts(db, { accountId, shipmentId: mailingId, limit: limitOf(values) }) };
     }
     case 'request list': {
       const status = typeof values.status === 'string' ? requestStatus(values.status) : undefined;

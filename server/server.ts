@@ -4,7 +4,7 @@ import { createApp } from '../api/app.js';
 import { answerClientError } from '../api/client-errors.js';
 import type { Services } from '../api/context.js';
 import { KeyGuard } from '../api/key-guard.js';
-import { ShipmentCache } from '../api/caches/shipment-cache.js';
+import { MailingCache } from '../api/caches/mailing-cache.js';
 import type { Config } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
 import type { Client } from '@temporalio/client';
@@ -43,8 +43,8 @@ export interface ApiDeps {
 export async function startApiServer(deps: ApiDeps, port: number, host = '0.0.0.0'): Promise<RunningApi> {
   const guard = new KeyGuard(deps.db, deps.databaseUrl, deps.config.failedAuthPerMinute);
   await guard.start();
-  const shipments = new ShipmentCache(deps.db);
-  await shipments.start(deps.databaseUrl);
+  const mailingCache = new MailingCache(deps.db);
+  await mailingCache.start(deps.databaseUrl);
   const domain = domainDeps(deps.db, deps.config, deps.temporal);
   const requestLog = new RequestLogBuffer(deps.db);
   requestLog.start();
@@ -57,7 +57,7 @@ export async function startApiServer(deps: ApiDeps, port: number, host = '0.0.0.
     guard,
     domain,
     health: new HealthCheck(domain),
-    shipments,
+    mailings: mailingCache,
     requestLog,
     metrics,
   } satisfies Services);
@@ -119,7 +119,7 @@ export async function startApiServer(deps: ApiDeps, port: number, host = '0.0.0.
         server.close(() => {
           clearInterval(sweeper);
           clearTimeout(cutter);
-          void Promise.all([guard.stop(), shipments.stop(), requestLog.stop(), outbox.stop(), metricsEndpoint?.close()]).then(() => {
+          void Promise.all([guard.stop(), mailingCache.stop(), requestLog.stop(), outbox.stop(), metricsEndpoint?.close()]).then(() => {
             mailer.close();
             resolve();
           });

@@ -10,7 +10,7 @@ import { logger } from '../lib/logger.js';
 import { Conflict, serviceUnavailable, Unprocessable } from '../domain/errors.js';
 import { LATER_START_RETRIES_MS, START_DEADLINE_MS } from '../domain/mailings/creation-protocol.js';
 import type { MailingPort } from '../domain/mailings/port.js';
-import type { Shipment } from '../domain/mailings/shipment.js';
+import type { Mailing } from '../domain/mailings/mailing.js';
 import type { MailingStart } from '../domain/mailings/workflow-input.js';
 import { mailing } from '../workflows/index.js';
 import { advanceUpdate, cancelUpdate, mailingStartOptions, mailingWorkflowId, REFUSED_INVALID } from '../workflows/contract.js';
@@ -21,7 +21,7 @@ import { channelReady } from './fast-path.js';
 const UPDATE_DEADLINE_MS = 15_000;
 
 /** An update's refusal in the domain's words: by the ApplicationFailure's type; never an unbounded wait. */
-async function update(withDeadline: DeadlineScope, run: () => Promise<Shipment>): Promise<Shipment> {
+async function update(withDeadline: DeadlineScope, run: () => Promise<Mailing>): Promise<Mailing> {
   try {
     return await withDeadline(UPDATE_DEADLINE_MS, run);
   } catch (error) {
@@ -49,7 +49,7 @@ const CONCURRENT_LATER_STARTS = 8;
 
 /** The MailingPort of the domain, on a Temporal client. */
 export function temporalMailings({ client, config, withDeadline }: TemporalCalls): MailingPort {
-  const mailingHandle = (shipmentId: string): WorkflowHandle<typeof mailing> => client.workflow.getHandle(mailingWorkflowId(shipmentId));
+  const mailingHandle = (mailingId: string): WorkflowHandle<typeof mailing> => client.workflow.getHandle(mailingWorkflowId(mailingId));
   /** Starts of answered mailings, waiting for one of the CONCURRENT_LATER_STARTS senders. */
   const laterStarts: MailingStart[] = [];
   let sending = 0;
@@ -75,7 +75,7 @@ export function temporalMailings({ client, config, withDeadline }: TemporalCalls
   };
 
   /** An update to a mailing; one whose workflow is not there yet (answered before its start) is started, then updated. */
-  const updateMailing = (start: MailingStart, run: (handle: WorkflowHandle<typeof mailing>) => Promise<Shipment>): Promise<Shipment> =>
+  const updateMailing = (start: MailingStart, run: (handle: WorkflowHandle<typeof mailing>) => Promise<Mailing>): Promise<Mailing> =>
     update(withDeadline, async () => {
       const handle = mailingHandle(start.input.shipmentId);
       try {
@@ -135,17 +135,17 @@ export function temporalMailings({ client, config, withDeadline }: TemporalCalls
       if (sending < CONCURRENT_LATER_STARTS) void sendLaterStarts();
     },
 
-    async isRunning(shipmentId) {
+    async isRunning(mailingId) {
       try {
-        return (await mailingHandle(shipmentId).describe()).status.name === 'RUNNING';
+        return (await mailingHandle(mailingId).describe()).status.name === 'RUNNING';
       } catch (error) {
         if (error instanceof WorkflowNotFoundError) return false;
         throw error;
       }
     },
 
-    async end(shipmentId, reason) {
-      await mailingHandle(shipmentId).terminate(reason);
+    async end(mailingId, reason) {
+      await mailingHandle(mailingId).terminate(reason);
     },
 
     advance: (start, advance, updateId) => updateMailing(start, (handle) => handle.executeUpdate(advanceUpdate, { args: [advance], updateId })),

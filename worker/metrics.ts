@@ -3,7 +3,7 @@ import type { Db } from '../db/knex.js';
 import type { Config, WorkerRole } from '../lib/config.js';
 import { processRegistry, serveMetrics, type MetricsEndpoint } from '../lib/metrics.js';
 import { freePort } from '../lib/net/ports.js';
-import { countShipmentsByStatus } from '../domain/mailings/listing.js';
+import { countMailingsByStatus } from '../domain/mailings/listing.js';
 import { countUndeliveredDeliveries } from '../domain/webhooks/deliveries.js';
 import type { OperatorCounters } from '../activities/mailings.js';
 
@@ -44,7 +44,7 @@ export async function startWorkerMetrics(config: Config, db: Db, roles: WorkerRo
       registers,
       async collect() {
         this.reset();
-        for (const { status, test, count } of await countShipmentsByStatus(db)) this.set({ status, mode: test ? 'test' : 'live' }, count);
+        for (const { status, test, count } of await countMailingsByStatus(db)) this.set({ status, mode: test ? 'test' : 'live' }, count);
       },
     });
     new Gauge({

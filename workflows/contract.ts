@@ -6,13 +6,13 @@
  */
 import { defineSearchAttributeKey, SearchAttributeType, WorkflowIdReusePolicy } from '@temporalio/common';
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { Shipment } from '../domain/mailings/shipment.js';
+import type { Mailing } from '../domain/mailings/mailing.js';
 import type { MailingStart, MailingWorkflowInput } from '../domain/mailings/workflow-input.js';
 import type { DeliveryTarget } from '../domain/webhooks/event-types.js';
 import type { Mode, TestAdvance } from '../domain/mailings/states.js';
 import type { CheckoutEvent } from '../domain/billing/checkout.js';
 
-export const mailingWorkflowId = (shipmentId: string): string => `mailing-${shipmentId}`;
+export const mailingWorkflowId = (mailingId: string): string => `mailing-${mailingId}`;
 
 const MODE_SHORT: Record<Mode, string> = { simple: 'simple', registered: 'registered', ar: 'AR' };
 
@@ -51,9 +51,9 @@ export const deliveryWorkflowId = (deliveryId: string): string => `delivery-${de
 /** The later directory check of one production access request. */
 export const productionCheckWorkflowId = (requestId: string): string => `production-check-${requestId}`;
 
-/** A delivery's line in the Temporal UI, e.g. "mailing.posted webhook · shipment … → endpoint …". */
-export function deliverySummary(target: DeliveryTarget, shipmentId?: string): string {
-  return [`${target.eventType} webhook`, ...(shipmentId ? [`shipment ${shipmentId}`] : []), `endpoint ${target.endpointId}`].join(' · ');
+/** A delivery's line in the Temporal UI, e.g. "mailing.posted webhook · mailing … → endpoint …". */
+export function deliverySummary(target: DeliveryTarget, mailingId?: string): string {
+  return [`${target.eventType} webhook`, ...(mailingId ? [`shipment ${mailingId}`] : []), `endpoint ${target.endpointId}`].join(' · ');
 }
 
 /** `ApplicationFailure.type` of a delivery workflow that gave up: every attempt failed. */
@@ -62,9 +62,9 @@ export const WEBHOOK_ABANDONED = 'webhook_abandoned';
 export const WEBHOOK_CANCELED = 'webhook_canceled';
 
 /** POST /v1/test/mailings/{id}/advance. */
-export const advanceUpdate = defineUpdate<Shipment, [TestAdvance]>('advance');
+export const advanceUpdate = defineUpdate<Mailing, [TestAdvance]>('advance');
 /** POST /v1/mailings/{id}/cancel. */
-export const cancelUpdate = defineUpdate<Shipment, [null]>('cancel');
+export const cancelUpdate = defineUpdate<Mailing, [null]>('cancel');
 
 /** `ApplicationFailure.type` of an update's refusal: the move conflicts with the state, or the request is out of range. */
 export const REFUSED_CONFLICT = 'conflict';

@@ -1,5 +1,5 @@
 import { allHandlersFinished, CancellationScope, condition } from '@temporalio/workflow';
-import type { Shipment } from '../domain/mailings/shipment.js';
+import type { Mailing } from '../domain/mailings/mailing.js';
 import type { MailingWorkflowInput } from '../domain/mailings/workflow-input.js';
 import { creation, projection } from './mailing/activities.js';
 import { announce, announceRecord, failPaid } from './mailing/moves.js';
@@ -15,11 +15,11 @@ const STALE_PAID_LIMIT_MS = 7 * 24 * 3600_000;
 /**
  * One mailing, from payment to its final state. Each move: the Postgres projection first (so the
  * API can read it), then the search attribute, then the events to the account's webhooks, then any
- * proof it makes available (./mailing/moves.ts). Live shipments are filed with the postal operator
- * and move as it reports (./mailing/operator.ts); test shipments move only through the `advance`
+ * proof it makes available (./mailing/moves.ts). Live mailings are filed with the postal operator
+ * and move as it reports (./mailing/operator.ts); test mailings move only through the `advance`
  * update (./mailing/updates.ts, ./mailing/sandbox.ts).
  */
-export async function mailing(input: MailingWorkflowInput): Promise<Shipment | null> {
+export async function mailing(input: MailingWorkflowInput): Promise<Mailing | null> {
   const run = new MailingRun(input);
   // Filing runs in its own scope: a cancellation the database accepted stops its retries.
   const filingScope = new CancellationScope();

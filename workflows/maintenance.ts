@@ -32,7 +32,7 @@ const { resumeUnattendedMailings } = proxyActivities<Activities>({
 });
 
 /**
- * Run by the "mailing-reconciler" Temporal Schedule: every shipment that is not final has a
+ * Run by the "mailing-reconciler" Temporal Schedule: every mailing that is not final has a
  * running workflow, or gets one again (DESIGN.md §1).
  */
 export async function reconcileMailings(options: { accountId?: string } = {}): Promise<{ checked: number; resumed: string[] }> {

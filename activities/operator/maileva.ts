@@ -1,7 +1,7 @@
 import { inflateRawSync } from 'node:zlib';
 import type { PostalAddress } from '../../domain/catalogue/catalogue.js';
 import type { OperatorNews } from '../../domain/mailings/projection.js';
-import { PATHS, type Mode, type ProofKind, type ShipmentStatus } from '../../domain/mailings/states.js';
+import { PATHS, type Mode, type ProofKind, type MailingStatus } from '../../domain/mailings/states.js';
 import {
   MailevaError,
   type DeliveryStatus,
@@ -42,12 +42,12 @@ export const AR_SIGNED_CODE = 'N01';
  * recipient processed: printed and put in its envelope, what filing waits for). Never past the
  * mode's path: a simple letter ends at `posted`.
  */
-export function mailevaStatus(mode: Mode, sending: Sending, recipient: Recipient, deliveries: DeliveryStatus[]): ShipmentStatus {
+export function mailevaStatus(mode: Mode, sending: Sending, recipient: Recipient, deliveries: DeliveryStatus[]): MailingStatus {
   const codes = new Set(deliveries.map((d) => d.status).filter((code): code is string => typeof code === 'string'));
   if (recipient.last_delivery_status) codes.add(recipient.last_delivery_status);
   if ([...codes].some((code) => RETURN_CODES.has(code))) return 'returned';
   const path = PATHS[mode];
-  const within = (status: ShipmentStatus): ShipmentStatus => (path.includes(status as (typeof path)[number]) ? status : path[path.length - 1]!);
+  const within = (status: MailingStatus): MailingStatus => (path.includes(status as (typeof path)[number]) ? status : path[path.length - 1]!);
   if (mode === 'ar' && codes.has(AR_SIGNED_CODE)) return 'ar_signed';
   if (codes.has(DELIVERED_CODE)) return within('delivered');
   if ([...codes].some((code) => /^[AP]\d\d$/.test(code))) return within('in_transit');
@@ -94,7 +94,7 @@ export function pdfFrom(bytes: Buffer): Buffer {
 
 /**
  * Maileva behind PostalOperator. Filing: find or create the sending (its `custom_id` is our
- * shipment id; its id is kept with the shipment before submitting), add the printed letter and the
+ * mailing id; its id is kept with the mailing before submitting), add the printed letter and the
  * recipient while it is a draft, submit it once, then wait (retried) until Maileva has processed
  * the recipient or rejected it. Tracking: the sending, the recipient and its delivery statuses.
  */
@@ -170,9 +170,9 @@ export class MailevaOperator implements PostalOperator {
     return { ...common, acknowledgement_of_receipt: filing.mode === 'ar', acknowledgement_of_receipt_scanning: filing.mode === 'ar' };
   }
 
-  async trackingStatus(shipmentId: string, mode: Mode): Promise<OperatorNews> {
+  async trackingStatus(mailingId: string, mode: Mode): Promise<OperatorNews> {
     const api = apiOf(mode);
-    const { sending, recipient } = await this.filed(shipmentId, mode);
+    const { sending, recipient } = await this.filed(mailingId, mode);
     const deliveries = await this.client.deliveryStatuses(api, sending.id, recipient.id);
     return {
       status: mailevaStatus(mode, sending, recipient, deliveries),
@@ -181,27 +181,27 @@ export class MailevaOperator implements PostalOperator {
     };
   }
 
-  async proof(shipmentId: string, mode: Mode, kind: ProofKind): Promise<Uint8Array | undefined> {
+  async proof(mailingId: string, mode: Mode, kind: ProofKind): Promise<Uint8Array | undefined> {
     if (mode === 'simple') return undefined;
     if (kind === 'filing') {
-      const { sendingId } = await this.records.reference(shipmentId);
+      const { sendingId } = await this.records.reference(mailingId);
       return sendingId ? pdfFrom(await this.client.depositProof(sendingId)) : undefined;
     }
     if (kind === 'delivery' && mode === 'ar') {
-      const { sending, recipient } = await this.filed(shipmentId, mode);
+      const { sending, recipient } = await this.filed(mailingId, mode);
       return pdfFrom(await this.client.acknowledgementOfReceipt(sending.id, recipient.id));
     }
     return undefined;
   }
 
-  private async filed(shipmentId: string, mode: Mode): Promise<{ sending: Sending; recipient: Recipient }> {
+  private async filed(mailingId: string, mode: Mode): Promise<{ sending: Sending; recipient: Recipient }> {
     const api = apiOf(mode);
-    const { sendingId, recipientId } = await this.records.reference(shipmentId);
-    if (!sendingId) throw new Error(`shipment ${shipmentId} has no Maileva sending`);
+    const { sendingId, recipientId } = await this.records.reference(mailingId);
+    if (!sendingId) throw new Error(`shipment ${mailingId} has no Maileva sending`);
     const sending = await this.client.getSending(api, sendingId);
     const recipients = await this.client.recipients(api, sendingId);
     const recipient = recipients.find((r) => r.id === recipientId) ?? recipients[0];
-    if (!recipient) throw new Error(`the Maileva sending of shipment ${shipmentId} has no recipient`);
+    if (!recipient) throw new Error(`the Maileva sending of shipment ${mailingId} has no recipient`);
     return { sending, recipient };
   }
 }

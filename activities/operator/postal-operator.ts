@@ -40,8 +40,8 @@ export class OperatorPendingError extends Error {
 
 /** Where an operator keeps what it calls a letter (its sending and recipient ids), in our projection. */
 export interface OperatorRecords {
-  reference(shipmentId: string): Promise<OperatorReference>;
-  remember(shipmentId: string, reference: Partial<OperatorReference>): Promise<void>;
+  reference(mailingId: string): Promise<OperatorReference>;
+  remember(mailingId: string, reference: Partial<OperatorReference>): Promise<void>;
 }
 
 /**
@@ -52,7 +52,7 @@ export interface PostalOperator {
   /** Kept with each letter it takes (shipments.operator): its tracking and proofs are asked of it. */
   readonly name: 'simulator' | 'maileva';
   /**
-   * Hands a letter over. Idempotent on the shipment id: a retried filing never sends twice.
+   * Hands a letter over. Idempotent on the mailing id: a retried filing never sends twice.
    * Resolves once the operator has taken the letter for good. Throws while it has not:
    * OperatorUnavailableError when the letter was certainly not taken, OperatorPendingError when
    * the operator has it but not yet accepted it, any other error when that is unknown;
@@ -63,7 +63,7 @@ export interface PostalOperator {
    * What the operator reports for a filed letter, asked now (it never waits): the workflow asks
    * again later while nothing changes, without holding a worker slot meanwhile.
    */
-  trackingStatus(shipmentId: string, mode: Mode): Promise<OperatorNews>;
+  trackingStatus(mailingId: string, mode: Mode): Promise<OperatorNews>;
   /** The operator's own document for a proof (deposit proof, AR scan), or undefined: then we print ours. */
-  proof(shipmentId: string, mode: Mode, kind: ProofKind): Promise<Uint8Array | undefined>;
+  proof(mailingId: string, mode: Mode, kind: ProofKind): Promise<Uint8Array | undefined>;
 }

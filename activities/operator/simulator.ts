@@ -1,6 +1,6 @@
 import type { Db } from '../../db/knex.js';
 import type { OperatorNews } from '../../domain/mailings/projection.js';
-import { addressLines } from '../../domain/mailings/shipment.js';
+import { addressLines } from '../../domain/mailings/mailing.js';
 import { PATHS, type Mode, type ProofKind } from '../../domain/mailings/states.js';
 import { simulatorDocument } from './simulator-documents.js';
 import { OperatorRejectedError, OperatorUnavailableError, type Filing, type PostalOperator } from './postal-operator.js';
@@ -9,7 +9,7 @@ import { pdfPageCount } from '../pdf.js';
 export interface SimulatorSettings {
   /** Time between two automatic steps (OPERATOR_STEP_DELAY). */
   stepDelayMs: number;
-  /** The first n filing attempts of each shipment fail (OPERATOR_FAIL_FIRST_FILINGS). */
+  /** The first n filing attempts of each mailing fail (OPERATOR_FAIL_FIRST_FILINGS). */
   failFirstFilings: number;
 }
 
@@ -57,9 +57,9 @@ export class SimulatedOperator implements PostalOperator {
    * Like a real operator's tracking: the letter is `printed` when filed and moves one step along
    * its mode's path every stepDelayMs after that, by the operator's own clock.
    */
-  async trackingStatus(shipmentId: string, mode: Mode): Promise<OperatorNews> {
-    const row = (await this.db('operator_filings').where({ shipment_id: shipmentId }).first('filed_at')) as { filed_at: Date | null } | undefined;
-    if (!row?.filed_at) throw new Error(`shipment ${shipmentId} was never filed with the operator`);
+  async trackingStatus(mailingId: string, mode: Mode): Promise<OperatorNews> {
+    const row = (await this.db('operator_filings').where({ shipment_id: mailingId }).first('filed_at')) as { filed_at: Date | null } | undefined;
+    if (!row?.filed_at) throw new Error(`shipment ${mailingId} was never filed with the operator`);
     const path = PATHS[mode];
     const elapsed = Date.now() - row.filed_at.getTime();
     const steps = this.settings.stepDelayMs === 0 ? path.length : Math.floor(elapsed / this.settings.stepDelayMs);
@@ -72,12 +72,12 @@ export class SimulatedOperator implements PostalOperator {
    * a simple letter or a return, whose proofs we print. A letter taken before it kept what its
    * documents show has none either.
    */
-  async proof(shipmentId: string, mode: Mode, kind: ProofKind): Promise<Uint8Array | undefined> {
+  async proof(mailingId: string, mode: Mode, kind: ProofKind): Promise<Uint8Array | undefined> {
     const documentKind =
       mode === 'simple' ? undefined : kind === 'filing' ? 'deposit_proof' : kind === 'delivery' && mode === 'ar' ? 'acknowledgment' : undefined;
     if (!documentKind) return undefined;
     const row = (await this.db('operator_filings')
-      .where({ shipment_id: shipmentId })
+      .where({ shipment_id: mailingId })
       .first('filed_at', 'pages', 'tracking_number', 'sender_lines', 'recipient_lines')) as FiledLetter | undefined;
     if (!row?.filed_at || !row.tracking_number) return undefined;
     const deliveredAfterSteps = PATHS[mode].indexOf('delivered') - 1;

@@ -2,10 +2,10 @@ import type { Context } from 'koa';
 import Joi from 'joi';
 import { notFound } from '../../domain/errors.js';
 import { createMailing } from '../../domain/mailings/create.js';
-import type { Shipment, ShipmentViewRow } from '../../domain/mailings/shipment.js';
-import { listShipments } from '../../domain/mailings/listing.js';
+import type { Mailing, MailingViewRow } from '../../domain/mailings/mailing.js';
+import { listMailings } from '../../domain/mailings/listing.js';
 import { proofPdf } from '../../domain/mailings/proofs.js';
-import { PROOF_LABELS, type ProofKind, type ShipmentStatus } from '../../domain/mailings/states.js';
+import { PROOF_LABELS, type ProofKind, type MailingStatus } from '../../domain/mailings/states.js';
 import { advanceMailing, cancelMailing, type OwnMailingRow } from '../../domain/mailings/updates.js';
 import { openToken, sealToken } from '../../lib/crypto.js';
 import {
@@ -14,8 +14,8 @@ import {
   mailingRequestSchema,
   proofLinkSchema,
   proofParams,
-  shipmentListSchema,
-  shipmentSchema,
+  mailingListSchema,
+  mailingSchema,
   testAdvanceSchema,
   type MailingRequest,
   type TestAdvance,
@@ -36,19 +36,19 @@ function updateId(ctx: Context, name: 'advance' | 'cancel'): string | undefined 
 /** Proof links are valid this long (DESIGN.md §2: 5 minutes). */
 export const PROOF_LINK_SECONDS = 300;
 
-/** The account's shipment in the key's environment (test keys see test shipments only). */
-async function ownShipment(ctx: Context, id: string): Promise<{ row: ShipmentViewRow; shipment: Shipment }> {
-  const found = await ctx.services.shipments.find(id);
+/** The account's mailing in the key's environment (test keys see test mailings only). */
+async function ownMailing(ctx: Context, id: string): Promise<{ row: MailingViewRow; shipment: Mailing }> {
+  const found = await ctx.services.mailings.find(id);
   const auth = ctx.state.auth!;
   if (!found || found.row.account_id !== auth.accountId || found.row.test !== (auth.mode === 'test')) throw notFound(`No mailing ${id}.`);
   return found;
 }
 
-/** ownShipment's row, as the domain's updates read the mailing they move. */
+/** ownMailing's row, as the domain's updates read the mailing they move. */
 const ownRow =
   (ctx: Context): OwnMailingRow =>
   async (id) =>
-    (await ownShipment(ctx, id)).row;
+    (await ownMailing(ctx, id)).row;
 
 export const mailingRoutes = [
   defineRoute<Record<string, never>, Record<string, never>, MailingRequest>({
@@ -63,16 +63,16 @@ export const mailingRoutes = [
       'A test key simulates and does not bill; its shipment moves only with POST /v1/test/mailings/{id}/advance.',
     scope: 'mailings:write',
     body: mailingRequestSchema,
-    success: { status: 201, description: 'Shipment', schema: shipmentSchema },
+    success: { status: 201, description: 'Shipment', schema: mailingSchema },
     errors: [400, 401, 402, 403, 404, 409, 413, 422, 429, 500, 502, 503],
     async handler(ctx, { body }) {
-      const shipment = await createMailing(deps(ctx), caller(ctx), body);
+      const mailing = await createMailing(deps(ctx), caller(ctx), body);
       ctx.status = 201;
-      ctx.set('Location', `/v1/mailings/${shipment.id}`);
-      ctx.body = shipment;
+      ctx.set('Location', `/v1/mailings/${mailing.id}`);
+      ctx.body = mailing;
     },
   }),
-  defineRoute<Record<string, never>, { limit: number; cursor?: string; reference?: string; status?: ShipmentStatus; batch?: string }>({
+  defineRoute<Record<string, never>, { limit: number; cursor?: string; reference?: string; status?: MailingStatus; batch?: string }>({
     operationId: 'listMailings',
     method: 'GET',
     path: '/v1/mailings',
@@ -80,12 +80,12 @@ export const mailingRoutes = [
     summary: 'List mailings, most recent first (test keys list test mailings, live keys live ones)',
     scope: 'mailings:read',
     query: mailingListQuery,
-    success: { status: 200, description: 'List envelope of Shipment', schema: shipmentListSchema },
+    success: { status: 200, description: 'List envelope of Shipment', schema: mailingListSchema },
     errors: [400, 401, 403, 429, 500],
     async handler(ctx, { query }) {
       const { db, config } = deps(ctx);
       const auth = ctx.state.auth!;
-      ctx.body = await listShipments(db, config.secretKey, { ...query, accountId: auth.accountId, test: auth.mode === 'test' });
+      ctx.body = await listMailings(db, config.secretKey, { ...query, accountId: auth.accountId, test: auth.mode === 'test' });
     },
   }),
   defineRoute<{ id: string }>({
@@ -96,11 +96,11 @@ export const mailingRoutes = [
     summary: 'A mailing with its history, proofs and letter content',
     scope: 'mailings:read',
     params: mailingIdParams,
-    success: { status: 200, description: 'Shipment', schema: shipmentSchema },
+    success: { status: 200, description: 'Shipment', schema: mailingSchema },
     errors: [400, 401, 403, 404, 429, 500],
     async handler(ctx, { params }) {
-      const { shipment } = await ownShipment(ctx, params.id);
-      answerSerializedJson(ctx, ctx.services.shipments.json(shipment));
+      const { shipment: mailing } = await ownMailing(ctx, params.id);
+      answerSerializedJson(ctx, ctx.services.mailings.json(mailing));
     },
   }),
   defineRoute<{ id: string; kind: ProofKind }>({
@@ -115,8 +115,8 @@ export const mailingRoutes = [
     success: { status: 200, description: 'ProofLink', schema: proofLinkSchema },
     errors: [400, 401, 403, 404, 429, 500, 502],
     async handler(ctx, { params }) {
-      const { shipment } = await ownShipment(ctx, params.id);
-      if (!shipment.proofs.some((p) => p.kind === params.kind))
+      const { shipment: mailing } = await ownMailing(ctx, params.id);
+      if (!mailing.proofs.some((p) => p.kind === params.kind))
         throw notFound(`The ${PROOF_LABELS[params.kind].toLowerCase()} of mailing ${params.id} is not available yet.`);
       const expiresAt = new Date(Date.now() + PROOF_LINK_SECONDS * 1000);
       const token = sealToken({ id: params.id, kind: params.kind, exp: expiresAt.getTime() }, deps(ctx).config.secretKey, 'proof-link');
@@ -132,12 +132,12 @@ export const mailingRoutes = [
     description: 'Beyond SPEC.md, non-breaking. 409 once the letter is filed with the postal operator.',
     scope: 'mailings:write',
     params: mailingIdParams,
-    success: { status: 200, description: 'Shipment', schema: shipmentSchema },
+    success: { status: 200, description: 'Shipment', schema: mailingSchema },
     errors: [400, 401, 403, 404, 409, 429, 500, 503],
     async handler(ctx, { params }) {
       await cancelMailing(deps(ctx), ownRow(ctx), params.id, updateId(ctx, 'cancel'));
-      ctx.services.shipments.forget(params.id);
-      ctx.body = (await ownShipment(ctx, params.id)).shipment;
+      ctx.services.mailings.forget(params.id);
+      ctx.body = (await ownMailing(ctx, params.id)).shipment;
     },
   }),
   defineRoute<{ id: string }, Record<string, never>, TestAdvance | undefined>({
@@ -151,12 +151,12 @@ export const mailingRoutes = [
     scope: 'mailings:write',
     params: mailingIdParams,
     body: testAdvanceSchema.allow(null),
-    success: { status: 200, description: 'Shipment after the move', schema: shipmentSchema },
+    success: { status: 200, description: 'Shipment after the move', schema: mailingSchema },
     errors: [400, 401, 403, 404, 409, 413, 422, 429, 500],
     async handler(ctx, { params, body }) {
       await advanceMailing(deps(ctx), ctx.state.auth!, ownRow(ctx), params.id, body ?? {}, updateId(ctx, 'advance'));
-      ctx.services.shipments.forget(params.id);
-      ctx.body = (await ownShipment(ctx, params.id)).shipment;
+      ctx.services.mailings.forget(params.id);
+      ctx.body = (await ownMailing(ctx, params.id)).shipment;
     },
   }),
   defineRoute<{ token: string }>({

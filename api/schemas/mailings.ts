@@ -96,7 +96,7 @@ export const mailingRequestSchema = Joi.object({
 
 export type { MailingAddressInput, MailingRequest } from '../../domain/mailings/request.js';
 
-export const shipmentSchema = Joi.object({
+export const mailingSchema = Joi.object({
   id: uuid.required(),
   title: Joi.string().required(),
   mode: Joi.string()
@@ -179,7 +179,7 @@ export const mailingQuoteSchema = Joi.object({
     .required(),
 }).label('MailingQuote');
 
-export const shipmentListSchema = listEnvelope(shipmentSchema, 'ShipmentList');
+export const mailingListSchema = listEnvelope(mailingSchema, 'ShipmentList');
 
 export const mailingListQuery = Joi.object({
   ...pageQuery,

@@ -2,7 +2,7 @@ import Joi from 'joi';
 import { batchSchema } from './batches.js';
 import { EVENT_TYPES } from '../../domain/webhooks/event-types.js';
 import { PROOF_KINDS } from '../../domain/mailings/states.js';
-import { shipmentSchema } from './mailings.js';
+import { mailingSchema } from './mailings.js';
 
 /** SPEC.md "Request received": the body of every webhook delivery (docs/webhooks.md). */
 export const webhookEventSchema = Joi.object({
@@ -13,7 +13,7 @@ export const webhookEventSchema = Joi.object({
   created: Joi.string().isoDate().required().description('Event time, ISO 8601 UTC with milliseconds'),
   livemode: Joi.boolean().required().description('False in the sandbox'),
   data: Joi.object({
-    mailing: shipmentSchema.description('The shipment as GET /v1/mailings/{id} returns it, without document, in its state at event time; absent from ping'),
+    mailing: mailingSchema.description('The shipment as GET /v1/mailings/{id} returns it, without document, in its state at event time; absent from ping'),
     proof: Joi.object({
       kind: Joi.string()
         .valid(...PROOF_KINDS)

@@ -2,7 +2,7 @@ import type { Db, Tx } from '../../db/knex.js';
 import type { Config } from '../../lib/config.js';
 import { keysetQuery, page } from '../pagination.js';
 import { mailingStart } from '../mailings/create.js';
-import { isFinal, type Mode, type ShipmentStatus } from '../mailings/states.js';
+import { isFinal, type Mode, type MailingStatus } from '../mailings/states.js';
 import type { MailingStart } from '../mailings/workflow-input.js';
 import { recordWebhookEvent } from '../webhooks/events.js';
 import type { DeliveryTarget } from '../webhooks/event-types.js';
@@ -16,7 +16,7 @@ export interface MailingBatch {
   status: 'processing' | 'completed';
   mailingCount: number;
   amountCents: number;
-  counts: Partial<Record<ShipmentStatus, number>>;
+  counts: Partial<Record<MailingStatus, number>>;
   createdAt: string;
   finishedAt: string | null;
 }
@@ -33,16 +33,16 @@ export interface BatchRow {
 }
 
 /** The counts per status of each batch's mailings, in one statement. */
-async function countsOf(db: Db | Tx, ids: string[]): Promise<Map<string, Partial<Record<ShipmentStatus, number>>>> {
-  const rows: { batch_id: string; status: ShipmentStatus; n: string }[] = ids.length
+async function countsOf(db: Db | Tx, ids: string[]): Promise<Map<string, Partial<Record<MailingStatus, number>>>> {
+  const rows: { batch_id: string; status: MailingStatus; n: string }[] = ids.length
     ? await db('shipments').whereIn('batch_id', ids).select('batch_id', 'status').count('* as n').groupBy('batch_id', 'status')
     : [];
-  const counts = new Map<string, Partial<Record<ShipmentStatus, number>>>();
+  const counts = new Map<string, Partial<Record<MailingStatus, number>>>();
   for (const row of rows) counts.set(row.batch_id, { ...counts.get(row.batch_id), [row.status]: Number(row.n) });
   return counts;
 }
 
-export function toBatch(row: BatchRow, counts: Partial<Record<ShipmentStatus, number>>): MailingBatch {
+export function toBatch(row: BatchRow, counts: Partial<Record<MailingStatus, number>>): MailingBatch {
   return {
     id: row.id,
     mode: row.mode,
@@ -101,7 +101,7 @@ export async function batchIsFinal(db: Db, batchId: string): Promise<boolean> {
   const batch: Pick<BatchRow, 'mode'> | undefined = await db('mailing_batches').where({ id: batchId }).first('mode');
   if (!batch) return true;
   const counts = (await countsOf(db, [batchId])).get(batchId) ?? {};
-  return Object.keys(counts).every((status) => isFinal(batch.mode, status as ShipmentStatus));
+  return Object.keys(counts).every((status) => isFinal(batch.mode, status as MailingStatus));
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Caller, Deps } from '../deps.js';
 import { DomainError, InsufficientBalance, PartnerFailure, Unavailable, unprocessable } from '../errors.js';
 import { saveAnswerWithin } from '../access/idempotency.js';
 import { debit } from '../billing/ledger.js';
-import { checkEmailCopy, recordBatchShipments, shipmentRow } from '../mailings/create.js';
+import { checkEmailCopy, recordBatchMailings, mailingRow } from '../mailings/create.js';
 import { prepareMailing, type PreparedMailing } from '../mailings/prepare.js';
 import { logger } from '../../lib/logger.js';
 import { insertBatch, toBatch, type MailingBatch } from './batches.js';
@@ -95,7 +95,7 @@ export async function createBatch(deps: Deps, caller: Caller, batch: BatchReques
   if (caller.balanceCents < amountCents) throw new InsufficientBalance(amountCents, caller.balanceCents);
   const id = randomUUID();
   const now = new Date();
-  const mailings = prepared.map((p) => ({ row: shipmentRow(caller, p!, randomUUID(), now, id), ownPdf: p!.ownPdf }));
+  const mailings = prepared.map((p) => ({ row: mailingRow(caller, p!, randomUUID(), now, id), ownPdf: p!.ownPdf }));
   const row = {
     id,
     account_id: caller.accountId,
@@ -110,7 +110,7 @@ export async function createBatch(deps: Deps, caller: Caller, batch: BatchReques
   const charge = await deps.db.transaction(async (trx) => {
     const paid = test ? undefined : await debit(trx, caller.accountId, `mailing.${batch.mode}`, `batch:${id}`, amountCents);
     await insertBatch(trx, row);
-    await recordBatchShipments(trx, mailings);
+    await recordBatchMailings(trx, mailings);
     await saveAnswerWithin(trx, caller.idempotency, 201, answer);
     return paid;
   });

@@ -12,7 +12,7 @@ import { RECORD_STATEMENT_TIMEOUT_MS } from './creation-protocol.js';
 import type { PreparedOwnPdf } from './own-pdf-letter.js';
 import { storeOwnPdfs } from './own-pdf-store.js';
 import { prepareMailing, type PreparedMailing } from './prepare.js';
-import { toShipment, type PostalAddress, type Shipment, type ShipmentRow } from './shipment.js';
+import { toMailing, type PostalAddress, type Mailing, type MailingRow } from './mailing.js';
 import { lastStep } from './states.js';
 import { mailingEventKey } from '../webhooks/event-types.js';
 import { webhookEventStatement, withEventSql } from '../webhooks/events.js';
@@ -20,9 +20,9 @@ import { webhookEventStatement, withEventSql } from '../webhooks/events.js';
 /** What a mailing's workflow is started with, at creation or when the reconciler resumes it. */
 export function mailingWorkflowInput(
   config: Config,
-  shipment: Pick<MailingWorkflowInput, 'shipmentId' | 'accountId' | 'mode' | 'test' | 'sendAt'>,
+  mailing: Pick<MailingWorkflowInput, 'shipmentId' | 'accountId' | 'mode' | 'test' | 'sendAt'>,
 ): MailingWorkflowInput {
-  const { sendAt, ...rest } = shipment;
+  const { sendAt, ...rest } = mailing;
   return {
     ...rest,
     // Only when given: a mailing sent at once starts with the input it always had.
@@ -40,13 +40,13 @@ function trackingNumber(): string {
 }
 
 /** What a new mailing's `mailing.created` carries: the mailing as recorded, without its letter (as a workflow reads it). */
-function createdMailing(row: ShipmentRow): Shipment {
-  return toShipment(row, [{ step: 0, status: 'paid', at: row.created_at }], [], false);
+function createdMailing(row: MailingRow): Mailing {
+  return toMailing(row, [{ step: 0, status: 'paid', at: row.created_at }], [], false);
 }
 
 /**
- * The shipment, its first step and its `mailing.created` with the event's deliveries, in one
- * statement: the event recording's (domain/webhooks/events.ts), with the shipment's writes added.
+ * The mailing, its first step and its `mailing.created` with the event's deliveries, in one
+ * statement: the event recording's (domain/webhooks/events.ts), with the mailing's writes added.
  * It is the event the workflow would record (same id, same endpoints: those declared by the
  * mailing's creation), so that a workflow started with it schedules its first attempts at once
  * (input `created`; docs/decisions.md, "Webhook deliveries"), and one started without it finds it
@@ -54,7 +54,7 @@ function createdMailing(row: ShipmentRow): Shipment {
  * bounds the statement (RECORD_STATEMENT_TIMEOUT_MS), long before it gives up. Returns the event
  * as a workflow starts with it: the mailing as recorded and the deliveries to start.
  */
-async function insertShipment(runner: Db | Tx, row: ShipmentRow & { layout: unknown }, bounded: boolean): Promise<MailingCreated> {
+async function insertMailing(runner: Db | Tx, row: MailingRow & { layout: unknown }, bounded: boolean): Promise<MailingCreated> {
   const mailing = createdMailing(row);
   const event = webhookEventStatement({
     eventKey: mailingEventKey(row.id, 'mailing.created', 0),
@@ -65,7 +65,7 @@ async function insertShipment(runner: Db | Tx, row: ShipmentRow & { layout: unkn
     mailing,
     endpointsCreatedBy: row.created_at.toISOString(),
   });
-  const values = [...event.parameters, ...NEW_SHIPMENT_COLUMNS.map((column) => newShipmentValue(row, column))];
+  const values = [...event.parameters, ...NEW_MAILING_COLUMNS.map((column) => newMailingValue(row, column))];
   const rows = await preparedQuery<{ id: string; endpoint_id: string }>(
     runner,
     'record-mailing',
@@ -76,8 +76,8 @@ async function insertShipment(runner: Db | Tx, row: ShipmentRow & { layout: unkn
   return { mailing, deliveries: event.deliveries(rows) };
 }
 
-/** The columns a new shipment is recorded with (shipmentRow's, and its first update time). */
-const NEW_SHIPMENT_COLUMNS = [
+/** The columns a new mailing is recorded with (mailingRow's, and its first update time). */
+const NEW_MAILING_COLUMNS = [
   'id',
   'account_id',
   'test',
@@ -102,7 +102,7 @@ const NEW_SHIPMENT_COLUMNS = [
   'updated_at',
 ] as const;
 
-function newShipmentValue(row: ShipmentRow & { layout: unknown }, column: (typeof NEW_SHIPMENT_COLUMNS)[number]): unknown {
+function newMailingValue(row: MailingRow & { layout: unknown }, column: (typeof NEW_MAILING_COLUMNS)[number]): unknown {
   // A JS array would be sent as a Postgres array: jsonb takes its JSON text.
   if (column === 'warnings') return JSON.stringify(row.warnings);
   if (column === 'updated_at') return row.created_at;
@@ -110,16 +110,16 @@ function newShipmentValue(row: ShipmentRow & { layout: unknown }, column: (typeo
 }
 
 /**
- * insertShipment's statement: the event's CTEs (domain/webhooks/events.ts, $1–$10), then the
+ * insertMailing's statement: the event's CTEs (domain/webhooks/events.ts, $1–$10), then the
  * mailing's record row (it conflicts with a workflow that already gave up on it: mailing_records),
- * the shipment ($11 on) and its first step.
+ * the mailing ($11 on) and its first step.
  */
 const RECORD_MAILING_SQL = (() => {
   const first = 11;
-  const placeholders = NEW_SHIPMENT_COLUMNS.map((_, i) => `$${first + i}`);
-  const at = placeholders[NEW_SHIPMENT_COLUMNS.indexOf('created_at')];
+  const placeholders = NEW_MAILING_COLUMNS.map((_, i) => `$${first + i}`);
+  const at = placeholders[NEW_MAILING_COLUMNS.indexOf('created_at')];
   return withEventSql(`mailing_record AS (INSERT INTO mailing_records (shipment_id, outcome) VALUES ($${first}, 'recorded')),
-  new_shipment AS (INSERT INTO shipments (${NEW_SHIPMENT_COLUMNS.join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING id),
+  new_shipment AS (INSERT INTO shipments (${NEW_MAILING_COLUMNS.join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING id),
   first_step AS (INSERT INTO shipment_events (shipment_id, step, status, at) SELECT id, 0, 'paid', ${at} FROM new_shipment)`);
 })();
 
@@ -127,31 +127,31 @@ const RECORD_MAILING_SQL = (() => {
  * The workflow gives up on a mailing whose record never came: the tombstone, which makes a late
  * record fail, unless the record won the race (then the mailing exists and the workflow goes on).
  */
-export async function abandonRecord(db: Db, shipmentId: string): Promise<'abandoned' | 'recorded'> {
+export async function abandonRecord(db: Db, mailingId: string): Promise<'abandoned' | 'recorded'> {
   const { rows } = await db.raw(
     `INSERT INTO mailing_records (shipment_id, outcome) VALUES (?, 'abandoned') ON CONFLICT (shipment_id) DO NOTHING RETURNING outcome`,
-    [shipmentId],
+    [mailingId],
   );
   return rows.length ? 'abandoned' : 'recorded';
 }
 
 /**
- * Records the mailing: the debit (live keys), the shipment with its first step and its
+ * Records the mailing: the debit (live keys), the mailing with its first step and its
  * `mailing.created` and, under an Idempotency-Key, the answer, all committed together. A test
  * mailing without a key is a single statement, with no transaction round trips.
  */
 async function recordMailing(
   db: Db,
   caller: Caller,
-  row: ShipmentRow & { layout: unknown },
-  answer: Shipment,
+  row: MailingRow & { layout: unknown },
+  answer: Mailing,
   ownPdf?: PreparedOwnPdf,
 ): Promise<{ charge?: Charge; created: MailingCreated }> {
-  if (row.test && !caller.idempotency && !ownPdf) return { created: await insertShipment(db, row, true) };
+  if (row.test && !caller.idempotency && !ownPdf) return { created: await insertMailing(db, row, true) };
   return db.transaction(async (trx) => {
     await trx.raw(`SET LOCAL statement_timeout = ${RECORD_STATEMENT_TIMEOUT_MS}`);
     const charge = row.test ? undefined : await debit(trx, row.account_id, `mailing.${row.mode}`, row.id, row.amount_cents);
-    const created = await insertShipment(trx, row, false);
+    const created = await insertMailing(trx, row, false);
     if (ownPdf) await storeOwnPdfs(trx, [{ shipmentId: row.id, stored: ownPdf.stored }]);
     // Under an Idempotency-Key, the answer commits with the mailing: a retry after a crash
     // replays it and can never post the letter twice.
@@ -160,10 +160,10 @@ async function recordMailing(
   });
 }
 
-/** What starts a recorded shipment's workflow (at creation, before an update, by the reconciler). */
+/** What starts a recorded mailing's workflow (at creation, before an update, by the reconciler). */
 export function mailingStart(
   config: Config,
-  row: Pick<ShipmentRow, 'id' | 'account_id' | 'mode' | 'test' | 'send_at'> & { reference: string | null },
+  row: Pick<MailingRow, 'id' | 'account_id' | 'mode' | 'test' | 'send_at'> & { reference: string | null },
 ): MailingStart {
   return {
     input: mailingWorkflowInput(config, { shipmentId: row.id, accountId: row.account_id, mode: row.mode, test: row.test, sendAt: row.send_at ?? undefined }),
@@ -182,14 +182,14 @@ export function checkEmailCopy(request: PreparedMailing['request']): void {
   }
 }
 
-/** The shipment row of a checked request (a test key pays nothing), as recorded. */
-export function shipmentRow(
+/** The mailing row of a checked request (a test key pays nothing), as recorded. */
+export function mailingRow(
   caller: Pick<Caller, 'accountId' | 'mode'>,
   { request, letter, price }: PreparedMailing,
   id: string,
   now: Date,
   batchId: string | null = null,
-): ShipmentRow & { layout: unknown } {
+): MailingRow & { layout: unknown } {
   const test = caller.mode === 'test';
   return {
     id,
@@ -217,10 +217,10 @@ export function shipmentRow(
 }
 
 /**
- * The mailings of a batch, in the transaction that records (and pays for) the batch: the shipments,
+ * The mailings of a batch, in the transaction that records (and pays for) the batch: the mailings,
  * their first events, their records and own PDFs, a few statements for any number of rows.
  */
-export async function recordBatchShipments(trx: Tx, mailings: { row: ShipmentRow & { layout: unknown }; ownPdf?: PreparedOwnPdf }[]): Promise<void> {
+export async function recordBatchMailings(trx: Tx, mailings: { row: MailingRow & { layout: unknown }; ownPdf?: PreparedOwnPdf }[]): Promise<void> {
   const CHUNK = 500;
   for (let i = 0; i < mailings.length; i += CHUNK) {
     const part = mailings.slice(i, i + CHUNK);
@@ -246,14 +246,14 @@ export async function recordBatchShipments(trx: Tx, mailings: { row: ShipmentRow
  *   late record). An unreachable Temporal is a 503 with nothing recorded or charged.
  * Either way the database transaction (and the account row it locks) stays a few statements long.
  */
-export async function createMailing(deps: Deps, caller: Caller, given: MailingRequest): Promise<Shipment> {
+export async function createMailing(deps: Deps, caller: Caller, given: MailingRequest): Promise<Mailing> {
   const { db, config } = deps;
   const { mailings } = deps.workflows;
   const prepared = await prepareMailing(deps, given, caller.addressCheckDefault);
   checkEmailCopy(prepared.request);
   const { ownPdf } = prepared;
   const id = randomUUID();
-  const row = shipmentRow(caller, prepared, id, new Date());
+  const row = mailingRow(caller, prepared, id, new Date());
   const price = row.amount_cents;
   // The balance known to authentication is current (every change is announced), so a short balance
   // is refused before anything starts; the debit when recording stays the authority.
@@ -261,13 +261,13 @@ export async function createMailing(deps: Deps, caller: Caller, given: MailingRe
   const now = row.created_at;
   const start = mailingStart(config, row);
   // The response is what is being written: no need to read it back.
-  const shipment = toShipment(row, [{ step: 0, status: 'paid', at: now }], [], true);
+  const mailing = toMailing(row, [{ step: 0, status: 'paid', at: now }], [], true);
   if (mailings.readyToStartLater()) {
-    const { charge, created } = await recordMailing(db, caller, row, shipment, ownPdf);
+    const { charge, created } = await recordMailing(db, caller, row, mailing, ownPdf);
     // Its mailing.created recorded with it: the workflow starts with it (nothing to read or write first).
     mailings.startLater({ ...start, input: { ...start.input, created } });
     if (charge) caller.onBalance?.(charge.balanceCents);
-    return shipment;
+    return mailing;
   }
   try {
     await mailings.start(start.input, start.reference);
@@ -278,7 +278,7 @@ export async function createMailing(deps: Deps, caller: Caller, given: MailingRe
   let charge: Charge | undefined;
   try {
     // The workflow, started without the event, finds it recorded with the mailing.
-    ({ charge } = await recordMailing(db, caller, row, shipment, ownPdf));
+    ({ charge } = await recordMailing(db, caller, row, mailing, ownPdf));
   } catch (error) {
     // The workflow gave up waiting before the record came (it was too slow) and has ended:
     // its tombstone refused the whole statement, so nothing was committed.
@@ -294,5 +294,5 @@ export async function createMailing(deps: Deps, caller: Caller, given: MailingRe
     throw error;
   }
   if (charge) caller.onBalance?.(charge.balanceCents);
-  return shipment;
+  return mailing;
 }

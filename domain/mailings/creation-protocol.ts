@@ -12,7 +12,7 @@
 
 /** Bound on each statement that records a mailing (statement_timeout in its transaction). */
 export const RECORD_STATEMENT_TIMEOUT_MS = 5000;
-/** Statements in the longest record: SET LOCAL, the debit, the shipment with its first event, the idempotent answer. */
+/** Statements in the longest record: SET LOCAL, the debit, the mailing with its first event, the idempotent answer. */
 export const RECORD_STATEMENTS = 4;
 /** The longest a record can take once it has begun. */
 export const RECORD_MAX_MS = RECORD_STATEMENTS * RECORD_STATEMENT_TIMEOUT_MS;

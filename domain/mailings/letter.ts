@@ -5,13 +5,13 @@ import { requireValidValues, type FieldValue } from '../letters/values.js';
 import { flatten, frenchDate, parisTodayIso, renderLetter, segmentsText, type LetterDocument } from '../letters/render.js';
 import { normalize } from '../../lib/text.js';
 import type { AddressedMailingRequest, MailingAddressInput } from './request.js';
-import type { PostalAddress, ShipmentDocument } from './shipment.js';
+import type { PostalAddress, MailingDocument } from './mailing.js';
 
 export interface PreparedLetter {
   title: string;
   recipient: PostalAddress;
   layout: LetterDocument;
-  document: ShipmentDocument;
+  document: MailingDocument;
   warnings: RequestWarning[];
 }
 

@@ -8,7 +8,7 @@ import { ownPdfPrice, type MailingPrice } from './pricing.js';
 /** The title of an own PDF sent without one. */
 export const OWN_PDF_DEFAULT_TITLE = 'Document PDF';
 
-/** An own-PDF letter once checked: what the shipment shows, what is stored, what it costs. */
+/** An own-PDF letter once checked: what the mailing shows, what is stored, what it costs. */
 export interface PreparedOwnPdf {
   letter: Omit<PreparedLetter, 'layout'>;
   stored: StoredOwnPdf;

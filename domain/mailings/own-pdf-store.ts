@@ -21,8 +21,8 @@ export async function storeOwnPdfs(trx: Tx, mailings: { shipmentId: string; stor
   const documents = new Map(mailings.map(({ stored }) => [stored.sha256, stored.pdf]));
   for (const [sha256, pdf] of documents) await trx('pdf_documents').insert({ sha256, pdf }).onConflict('sha256').ignore();
   await trx('shipment_pdfs').insert(
-    mailings.map(({ shipmentId, stored }) => ({
-      shipment_id: shipmentId,
+    mailings.map(({ shipmentId: mailingId, stored }) => ({
+      shipment_id: mailingId,
       sha256: stored.sha256,
       pages: stored.pages,
       address_placement: stored.addressPlacement,
@@ -31,10 +31,10 @@ export async function storeOwnPdfs(trx: Tx, mailings: { shipmentId: string; stor
 }
 
 /** The PDF of a mailing, if it is an own-PDF mailing (of `accountId` when given: the developer space's preview). */
-export async function findOwnPdf(db: Db | Tx, shipmentId: string, accountId?: string): Promise<StoredOwnPdf | undefined> {
+export async function findOwnPdf(db: Db | Tx, mailingId: string, accountId?: string): Promise<StoredOwnPdf | undefined> {
   const query = db('shipment_pdfs as p')
     .join('pdf_documents as d', 'd.sha256', 'p.sha256')
-    .where('p.shipment_id', shipmentId)
+    .where('p.shipment_id', mailingId)
     .first('d.pdf', 'p.sha256', 'p.pages', 'p.address_placement');
   if (accountId) query.join('shipments as s', 's.id', 'p.shipment_id').where('s.account_id', accountId);
   const row = (await query) as { pdf: Buffer; sha256: string; pages: number; address_placement: AddressPlacement } | undefined;

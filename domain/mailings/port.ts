@@ -1,4 +1,4 @@
-import type { Shipment } from './shipment.js';
+import type { Mailing } from './mailing.js';
 import type { TestAdvance } from './states.js';
 import type { MailingStart, MailingWorkflowInput } from './workflow-input.js';
 
@@ -29,14 +29,14 @@ export interface MailingPort {
    */
   startLater(start: MailingStart): void;
   /** Whether a mailing's workflow is running now (false when it has ended or never started). */
-  isRunning(shipmentId: string): Promise<boolean>;
+  isRunning(mailingId: string): Promise<boolean>;
   /** Ends a mailing's workflow that will never have its record. */
-  end(shipmentId: string, reason: string): Promise<void>;
+  end(mailingId: string, reason: string): Promise<void>;
   /**
    * The advance and cancel updates; refusals are Conflict or Unprocessable. `updateId` (from the
    * request's Idempotency-Key) makes a retried call the same update: it runs once. A mailing whose
    * workflow is not started yet is started first.
    */
-  advance(start: MailingStart, advance: TestAdvance, updateId?: string): Promise<Shipment>;
-  cancel(start: MailingStart, updateId?: string): Promise<Shipment>;
+  advance(start: MailingStart, advance: TestAdvance, updateId?: string): Promise<Mailing>;
+  cancel(start: MailingStart, updateId?: string): Promise<Mailing>;
 }

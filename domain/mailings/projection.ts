@@ -3,10 +3,10 @@ import { refund } from '../billing/ledger.js';
 import type { LetterDocument } from '../letters/render.js';
 import type { DeliveryTarget } from '../webhooks/event-types.js';
 import { recordWebhookEvent, webhookEventStatement, withEventSql, type NewEvent } from '../webhooks/events.js';
-import { findShipment, findShipmentRow, shipmentOfRow, type Shipment, type ShipmentRow, type ShipmentViewRowWithHistory } from './shipment.js';
+import { findMailing, findMailingRow, mailingOfRow, type Mailing, type MailingRow, type MailingViewRowWithHistory } from './mailing.js';
 import { storeProofCte } from './proofs.js';
 import type { PostalAddress } from '../catalogue/catalogue.js';
-import type { Mode, ProofKind, ShipmentStatus } from './states.js';
+import type { Mode, ProofKind, MailingStatus } from './states.js';
 
 /**
  * Where a mailing's state is written: the Postgres projection the API reads, moved only by the
@@ -14,8 +14,8 @@ import type { Mode, ProofKind, ShipmentStatus } from './states.js';
  * an activity retried after a crash writes nothing twice.
  */
 
-/** Where and when a paid shipment ends (its last step), fixed by the workflow. */
-export interface EndOfPaidShipment {
+/** Where and when a paid mailing ends (its last step), fixed by the workflow. */
+export interface EndOfPaidMailing {
   shipmentId: string;
   step: number;
   at: string;
@@ -24,14 +24,14 @@ export interface EndOfPaidShipment {
 export interface StepRecord {
   shipmentId: string;
   step: number;
-  status: ShipmentStatus;
+  status: MailingStatus;
   /** ISO time of the move, fixed by the workflow so that a retried activity writes the same. */
   at: string;
 }
 
 /**
  * A move in one statement: the event's CTEs ($1–$10, domain/webhooks/events.ts), then the step
- * ($11 shipment, $12 step, $13 status, $14 time), written once; `step` only ever grows.
+ * ($11 mailing, $12 step, $13 status, $14 time), written once; `step` only ever grows.
  */
 const RECORD_MOVE_SQL = withEventSql(`step_event AS (
     INSERT INTO shipment_events (shipment_id, step, status, at) VALUES ($11, $12, $13, $14) ON CONFLICT (shipment_id, step) DO NOTHING
@@ -40,37 +40,37 @@ const RECORD_MOVE_SQL = withEventSql(`step_event AS (
     UPDATE shipments SET status = $13, step = $12, updated_at = $14 WHERE id = $11 AND step < $12
   )`);
 
-/** A shipment as recorded, and the deliveries to start of the event that announced it. */
+/** A mailing as recorded, and the deliveries to start of the event that announced it. */
 export interface Announced {
-  shipment: Shipment;
+  shipment: Mailing;
   deliveries: DeliveryTarget[];
 }
 
 /** Records `event` about `shipment` (as read) with its deliveries. */
-async function announced(db: Db | Tx, shipment: Shipment, event: Omit<NewEvent, 'mailing'>): Promise<Announced> {
+async function announced(db: Db | Tx, shipment: Mailing, event: Omit<NewEvent, 'mailing'>): Promise<Announced> {
   return { shipment, deliveries: await recordWebhookEvent(db, { ...event, mailing: shipment }) };
 }
 
-/** A proof stored with its event: the event's CTEs, then the proof ($11 shipment, $12 kind, $13 PDF). */
+/** A proof stored with its event: the event's CTEs, then the proof ($11 mailing, $12 kind, $13 PDF). */
 const RECORD_PROOF_SQL = withEventSql(storeProofCte('$11', '$12', '$13'));
 
 /**
  * A change and its event in one statement, so that nothing is recorded without its announcement:
- * the shipment read, then `statement` writes the change and records the event with the shipment
+ * the mailing read, then `statement` writes the change and records the event with the mailing
  * as the change leaves it (`change` applies it to the row read, as the statement does). Only the
- * mailing's workflow changes its shipment, one change at a time: nothing writes it between the
- * read and the write. Repeating it creates nothing twice. Undefined when the shipment does not exist.
+ * mailing's workflow changes its mailing, one change at a time: nothing writes it between the
+ * read and the write. Repeating it creates nothing twice. Undefined when the mailing does not exist.
  */
 async function recordChange(
   db: Db,
-  shipmentId: string,
-  change: (found: ShipmentViewRowWithHistory) => ShipmentViewRowWithHistory,
+  mailingId: string,
+  change: (found: MailingViewRowWithHistory) => MailingViewRowWithHistory,
   event: Omit<NewEvent, 'mailing'>,
   statement: { name: string; sql: string; parameters: unknown[] },
 ): Promise<Announced | undefined> {
-  const found = await findShipmentRow(db, shipmentId);
+  const found = await findMailingRow(db, mailingId);
   if (!found) return undefined;
-  const { shipment } = shipmentOfRow(change(found), false);
+  const { shipment } = mailingOfRow(change(found), false);
   const recorded = webhookEventStatement({ ...event, mailing: shipment });
   const rows = await preparedQuery<{ id: string; endpoint_id: string }>(db, statement.name, statement.sql, [...recorded.parameters, ...statement.parameters]);
   return { shipment, deliveries: recorded.deliveries(rows) };
@@ -78,10 +78,10 @@ async function recordChange(
 
 /**
  * A move: the step (written once; `step` only ever grows, a step already there is kept) and its
- * event, with the shipment as of that step, and the event's deliveries.
+ * event, with the mailing as of that step, and the event's deliveries.
  */
 export function recordMove(db: Db, record: StepRecord, event: Omit<NewEvent, 'mailing'>): Promise<Announced | undefined> {
-  const moved = (found: ShipmentViewRowWithHistory): ShipmentViewRowWithHistory => ({
+  const moved = (found: MailingViewRowWithHistory): MailingViewRowWithHistory => ({
     ...found,
     ...(found.step < record.step ? { status: record.status, step: record.step } : {}),
     events: found.events.some((e) => e.step === record.step) ? found.events : [...found.events, { step: record.step, status: record.status, at: record.at }],
@@ -95,12 +95,12 @@ export function recordMove(db: Db, record: StepRecord, event: Omit<NewEvent, 'ma
 
 /**
  * A proof made available: stored once (a retried print keeps the first) and announced by `event`
- * (its `mailing.proof_available`) with the shipment that now lists it, and the event's deliveries.
+ * (its `mailing.proof_available`) with the mailing that now lists it, and the event's deliveries.
  */
-export function recordProof(db: Db, shipmentId: string, kind: ProofKind, pdf: Uint8Array, event: Omit<NewEvent, 'mailing'>): Promise<Announced | undefined> {
-  const listed = (found: ShipmentViewRowWithHistory): ShipmentViewRowWithHistory =>
+export function recordProof(db: Db, mailingId: string, kind: ProofKind, pdf: Uint8Array, event: Omit<NewEvent, 'mailing'>): Promise<Announced | undefined> {
+  const listed = (found: MailingViewRowWithHistory): MailingViewRowWithHistory =>
     found.proofs.includes(kind) ? found : { ...found, proofs: [...found.proofs, kind] };
-  return recordChange(db, shipmentId, listed, event, { name: 'record-proof', sql: RECORD_PROOF_SQL, parameters: [shipmentId, kind, Buffer.from(pdf)] });
+  return recordChange(db, mailingId, listed, event, { name: 'record-proof', sql: RECORD_PROOF_SQL, parameters: [mailingId, kind, Buffer.from(pdf)] });
 }
 
 /**
@@ -110,24 +110,24 @@ export function recordProof(db: Db, shipmentId: string, kind: ProofKind, pdf: Ui
  */
 export async function announceCreation(
   db: Db,
-  shipmentId: string,
+  mailingId: string,
   event: Omit<NewEvent, 'mailing' | 'type' | 'endpointsCreatedBy'>,
 ): Promise<Announced | undefined> {
-  const found = await findShipment(db, shipmentId, false);
+  const found = await findMailing(db, mailingId, false);
   if (!found) return undefined;
-  const { shipment } = found;
-  if (shipment.status !== 'paid') return { shipment, deliveries: [] };
-  return announced(db, shipment, { ...event, type: 'mailing.created', endpointsCreatedBy: shipment.createdAt });
+  const { shipment: mailing } = found;
+  if (mailing.status !== 'paid') return { shipment: mailing, deliveries: [] };
+  return announced(db, mailing, { ...event, type: 'mailing.created', endpointsCreatedBy: mailing.createdAt });
 }
 
 /**
- * A paid shipment ends (canceled, or in error) at its last step with its amount credited back, in
+ * A paid mailing ends (canceled, or in error) at its last step with its amount credited back, in
  * one transaction that locks its row. A cancellation also needs that no filing attempt may have
  * reached the operator. True when it has ended so (now or before).
  */
-export function endPaidShipment(db: Db, end: EndOfPaidShipment, status: 'canceled' | 'error'): Promise<boolean> {
+export function endPaidMailing(db: Db, end: EndOfPaidMailing, status: 'canceled' | 'error'): Promise<boolean> {
   return db.transaction(async (trx) => {
-    const row = (await trx('shipments').where({ id: end.shipmentId }).forUpdate().first()) as (ShipmentRow & { filing_claimed_at: Date | null }) | undefined;
+    const row = (await trx('shipments').where({ id: end.shipmentId }).forUpdate().first()) as (MailingRow & { filing_claimed_at: Date | null }) | undefined;
     if (!row || row.status !== 'paid') return row?.status === status;
     if (status === 'canceled' && row.filing_claimed_at) return false;
     await trx('shipments').where({ id: end.shipmentId }).update({ status, step: end.step, updated_at: end.at });
@@ -139,9 +139,9 @@ export function endPaidShipment(db: Db, end: EndOfPaidShipment, status: 'cancele
   });
 }
 
-/** What filing needs of a shipment: its state, mode, number, addresses, options and the letter's layout. */
+/** What filing needs of a mailing: its state, mode, number, addresses, options and the letter's layout. */
 export interface FilingCandidate {
-  status: ShipmentStatus;
+  status: MailingStatus;
   mode: Mode;
   test: boolean;
   trackingNumber: string;
@@ -154,11 +154,11 @@ export interface FilingCandidate {
   operator: string | null;
 }
 
-export async function filingCandidate(db: Db, shipmentId: string): Promise<FilingCandidate | undefined> {
+export async function filingCandidate(db: Db, mailingId: string): Promise<FilingCandidate | undefined> {
   const row = (await db('shipments')
-    .where({ id: shipmentId })
+    .where({ id: mailingId })
     .first('status', 'mode', 'test', 'tracking_number', 'title', 'sender', 'recipient', 'options', 'layout', 'operator')) as
-    | (Pick<ShipmentRow, 'status' | 'mode' | 'test' | 'tracking_number' | 'title' | 'sender' | 'recipient' | 'options'> & {
+    | (Pick<MailingRow, 'status' | 'mode' | 'test' | 'tracking_number' | 'title' | 'sender' | 'recipient' | 'options'> & {
         layout: LetterDocument | null;
         operator: string | null;
       })
@@ -182,11 +182,11 @@ export async function filingCandidate(db: Db, shipmentId: string): Promise<Filin
 /**
  * The claim of a filing attempt, in one short statement: the row decides whether this attempt may
  * reach the operator or a cancellation came first, and remembers which operator it goes to (an
- * earlier attempt's operator stays). False when the shipment is canceled.
+ * earlier attempt's operator stays). False when the mailing is canceled.
  */
-export async function claimFiling(db: Db, shipmentId: string, operator: string): Promise<boolean> {
+export async function claimFiling(db: Db, mailingId: string, operator: string): Promise<boolean> {
   const claimed = await db('shipments')
-    .where({ id: shipmentId })
+    .where({ id: mailingId })
     .whereNot({ status: 'canceled' })
     .update({ filing_claimed_at: db.raw('coalesce(filing_claimed_at, now())'), operator: db.raw('coalesce(operator, ?)', [operator]) });
   return claimed > 0;
@@ -202,15 +202,15 @@ const OPERATOR_REFERENCE_SQL = 'SELECT operator, operator_sending_id, operator_r
 
 /**
  * The operator that took a letter (null: the simulator, before operators were recorded), its ids,
- * and the letter's mode (null: no such shipment).
+ * and the letter's mode (null: no such mailing).
  */
-export async function operatorReference(db: Db, shipmentId: string): Promise<OperatorReference & { operator: string | null; mode: Mode | null }> {
+export async function operatorReference(db: Db, mailingId: string): Promise<OperatorReference & { operator: string | null; mode: Mode | null }> {
   // Asked at every tracking poll and proof: prepared.
   const [row] = await preparedQuery<{ operator: string | null; operator_sending_id: string | null; operator_recipient_id: string | null; mode: Mode }>(
     db,
     'operator-reference',
     OPERATOR_REFERENCE_SQL,
-    [shipmentId],
+    [mailingId],
   );
   return {
     operator: row?.operator ?? null,
@@ -221,16 +221,16 @@ export async function operatorReference(db: Db, shipmentId: string): Promise<Ope
 }
 
 /** Written before the letter is submitted, so that a retried filing finds the operator's sending. */
-export async function rememberOperatorReference(db: Db, shipmentId: string, reference: Partial<OperatorReference>): Promise<void> {
+export async function rememberOperatorReference(db: Db, mailingId: string, reference: Partial<OperatorReference>): Promise<void> {
   const change: Record<string, string> = {};
   if (reference.sendingId) change.operator_sending_id = reference.sendingId;
   if (reference.recipientId) change.operator_recipient_id = reference.recipientId;
-  if (Object.keys(change).length) await db('shipments').where({ id: shipmentId }).update(change);
+  if (Object.keys(change).length) await db('shipments').where({ id: mailingId }).update(change);
 }
 
 /** What an operator reports of a filed letter: its status, and what it tells of it along the way. */
 export interface OperatorNews {
-  status: ShipmentStatus;
+  status: MailingStatus;
   /** The postal number (a registered letter's number), once the operator gives it. */
   trackingNumber?: string;
   /** What the operator charges us for the postage, in cents. */
@@ -238,21 +238,21 @@ export interface OperatorNews {
 }
 
 /**
- * Keeps what the operator told beside the shipment: its postal number replaces ours, its postage
+ * Keeps what the operator told beside the mailing: its postal number replaces ours, its postage
  * is kept beside what we charged. Returns what we charged, for the caller to compare.
  */
-export async function recordOperatorNews(db: Db, shipmentId: string, news: OperatorNews): Promise<{ amountCents: number } | undefined> {
+export async function recordOperatorNews(db: Db, mailingId: string, news: OperatorNews): Promise<{ amountCents: number } | undefined> {
   const change: Record<string, string | number> = {};
   if (news.trackingNumber) change.tracking_number = news.trackingNumber;
   if (news.postageCents !== undefined) change.operator_postage_cents = news.postageCents;
   if (!Object.keys(change).length) return undefined;
-  const [row] = await db('shipments').where({ id: shipmentId }).update(change).returning('amount_cents');
+  const [row] = await db('shipments').where({ id: mailingId }).update(change).returning('amount_cents');
   return row && { amountCents: (row as { amount_cents: number }).amount_cents };
 }
 
 /** Released when the operator certainly did not take the letter: a paid mailing stays cancelable while filing is retried. */
-export async function releaseFilingClaim(db: Db, shipmentId: string): Promise<void> {
-  await db('shipments').where({ id: shipmentId, status: 'paid' }).update({ filing_claimed_at: null });
+export async function releaseFilingClaim(db: Db, mailingId: string): Promise<void> {
+  await db('shipments').where({ id: mailingId, status: 'paid' }).update({ filing_claimed_at: null });
 }
 
 /** A live letter's cost as operators see it (admin CLI `mailing costs`): what we charged and what the operator charges us. */
@@ -260,7 +260,7 @@ export interface OperatorCost {
   id: string;
   accountId: string;
   mode: Mode;
-  status: ShipmentStatus;
+  status: MailingStatus;
   operator: string | null;
   operatorSendingId: string | null;
   trackingNumber: string;
@@ -286,7 +286,7 @@ export async function operatorCosts(db: Db, options: { accountId?: string; shipm
     'amount_cents',
     'operator_postage_cents',
     'created_at',
-  )) as (Pick<ShipmentRow, 'id' | 'account_id' | 'mode' | 'status' | 'tracking_number' | 'amount_cents' | 'created_at'> & {
+  )) as (Pick<MailingRow, 'id' | 'account_id' | 'mode' | 'status' | 'tracking_number' | 'amount_cents' | 'created_at'> & {
     operator: string | null;
     operator_sending_id: string | null;
     operator_postage_cents: number | null;

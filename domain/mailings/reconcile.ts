@@ -17,8 +17,8 @@ export interface ReconcileOptions {
 
 type UnfinishedRow = { id: string; account_id: string; mode: Mode; test: boolean; reference: string | null; send_at: string | null };
 
-/** Shipments not final and older than the grace period: each should have a running workflow. */
-function unfinishedShipments(db: Db, options: ReconcileOptions & { shipmentId?: string; newestFirst?: boolean }): Promise<UnfinishedRow[]> {
+/** Mailings not final and older than the grace period: each should have a running workflow. */
+function unfinishedMailings(db: Db, options: ReconcileOptions & { shipmentId?: string; newestFirst?: boolean }): Promise<UnfinishedRow[]> {
   const query = db('shipments')
     .where('created_at', '<', new Date(Date.now() - RECONCILER_GRACE_MS))
     .whereNotIn('status', ['canceled', 'error', 'returned'])
@@ -34,7 +34,7 @@ function unfinishedShipments(db: Db, options: ReconcileOptions & { shipmentId?: 
 }
 
 /**
- * The repair of DESIGN.md §1: a shipment that is not final has a running workflow. One that has
+ * The repair of DESIGN.md §1: a mailing that is not final has a running workflow. One that has
  * none (terminated by hand, failed on a bug, lost in a disaster recovery) is started again, and
  * the workflow resumes from the projection: it files an unfiled letter, follows a filed one, or
  * refunds one paid too long ago (`mailing.error`).
@@ -45,8 +45,8 @@ export async function resumeUnattendedMailings(deps: Deps, options: ReconcileOpt
   // workflow (sandbox mailings stay unfinished for up to 30 days). Then the oldest.
   const half = Math.ceil((options.batch ?? BATCH) / 2);
   const [newest, oldest] = await Promise.all([
-    unfinishedShipments(deps.db, { ...options, batch: half, newestFirst: true }),
-    unfinishedShipments(deps.db, { ...options, batch: half }),
+    unfinishedMailings(deps.db, { ...options, batch: half, newestFirst: true }),
+    unfinishedMailings(deps.db, { ...options, batch: half }),
   ]);
   const rows = [...new Map([...newest, ...oldest].map((row) => [row.id, row])).values()];
   const resumed: string[] = [];
@@ -54,7 +54,7 @@ export async function resumeUnattendedMailings(deps: Deps, options: ReconcileOpt
     if (await deps.workflows.mailings.isRunning(row.id)) continue;
     // Read again: a mailing that reached its end after the batch was read has closed its workflow
     // too (its last step is written before the workflow completes), and needs nothing.
-    if ((await unfinishedShipments(deps.db, { shipmentId: row.id })).length === 0) continue;
+    if ((await unfinishedMailings(deps.db, { shipmentId: row.id })).length === 0) continue;
     // With its send date: a mailing resumed before that day waits for it again.
     const { input, reference } = mailingStart(deps.config, row);
     if (await deps.workflows.mailings.restart({ ...input, resumed: true }, reference)) {

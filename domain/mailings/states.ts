@@ -1,14 +1,14 @@
 /**
- * Modes, statuses and steps of a shipment (DESIGN.md §2). Pure data: workflows import it too.
+ * Modes, statuses and steps of a mailing (DESIGN.md §2). Pure data: workflows import it too.
  */
 export type Mode = 'simple' | 'registered' | 'ar';
 export type MainStatus = 'paid' | 'printed' | 'posted' | 'in_transit' | 'delivered' | 'ar_signed';
 export type TerminalStatus = 'returned' | 'error' | 'canceled';
-export type ShipmentStatus = MainStatus | TerminalStatus;
+export type MailingStatus = MainStatus | TerminalStatus;
 export type ProofKind = 'filing' | 'delivery' | 'return';
 
 export const MODES: Mode[] = ['simple', 'registered', 'ar'];
-export const STATUSES: ShipmentStatus[] = ['paid', 'printed', 'posted', 'in_transit', 'delivered', 'ar_signed', 'returned', 'error', 'canceled'];
+export const STATUSES: MailingStatus[] = ['paid', 'printed', 'posted', 'in_transit', 'delivered', 'ar_signed', 'returned', 'error', 'canceled'];
 export const PROOF_KINDS: ProofKind[] = ['filing', 'delivery', 'return'];
 
 /** The main path of each mode; the index is the step. */
@@ -24,7 +24,7 @@ export const MODE_LABELS: Record<Mode, string> = {
   ar: 'Lettre recommandée avec accusé de réception',
 };
 
-export const STATUS_LABELS: Record<ShipmentStatus, string> = {
+export const STATUS_LABELS: Record<MailingStatus, string> = {
   paid: 'Payée, en attente de dépôt',
   printed: 'Imprimée et mise sous pli',
   posted: "Remise à l'opérateur postal",
@@ -46,12 +46,12 @@ export function lastStep(mode: Mode): number {
   return PATHS[mode].length - 1;
 }
 
-export function isFinal(mode: Mode, status: ShipmentStatus): boolean {
+export function isFinal(mode: Mode, status: MailingStatus): boolean {
   return status === 'returned' || status === 'error' || status === 'canceled' || PATHS[mode].indexOf(status as MainStatus) === lastStep(mode);
 }
 
 /** The proof a status makes available, if any. */
-export function proofAt(mode: Mode, status: ShipmentStatus): ProofKind | undefined {
+export function proofAt(mode: Mode, status: MailingStatus): ProofKind | undefined {
   if (status === 'posted') return 'filing';
   if (status === 'returned') return 'return';
   if ((mode === 'registered' && status === 'delivered') || (mode === 'ar' && status === 'ar_signed')) return 'delivery';
@@ -74,7 +74,7 @@ export interface MoveRefusal {
  * Whether a test mailing may make this move now (DESIGN.md §2): only test mailings, never from a
  * final state, `returned` only once posted, and a step ahead of the current one within the path.
  */
-export function advanceRefusal(mailing: { mode: Mode; status: ShipmentStatus; step: number; test: boolean }, request: TestAdvance): MoveRefusal | undefined {
+export function advanceRefusal(mailing: { mode: Mode; status: MailingStatus; step: number; test: boolean }, request: TestAdvance): MoveRefusal | undefined {
   const { mode, status, step } = mailing;
   if (!mailing.test) return { kind: 'conflict', message: 'Only test mailings can be advanced by hand.' };
   if (isFinal(mode, status)) return { kind: 'conflict', message: `This mailing is final (${status}).` };
@@ -87,8 +87,8 @@ export function advanceRefusal(mailing: { mode: Mode; status: ShipmentStatus; st
   return undefined;
 }
 
-/** Whether a status the postal operator reports is news for a shipment at `current`. */
-export function isAhead(mode: Mode, reported: ShipmentStatus, current: ShipmentStatus): boolean {
+/** Whether a status the postal operator reports is news for a mailing at `current`. */
+export function isAhead(mode: Mode, reported: MailingStatus, current: MailingStatus): boolean {
   if (isFinal(mode, current)) return false;
   if (reported === 'returned' || reported === 'error') return true;
   return PATHS[mode].indexOf(reported as MainStatus) > PATHS[mode].indexOf(current as MainStatus);
@@ -101,7 +101,7 @@ export function isAhead(mode: Mode, reported: ShipmentStatus, current: ShipmentS
  * the return before we knew the letter left, the moves go through `posted` (and its filing proof)
  * first, where `posted` is not already the end of the path.
  */
-export function movesTo(mode: Mode, current: ShipmentStatus, reported: ShipmentStatus): [ShipmentStatus, number][] {
+export function movesTo(mode: Mode, current: MailingStatus, reported: MailingStatus): [MailingStatus, number][] {
   if (!isAhead(mode, reported, current)) return [];
   const last = lastStep(mode);
   const posted = PATHS[mode].indexOf('posted');
@@ -109,12 +109,12 @@ export function movesTo(mode: Mode, current: ShipmentStatus, reported: ShipmentS
     return [...movesTo(mode, current, 'posted'), ['returned', last]];
   if (reported === 'returned' || reported === 'error' || reported === 'canceled') return [[reported, last]];
   const path = PATHS[mode];
-  const moves: [ShipmentStatus, number][] = [];
+  const moves: [MailingStatus, number][] = [];
   for (let s = path.indexOf(current as MainStatus) + 1; s <= path.indexOf(reported as MainStatus); s++) moves.push([path[s]!, s]);
   return moves;
 }
 
 /** The next status after `current` towards a reported one (a single move). */
-export function nextAfter(mode: Mode, current: ShipmentStatus, reported: ShipmentStatus): ShipmentStatus {
+export function nextAfter(mode: Mode, current: MailingStatus, reported: MailingStatus): MailingStatus {
   return movesTo(mode, current, reported)[0]?.[0] ?? current;
 }

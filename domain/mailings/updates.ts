@@ -1,14 +1,14 @@
 import type { Caller, Deps } from '../deps.js';
 import { Conflict, NotAllowed } from '../errors.js';
 import { mailingStart } from './create.js';
-import type { ShipmentViewRow } from './shipment.js';
+import type { MailingViewRow } from './mailing.js';
 import { isFinal, type TestAdvance } from './states.js';
 
 /**
  * The caller's own mailing by id, or NotFound: the API reads it through its cache of polled
  * mailings, which the domain does not know.
  */
-export type OwnMailingRow = (id: string) => Promise<ShipmentViewRow>;
+export type OwnMailingRow = (id: string) => Promise<MailingViewRow>;
 
 /**
  * Cancels a mailing that is still paid (not yet filed) through its workflow's `cancel` update,

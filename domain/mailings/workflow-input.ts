@@ -1,5 +1,5 @@
 import type { DeliveryTarget } from '../webhooks/event-types.js';
-import type { Shipment } from './shipment.js';
+import type { Mailing } from './mailing.js';
 import type { Mode } from './states.js';
 
 /** What the mailing workflow is started with. */
@@ -12,7 +12,7 @@ export interface MailingWorkflowInput {
   webhookRetryDelaysMs: number[];
   /** How often the postal operator's tracking is asked for news (live mailings); absent in runs started before it existed. */
   operatorPollMs?: number;
-  /** Started again by the reconciler (the shipment existed before this run). */
+  /** Started again by the reconciler (the mailing existed before this run). */
   resumed?: boolean;
   /** TEST_MAILING_IDLE_LIMIT_MS unless configured (tests); absent in runs started before it existed. */
   testIdleLimitMs?: number;
@@ -32,7 +32,7 @@ export interface MailingWorkflowInput {
 
 /** A new mailing's `mailing.created` as the API recorded it: the mailing (without its letter) and the deliveries to start. */
 export interface MailingCreated {
-  mailing: Shipment;
+  mailing: Mailing;
   deliveries: DeliveryTarget[];
 }
 

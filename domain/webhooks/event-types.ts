@@ -32,9 +32,9 @@ export interface DeliveryTarget {
 }
 
 /**
- * What makes a mailing's event unique, its id derived from it (recordWebhookEvent): the shipment,
+ * What makes a mailing's event unique, its id derived from it (recordWebhookEvent): the mailing,
  * the type and the step (or the proof's kind). Never the workflow's random seed: an operator's Reset,
  * or the API and the workflow recording the same `mailing.created`, give the same id, so receivers
  * deduplicate.
  */
-export const mailingEventKey = (shipmentId: string, type: EventType, stepOrProof: number | string): string => `${shipmentId}/${type}/${stepOrProof}`;
+export const mailingEventKey = (mailingId: string, type: EventType, stepOrProof: number | string): string => `${mailingId}/${type}/${stepOrProof}`;

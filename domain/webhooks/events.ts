@@ -1,7 +1,7 @@
 import { preparedQuery, type Db, type Tx } from '../../db/knex.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import type { Deps } from '../deps.js';
-import type { Shipment } from '../mailings/shipment.js';
+import type { Mailing } from '../mailings/mailing.js';
 import { OPT_IN_EVENT_TYPES, type DeliveryTarget, type EventType } from './event-types.js';
 import { randomUUID } from 'node:crypto';
 import { findWebhookEndpoint } from './endpoints.js';
@@ -10,13 +10,13 @@ import { WebhookEndpointError } from './endpoint-error.js';
 export interface NewEvent {
   /** The event's id, or (mailing events) what makes the event unique: its id is derived from it. */
   eventId?: string;
-  /** Shipment, type and step or proof kind: the same event always gets the same id (retries, Reset). */
+  /** Mailing, type and step or proof kind: the same event always gets the same id (retries, Reset). */
   eventKey?: string;
   type: EventType;
   accountId: string;
   livemode: boolean;
   created: string;
-  mailing?: Shipment;
+  mailing?: Mailing;
   proof?: { kind: string };
   /** `data.details` of a `mailing.error` event: why it ended, e.g. the postal operator's reason for refusing the letter. */
   details?: { reason: string };

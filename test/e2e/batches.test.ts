@@ -29,7 +29,7 @@ const ledgerOf = async (accountId: string) =>
     ...e,
     amount_cents: Number(e.amount_cents),
   }));
-const shipmentsOf = (accountId: string) => stack().db('shipments').where({ account_id: accountId }).select('id', 'batch_id');
+const mailingsOf = (accountId: string) => stack().db('shipments').where({ account_id: accountId }).select('id', 'batch_id');
 
 /** POST /v1/mailing-batches (issue 29, part 1): all or nothing, paid once, one mailing per row. */
 describe('mailing batches', function () {
@@ -63,7 +63,7 @@ describe('mailing batches', function () {
     expect(missingField.error.code).to.equal('field_missing');
     expect(missingField.error.details).to.deep.equal({ field: 'rows[2].fields.contrat' });
     expect(await balanceOf(account.id)).to.equal(before);
-    expect(await shipmentsOf(account.id)).to.have.length(0);
+    expect(await mailingsOf(account.id)).to.have.length(0);
   });
 
   it('an invalid row refuses the whole batch (422 batch_invalid with the report), nothing created or charged', async () => {
@@ -75,7 +75,7 @@ describe('mailing batches', function () {
     expect(res.body.error.code).to.equal('batch_invalid');
     expect(res.body.error.details.rows.map((r: { ok: boolean }) => r.ok)).to.deep.equal([true, true, false]);
     expect(await balanceOf(account.id)).to.equal(before);
-    expect(await shipmentsOf(account.id)).to.have.length(0);
+    expect(await mailingsOf(account.id)).to.have.length(0);
   });
 
   it('refuses more rows than the limit (400) and a balance short of the total (402), creating nothing', async () => {
@@ -85,7 +85,7 @@ describe('mailing batches', function () {
     const res = await post(poor.liveKey, batchBody(2));
     expect(res.status, JSON.stringify(res.body)).to.equal(402);
     expect(res.body.error.code).to.equal('insufficient_balance');
-    expect(await shipmentsOf(poor.id)).to.have.length(0);
+    expect(await mailingsOf(poor.id)).to.have.length(0);
   });
 
   it(`checks ${MAX_BATCH_ROWS} rows (the most, inside SPEC.md's 1 MB body) in one dry run`, async () => {
@@ -173,7 +173,7 @@ describe('mailing batches', function () {
     expect(replay.status).to.equal(201);
     expect(replay.body.id).to.equal(created[0]!.body.id);
     expect(await stack().db('mailing_batches').where({ account_id: rich.id })).to.have.length(1);
-    expect(await shipmentsOf(rich.id)).to.have.length(2);
+    expect(await mailingsOf(rich.id)).to.have.length(2);
     expect(await ledgerOf(rich.id)).to.have.length(1);
   });
 
@@ -182,7 +182,7 @@ describe('mailing batches', function () {
     const scarce = await createAccount({ balanceCents: probe.body.amountCents + 10 });
     const answers = await Promise.all([post(scarce.liveKey, batchBody(3)), post(scarce.liveKey, batchBody(3))]);
     expect(answers.map((a) => a.status).sort()).to.deep.equal([201, 402]);
-    expect(await shipmentsOf(scarce.id)).to.have.length(3);
+    expect(await mailingsOf(scarce.id)).to.have.length(3);
     expect(await balanceOf(scarce.id)).to.equal(10);
   });
 
@@ -273,16 +273,16 @@ describe('mailing batches: a worker killed mid-batch', function () {
       return ids;
     };
     const ids = await eventually(countWorkflows, (found) => found.length >= ROWS, 120_000, 1000);
-    const shipments = await shipmentsOf(owner.id);
-    expect(shipments).to.have.length(ROWS);
+    const mailings = await mailingsOf(owner.id);
+    expect(mailings).to.have.length(ROWS);
     expect(ids).to.have.length(ROWS);
-    expect(new Set(ids)).to.deep.equal(new Set(shipments.map((s) => `mailing-${s.id}`)));
+    expect(new Set(ids)).to.deep.equal(new Set(mailings.map((s) => `mailing-${s.id}`)));
     expect(
       await stack()
         .db('mailing_records')
         .whereIn(
           'shipment_id',
-          shipments.map((s) => s.id),
+          mailings.map((s) => s.id),
         ),
     ).to.have.length(ROWS);
     expect(await ledgerOf(owner.id)).to.deep.equal([{ amount_cents: -res.body.amountCents, reference: `batch:${res.body.id}` }]);

@@ -81,10 +81,10 @@ describe('deadlines of mailings, shortened, on the Temporal dev server', functio
   });
   after(() => services.stop());
 
-  const shipment = (id: string) => stack().db('shipments').where({ id }).first('status', 'step');
+  const mailing = (id: string) => stack().db('shipments').where({ id }).first('status', 'step');
   const reaches = (id: string, status: string) =>
     eventually(
-      () => shipment(id),
+      () => mailing(id),
       (s) => s?.status === status,
       20_000,
       100,
@@ -114,7 +114,7 @@ describe('deadlines of mailings, shortened, on the Temporal dev server', functio
       expect(moved.status, JSON.stringify(moved.body)).to.equal(200);
     }
     // 7.5 s in all, never 4 s without an advance: still going; then left alone, it ends.
-    expect(await shipment(id)).to.deep.equal({ status: 'in_transit', step: 3 });
+    expect(await mailing(id)).to.deep.equal({ status: 'in_transit', step: 3 });
     expect(await reaches(id, 'error')).to.deep.equal({ status: 'error', step: 4 });
   });
 });

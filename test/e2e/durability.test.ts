@@ -129,25 +129,25 @@ describe('Temporal unreachable', function () {
 describe('a mailing workflow whose shipment is never recorded', function () {
   this.timeout(90_000);
   it('waits for the shipment, then ends without doing anything', async () => {
-    const shipmentId = (await import('node:crypto')).randomUUID();
+    const mailingId = (await import('node:crypto')).randomUUID();
     const { client } = stack().temporal;
     const started = Date.now();
     const result = await client.workflow.execute(mailing, {
       taskQueue: stack().config.taskQueue,
-      workflowId: mailingWorkflowId(shipmentId),
-      args: [{ shipmentId, accountId: shipmentId, mode: 'simple', test: false, webhookRetryDelaysMs: [1000] }],
+      workflowId: mailingWorkflowId(mailingId),
+      args: [{ shipmentId: mailingId, accountId: mailingId, mode: 'simple', test: false, webhookRetryDelaysMs: [1000] }],
     });
     expect(result).to.equal(null);
     // It waited for the recording's whole time bound (four statements of 5 s) before giving up.
     expect(Date.now() - started).to.be.above(25_000);
-    expect(await stack().db('operator_filings').where({ shipment_id: shipmentId }).first()).to.equal(undefined);
-    expect(await stack().db('webhook_events').where({ shipment_id: shipmentId }).first()).to.equal(undefined);
+    expect(await stack().db('operator_filings').where({ shipment_id: mailingId }).first()).to.equal(undefined);
+    expect(await stack().db('webhook_events').where({ shipment_id: mailingId }).first()).to.equal(undefined);
     // It left a tombstone: a record that comes now (the API was slower than the workflow's
     // patience) fails as a whole, so no debit stands for a mailing without its workflow.
-    expect((await stack().db('mailing_records').where({ shipment_id: shipmentId }).first())?.outcome).to.equal('abandoned');
+    expect((await stack().db('mailing_records').where({ shipment_id: mailingId }).first())?.outcome).to.equal('abandoned');
     const late = await stack()
       .db('mailing_records')
-      .insert({ shipment_id: shipmentId, outcome: 'recorded' })
+      .insert({ shipment_id: mailingId, outcome: 'recorded' })
       .catch((error: { constraint?: string }) => error);
     expect((late as { constraint?: string }).constraint).to.equal('mailing_records_pkey');
   });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { once } from 'node:events';
-import type { Shipment } from '../../domain/mailings/shipment.js';
+import type { Mailing } from '../../domain/mailings/mailing.js';
 import { balanceOf, call, createAccount, eventually, IsolatedServices, startedMailingWorkflow, type TestAccount } from '../support/api.js';
 import { admin } from '../support/admin.js';
 import { freeLetter, recipient, sender } from '../support/fixtures.js';
@@ -66,8 +66,8 @@ describe('Maileva as the postal operator (POSTAL_OPERATOR=maileva, against the s
   const post = (mode: string, to = recipient) =>
     call('POST', '/v1/mailings', { key: account.liveKey, body: { mode, letter: freeLetter, sender, recipient: to }, baseUrl: services.api.url });
 
-  async function finished(id: string): Promise<Shipment> {
-    return (await (await startedMailingWorkflow(id)).result()) as Shipment;
+  async function finished(id: string): Promise<Mailing> {
+    return (await (await startedMailingWorkflow(id)).result()) as Mailing;
   }
 
   const eventTypes = (id: string): Promise<string[]> =>

@@ -3,8 +3,8 @@ import type { Knex } from 'knex';
 import { call, createAccount, type TestAccount } from '../support/api.js';
 import { stack } from '../support/stack.js';
 import { freeLetter, recipient, sender } from '../support/fixtures.js';
-import { RARE_STATUS, REFERENCE, seedShipments } from '../support/seed-shipments.js';
-import { shipmentListQuery, type ShipmentFilter } from '../../domain/mailings/listing.js';
+import { RARE_STATUS, REFERENCE, seedMailings } from '../support/seed-mailings.js';
+import { mailingPageStatement, type MailingFilter } from '../../domain/mailings/listing.js';
 import { encodeCursor } from '../../domain/pagination.js';
 
 interface PlanNode {
@@ -36,19 +36,19 @@ describe('GET /v1/mailings at 100,000 mailings: each filter walks an index in th
     account = await createAccount();
     const res = await call('POST', '/v1/mailings', { key: account.testKey, body: { mode: 'registered', letter: freeLetter, sender, recipient } });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    await seedShipments(stack().db, res.body.id, 100_000, { testEvery: 3, proofs: true });
+    await seedMailings(stack().db, res.body.id, 100_000, { testEvery: 3, proofs: true });
   });
 
-  const planOf = async (filter: Omit<ShipmentFilter, 'accountId' | 'limit'>): Promise<PlanNode> => {
+  const planOf = async (filter: Omit<MailingFilter, 'accountId' | 'limit'>): Promise<PlanNode> => {
     const { db, config } = stack();
-    const { sql, bindings } = shipmentListQuery(db, config.secretKey, { accountId: account.id, limit: 20, ...filter })
+    const { sql, bindings } = mailingPageStatement(db, config.secretKey, { accountId: account.id, limit: 20, ...filter })
       .toSQL()
       .toNative();
     const { rows } = await db.raw(`EXPLAIN (FORMAT JSON) ${sql.replace(/\$(\d+)/g, '?')}`, bindings as readonly Knex.RawBinding[]);
     return rows[0]['QUERY PLAN'][0].Plan as PlanNode;
   };
 
-  const cases: [string, () => Omit<ShipmentFilter, 'accountId' | 'limit'>, string][] = [
+  const cases: [string, () => Omit<MailingFilter, 'accountId' | 'limit'>, string][] = [
     ['the first page', () => ({ test: true }), 'shipments_account_id_test_created_at_id_index'],
     ['the first page of live mailings', () => ({ test: false }), 'shipments_account_id_test_created_at_id_index'],
     ['a status matched by 1 in 1,000', () => ({ test: true, status: RARE_STATUS }), 'shipments_list_by_status'],

@@ -8,8 +8,8 @@ import { mailingWorkflowId } from '../../workflows/contract.js';
 /** EventType WORKFLOW_EXECUTION_UPDATE_ACCEPTED of Temporal's history. */
 const UPDATE_ACCEPTED = 41;
 
-async function acceptedUpdates(shipmentId: string): Promise<number> {
-  const history = await stack().temporal.client.workflow.getHandle(mailingWorkflowId(shipmentId)).fetchHistory();
+async function acceptedUpdates(mailingId: string): Promise<number> {
+  const history = await stack().temporal.client.workflow.getHandle(mailingWorkflowId(mailingId)).fetchHistory();
   return history.events!.filter((e) => e.eventType === UPDATE_ACCEPTED).length;
 }
 
@@ -63,7 +63,7 @@ describe('moves of a test mailing (the advance update)', function () {
     expect(await acceptedUpdates(id)).to.equal(1);
   });
 
-  /** The same shipment under a new id, recorded as POST /v1/mailings records it, with no workflow. */
+  /** The same mailing under a new id, recorded as POST /v1/mailings records it, with no workflow. */
   async function recordedWithoutWorkflow(id: string): Promise<string> {
     const { db } = stack();
     const orphan = randomUUID();

@@ -275,8 +275,8 @@ describe('mailings', function () {
       'insufficient_balance',
       'insufficient_balance',
     ]);
-    const shipments = await stack().db('shipments').where({ account_id: pair.id }).pluck('id');
-    expect(shipments.sort()).to.deep.equal(
+    const mailings = await stack().db('shipments').where({ account_id: pair.id }).pluck('id');
+    expect(mailings.sort()).to.deep.equal(
       results
         .filter((r) => r.status === 201)
         .map((r) => r.body.id)
@@ -284,7 +284,7 @@ describe('mailings', function () {
     );
     expect(await balanceOf(pair.id)).to.equal(10);
     const debits = await stack().db('ledger_entries').where({ account_id: pair.id, kind: 'debit' }).pluck('reference');
-    expect(debits.sort()).to.deep.equal([...shipments].sort());
+    expect(debits.sort()).to.deep.equal([...mailings].sort());
     // The two recorded run; a refused one never started (recorded first) or was ended at once
     // (started first, when Temporal's connection was not up yet).
     const { client } = stack().temporal;

@@ -64,7 +64,7 @@ describe('mailings of the customer’s own PDF (letter.pdf)', function () {
     ];
     const before = await balanceOf(account.id);
     const count = async () => Number((await stack().db('shipments').where({ account_id: account.id }).count({ n: '*' }))[0]!.n);
-    const shipments = await count();
+    const mailings = await count();
     for (const [name, pdf, reason] of cases) {
       for (const answer of [await post(account.liveKey, body(pdf)), await quote(account.liveKey, body(pdf))]) {
         expect(answer.status, `${name}: ${answer.text}`).to.equal(422);
@@ -77,7 +77,7 @@ describe('mailings of the customer’s own PDF (letter.pdf)', function () {
     const long = (await post(account.liveKey, body(await textPdf({ pages: 46 })))).body.error;
     expect(long.details).to.include({ pages: 46, sheets: 46, maxSheets: 45 });
     expect(await balanceOf(account.id)).to.equal(before);
-    expect(await count()).to.equal(shipments);
+    expect(await count()).to.equal(mailings);
     // Not base64 at all: the schema's 400; beyond SPEC.md's 1 MB body: 413 as for any request.
     expect((await post(account.liveKey, { ...body(await textPdf()), letter: { pdf: 'not base64!' } })).status).to.equal(400);
     const huge = await post(account.liveKey, { ...body(await textPdf()), letter: { pdf: 'A'.repeat(1_100_000) } });
@@ -180,13 +180,13 @@ describe('mailings of the customer’s own PDF (letter.pdf)', function () {
       JSON.stringify(facts.fonts),
     ).to.equal(true);
 
-    const shipment = await eventually(
+    const mailing = await eventually(
       () => call('GET', `/v1/mailings/${id}`, { key: account.liveKey }),
       (r) => r.body.proofs?.some((p: { kind: string }) => p.kind === 'filing'),
       60_000,
       500,
     );
-    expect(shipment.body.document).to.include({ kind: 'pdf', sha256: sha256(pdf), pages: 3, sheets: 4 });
+    expect(mailing.body.document).to.include({ kind: 'pdf', sha256: sha256(pdf), pages: 3, sheets: 4 });
     const link = await call('GET', `/v1/mailings/${id}/proofs/filing`, { key: account.liveKey });
     const proof = Buffer.from(await (await fetch(link.body.url)).arrayBuffer());
     expect((await readPdf(proof)).text.replace(/\s+/g, '')).to.include(sha256(pdf));

@@ -19,12 +19,12 @@ describe('the mailing reconciler (a non-final shipment always has a running work
   });
   after(() => Promise.all([services.stop(), unserved.stop()]));
 
-  /** What an operator's mistake or a bug leaves: the shipment unfinished, its workflow closed. */
-  async function loseWorkflow(shipmentId: string, createdAgo: string): Promise<void> {
-    await (await startedMailingWorkflow(shipmentId)).terminate('test: the workflow is lost');
+  /** What an operator's mistake or a bug leaves: the mailing unfinished, its workflow closed. */
+  async function loseWorkflow(mailingId: string, createdAgo: string): Promise<void> {
+    await (await startedMailingWorkflow(mailingId)).terminate('test: the workflow is lost');
     await stack()
       .db('shipments')
-      .where({ id: shipmentId })
+      .where({ id: mailingId })
       .update({ created_at: stack().db.raw(`now() - interval '${createdAgo}'`) });
   }
 
@@ -35,7 +35,7 @@ describe('the mailing reconciler (a non-final shipment always has a running work
       args: [{ accountId }],
     });
 
-  const shipment = (id: string) => stack().db('shipments').where({ id }).first('status', 'step');
+  const mailing = (id: string) => stack().db('shipments').where({ id }).first('status', 'step');
   const eventSteps = async (id: string) => (await stack().db('shipment_events').where({ shipment_id: id }).orderBy('step').select('step')).map((e) => e.step);
 
   it('files and posts a paid live mailing whose workflow was lost before filing, charged once', async () => {
@@ -50,7 +50,7 @@ describe('the mailing reconciler (a non-final shipment always has a running work
     expect(resumed).to.deep.equal([id]);
     expect(
       await eventually(
-        () => shipment(id),
+        () => mailing(id),
         (s) => s?.status === 'posted',
         30_000,
         200,
@@ -92,7 +92,7 @@ describe('the mailing reconciler (a non-final shipment always has a running work
     expect((await reconcile(account.id)).resumed).to.deep.equal([id]);
     expect(
       await eventually(
-        () => shipment(id),
+        () => mailing(id),
         (s) => s?.status === 'error',
         30_000,
         200,
@@ -130,9 +130,9 @@ describe('the mailing reconciler (a non-final shipment always has a running work
     // The workflow ends while the reconciler looks at it: its last step written, then closed.
     const mailings = {
       ...deps.workflows.mailings,
-      isRunning: async (shipmentId: string) => {
-        if (shipmentId === id) await db('shipments').where({ id }).update({ status: 'posted', step: 2 });
-        return deps.workflows.mailings.isRunning(shipmentId);
+      isRunning: async (mailingId: string) => {
+        if (mailingId === id) await db('shipments').where({ id }).update({ status: 'posted', step: 2 });
+        return deps.workflows.mailings.isRunning(mailingId);
       },
     };
     const workflows = { ...deps.workflows, mailings };

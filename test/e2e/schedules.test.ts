@@ -152,23 +152,23 @@ describe('the real schedules, on a time-skipping Temporal test server', function
   it('a live letter the operator refuses for about two hours is filed at the 21st attempt, then goes all the way', async () => {
     const created = await mail(account.liveKey, 'registered');
     expect(created.status).to.equal(201);
-    const shipmentId = created.body.id as string;
-    const mailing = await startedMailingWorkflow(shipmentId, env.client);
+    const mailingId = created.body.id as string;
+    const mailing = await startedMailingWorkflow(mailingId, env.client);
 
     const final = await env.skipping(() => mailing.result());
-    expect(final).to.include({ id: shipmentId, status: 'delivered' });
+    expect(final).to.include({ id: mailingId, status: 'delivered' });
 
-    const filing = await services.db('operator_filings').where({ shipment_id: shipmentId }).first();
+    const filing = await services.db('operator_filings').where({ shipment_id: mailingId }).first();
     expect(filing.attempts).to.equal(REFUSED_FILINGS + 1);
     expect(filing.filed_at).to.be.instanceOf(Date);
     // Retries every 2 s, doubling up to every 10 min: 9 waits of 2 s to 512 s, then 11 of 10 min.
     const backoff = (2 + 4 + 8 + 16 + 32 + 64 + 128 + 256 + 512 + 11 * 600) * 1000;
-    const events = await services.db('shipment_events').where({ shipment_id: shipmentId }).orderBy('step');
+    const events = await services.db('shipment_events').where({ shipment_id: mailingId }).orderBy('step');
     expect(events.map((e) => e.status)).to.deep.equal(['paid', 'printed', 'posted', 'in_transit', 'delivered']);
     const paid = new Date(events[0]!.at).getTime();
     const printed = new Date(events[1]!.at).getTime();
     expect(printed - paid).to.be.at.least(backoff);
-    const shipment = await services.db('shipments').where({ id: shipmentId }).first();
+    const shipment = await services.db('shipments').where({ id: mailingId }).first();
     expect(shipment.status).to.equal('delivered');
   });
 });

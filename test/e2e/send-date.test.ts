@@ -17,8 +17,8 @@ function parisDayIn(days: number): string {
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What the mailing's workflow has done so far: its timers and the activities it scheduled. */
-async function workflowSteps(shipmentId: string): Promise<{ timers: number; activities: string[] }> {
-  const events = (await (await startedMailingWorkflow(shipmentId)).fetchHistory()).events!;
+async function workflowSteps(mailingId: string): Promise<{ timers: number; activities: string[] }> {
+  const events = (await (await startedMailingWorkflow(mailingId)).fetchHistory()).events!;
   return {
     timers: events.filter((e) => e.timerStartedEventAttributes).length,
     activities: events.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter((n): n is string => !!n),
@@ -27,7 +27,7 @@ async function workflowSteps(shipmentId: string): Promise<{ timers: number; acti
 
 /**
  * A send date (`sendAt`, issue 28 §2) end to end: validated before anything is charged, shown in
- * the shipment and its webhooks, the live letter waits paid (not filed) and is canceled free, the
+ * the mailing and its webhooks, the live letter waits paid (not filed) and is canceled free, the
  * reconciler resumes a waiting mailing without filing it, and `advance` skips a test mailing's wait.
  */
 describe('mailings with a send date (sendAt)', function () {

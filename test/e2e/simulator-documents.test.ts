@@ -22,10 +22,10 @@ describe("the simulated operator's documents (its own proofs, as Maileva's)", ()
   });
 
   async function filed(mode: Mode): Promise<{ shipmentId: string; trackingNumber: string }> {
-    const shipmentId = randomUUID();
+    const mailingId = randomUUID();
     const trackingNumber = `1A${Date.now()}`;
     await operator.file({
-      shipmentId,
+      shipmentId: mailingId,
       mode,
       trackingNumber,
       pdf: await letterPdf(),
@@ -34,11 +34,11 @@ describe("the simulated operator's documents (its own proofs, as Maileva's)", ()
       recipient: { ...recipient, country: 'FR' },
       options: {},
     });
-    return { shipmentId, trackingNumber };
+    return { shipmentId: mailingId, trackingNumber };
   }
 
-  async function titleOf(shipmentId: string, mode: Mode, kind: ProofKind): Promise<string | undefined> {
-    const bytes = await operator.proof(shipmentId, mode, kind);
+  async function titleOf(mailingId: string, mode: Mode, kind: ProofKind): Promise<string | undefined> {
+    const bytes = await operator.proof(mailingId, mode, kind);
     if (!bytes) return undefined;
     const pdf = await PDFDocument.load(bytes, { updateMetadata: false });
     expect(pdf.getProducer()).to.equal(SIMULATOR_PRODUCER);
@@ -48,8 +48,8 @@ describe("the simulated operator's documents (its own proofs, as Maileva's)", ()
   it('has a deposit proof for registered and AR letters, an acknowledgment for AR letters only, nothing for simple letters or returns', async () => {
     const found: Record<string, (string | undefined)[]> = {};
     for (const mode of ['simple', 'registered', 'ar'] as const) {
-      const { shipmentId, trackingNumber } = await filed(mode);
-      found[mode] = (await Promise.all((['filing', 'delivery', 'return'] as const).map((kind) => titleOf(shipmentId, mode, kind)))).map((title) =>
+      const { shipmentId: mailingId, trackingNumber } = await filed(mode);
+      found[mode] = (await Promise.all((['filing', 'delivery', 'return'] as const).map((kind) => titleOf(mailingId, mode, kind)))).map((title) =>
         title?.replace(trackingNumber, '<tracking>'),
       );
     }
@@ -61,12 +61,12 @@ describe("the simulated operator's documents (its own proofs, as Maileva's)", ()
   });
 
   it('dates the acknowledgment when its path reaches delivered, by its own clock; the same document when asked again', async () => {
-    const { shipmentId } = await filed('ar');
-    const { filed_at: filedAt } = await stack().db('operator_filings').where({ shipment_id: shipmentId }).first('filed_at');
-    const signed = await PDFDocument.load((await operator.proof(shipmentId, 'ar', 'delivery'))!, { updateMetadata: false });
+    const { shipmentId: mailingId } = await filed('ar');
+    const { filed_at: filedAt } = await stack().db('operator_filings').where({ shipment_id: mailingId }).first('filed_at');
+    const signed = await PDFDocument.load((await operator.proof(mailingId, 'ar', 'delivery'))!, { updateMetadata: false });
     // paid → printed at filing, then posted, in_transit, delivered: three steps later.
     expect(signed.getCreationDate()!.getTime()).to.equal(Math.floor((filedAt.getTime() + 3 * stepDelayMs) / 1000) * 1000);
-    const again = await PDFDocument.load((await operator.proof(shipmentId, 'ar', 'delivery'))!, { updateMetadata: false });
+    const again = await PDFDocument.load((await operator.proof(mailingId, 'ar', 'delivery'))!, { updateMetadata: false });
     expect(again.getCreationDate()).to.deep.equal(signed.getCreationDate());
   });
 

@@ -202,8 +202,8 @@ export class IsolatedServices {
  * A mailing's workflow once it exists: POST /v1/mailings answers as soon as the mailing is
  * recorded, and its workflow starts right after (docs/decisions.md), a few milliseconds later.
  */
-export async function startedMailingWorkflow(shipmentId: string, client: Client = stack().temporal.client, timeoutMs = 10_000): Promise<WorkflowHandle> {
-  const handle = client.workflow.getHandle(mailingWorkflowId(shipmentId));
+export async function startedMailingWorkflow(mailingId: string, client: Client = stack().temporal.client, timeoutMs = 10_000): Promise<WorkflowHandle> {
+  const handle = client.workflow.getHandle(mailingWorkflowId(mailingId));
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

@@ -15,10 +15,10 @@ import {
   STATUSES,
   type Mode,
   type ProofKind,
-  type ShipmentStatus,
+  type MailingStatus,
 } from '../../domain/mailings/states.js';
 
-const TERMINAL: ShipmentStatus[] = ['returned', 'error', 'canceled'];
+const TERMINAL: MailingStatus[] = ['returned', 'error', 'canceled'];
 
 /** The proofs a mailing gets when it walks its whole main path, in order. */
 function proofsAlongPath(mode: Mode): ProofKind[] {
@@ -114,7 +114,7 @@ describe('mailing states (domain/mailings/states)', () => {
 
     it('paid, printed, in_transit, error and canceled give no proof', () => {
       for (const mode of MODES) {
-        for (const status of ['paid', 'printed', 'in_transit', 'error', 'canceled'] as ShipmentStatus[]) {
+        for (const status of ['paid', 'printed', 'in_transit', 'error', 'canceled'] as MailingStatus[]) {
           expect(proofAt(mode, status), `${mode} ${status}`).to.equal(undefined);
         }
       }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { type ApplicationFailure } from '@temporalio/common';
-import type { Shipment } from '../../domain/mailings/shipment.js';
+import type { Mailing } from '../../domain/mailings/mailing.js';
 import {
   advanceUpdate,
   cancelUpdate,
@@ -58,7 +58,7 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
     const double = new MailingDouble(mailingInput('simple', false), { reports: stepByStep('simple') });
     await bench.run(double, async (queue) => {
       const handle = await start(double, queue);
-      const result = (await handle.result()) as Shipment;
+      const result = (await handle.result()) as Mailing;
       expect(result.status).to.equal('posted');
       expect(double.moves).to.deep.equal(['printed', 'posted']);
       expect(types(double)).to.deep.equal(['mailing.created', 'mailing.printed', 'mailing.posted', 'mailing.proof_available:filing']);
@@ -96,7 +96,7 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
     const input = double.announcedByApi();
     await bench.run(double, async (queue) => {
       const handle = await bench.env.client.workflow.start(mailing, { taskQueue: queue, workflowId: `mailing-${input.shipmentId}`, args: [input] });
-      expect(((await handle.result()) as Shipment).status).to.equal('posted');
+      expect(((await handle.result()) as Mailing).status).to.equal('posted');
       expect(double.calls).not.to.include('announceCommittedShipment');
       expect(double.calls).not.to.include('committedShipment');
       expect(double.calls.filter((c) => c.startsWith('createWebhookDeliveries'))).to.deep.equal([]);
@@ -130,7 +130,7 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
     const double = new MailingDouble(mailingInput('registered', false), { reports: stepByStep('registered') });
     await bench.run(double, async (queue) => {
       const handle = await start(double, queue);
-      expect(((await handle.result()) as Shipment).status).to.equal('delivered');
+      expect(((await handle.result()) as Mailing).status).to.equal('delivered');
       expect(double.moves).to.deep.equal(['printed', 'posted', 'in_transit', 'delivered']);
       expect(double.proofs).to.deep.equal(['filing', 'delivery']);
       expect(await shownStatus(handle)).to.equal('delivered');
@@ -142,7 +142,7 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
     const double = new MailingDouble(mailingInput('ar', false), { reports: (current) => (current === 'delivered' ? 'ar_signed' : 'delivered') });
     await bench.run(double, async (queue) => {
       const handle = await start(double, queue);
-      expect(((await handle.result()) as Shipment).status).to.equal('ar_signed');
+      expect(((await handle.result()) as Mailing).status).to.equal('ar_signed');
       expect(double.moves).to.deep.equal(['printed', 'posted', 'in_transit', 'delivered', 'ar_signed']);
       expect(types(double)).to.deep.equal([
         'mailing.created',
@@ -164,7 +164,7 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
     const double = new MailingDouble(mailingInput('registered', false), { reports: (current) => (current === 'printed' ? 'posted' : 'returned') });
     await bench.run(double, async (queue) => {
       const handle = await start(double, queue);
-      expect(((await handle.result()) as Shipment).status).to.equal('returned');
+      expect(((await handle.result()) as Mailing).status).to.equal('returned');
       expect(double.moves).to.deep.equal(['printed', 'posted', 'returned']);
       expect(double.proofs).to.deep.equal(['filing', 'return']);
       expect(await shownStatus(handle)).to.equal('returned');
@@ -179,7 +179,7 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
     await bench.run(double, async (queue) => {
       const handle = await start(double, queue);
       // 2 s then 4 s of backoff: skipped.
-      const result = (await bench.env.skipping(() => handle.result())) as Shipment;
+      const result = (await bench.env.skipping(() => handle.result())) as Mailing;
       expect(result.status).to.equal('posted');
       expect(double.filingAttempts).to.equal(3);
       expect(double.refunded).to.equal(false);
@@ -190,7 +190,7 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
     const double = new MailingDouble(mailingInput('ar', false), { filing: () => 'rejected' });
     await bench.run(double, async (queue) => {
       const handle = await start(double, queue);
-      expect(((await handle.result()) as Shipment).status).to.equal('error');
+      expect(((await handle.result()) as Mailing).status).to.equal('error');
       expect(double.filingAttempts).to.equal(1);
       expect(double.refunded).to.equal(true);
       const ended = double.events.find((e) => e.type === 'mailing.error');
@@ -206,7 +206,7 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
       while (double.filingAttempts < 1) await new Promise((resolve) => setTimeout(resolve, 20));
       const canceled = await handle.executeUpdate(cancelUpdate, { args: [null] });
       expect(canceled.status).to.equal('canceled');
-      expect(((await bench.env.skipping(() => handle.result())) as Shipment).status).to.equal('canceled');
+      expect(((await bench.env.skipping(() => handle.result())) as Mailing).status).to.equal('canceled');
       expect(double.refunded).to.equal(true);
       expect(double.filingAttempts).to.equal(1);
       expect(types(double)).to.deep.equal(['mailing.created', 'mailing.canceled']);
@@ -221,7 +221,7 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
       while (!double.moves.includes('printed')) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(await refusalOf(handle.executeUpdate(cancelUpdate, { args: [null] }))).to.equal(REFUSED_CONFLICT);
       newsAfterCancel = true;
-      expect(((await handle.result()) as Shipment).status).to.equal('posted');
+      expect(((await handle.result()) as Mailing).status).to.equal('posted');
       expect(double.refunded).to.equal(false);
     });
   });
@@ -237,7 +237,7 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
       expect((await handle.executeUpdate(advanceUpdate, { args: [{ step: 3 }] })).status).to.equal('in_transit');
       expect(await statusUpserts(handle)).to.equal(upsertsBefore + 1);
       expect((await handle.executeUpdate(advanceUpdate, { args: [{ status: 'returned' }] })).status).to.equal('returned');
-      expect(((await handle.result()) as Shipment).status).to.equal('returned');
+      expect(((await handle.result()) as Mailing).status).to.equal('returned');
       expect(double.moves).to.deep.equal(['printed', 'posted', 'in_transit', 'returned']);
       expect(double.calls).not.to.include('fileWithOperator');
       const updates = (await handle.fetchHistory()).events!.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes);
@@ -251,7 +251,7 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
       const handle = await start(double, queue);
       await handle.executeUpdate(advanceUpdate, { args: [{}] });
       expect((await handle.executeUpdate(advanceUpdate, { args: [{ status: 'error' }] })).status).to.equal('error');
-      expect(((await handle.result()) as Shipment).status).to.equal('error');
+      expect(((await handle.result()) as Mailing).status).to.equal('error');
       expect(double.refunded).to.equal(false);
     });
   });
@@ -261,7 +261,7 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
     await bench.run(double, async (queue) => {
       const handle = await start(double, queue);
       const before = await bench.env.now();
-      const result = (await bench.env.skipping(() => handle.result())) as Shipment;
+      const result = (await bench.env.skipping(() => handle.result())) as Mailing;
       expect(result.status).to.equal('error');
       expect((await bench.env.now()).getTime() - before.getTime()).to.be.at.least(30 * DAY);
       expect(double.calls).to.include('failShipment');
@@ -274,7 +274,7 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
     const double = new MailingDouble(mailingInput('registered', false, { trackingSilenceLimitMs: 3 * DAY, operatorPollMs: DAY }), { reports: () => undefined });
     await bench.run(double, async (queue) => {
       const handle = await start(double, queue);
-      const result = (await bench.env.skipping(() => handle.result())) as Shipment;
+      const result = (await bench.env.skipping(() => handle.result())) as Mailing;
       expect(result.status).to.equal('error');
       expect(double.moves).to.deep.equal(['printed', 'error']);
       // Filed: not refunded by the workflow (the letter left).
@@ -290,7 +290,7 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
       expect((await handle.executeUpdate(advanceUpdate, { args: [{ step: 2 }] })).status).to.equal('posted');
       expect(double.calls.filter((c) => c === 'announceCommittedShipment')).to.have.length(4);
       expect(double.calls).not.to.include('abandonShipment');
-      expect(((await handle.result()) as Shipment).status).to.equal('posted');
+      expect(((await handle.result()) as Mailing).status).to.equal('posted');
     });
   });
 
@@ -302,7 +302,7 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
     );
     await bench.run(double, async (queue) => {
       const handle = await start(double, queue);
-      expect(((await handle.result()) as Shipment).status).to.equal('delivered');
+      expect(((await handle.result()) as Mailing).status).to.equal('delivered');
       expect(double.moves).to.deep.equal(['in_transit', 'delivered']);
       expect(double.calls).not.to.include('fileWithOperator');
       expect(types(double)).not.to.include('mailing.created');
@@ -313,7 +313,7 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
     const double = new MailingDouble(mailingInput('simple', false, { resumed: true }), {}, { createdAt: new Date(Date.now() - 8 * DAY).toISOString() });
     await bench.run(double, async (queue) => {
       const handle = await start(double, queue);
-      expect(((await handle.result()) as Shipment).status).to.equal('error');
+      expect(((await handle.result()) as Mailing).status).to.equal('error');
       expect(double.refunded).to.equal(true);
       expect(double.calls).not.to.include('fileWithOperator');
     });

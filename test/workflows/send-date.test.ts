@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
-import type { Shipment } from '../../domain/mailings/shipment.js';
+import type { Mailing } from '../../domain/mailings/mailing.js';
 import { filingInstantMs } from '../../domain/mailings/send-date-filing-time.js';
 import { parisDate } from '../../lib/paris-time.js';
 import { replayHistories } from '../../worker/replay.js';
@@ -75,7 +75,7 @@ describe('the mailing workflow with a send date (mocked activities, time-skippin
       expect(double.calls).not.to.include('fileWithOperator');
       expect(double.shipment.status).to.equal('paid');
 
-      const result = (await bench.env.skipping(() => handle.result())) as Shipment;
+      const result = (await bench.env.skipping(() => handle.result())) as Mailing;
       expect(result.status).to.equal('posted');
       const done = await history(handle);
       const filing = done.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'fileWithOperator')!;
@@ -97,7 +97,7 @@ describe('the mailing workflow with a send date (mocked activities, time-skippin
       const canceled = await handle.executeUpdate(cancelUpdate, { args: [null] });
       expect(canceled.status).to.equal('canceled');
       // Not skipping: the run ends without the timer firing.
-      expect(((await handle.result()) as Shipment).status).to.equal('canceled');
+      expect(((await handle.result()) as Mailing).status).to.equal('canceled');
       expect((await bench.env.now()).getTime() - before).to.be.below(DAY);
       expect(double.refunded).to.equal(true);
       expect(double.calls).not.to.include('fileWithOperator');
@@ -119,7 +119,7 @@ describe('the mailing workflow with a send date (mocked activities, time-skippin
       const [mid] = await replayHistories([{ workflowId: handle.workflowId, history: midWait }]);
       expect(mid!.error, String(mid!.error)).to.equal(undefined);
 
-      const result = (await bench.env.skipping(() => handle.result())) as Shipment;
+      const result = (await bench.env.skipping(() => handle.result())) as Mailing;
       expect(result.status).to.equal('posted');
       const [end] = await replayHistories([{ workflowId: handle.workflowId, history: await handle.fetchHistory() }]);
       expect(end!.error, String(end!.error)).to.equal(undefined);
@@ -134,7 +134,7 @@ describe('the mailing workflow with a send date (mocked activities, time-skippin
     const double = new MailingDouble(mailingInput('simple', false, { sendAt, resumed: true }), { reports: stepByStep('simple') }, { createdAt });
     await bench.run(double, async (queue) => {
       const handle = await start(double, queue);
-      expect(((await bench.env.skipping(() => handle.result())) as Shipment).status).to.equal('posted');
+      expect(((await bench.env.skipping(() => handle.result())) as Mailing).status).to.equal('posted');
       expect(double.refunded).to.equal(false);
       const filing = (await history(handle)).find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'fileWithOperator')!;
       expect(eventMs(filing)).to.be.at.least(fileAt);
@@ -150,7 +150,7 @@ describe('the mailing workflow with a send date (mocked activities, time-skippin
       const before = (await bench.env.now()).getTime();
       expect((await handle.executeUpdate(advanceUpdate, { args: [{}] })).status).to.equal('printed');
       expect((await handle.executeUpdate(advanceUpdate, { args: [{}] })).status).to.equal('posted');
-      expect(((await handle.result()) as Shipment).status).to.equal('posted');
+      expect(((await handle.result()) as Mailing).status).to.equal('posted');
       expect((await bench.env.now()).getTime() - before).to.be.below(DAY);
       expect(double.calls).not.to.include('fileWithOperator');
     });
@@ -161,7 +161,7 @@ describe('the mailing workflow with a send date (mocked activities, time-skippin
     const double = new MailingDouble(mailingInput('registered', true, { sendAt }));
     await bench.run(double, async (queue) => {
       const handle = await start(double, queue);
-      const result = (await bench.env.skipping(() => handle.result())) as Shipment;
+      const result = (await bench.env.skipping(() => handle.result())) as Mailing;
       expect(result.status).to.equal('error');
       // When it failed, from its history (the server's clock may have skipped on since).
       const ended = (await history(handle)).find((e) => e.workflowExecutionCompletedEventAttributes)!;

@@ -3,9 +3,9 @@ import { ApplicationFailure, IllegalStateError } from '@temporalio/common';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { Activities } from '../../activities/index.js';
 import type { AttemptResult } from '../../activities/webhooks.js';
-import type { EndOfPaidShipment, StepRecord } from '../../domain/mailings/projection.js';
-import type { Shipment } from '../../domain/mailings/shipment.js';
-import { isAhead, lastStep, PATHS, type Mode, type ProofKind, type ShipmentStatus } from '../../domain/mailings/states.js';
+import type { EndOfPaidMailing, StepRecord } from '../../domain/mailings/projection.js';
+import type { Mailing } from '../../domain/mailings/mailing.js';
+import { isAhead, lastStep, PATHS, type Mode, type ProofKind, type MailingStatus } from '../../domain/mailings/states.js';
 import type { MailingWorkflowInput } from '../../domain/mailings/workflow-input.js';
 import { mailingEventKey, type DeliveryTarget } from '../../domain/webhooks/event-types.js';
 import type { NewEvent } from '../../domain/webhooks/events.js';
@@ -15,7 +15,7 @@ import { startTimeSkipping, type TimeSkippingEnv } from '../support/time-skippin
 /**
  * The mailing workflow alone (as temporalio/samples-typescript tests its workflows): the real
  * workflow bundle on Temporal's time-skipping test server, with activities replaced by a double
- * that keeps the shipment in memory and records every call. No Postgres, no browser, no operator.
+ * that keeps the mailing in memory and records every call. No Postgres, no browser, no operator.
  */
 
 /** The activities a mailing's workflow and its delivery children call: typed against the real ones. */
@@ -48,13 +48,13 @@ export interface OperatorScript {
   /** Attempt n (from 1): 'filed', 'canceled', 'unavailable' (a retryable failure) or 'rejected' (FILING_REJECTED). */
   filing?: (attempt: number) => 'filed' | 'canceled' | 'unavailable' | 'rejected';
   /** The status the operator reports now for a letter at `current`; undefined: nothing new. */
-  reports?: (current: ShipmentStatus) => ShipmentStatus | undefined;
+  reports?: (current: MailingStatus) => MailingStatus | undefined;
 }
 
 /** One mailing's world as its activities see it, in memory. */
 export class MailingDouble {
   readonly calls: string[] = [];
-  readonly moves: ShipmentStatus[] = [];
+  readonly moves: MailingStatus[] = [];
   readonly events: { type: string; eventKey?: string; proof?: string; details?: { reason: string } }[] = [];
   readonly proofs: ProofKind[] = [];
   refunded = false;
@@ -63,12 +63,12 @@ export class MailingDouble {
   recordDelay = 0;
   /** Endpoints each event is delivered to: one delivery child per endpoint. */
   endpoints: string[] = [];
-  shipment: Shipment;
+  shipment: Mailing;
 
   constructor(
     readonly input: MailingWorkflowInput,
     private readonly operator: OperatorScript = {},
-    initial: Partial<Shipment> = {},
+    initial: Partial<Mailing> = {},
   ) {
     this.shipment = {
       id: input.shipmentId,
@@ -95,7 +95,7 @@ export class MailingDouble {
     };
   }
 
-  private snapshot(): Shipment {
+  private snapshot(): Mailing {
     return structuredClone(this.shipment);
   }
 
@@ -122,7 +122,7 @@ export class MailingDouble {
     return { ...this.input, created: { mailing: this.snapshot(), deliveries: this.deliveriesOf(event) } };
   }
 
-  private end(status: 'canceled' | 'error', input: EndOfPaidShipment): boolean {
+  private end(status: 'canceled' | 'error', input: EndOfPaidMailing): boolean {
     if (this.shipment.status !== 'paid') return this.shipment.status === status;
     this.shipment = { ...this.shipment, status, step: input.step };
     this.refunded = true;
@@ -137,7 +137,7 @@ export class MailingDouble {
         if (this.recordDelay-- > 0) throw ApplicationFailure.retryable('not committed yet', 'shipment_not_committed');
         return this.snapshot();
       },
-      announceCommittedShipment: async (_shipmentId: string, event: Omit<NewEvent, 'mailing' | 'type' | 'endpointsCreatedBy'>) => {
+      announceCommittedShipment: async (_mailingId: string, event: Omit<NewEvent, 'mailing' | 'type' | 'endpointsCreatedBy'>) => {
         track('announceCommittedShipment');
         if (this.recordDelay-- > 0) throw ApplicationFailure.retryable('not committed yet', 'shipment_not_committed');
         const deliveries = this.shipment.status === 'paid' ? this.deliveriesOf({ ...event, type: 'mailing.created' }) : [];
@@ -163,7 +163,7 @@ export class MailingDouble {
         track(`createWebhookDeliveries:${event.type}`);
         return this.deliveriesOf(event);
       },
-      publishProof: async (_shipmentId: string, kind: ProofKind, event: Omit<NewEvent, 'mailing'>) => {
+      publishProof: async (_mailingId: string, kind: ProofKind, event: Omit<NewEvent, 'mailing'>) => {
         track(`publishProof:${kind}`);
         this.proofs.push(kind);
         return { shipment: this.snapshot(), deliveries: this.deliveriesOf(event) };
@@ -176,17 +176,17 @@ export class MailingDouble {
           throw ApplicationFailure.nonRetryable('the postal operator refuses the letter: ADDRESS_LINE_6_WRONG_FORMAT', FILING_REJECTED);
         return outcome;
       },
-      checkOperatorStatus: async (_shipmentId: string, mode: Mode, current: ShipmentStatus) => {
+      checkOperatorStatus: async (_mailingId: string, mode: Mode, current: MailingStatus) => {
         track('checkOperatorStatus');
         const reported = this.operator.reports?.(current);
         if (!reported || !isAhead(mode, reported, current)) throw ApplicationFailure.create({ message: 'no news', type: NO_NEWS, category: 'BENIGN' });
         return reported;
       },
-      cancelShipment: async (input: EndOfPaidShipment) => {
+      cancelShipment: async (input: EndOfPaidMailing) => {
         track('cancelShipment');
         return this.end('canceled', input);
       },
-      failShipment: async (input: EndOfPaidShipment) => {
+      failShipment: async (input: EndOfPaidMailing) => {
         track('failShipment');
         return this.end('error', input);
       },
@@ -233,8 +233,8 @@ export const mailingInput = (mode: Mode, test: boolean, extra: Partial<MailingWo
   ...extra,
 });
 
-/** The shipment an activity call is about, from its first argument. */
-function shipmentOf(args: unknown[]): string {
+/** The mailing an activity call is about, from its first argument. */
+function mailingOf(args: unknown[]): string {
   const first = args[0] as string | { shipmentId?: string; mailing?: { id: string } } | undefined;
   if (typeof first === 'string') return first;
   return first?.shipmentId ?? first?.mailing?.id ?? '';
@@ -242,7 +242,7 @@ function shipmentOf(args: unknown[]): string {
 
 /**
  * The test server, the workflow bundle and one pair of workers (the main and the tracking queue),
- * shared by a whole file: each activity call goes to the double of the shipment it names.
+ * shared by a whole file: each activity call goes to the double of the mailing it names.
  */
 export class WorkflowTestBench {
   env!: TimeSkippingEnv;
@@ -281,7 +281,7 @@ export class WorkflowTestBench {
     await this.env?.stop();
   }
 
-  /** The double's world for its shipment's activities while `test` runs. */
+  /** The double's world for its mailing's activities while `test` runs. */
   async run<T>(double: MailingDouble, test: (taskQueue: string) => Promise<T>): Promise<T> {
     this.doubles.set(double.input.shipmentId, double);
     try {
@@ -301,7 +301,7 @@ export class WorkflowTestBench {
     }
   }
 
-  /** The batch workflow's activities while a batch test runs (they name a batch, not a shipment). */
+  /** The batch workflow's activities while a batch test runs (they name a batch, not a mailing). */
   batch: BatchActivities | undefined;
 
   private dispatcher(): MailingActivities & BatchActivities {
@@ -326,11 +326,11 @@ export class WorkflowTestBench {
       names.map((name) => [
         name,
         (...args: unknown[]) => {
-          // Webhook attempts name a delivery, not a shipment: they always succeed.
+          // Webhook attempts name a delivery, not a mailing: they always succeed.
           if (name === 'attemptWebhookDelivery' || name === 'abandonWebhookDelivery' || name === 'deliverWebhooks')
             return (deliveries[name] as (...a: unknown[]) => unknown)(...args);
-          const double = this.doubles.get(shipmentOf(args));
-          if (!double) throw ApplicationFailure.nonRetryable(`no double for ${name}(${shipmentOf(args)})`);
+          const double = this.doubles.get(mailingOf(args));
+          if (!double) throw ApplicationFailure.nonRetryable(`no double for ${name}(${mailingOf(args)})`);
           return (double.activities()[name] as (...a: unknown[]) => unknown)(...args);
         },
       ]),

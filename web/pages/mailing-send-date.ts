@@ -1,8 +1,8 @@
 import { html, type Html } from '../html.js';
-import type { Shipment } from '../../domain/mailings/shipment.js';
+import type { Mailing } from '../../domain/mailings/mailing.js';
 
 /** A mailing's send date on the mailings page: the day, and that it is filed at 00:00 Paris time; nothing when sent at once. */
-export function sendDateNote(s: Pick<Shipment, 'sendAt' | 'status'>): Html | string {
+export function sendDateNote(s: Pick<Mailing, 'sendAt' | 'status'>): Html | string {
   if (!s.sendAt) return '';
   const [year, month, day] = s.sendAt.split('-');
   const waiting = s.status === 'paid' ? ' (annulable sans frais jusque-là)' : '';

@@ -1,5 +1,5 @@
 import { html, type Html } from '../html.js';
-import type { Shipment } from '../../domain/mailings/shipment.js';
+import type { Mailing } from '../../domain/mailings/mailing.js';
 import type { RequestWarning } from '../../domain/catalogue/compatibility.js';
 
 /** The page's French heading of each warning code; the API's own message follows it. */
@@ -12,7 +12,7 @@ const WARNING_LABELS: Record<RequestWarning['code'], string> = {
 };
 
 /** A mailing's warnings on the mailings page (what was done with its request instead of refusing it); nothing without any. */
-export function mailingWarnings(s: Pick<Shipment, 'warnings'>): Html | string {
+export function mailingWarnings(s: Pick<Mailing, 'warnings'>): Html | string {
   if (!s.warnings.length) return '';
   return html`<ul class="warnings">
     ${s.warnings.map((w) => html`<li data-warning="${w.code}"><strong>${WARNING_LABELS[w.code] ?? w.code}</strong> (${w.field}) : ${w.message}</li>`)}

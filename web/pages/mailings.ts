@@ -1,6 +1,6 @@
 import { html, type Html } from '../html.js';
 import type { Session } from '../../domain/developers/sessions.js';
-import type { Shipment } from '../../domain/mailings/shipment.js';
+import type { Mailing } from '../../domain/mailings/mailing.js';
 import { STATUS_LABELS, STATUSES } from '../../domain/mailings/states.js';
 import { BASE, layout, message, when, type Message } from './layout.js';
 import { sendDateNote } from './mailing-send-date.js';
@@ -46,7 +46,7 @@ function filterForm(filters: MailingFilters, referenceMax: number): Html {
   </form>`;
 }
 
-function row(s: Shipment): Html {
+function row(s: Mailing): Html {
   return html`<tr data-mailing-id="${s.id}">
     <td>${when(new Date(s.createdAt))}</td>
     <td>${s.title}<br /><small>${s.modeLabel} · ${euros(s.amountCents)}</small>${ownPdfDetails(s)}</td>
@@ -68,7 +68,7 @@ function row(s: Shipment): Html {
 /** The account's mailings (read-only), one environment at a time, with filters and pages. */
 export function mailingsPage(
   session: Session,
-  input: { filters: MailingFilters; referenceMax: number; mailings: Shipment[]; nextCursor: string | null; m?: Message },
+  input: { filters: MailingFilters; referenceMax: number; mailings: Mailing[]; nextCursor: string | null; m?: Message },
 ): string {
   const { filters, mailings } = input;
   return layout(

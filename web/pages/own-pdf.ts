@@ -1,12 +1,12 @@
 import { html, type Html } from '../html.js';
-import type { Shipment } from '../../domain/mailings/shipment.js';
+import type { Mailing } from '../../domain/mailings/mailing.js';
 import { BASE } from './layout.js';
 
 /** The address of page 1 of an own-PDF mailing, alone (its preview). */
 export const previewUrl = (id: string): string => `${BASE}/envois/${id}/apercu`;
 
 /** Under an own-PDF mailing's title: a preview of page 1, its SHA-256 and the sheets posted. Nothing for other letters. */
-export function ownPdfDetails(s: Shipment): Html | '' {
+export function ownPdfDetails(s: Mailing): Html | '' {
   const document = s.document;
   if (document?.kind !== 'pdf') return '';
   return html`<div class="own-pdf">

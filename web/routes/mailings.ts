@@ -1,9 +1,9 @@
 import type Router from '@koa/router';
 import Joi from 'joi';
 import { InvalidRequest } from '../../domain/errors.js';
-import { listShipments } from '../../domain/mailings/listing.js';
+import { listMailings } from '../../domain/mailings/listing.js';
 import { proofPdf } from '../../domain/mailings/proofs.js';
-import type { ShipmentStatus, ProofKind } from '../../domain/mailings/states.js';
+import type { MailingStatus, ProofKind } from '../../domain/mailings/states.js';
 import { mailingIdParams, mailingListQuery, proofParams } from '../../api/schemas/mailings.js';
 import { findOwnPdf } from '../../domain/mailings/own-pdf-store.js';
 import { firstPageOf } from '../../domain/mailings/own-pdf.js';
@@ -33,9 +33,9 @@ export function mailingRoutes(router: Router, kit: WebKit): void {
     const refuse = (text: string): void =>
       kit.page(ctx, 400, mailingsPage(session, { filters, referenceMax: REFERENCE_MAX, mailings: [], nextCursor: null, m: { kind: 'error', text } }));
     if (error) return refuse(frenchError(error, LABELS));
-    const query = value as { env: 'test' | 'live'; limit: number; cursor?: string; reference?: string; status?: ShipmentStatus; batch?: string };
+    const query = value as { env: 'test' | 'live'; limit: number; cursor?: string; reference?: string; status?: MailingStatus; batch?: string };
     try {
-      const list = await listShipments(db, config.secretKey, {
+      const list = await listMailings(db, config.secretKey, {
         accountId: session.user!.accountId,
         test: query.env === 'test',
         limit: query.limit,

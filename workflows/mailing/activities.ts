@@ -24,7 +24,7 @@ function withFallback<A extends object>(local: A, regular: A): A {
         try {
           return await pick(local, name)(...args);
         } catch (error) {
-          // A refusal of the activity itself (e.g. a missing shipment) is final; time running out is not.
+          // A refusal of the activity itself (e.g. a missing mailing) is final; time running out is not.
           const refused = error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.nonRetryable;
           if (!(error instanceof ActivityFailure) || refused) throw error;
           return pick(regular, name)(...args);
@@ -63,7 +63,7 @@ export const PRINTING: ActivityOptions = {
 };
 export const printing = proxyActivities<Activities>(PRINTING);
 
-// Filing is retried for as long as the operator does not confirm: the shipment stays `paid`. It
+// Filing is retried for as long as the operator does not confirm: the mailing stays `paid`. It
 // prints the letter first: printing's queue.
 export const FILING: ActivityOptions = {
   startToCloseTimeout: '1m',

@@ -1,7 +1,7 @@
 import { ParentClosePolicy, startChild, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { Shipment } from '../../domain/mailings/shipment.js';
-import { proofAt, type ShipmentStatus } from '../../domain/mailings/states.js';
+import type { Mailing } from '../../domain/mailings/mailing.js';
+import { proofAt, type MailingStatus } from '../../domain/mailings/states.js';
 import { mailingEventKey, type DeliveryTarget, type EventType } from '../../domain/webhooks/event-types.js';
 import { deliverySearchAttributes, deliverySummary, deliveryWorkflowId, MAILING_STATUS } from '../contract.js';
 import { answer, webhookDelivery } from '../webhook-delivery.js';
@@ -92,8 +92,8 @@ export async function announceRecord(run: MailingRun): Promise<void> {
   startDeliveries(run, announced.deliveries);
 }
 
-/** Records an event about the shipment as it is (no move) and starts its deliveries. */
-export async function announce(run: MailingRun, type: EventType, shipment: Shipment, extra: EventExtra = {}): Promise<void> {
+/** Records an event about the mailing as it is (no move) and starts its deliveries. */
+export async function announce(run: MailingRun, type: EventType, shipment: Mailing, extra: EventExtra = {}): Promise<void> {
   const deliveries = await projection.createWebhookDeliveries({ ...eventOf(run, type, run.step, extra), mailing: shipment });
   startDeliveries(run, deliveries);
 }
@@ -104,7 +104,7 @@ export async function announce(run: MailingRun, type: EventType, shipment: Shipm
  * announced by one activity). `showStatus` false skips the search attribute of a step that the
  * next move of the same batch passes.
  */
-export async function moveTo(run: MailingRun, next: ShipmentStatus, nextStep: number, showStatus = true): Promise<void> {
+export async function moveTo(run: MailingRun, next: MailingStatus, nextStep: number, showStatus = true): Promise<void> {
   const type = `mailing.${next}` as EventType;
   const record = { shipmentId: run.input.shipmentId, step: nextStep, status: next, at: new Date().toISOString() };
   const recorded = await projection.recordMove(record, eventOf(run, type, nextStep));

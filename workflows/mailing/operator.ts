@@ -1,5 +1,5 @@
 import { ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, setCurrentDetails, sleep, workflowInfo } from '@temporalio/workflow';
-import { movesTo, type Mode, type ShipmentStatus } from '../../domain/mailings/states.js';
+import { movesTo, type Mode, type MailingStatus } from '../../domain/mailings/states.js';
 import { FILING_REJECTED, TRACKING_SILENCE_LIMIT_MS, trackingQueue } from '../contract.js';
 import { FILING, filing, trackingPolls } from './activities.js';
 import { failPaid, moveTo } from './moves.js';
@@ -52,7 +52,7 @@ export async function followOperator(run: MailingRun): Promise<void> {
  * short activity and its retry policy the polling schedule, so a letter in transit for weeks holds
  * no worker slot. Thirty days of silence mean its tracking is lost: `error`.
  */
-async function operatorNews(run: MailingRun): Promise<ShipmentStatus> {
+async function operatorNews(run: MailingRun): Promise<MailingStatus> {
   const { input } = run;
   const pollMs = Math.max(100, input.operatorPollMs ?? 60_000);
   const silenceLimitMs = input.trackingSilenceLimitMs ?? TRACKING_SILENCE_LIMIT_MS;
@@ -62,7 +62,7 @@ async function operatorNews(run: MailingRun): Promise<ShipmentStatus> {
     startToCloseTimeout: '30s',
     summary: `tracking after ${run.status}`,
   };
-  const args: [string, Mode, ShipmentStatus] = [input.shipmentId, input.mode, run.status];
+  const args: [string, Mode, MailingStatus] = [input.shipmentId, input.mode, run.status];
   // Asked once first: when the operator already has news, no deadline timer is needed.
   try {
     return await trackingPolls.checkOperatorStatus.executeWithOptions({ ...question, retry: { maximumAttempts: 1 } }, args);

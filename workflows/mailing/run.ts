@@ -1,6 +1,6 @@
 import { condition } from '@temporalio/workflow';
-import type { Shipment } from '../../domain/mailings/shipment.js';
-import { isFinal, PATHS, type MainStatus, type ShipmentStatus } from '../../domain/mailings/states.js';
+import type { Mailing } from '../../domain/mailings/mailing.js';
+import { isFinal, PATHS, type MainStatus, type MailingStatus } from '../../domain/mailings/states.js';
 import type { MailingWorkflowInput } from '../../domain/mailings/workflow-input.js';
 
 /**
@@ -12,10 +12,10 @@ export class MailingRun {
   readonly path: MainStatus[];
   /** The last step of the mode's path, where every ending (final or off-path) is recorded. */
   readonly last: number;
-  status: ShipmentStatus = 'paid';
+  status: MailingStatus = 'paid';
   step = 0;
-  /** The shipment as the projection last returned it: what events carry and updates answer. */
-  latest!: Shipment;
+  /** The mailing as the projection last returned it: what events carry and updates answer. */
+  latest!: Mailing;
   /** Handlers are registered before the first await; they wait (busy) until mailing.created has gone out. */
   busy = true;
   /** Handed to the postal operator (or resumed past payment): too late to cancel. */
@@ -36,7 +36,7 @@ export class MailingRun {
     return this.status === 'canceled';
   }
 
-  /** Where and when a paid shipment ends: its last step, now. */
+  /** Where and when a paid mailing ends: its last step, now. */
   endOfPaid(): { shipmentId: string; step: number; at: string } {
     return { shipmentId: this.input.shipmentId, step: this.last, at: new Date().toISOString() };
   }

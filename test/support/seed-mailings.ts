@@ -1,11 +1,11 @@
 import type { Db } from '../../db/knex.js';
 
-/** Statuses the seeded shipments spread over, as an account's history would hold them. */
+/** Statuses the seeded mailings spread over, as an account's history would hold them. */
 const STATUSES = ['paid', 'printed', 'posted', 'in_transit', 'delivered', 'ar_signed', 'canceled', 'returned'];
-/** One seeded shipment in RARE_EVERY ended in RARE_STATUS: a filter that matches few rows must not scan them all. */
+/** One seeded mailing in RARE_EVERY ended in RARE_STATUS: a filter that matches few rows must not scan them all. */
 export const RARE_STATUS = 'error';
 export const RARE_EVERY = 1000;
-/** One seeded shipment in REFERENCE_EVERY carries the reference REFERENCE (a customer's batch label). */
+/** One seeded mailing in REFERENCE_EVERY carries the reference REFERENCE (a customer's batch label). */
 export const REFERENCE = 'bench-batch-7';
 const REFERENCE_EVERY = 500;
 /** Statuses that come after the filing, so with its proof. */
@@ -13,21 +13,21 @@ const FILED = ['posted', 'in_transit', 'delivered', 'ar_signed', 'returned'];
 
 export interface SeedOptions {
   /**
-   * One shipment in `testEvery` keeps the template's environment, the others get the other one
+   * One mailing in `testEvery` keeps the template's environment, the others get the other one
    * (an account's test and live history side by side); all keep it when absent.
    */
   testEvery?: number;
-  /** Each shipment past its filing gets its filing proof (a few bytes standing for the PDF). */
+  /** Each mailing past its filing gets its filing proof (a few bytes standing for the PDF). */
   proofs?: boolean;
 }
 
 /**
- * `count` copies of a shipment already made through the API, spread over the last `count` minutes,
+ * `count` copies of a mailing already made through the API, spread over the last `count` minutes,
  * statuses and references, each with its first event: an account's history for the list and
  * cold-read scenarios (`options`: test and live side by side, filing proofs). One statement per
  * table; the columns are read from the table itself, so a new column needs nothing here.
  */
-export async function seedShipments(db: Db, template: string, count: number, options: SeedOptions = {}): Promise<void> {
+export async function seedMailings(db: Db, template: string, count: number, options: SeedOptions = {}): Promise<void> {
   const columns = (await db('information_schema.columns').where({ table_name: 'shipments' }).pluck('column_name')) as string[];
   const computed: Record<string, string> = {
     id: 'gen_random_uuid()',
@@ -61,7 +61,7 @@ export async function seedShipments(db: Db, template: string, count: number, opt
   await db.raw('VACUUM (ANALYZE) shipments, shipment_events, shipment_proofs');
 }
 
-/** Ids of the seeded shipments, for reads of many different mailings. */
+/** Ids of the seeded mailings, for reads of many different mailings. */
 export async function seededIds(db: Db, template: string): Promise<string[]> {
   return (await db('shipments')
     .where('account_id', db('shipments').select('account_id').where({ id: template }))

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/knex.js';
 import { listenTo, type ChannelListener } from '../../db/listener.js';
-import { findShipments, type Shipment, type ShipmentViewRow } from '../../domain/mailings/shipment.js';
+import { findMailings, type Mailing, type MailingViewRow } from '../../domain/mailings/mailing.js';
 
 /** Mailings kept per API process: the ones clients are polling. */
 const MAX_ENTRIES = 2_000;
@@ -9,7 +9,7 @@ const TTL_MS = 30_000;
 /** Reads not in the cache, asked in the same turn of the event loop, go to Postgres together: at most this many per statement. */
 const READS_PER_STATEMENT = 100;
 
-type Found = { row: ShipmentViewRow; shipment: Shipment } | undefined;
+type Found = { row: MailingViewRow; shipment: Mailing } | undefined;
 
 interface Entry {
   found: NonNullable<Found>;
@@ -18,28 +18,28 @@ interface Entry {
 
 /**
  * The mailings GET /v1/mailings/{id} serves, kept in the process: a client polling a mailing costs
- * no query until it changes. Every change to a shipment, its events or its proofs is announced on
+ * no query until it changes. Every change to a mailing, its events or its proofs is announced on
  * `shipment_changed` when it commits (db/migrations), and dropped here at once; while the listening
  * connection is down nothing is kept.
  */
-export class ShipmentCache {
+export class MailingCache {
   private readonly entries = new Map<string, Entry>();
   /** Bumped by every change: a read that raced with one is not kept. */
   private generation = 0;
   private listener: ChannelListener | undefined;
   /**
-   * Each kept shipment's JSON, written once as UTF-8 bytes: a polled mailing is neither serialized
+   * Each kept mailing's JSON, written once as UTF-8 bytes: a polled mailing is neither serialized
    * nor encoded again (nor measured: its length is the buffer's).
    */
-  private readonly serialized = new WeakMap<Shipment, Buffer>();
+  private readonly serialized = new WeakMap<Mailing, Buffer>();
 
   constructor(private readonly db: Db) {}
 
   async start(databaseUrl: string): Promise<void> {
     this.listener = await listenTo(databaseUrl, 'shipment_changed', {
-      notify: (shipmentId) => {
+      notify: (mailingId) => {
         this.generation += 1;
-        this.entries.delete(shipmentId);
+        this.entries.delete(mailingId);
       },
       reset: () => {
         this.generation += 1;
@@ -52,7 +52,7 @@ export class ShipmentCache {
     await this.listener?.stop();
   }
 
-  /** The shipment with its letter content, as findShipment gives it. */
+  /** The mailing with its letter content, as findMailing gives it. */
   async find(id: string): Promise<Found> {
     const cached = this.entries.get(id);
     if (cached && cached.expiresAt > Date.now()) return cached.found;
@@ -84,15 +84,15 @@ export class ShipmentCache {
     for (let start = 0; start < batch.length; start += READS_PER_STATEMENT) {
       const part = batch.slice(start, start + READS_PER_STATEMENT);
       const generation = this.generation;
-      findShipments(
+      findMailings(
         this.db,
         part.map(([id]) => id),
       ).then(
         (found) => {
           for (const [id, callers] of part) {
-            const shipment = found.get(id);
-            if (shipment && this.listener?.listening && generation === this.generation) this.keep(id, shipment);
-            for (const caller of callers) caller.resolve(shipment);
+            const mailing = found.get(id);
+            if (mailing && this.listener?.listening && generation === this.generation) this.keep(id, mailing);
+            for (const caller of callers) caller.resolve(mailing);
           }
         },
         (error: unknown) => {
@@ -108,12 +108,12 @@ export class ShipmentCache {
     this.entries.set(id, { found, expiresAt: Date.now() + TTL_MS });
   }
 
-  /** The shipment as JSON (UTF-8 bytes), kept with the shipment object it was made from. */
-  json(shipment: Shipment): Buffer {
-    let bytes = this.serialized.get(shipment);
+  /** The mailing as JSON (UTF-8 bytes), kept with the mailing object it was made from. */
+  json(mailing: Mailing): Buffer {
+    let bytes = this.serialized.get(mailing);
     if (bytes === undefined) {
-      bytes = Buffer.from(JSON.stringify(shipment));
-      this.serialized.set(shipment, bytes);
+      bytes = Buffer.from(JSON.stringify(mailing));
+      this.serialized.set(mailing, bytes);
     }
     return bytes;
   }

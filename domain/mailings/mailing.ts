@@ -1,5 +1,5 @@
 import { preparedQuery, type Db, type Tx } from '../../db/knex.js';
-import { MODE_LABELS, PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, type ShipmentStatus } from './states.js';
+import { MODE_LABELS, PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, type MailingStatus } from './states.js';
 
 import type { PostalAddress } from '../catalogue/catalogue.js';
 import type { RequestWarning } from '../catalogue/compatibility.js';
@@ -8,8 +8,8 @@ import type { AddressCheck } from './request.js';
 
 export type { PostalAddress };
 
-/** The letter content of a shipment (present in GET responses, absent from webhooks). */
-export interface ShipmentDocument {
+/** The letter content of a mailing (present in GET responses, absent from webhooks). */
+export interface MailingDocument {
   kind: 'catalogue' | 'free' | 'pdf';
   title: string;
   /** Empty for an own PDF (its text is not extracted). */
@@ -22,19 +22,19 @@ export interface ShipmentDocument {
   addressPlacement?: AddressPlacement;
 }
 
-/** SPEC.md "Shipment", field for field. */
-export interface Shipment {
+/** SPEC.md "Mailing", field for field. */
+export interface Mailing {
   id: string;
   title: string;
   mode: Mode;
   modeLabel: string;
-  status: ShipmentStatus;
+  status: MailingStatus;
   statusLabel: string;
   step: number;
   lastStep: number;
   trackingNumber: string;
   createdAt: string;
-  events: { step: number; status: ShipmentStatus; label: string; at: string }[];
+  events: { step: number; status: MailingStatus; label: string; at: string }[];
   orderId: null;
   recipient: string[];
   amountCents: number;
@@ -47,15 +47,15 @@ export interface Shipment {
   sendAt: string | null;
   /** The batch it was sent in (POST /v1/mailing-batches); null for a mailing of its own. */
   batch: string | null;
-  document?: ShipmentDocument;
+  document?: MailingDocument;
 }
 
-export interface ShipmentRow {
+export interface MailingRow {
   id: string;
   account_id: string;
   test: boolean;
   mode: Mode;
-  status: ShipmentStatus;
+  status: MailingStatus;
   step: number;
   last_step: number;
   title: string;
@@ -64,7 +64,7 @@ export interface ShipmentRow {
   recipient_email: string | null;
   reference: string;
   options: { color?: boolean; duplex?: boolean; emailCopy?: boolean; addressCheck?: AddressCheck; addressPlacement?: AddressPlacement };
-  document: ShipmentDocument;
+  document: MailingDocument;
   warnings: RequestWarning[];
   amount_cents: number;
   tracking_number: string;
@@ -75,8 +75,8 @@ export interface ShipmentRow {
   batch_id?: string | null;
 }
 
-/** The columns a Shipment is built from (and the owner): never the layout, which only printing reads. */
-export const SHIPMENT_VIEW_COLUMNS = [
+/** The columns a Mailing is built from (and the owner): never the layout, which only printing reads. */
+export const MAILING_VIEW_COLUMNS = [
   'id',
   'account_id',
   'test',
@@ -94,19 +94,19 @@ export const SHIPMENT_VIEW_COLUMNS = [
   'created_at',
 ] as const;
 
-export type ShipmentViewRow = Pick<ShipmentRow, (typeof SHIPMENT_VIEW_COLUMNS)[number] | 'send_at' | 'batch_id'>;
+export type MailingViewRow = Pick<MailingRow, (typeof MAILING_VIEW_COLUMNS)[number] | 'send_at' | 'batch_id'>;
 
 /** The lines printed in the address window. */
 export function addressLines(address: PostalAddress): string[] {
   return [address.name, ...address.lines, `${address.postcode} ${address.city}`];
 }
 
-export function toShipment(
-  row: ShipmentViewRow,
-  events: { step: number; status: ShipmentStatus; at: Date }[],
+export function toMailing(
+  row: MailingViewRow,
+  events: { step: number; status: MailingStatus; at: Date }[],
   proofs: ProofKind[],
   withDocument: boolean,
-): Shipment {
+): Mailing {
   return {
     id: row.id,
     title: row.title,
@@ -135,14 +135,14 @@ export function toShipment(
 }
 
 /**
- * A shipment's events and proof kinds, aggregated in the statement that reads the shipment `s`
- * itself (one round trip, whatever the number of shipments): GET /v1/mailings/{id}, every webhook
+ * A mailing's events and proof kinds, aggregated in the statement that reads the mailing `s`
+ * itself (one round trip, whatever the number of mailings): GET /v1/mailings/{id}, every webhook
  * snapshot and each page of GET /v1/mailings. The subqueries run for the rows returned only (after
  * the list's Limit), each on its table's primary key. `at` has millisecond precision in the table,
  * so its JSON text parses to the same Date as the driver's.
  */
-export const SHIPMENT_VIEW_SELECT = [
-  ...SHIPMENT_VIEW_COLUMNS.map((c) => `s.${c}`),
+export const MAILING_VIEW_SELECT = [
+  ...MAILING_VIEW_COLUMNS.map((c) => `s.${c}`),
   // As text: the driver would make a date column a Date at the server's local midnight.
   `to_char(s.send_at, 'YYYY-MM-DD') AS send_at`,
   's.batch_id',
@@ -151,38 +151,38 @@ export const SHIPMENT_VIEW_SELECT = [
 ].join(', ');
 
 /** A row read with SHIPMENT_VIEW_SELECT. */
-export type ShipmentViewRowWithHistory = ShipmentViewRow & { events: { step: number; status: ShipmentStatus; at: string }[]; proofs: ProofKind[] };
+export type MailingViewRowWithHistory = MailingViewRow & { events: { step: number; status: MailingStatus; at: string }[]; proofs: ProofKind[] };
 
-/** The row and the Shipment of a row read with SHIPMENT_VIEW_SELECT. */
-export function shipmentOfRow(found: ShipmentViewRowWithHistory, withDocument: boolean): { row: ShipmentViewRow; shipment: Shipment } {
+/** The row and the Mailing of a row read with SHIPMENT_VIEW_SELECT. */
+export function mailingOfRow(found: MailingViewRowWithHistory, withDocument: boolean): { row: MailingViewRow; shipment: Mailing } {
   const { events, proofs, ...row } = found;
-  const shipment = toShipment(
+  const mailing = toMailing(
     row,
     events.map((e) => ({ step: e.step, status: e.status, at: new Date(e.at) })),
     proofs,
     withDocument,
   );
-  return { row, shipment };
+  return { row, shipment: mailing };
 }
 
-/** One shipment with its events and proofs in one prepared statement (one round trip, one pool connection, planned once per connection). */
-const ONE_SHIPMENT_SQL = `SELECT ${SHIPMENT_VIEW_SELECT} FROM shipments s WHERE s.id = $1`;
+/** One mailing with its events and proofs in one prepared statement (one round trip, one pool connection, planned once per connection). */
+const ONE_MAILING_SQL = `SELECT ${MAILING_VIEW_SELECT} FROM shipments s WHERE s.id = $1`;
 
-export async function findShipment(db: Db | Tx, id: string, withDocument: boolean): Promise<{ row: ShipmentViewRow; shipment: Shipment } | undefined> {
-  const found = await findShipmentRow(db, id);
-  return found && shipmentOfRow(found, withDocument);
+export async function findMailing(db: Db | Tx, id: string, withDocument: boolean): Promise<{ row: MailingViewRow; shipment: Mailing } | undefined> {
+  const found = await findMailingRow(db, id);
+  return found && mailingOfRow(found, withDocument);
 }
 
-/** One shipment's row with its events and proofs, as read (findShipment's statement). */
-export async function findShipmentRow(db: Db | Tx, id: string): Promise<ShipmentViewRowWithHistory | undefined> {
-  const [found] = await preparedQuery<ShipmentViewRowWithHistory>(db, 'one-shipment', ONE_SHIPMENT_SQL, [id]);
+/** One mailing's row with its events and proofs, as read (findMailing's statement). */
+export async function findMailingRow(db: Db | Tx, id: string): Promise<MailingViewRowWithHistory | undefined> {
+  const [found] = await preparedQuery<MailingViewRowWithHistory>(db, 'one-shipment', ONE_MAILING_SQL, [id]);
   return found;
 }
 
-const SHIPMENTS_BY_ID_SQL = `SELECT ${SHIPMENT_VIEW_SELECT} FROM shipments s WHERE s.id = ANY($1::uuid[])`;
+const MAILINGS_BY_ID_SQL = `SELECT ${MAILING_VIEW_SELECT} FROM shipments s WHERE s.id = ANY($1::uuid[])`;
 
-/** Several shipments by id in one statement (those that exist), with their letter content. */
-export async function findShipments(db: Db, ids: string[]): Promise<Map<string, { row: ShipmentViewRow; shipment: Shipment }>> {
-  const rows = await preparedQuery<ShipmentViewRowWithHistory>(db, 'shipments-by-id', SHIPMENTS_BY_ID_SQL, [ids]);
-  return new Map(rows.map((found) => [found.id, shipmentOfRow(found, true)]));
+/** Several mailings by id in one statement (those that exist), with their letter content. */
+export async function findMailings(db: Db, ids: string[]): Promise<Map<string, { row: MailingViewRow; shipment: Mailing }>> {
+  const rows = await preparedQuery<MailingViewRowWithHistory>(db, 'shipments-by-id', MAILINGS_BY_ID_SQL, [ids]);
+  return new Map(rows.map((found) => [found.id, mailingOfRow(found, true)]));
 }
