@@ -1,11 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 
 // Mocha loads this file before the spec files, and the spec files (and with them the logger and
 // the configuration) before it runs the global setup: the environment is set here, at load time.
 // A run stopped by a signal still stops what it started: exiting runs the exit handlers that end
 // PostgreSQL, the Temporal dev server and every API or worker process a test spawned.
+// In a parallel run, the pool sends SIGTERM to a worker that has not exited 1 s after it was asked
+// to: one stopping its stack (see onTerminate below) finishes that first.
+let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
-  process.once(signal, () => process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1)));
+  process.on(signal, () => {
+    if (signal === 'SIGTERM' && stopping) return;
+    process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
+  });
 
 process.env.APP_ENV = 'local';
 process.env.LOG_LEVEL ??= 'warn';
@@ -55,8 +62,12 @@ for (const name of [
 ])
   delete process.env[name];
 
-/** Mocha global fixtures: the real stack, started once for the whole run. */
-export async function mochaGlobalSetup(): Promise<void> {
+/**
+ * What one process's tests talk to: the partner stand-ins (stateful: tests script their answers and
+ * read their requests) and the real stack. A serial run starts it once; a parallel run once in
+ * each worker process, on free ports, so two files never share a database or a Temporal server.
+ */
+async function startEnvironment(): Promise<void> {
   // The semantic search engine: a local OpenAI-compatible embeddings server.
   const { embeddings } = await import('./embeddings-server.js');
   await embeddings.start();
@@ -82,7 +93,7 @@ export async function mochaGlobalSetup(): Promise<void> {
   await startTestStack();
 }
 
-export async function mochaGlobalTeardown(): Promise<void> {
+async function stopEnvironment(): Promise<void> {
   const { stack, stopTestStack } = await import('./stack.js');
   if (process.env.RECORD_HISTORIES) {
     const { recordHistories } = await import('./record-histories.js');
@@ -96,4 +107,84 @@ export async function mochaGlobalTeardown(): Promise<void> {
   await llm.stop();
   const { geocoder, companyDirectory, router, fuelData } = await import('./partner-server.js');
   await Promise.all([geocoder.stop(), companyDirectory.stop(), router.stop(), fuelData.stop()]);
+}
+
+/** What mocha calls the global fixtures on: its runner (Runner#isParallelMode is missing from @types/mocha). */
+interface FixtureContext {
+  isParallelMode(): boolean;
+}
+
+/**
+ * Mocha global fixtures. A serial run starts its environment here, once. In a parallel run
+ * (`--parallel`, see .mocharc.json) mocha calls them in the main process only, where no test runs,
+ * before it starts the workers: they build or install, once, the cached tools that the workers would
+ * otherwise build at the same time into the same folders on a fresh machine; each worker then starts
+ * its own environment (mochaHooks below).
+ */
+export async function mochaGlobalSetup(this: FixtureContext): Promise<void> {
+  if (this.isParallelMode()) await prepareSharedTools();
+  else await startEnvironment();
+}
+
+export async function mochaGlobalTeardown(this: FixtureContext): Promise<void> {
+  if (!this.isParallelMode()) await stopEnvironment();
+}
+
+async function prepareSharedTools(): Promise<void> {
+  const log = (line: string): void => void process.stderr.write(`[test tools] ${line}\n`);
+  const { loadConfig } = await import('../../lib/config.js');
+  const { resolveTemporalCli } = await import('../../scripts/local/temporal-cli.js');
+  const { resolveStripeMock } = await import('../../scripts/local/stripe-mock.js');
+  const { resolveTemporalTestServer } = await import('../../scripts/local/temporal-test-server.js');
+  const { pythonSdkTools } = await import('../../scripts/local/python-sdk-venv.js');
+  // One after the other: each may be a first build that takes the machine's cores. A tool that
+  // fails here fails again, with its own message, in the tests that need it.
+  const tools: [string, () => unknown][] = [
+    ['the temporal CLI', () => resolveTemporalCli(loadConfig().temporalCliPath, log)],
+    ['stripe-mock', () => resolveStripeMock(log)],
+    ["Temporal's test server", () => resolveTemporalTestServer(log)],
+    ['the Python SDK tools', () => pythonSdkTools(log)],
+  ];
+  for (const [name, prepare] of tools)
+    await Promise.resolve()
+      .then(prepare)
+      .catch((error: unknown) => log(`${name} not ready (${(error as Error).message.split('\n')[0]}): left to the tests that use it`));
+}
+
+// In a parallel run's worker (mocha sets MOCHA_WORKER_ID), the root "before all" hook runs before
+// each file the worker is given: the first one starts the worker's environment, the others find it
+// running. It stops when mocha ends the worker, through the worker pool's termination handler.
+const inParallelWorker = process.env.MOCHA_WORKER_ID !== undefined;
+let environment: Promise<void> | undefined;
+
+export const mochaHooks = inParallelWorker
+  ? {
+      async beforeAll(this: Mocha.Context): Promise<void> {
+        this.timeout(0); // a first start may build or unpack tools
+        environment ??= startEnvironment();
+        await environment;
+      },
+    }
+  : {};
+
+if (inParallelWorker) {
+  // mocha's own worker pool, found from mocha (it is mocha's dependency, not ours).
+  const workerpool = createRequire(createRequire(import.meta.url).resolve('mocha'))('workerpool') as {
+    worker(methods: object, options: { onTerminate(): Promise<void> }): void;
+  };
+  workerpool.worker(
+    {},
+    {
+      async onTerminate() {
+        stopping = true;
+        // Whatever happens, the worker ends: the exit handlers still stop PostgreSQL and Temporal.
+        const deadline = setTimeout(() => process.exit(1), 30_000);
+        await environment?.then(stopEnvironment).catch((error: unknown) => {
+          process.stderr.write(`the worker's test stack did not stop cleanly: ${(error as Error).stack ?? String(error)}\n`);
+          process.exitCode = 1;
+        });
+        clearTimeout(deadline);
+      },
+    },
+  );
 }

@@ -22,7 +22,9 @@ function files(root: string, path: string): Map<string, string> {
 }
 
 describe('generated SDKs (sdk/)', function () {
-  // The first run on a machine installs the Python generator's venv from PyPI.
+  // The first run on a machine installs the Python generator's venv from PyPI. Later runs still take
+  // about half a minute, justified: the check is to run both real generators (@hey-api/openapi-ts,
+  // openapi-python-client and ruff) on today's document; a parallel run overlaps it with other files.
   this.timeout(600_000);
 
   it("are today's: regenerating from the OpenAPI document gives the committed files (else npm run sdk:generate)", async () => {
