@@ -60,12 +60,15 @@ export async function startTemporalDevServer(options: TemporalServerOptions): Pr
 
   const address = `127.0.0.1:${options.port}`;
   let recent = '';
+  // Seen as it is printed: a server that cannot bind panics next, and its stack trace is longer than `recent`.
+  let portTaken = false;
   // The CLI prints its addresses once its server listens: until then, a server answering on the
   // port may be another one (which took the port first: then ours exits).
   const listening = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the Temporal dev server did not say it listens within ${STARTUP_MS} ms`)), STARTUP_MS);
     const onOutput = (chunk: Buffer): void => {
       recent = (recent + chunk.toString()).slice(-4000);
+      if (PORT_TAKEN_OUTPUT.test(recent)) portTaken = true;
       if (/^Server:\s/m.test(recent)) {
         clearTimeout(timer);
         resolve();
@@ -78,7 +81,7 @@ export async function startTemporalDevServer(options: TemporalServerOptions): Pr
     // 'close': the exit, and all it printed read.
     once(child, 'close').then(([code]) => {
       const ports = `port ${options.port}${options.uiPort === null ? '' : ` or UI port ${options.uiPort}`}`;
-      if (PORT_TAKEN_OUTPUT.test(recent)) throw new PortTakenError('Temporal', `the dev server could not listen (${ports} taken)`, `See ${options.logFile}`);
+      if (portTaken) throw new PortTakenError('Temporal', `the dev server could not listen (${ports} taken)`, `See ${options.logFile}`);
       throw new StartupError(
         'Temporal',
         `the dev server exited at start (code ${code})`,
