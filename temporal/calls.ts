@@ -31,5 +31,3 @@ export function isEnded(error: unknown): boolean {
   const cause = error instanceof ServiceError ? error.cause : error;
   return isGrpcServiceError(cause) && cause.code === GRPC_NOT_FOUND;
 }
-
-export type { DeadlineScope };

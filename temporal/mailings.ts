@@ -14,8 +14,8 @@ import type { Mailing } from '../domain/mailings/mailing.js';
 import type { MailingStart } from '../domain/mailings/workflow-input.js';
 import { mailing } from '../workflows/index.js';
 import { advanceUpdate, cancelUpdate, mailingStartOptions, mailingWorkflowId, REFUSED_INVALID } from '../workflows/contract.js';
-import { type DeadlineScope, isEnded, type TemporalCalls } from './calls.js';
-import { channelReady } from './fast-path.js';
+import { isEnded, type TemporalCalls } from './calls.js';
+import { channelReady, type DeadlineScope } from './fast-path.js';
 
 /** How long an update may take before the API answers 503 (a retry with the same Idempotency-Key is the same update). */
 const UPDATE_DEADLINE_MS = 15_000;
