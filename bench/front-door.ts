@@ -202,14 +202,16 @@ export async function benchFrontDoor(deps: BenchDeps, report: Report): Promise<v
       // Measured alone: the cost of a large body, no ratio.
       ['GET /v1/catalogue (149 KB'],
     ];
-    // BENCH_ONLY=<text>: the pairs whose measured scenario's name contains it (e.g. to profile one route).
+    // BENCH_ONLY=<text>[|<text>…]: the pairs whose measured scenario's name contains one of them (e.g. to profile one route).
     const only = process.env.BENCH_ONLY;
-    const pairs = only ? allPairs.filter(([value]) => scenario(value)[0].includes(only)) : allPairs;
+    const pairs = only ? allPairs.filter(([value]) => only.split('|').some((text) => scenario(value)[0].includes(text))) : allPairs;
     const loads = new Map<string, LoadResult[]>();
     const ratios = new Map<string, number[]>();
     const measure = async (name: string): Promise<LoadResult> => {
       const [fullName, options] = scenario(name);
-      const result = await load(fullName, { ...options, durationSeconds: 2 });
+      // The CPU per request of the server it loads (bare Koa's or the API's): the A-B measure of a change.
+      const serverPid = (name === bareKoa ? servers.hello : servers.server).pid;
+      const result = await load(fullName, { ...options, durationSeconds: 2, serverPid });
       loads.set(name, [...(loads.get(name) ?? []), result]);
       return result;
     };
@@ -237,6 +239,10 @@ export async function benchFrontDoor(deps: BenchDeps, report: Report): Promise<v
       console.log(`round ${round + 1} (measured/baseline): ` + line.join(' · ') + ' req/s');
     }
     console.log(table([...loads.values()].map(median)));
+    for (const [name, results] of loads) {
+      const cpu = results.flatMap((r) => (r.serverCpuUs === undefined ? [] : [r.serverCpuUs]));
+      if (cpu.length) console.log(`server CPU per request, median of ${cpu.length} loads: ${middle(cpu)} µs (${cpu.join(', ')}) · ${name}`);
+    }
     const after = await memoryOf(servers.server);
     if (only) return;
     // The median of each scenario's loads, and of each pair's ratios (one per round).
@@ -266,6 +272,16 @@ export async function benchFrontDoor(deps: BenchDeps, report: Report): Promise<v
       });
     }
     againstBare('POST /v1/expenses/settle', 'POST /v1/expenses');
+    // CPU per request, which the load generator's pace does not bend (a rate is bounded by it too).
+    for (const [name, label] of [
+      [bareKoa, 'bare Koa hello-world'],
+      ['GET /v1/catalogue, If', 'GET /v1/catalogue 304'],
+      ['GET /v1/mailings/{id}, the same', 'GET /v1/mailings/{id}, cache hit'],
+      ['POST /v1/expenses', 'POST /v1/expenses/settle'],
+    ] as const) {
+      const cpu = loads.get(name)!.flatMap((r) => (r.serverCpuUs === undefined ? [] : [r.serverCpuUs]));
+      if (cpu.length) report.add({ part, name: `${label}: the server's CPU per request`, value: middle(cpu), unit: 'µs' });
+    }
     report.add({ part, name: 'API RSS, idle', value: idle.rssMb, unit: 'MB' });
     report.add({ part, name: 'API RSS, after the front-door load', value: after.rssMb, unit: 'MB' });
     console.log(`API memory: idle RSS ${idle.rssMb} MB (heap ${idle.heapUsedMb} MB); after the load RSS ${after.rssMb} MB (heap ${after.heapUsedMb} MB)`);

@@ -1,8 +1,9 @@
 /**
- * The bench's load generator, run in a process of its own (bench/support.ts forks it for each load):
- * sharing the bench's event loop, autocannon held bare Koa to the pace of the loop that drove it
- * (about 70 % of a core), which flattered every ratio against bare Koa. Given one load by IPC, it
- * runs it and answers with the figures, then exits.
+ * The bench's load generator, run in a process of its own (bench/support.ts forks it once): sharing
+ * the bench's event loop, autocannon held bare Koa to the pace of the loop that drove it (about 70 %
+ * of a core), which flattered every ratio against bare Koa. Given a load by IPC, it runs it and
+ * answers with the figures. One process for the whole run: a fresh one for each load measured with
+ * code not yet compiled by V8 (its warm-up load had run in another process).
  */
 import { Agent, request as httpRequest } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -131,13 +132,15 @@ async function openLoop(load: OpenLoad): Promise<LoadFigures> {
   };
 }
 
-// Forked by bench/support.ts: one load, its figures, exit. Gone with its parent (IPC closed).
+// Forked once by bench/support.ts and kept for the run: each load it is sent, then its figures (its
+// code stays warm from one load to the next, as a long-running generator's would). Gone with its
+// parent (IPC closed).
 if (process.send) {
   process.once('disconnect', () => process.exit(0));
-  process.once('message', (load: Load) => {
+  process.on('message', (load: Load) => {
     void (load.kind === 'closed' ? closedLoop(load) : openLoop(load)).then(
-      (figures) => process.send!({ figures }, () => process.exit(0)),
-      (error: unknown) => process.send!({ error: String(error) }, () => process.exit(1)),
+      (figures) => process.send!({ figures }),
+      (error: unknown) => process.send!({ error: String(error) }),
     );
   });
 }

@@ -53,6 +53,15 @@ export function listProcesses(): ProcessCpu[] {
   return found;
 }
 
+/** The CPU one process has used so far (ms), or undefined where /proc does not show it. */
+export function processCpuMs(pid: number): number | undefined {
+  try {
+    return parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.cpuMs;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The processes under a root at one moment: each one's group and the CPU it had used (ms). */
 export type CpuSnapshot = Map<number, { group: string; cpuMs: number }>;
 

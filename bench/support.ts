@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { Load, LoadFigures } from './load-generator.js';
+import { processCpuMs } from './process-cpu.js';
 
 export interface LoadResult {
   name: string;
@@ -12,6 +13,11 @@ export interface LoadResult {
   /** Answers by HTTP status. */
   statuses: Record<string, number>;
   errors: number;
+  /**
+   * The CPU the server process spent per answered request during the load, in µs (read from /proc;
+   * when the load named its server). Unlike the rate, the load generator's pace does not bend it.
+   */
+  serverCpuUs?: number;
 }
 
 /** What every answer of a scenario must be: any other answer fails the scenario (it is never dropped from a ratio). */
@@ -31,6 +37,8 @@ export interface LoadOptions {
   expect: Expectation;
   /** A path per request drawn at random from these (e.g. a different mailing each time): replaces the URL's path and query. */
   paths?: string[];
+  /** The server's process id: its CPU per request is then measured too (LoadResult.serverCpuUs). */
+  serverPid?: number;
 }
 
 /** A scenario whose answers were not all the expected ones. */
@@ -39,23 +47,36 @@ export class ScenarioFailed extends Error {}
 /** The load generator's process (bench/load-generator.ts), beside this module once compiled. */
 const GENERATOR = fileURLToPath(new URL('./load-generator.js', import.meta.url));
 
+/** The generator's process, forked at the first load and kept (warm) for the others. */
+let generator: ChildProcess | undefined;
+
 /**
- * Runs one load in a process of its own and answers its figures: the generator never shares an
+ * Runs one load in the generator's process and answers its figures: the generator never shares an
  * event loop (or a core's time slices) with the bench, so the pace it measures is the server's.
+ * Loads run one at a time. Between loads the generator holds nothing open in the bench: it exits
+ * with it (its IPC channel closes).
  */
 export async function generateLoad(load: Load): Promise<LoadFigures> {
-  const child = fork(GENERATOR, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  if (!generator || generator.exitCode !== null || !generator.connected) {
+    generator = fork(GENERATOR, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    generator.unref();
+  }
+  const child = generator;
+  child.channel?.ref();
+  let onExit: ((code: number | null) => void) | undefined;
   try {
     const answer = once(child, 'message') as Promise<[{ figures?: LoadFigures; error?: string }]>;
-    const exited = once(child, 'exit').then(([code]) => {
-      throw new Error(`the load generator exited (${String(code)}) before answering`);
+    const exited = new Promise<never>((_, reject) => {
+      onExit = (code) => reject(new Error(`the load generator exited (${String(code)}) before answering`));
+      child.once('exit', onExit);
     });
     child.send(load);
     const [message] = await Promise.race([answer, exited]);
     if (!message.figures) throw new Error(`the load generator failed: ${message.error}`);
     return message.figures;
   } finally {
-    if (child.exitCode === null) child.kill('SIGTERM');
+    if (onExit) child.off('exit', onExit);
+    child.channel?.unref();
   }
 }
 
@@ -95,9 +116,12 @@ export async function load(name: string, options: LoadOptions): Promise<LoadResu
   };
   await sampleAnswers(name, options);
   await generateLoad({ ...base, durationSeconds: 1 });
+  const cpuBefore = options.serverPid === undefined ? undefined : processCpuMs(options.serverPid);
   const figures = await generateLoad({ ...base, durationSeconds: options.durationSeconds ?? 10 });
+  const cpuAfter = options.serverPid === undefined ? undefined : processCpuMs(options.serverPid);
+  const serverCpuUs = cpuBefore === undefined || cpuAfter === undefined || figures.total === 0 ? undefined : ((cpuAfter - cpuBefore) * 1000) / figures.total;
   await sampleAnswers(name, options);
-  return checkAnswers({ name, ...figures }, options.expect.status);
+  return checkAnswers({ name, ...figures, ...(serverCpuUs === undefined ? {} : { serverCpuUs: Math.round(serverCpuUs * 10) / 10 }) }, options.expect.status);
 }
 
 export interface SteadyLoadOptions extends Omit<LoadOptions, 'connections' | 'path' | 'expect'> {
@@ -176,7 +200,7 @@ export function median(results: LoadResult[]): LoadResult {
 export function table(rows: LoadResult[]): string {
   const lines = rows.map(
     (r) =>
-      `${r.name.padEnd(58)} ${String(r.requestsPerSecond).padStart(8)} req/s   p50 ${String(r.p50Ms).padStart(4)} ms   p99 ${String(r.p99Ms).padStart(4)} ms   answers ${JSON.stringify(r.statuses)}`,
+      `${r.name.padEnd(58)} ${String(r.requestsPerSecond).padStart(8)} req/s   p50 ${String(r.p50Ms).padStart(4)} ms   p99 ${String(r.p99Ms).padStart(4)} ms${r.serverCpuUs === undefined ? '' : `   server CPU ${r.serverCpuUs} µs/request`}   answers ${JSON.stringify(r.statuses)}`,
   );
   return lines.join('\n');
 }
