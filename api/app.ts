@@ -12,7 +12,6 @@ import { idempotency } from './middleware/idempotency.js';
 import { validateThenHandle } from './middleware/validate.js';
 import { catalogue } from '../domain/catalogue/catalogue.js';
 import { stripeWebhook } from './stripe-webhook.js';
-import { firstMatchingRoute } from './fast-path.js';
 
 const koaPath = (openApiPath: string): string => openApiPath.replace(/\{(\w+)\}/g, ':$1');
 
@@ -57,7 +56,7 @@ function routeByResource(all: readonly Route[]): Koa.Middleware {
   // Stripe's calls: a route of its own, not an operation of the API (not in the OpenAPI document).
   routerOf('/stripe/webhook').register('/stripe/webhook', ['POST'], [stripeWebhook], { name: 'stripeWebhook' });
   const dispatch = new Map<string, Koa.Middleware>();
-  for (const [resource, router] of routers) dispatch.set(resource, firstMatchingRoute(router));
+  for (const [resource, router] of routers) dispatch.set(resource, router.routes() as Koa.Middleware);
   return function routeToResource(ctx, next) {
     const resource = resourceOf(ctx.path);
     // Paths are matched whatever their case, as @koa/router does; most come in lower case already.
