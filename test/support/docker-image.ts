@@ -134,8 +134,12 @@ function run(command: string, args: string[], cwd: string, log: string[]): void 
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd} (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
 }
 
-/** Every compiled file's source must be in the stage: what tsc in the image would read. */
-function checkTscInputs(stageDir: string, distDir: string): void {
+/**
+ * Every compiled file's source must be in the stage: what tsc in the image would read. A compiled
+ * file whose source is gone from the project too is a stale output of an earlier build here (tsc
+ * never deletes), not something the image would miss.
+ */
+function checkTscInputs(stageDir: string, distDir: string, root: string): void {
   const missing: string[] = [];
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -143,7 +147,7 @@ function checkTscInputs(stageDir: string, distDir: string): void {
       if (entry.isDirectory()) walk(path);
       else if (entry.name.endsWith('.js')) {
         const source = relative(distDir, path).replace(/\.js$/, '.ts');
-        if (!existsSync(join(stageDir, source))) missing.push(source);
+        if (!existsSync(join(stageDir, source)) && existsSync(join(root, source))) missing.push(source);
       }
     }
   };
@@ -227,7 +231,7 @@ export function replayDockerfile(workDir: string, root = projectRoot): ReplayedI
           }
         } else if (argv[0] === 'npx' && argv[1] === 'tsc') {
           if (!existsSync(join(cwd, 'tsconfig.json'))) throw new Error('Dockerfile: npx tsc runs without tsconfig.json in the stage');
-          checkTscInputs(cwd, join(root, 'dist'));
+          checkTscInputs(cwd, join(root, 'dist'), root);
           cpSync(join(root, 'dist'), join(cwd, 'dist'), { recursive: true });
           log.push('  (the build under test copied in)');
         } else if (argv[0] === 'sh' && argv[1]?.startsWith('scripts/')) {
