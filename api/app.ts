@@ -12,6 +12,7 @@ import { idempotency } from './middleware/idempotency.js';
 import { validateThenHandle } from './middleware/validate.js';
 import { catalogue } from '../domain/catalogue/catalogue.js';
 import { stripeWebhook } from './stripe-webhook.js';
+import { trustProxies } from '../lib/net/proxies.js';
 
 const koaPath = (openApiPath: string): string => openApiPath.replace(/\{(\w+)\}/g, ':$1');
 
@@ -70,8 +71,8 @@ export function createApp(services: Services): Koa {
   catalogue();
   const app = new Koa();
   app.context.services = services;
-  // Behind a reverse proxy, the client's address (failed-authentication limit, logs) is the forwarded one.
-  app.proxy = services.config.trustProxy;
+  // Behind reverse proxies, the client's address (failed-authentication limit, logs) is the one our proxies forwarded.
+  trustProxies(app, services.config.trustedProxyHops);
   // Errors are answered in the SPEC.md shape; Koa's default printer would only add noise.
   app.silent = true;
 

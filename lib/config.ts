@@ -114,8 +114,12 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string; outboxDir: string };
   /** The developer space: its public address for emailed links (PUBLIC_URL), its sessions' lifetime. */
   dashboard: { publicUrl: string | undefined; sessionTtlMs: number };
-  /** Behind a reverse proxy: client addresses come from X-Forwarded-For (TRUST_PROXY=1). */
-  trustProxy: boolean;
+  /**
+   * Reverse proxies in front of the process that each append the address they received from to
+   * X-Forwarded-For (TRUST_PROXY_HOPS; TRUST_PROXY=1 alone means one): the client's address is the
+   * entry that many from the right. 0: the socket's address, the header ignored.
+   */
+  trustedProxyHops: number;
   /** Top-ups through Stripe Checkout (docs/developer-space.md, "Balance and top-ups"). */
   stripe: StripeConfig;
   /** Who sells: the legal mentions every invoice carries (SELLER_*; docs/billing.md). */
@@ -370,6 +374,16 @@ export function parseDuration(text: string): number {
   return Math.round(Number(match[1]) * unit);
 }
 
+/**
+ * How many proxies to trust. Only the entries our own proxies appended can be believed: the
+ * leftmost ones are whatever the client wrote, so the address is taken that many from the right.
+ */
+function trustedProxyHops(env: NodeJS.ProcessEnv): number {
+  const hops = positiveInt(env.TRUST_PROXY_HOPS, 'TRUST_PROXY_HOPS', env.TRUST_PROXY === '1' ? 1 : 0);
+  if (env.TRUST_PROXY === '1' && env.TRUST_PROXY_HOPS === '0') throw new Error('TRUST_PROXY=1 says there is a proxy, TRUST_PROXY_HOPS=0 that there is none: set one of them');
+  return hops;
+}
+
 function positiveInt(raw: string | undefined, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -454,7 +468,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerActivitySlots: positiveInt(env.WORKER_ACTIVITY_SLOTS, 'WORKER_ACTIVITY_SLOTS', 100) || 100,
     workerCachedWorkflows: positiveInt(env.WORKER_CACHED_WORKFLOWS, 'WORKER_CACHED_WORKFLOWS', 500) || 500,
     failedAuthPerMinute: positiveInt(env.FAILED_AUTH_PER_MINUTE, 'FAILED_AUTH_PER_MINUTE', 30) || 30,
-    trustProxy: env.TRUST_PROXY === '1',
+    trustedProxyHops: trustedProxyHops(env),
     stripe,
     seller: sellerConfig(env, appEnv, stripe),
     mail: {

@@ -19,6 +19,7 @@ import { billingRoutes } from './routes/billing.js';
 import { auditRoutes, requestLogRoutes } from './routes/logs.js';
 import { settingsRoutes } from './routes/settings.js';
 import { teamRoutes } from './routes/team.js';
+import { trustProxies } from '../lib/net/proxies.js';
 
 export { SESSION_COOKIE, type WebServices } from './kit.js';
 
@@ -79,7 +80,7 @@ export function createWebApp(services: WebServices): Koa {
   const kit = createKit(services);
   const { config, db } = kit.deps;
   const app = new Koa();
-  app.proxy = config.trustProxy;
+  trustProxies(app, config.trustedProxyHops);
   app.silent = true;
 
   app.use(async (ctx, next) => {

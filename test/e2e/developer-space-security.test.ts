@@ -80,6 +80,19 @@ describe('developer space: sign-in limits, email and hash budgets, reset links, 
     });
   }
 
+  it('believes only the address our proxy appended to X-Forwarded-For: sign-in failures sent with a new forged address each are counted for the real one', async () => {
+    const address = dashboard.newAddress();
+    const run = Date.now().toString(36);
+    const signIn = async (forwardedFor: string, i: number): Promise<number> =>
+      (await post('/connexion', await openForm(forwardedFor), forwardedFor, { email: `personne-${i}-${run}@example.fr`, password: 'faux' })).status;
+    // One proxy in front (the harness's setting): what the client wrote is to the left of what it appended.
+    const forged = (i: number): string => `198.18.${i >> 8}.${(i & 255) + 1}, ${address}`;
+    for (let i = 0; i < SIGNIN_FAILURES_PER_ADDRESS; i++) expect(await signIn(forged(i), i), `failure ${i + 1}`).to.equal(401);
+    expect(await signIn(forged(SIGNIN_FAILURES_PER_ADDRESS), SIGNIN_FAILURES_PER_ADDRESS)).to.equal(429);
+    // Another client naming the throttled address to the left of its own is counted as itself.
+    expect(await signIn(`${address}, ${dashboard.newAddress()}`, SIGNIN_FAILURES_PER_ADDRESS + 1)).to.equal(401);
+  });
+
   it('40 sign-ins sent at once for one email: at most the limit of wrong passwords are checked, the others get 429, whatever the password', async () => {
     const email = await developer();
     const address = dashboard.newAddress();

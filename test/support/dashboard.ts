@@ -55,7 +55,7 @@ export async function startDashboard(configure: (config: Config) => Config = (co
     {
       // Each browser context is a client of its own (X-Forwarded-For, below): the per-address budgets
       // of one test do not spend those of the next.
-      config: configure({ ...config, trustProxy: true, mail: { ...config.mail, smtpUrl: `smtp://127.0.0.1:${smtpPort}` } }),
+      config: configure({ ...config, trustedProxyHops: 1, mail: { ...config.mail, smtpUrl: `smtp://127.0.0.1:${smtpPort}` } }),
       db,
       databaseUrl: local.databaseUrl,
       temporal: temporal.client,
