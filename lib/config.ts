@@ -380,7 +380,8 @@ export function parseDuration(text: string): number {
  */
 function trustedProxyHops(env: NodeJS.ProcessEnv): number {
   const hops = positiveInt(env.TRUST_PROXY_HOPS, 'TRUST_PROXY_HOPS', env.TRUST_PROXY === '1' ? 1 : 0);
-  if (env.TRUST_PROXY === '1' && env.TRUST_PROXY_HOPS === '0') throw new Error('TRUST_PROXY=1 says there is a proxy, TRUST_PROXY_HOPS=0 that there is none: set one of them');
+  if (env.TRUST_PROXY === '1' && env.TRUST_PROXY_HOPS === '0')
+    throw new Error('TRUST_PROXY=1 says there is a proxy, TRUST_PROXY_HOPS=0 that there is none: set one of them');
   return hops;
 }
 
