@@ -20,6 +20,17 @@ export interface Health {
   worker: { ok: boolean; lastPollAt?: string };
 }
 
+/**
+ * GET /ready: whether this API process can serve requests, which needs its database alone. Reads and
+ * most routes need nothing else; what needs Temporal answers 503 on its own while Temporal is away,
+ * so a Temporal outage must not take every API process out of its Service (GET /health says that).
+ */
+export interface Readiness {
+  status: 'ready' | 'unready';
+  checkedAt: string;
+  postgres: { ok: boolean; latencyMs: number };
+}
+
 /** A check is answered to every caller for this long: a flood of /health costs one check per period. */
 export const HEALTH_CACHE_MS = 3000;
 
@@ -59,6 +70,7 @@ async function timed<T>(work: () => Promise<T>, deadlineMs?: number): Promise<{ 
  */
 export class HealthCheck {
   private last: { at: number; result: Promise<Health> } | undefined;
+  private lastReadiness: { at: number; result: Promise<Readiness> } | undefined;
 
   constructor(private readonly deps: { db: Db; workflows: { health: HealthPort } }) {}
 
@@ -66,6 +78,18 @@ export class HealthCheck {
     if (this.last && now - this.last.at < HEALTH_CACHE_MS) return this.last.result;
     const result = this.measure();
     this.last = { at: now, result };
+    return result;
+  }
+
+  /** This process's readiness: its database answers `SELECT 1` (shared for HEALTH_CACHE_MS too). */
+  readiness(now = Date.now()): Promise<Readiness> {
+    if (this.lastReadiness && now - this.lastReadiness.at < HEALTH_CACHE_MS) return this.lastReadiness.result;
+    const result = timed(() => this.deps.db.raw('SELECT 1'), POSTGRES_DEADLINE_MS).then((postgres): Readiness => ({
+      status: postgres.ok ? 'ready' : 'unready',
+      checkedAt: new Date().toISOString(),
+      postgres: { ok: postgres.ok, latencyMs: postgres.latencyMs },
+    }));
+    this.lastReadiness = { at: now, result };
     return result;
   }
 

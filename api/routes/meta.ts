@@ -22,6 +22,12 @@ const healthSchema = Joi.object({
     .description('A worker polled the task queue of mailings within the last 90 seconds'),
 }).label('Health');
 
+const readinessSchema = Joi.object({
+  status: Joi.string().valid('ready', 'unready').required(),
+  checkedAt: Joi.string().isoDate().required().description('When the database was probed; the result is shared for a few seconds'),
+  postgres: component('The database answers SELECT 1').required(),
+}).label('Readiness');
+
 /** Redoc's standalone bundle, from its npm package: the docs page loads nothing from elsewhere. */
 const REDOC_BUNDLE = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');
 let redocBundle: Buffer | undefined;
@@ -62,6 +68,23 @@ export function metaRoutes(all: () => Route[]): Route[] {
         ctx.status = health.status === 'ok' ? 200 : 503;
         if (ctx.status === 503) ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
         ctx.body = health;
+      },
+    }),
+    defineRoute({
+      operationId: 'ready',
+      method: 'GET',
+      path: '/ready',
+      tag: 'Service',
+      summary:
+        'Whether this API process can serve: its database answers (no authentication; the readiness probe). While Temporal is away it stays ready: reads are served, and what needs Temporal answers 503 itself',
+      scope: null,
+      success: { status: 200, description: 'Ready (503 with the same body, and Retry-After, otherwise)', schema: readinessSchema, sameBodyOn: [503] },
+      errors: [503],
+      async handler(ctx) {
+        const readiness = await ctx.services.health.readiness();
+        ctx.status = readiness.status === 'ready' ? 200 : 503;
+        if (ctx.status === 503) ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
+        ctx.body = readiness;
       },
     }),
     defineRoute({

@@ -110,11 +110,12 @@ describe('Helm chart deploy/helm/svc-postal', function () {
         }
       });
 
-      it('probes the API: ready on /health, alive on a route that needs neither PostgreSQL nor Temporal', () => {
+      it('probes the API: started and ready on /ready (its database, not Temporal), alive on a route that needs neither', () => {
         const api = kind('Deployment').find((d) => d.metadata.name === 'svc-svc-postal-api');
         const [container] = api.spec.template.spec.containers;
-        expect(container.readinessProbe.httpGet).to.include({ path: '/health', port: 'http' });
-        expect(container.livenessProbe.httpGet.path).to.not.equal('/health');
+        expect(container.readinessProbe.httpGet).to.include({ path: '/ready', port: 'http' });
+        expect(container.startupProbe.httpGet).to.include({ path: '/ready', port: 'http' });
+        expect(container.livenessProbe.httpGet.path).to.not.be.oneOf(['/health', '/ready']);
         expect(container.ports.find((p: Manifest) => p.name === 'http').containerPort).to.equal(
           Number(container.env.find((e: EnvVar) => e.name === 'PORT').value),
         );

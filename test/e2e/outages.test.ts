@@ -184,6 +184,16 @@ describe('outages of Postgres and Temporal', function () {
     expect(health.body.postgres.ok).to.equal(false);
     expect(health.headers.get('retry-after')).to.match(/^\d+$/);
     expectNoInternals(health, [own.pgPort, own.temporalPort]);
+    // Without its database the process cannot serve: out of its Service until it is back.
+    const unready = await eventually(
+      () => call('GET', '/ready', { baseUrl: api }),
+      (r) => r.status === 503,
+      10_000,
+      200,
+    );
+    expect(unready.body).to.deep.include({ status: 'unready', postgres: { ok: false, latencyMs: unready.body.postgres.latencyMs } });
+    expect(unready.headers.get('retry-after')).to.match(/^\d+$/);
+    expectNoInternals(unready, [own.pgPort, own.temporalPort]);
     // The outage lasts long enough for the worker's activities to fail and be retried.
     await sleep(8000);
     expectUnavailable(await get(keys.liveKey, live.body.id), 'GET /v1/mailings/{id}, later');
@@ -198,6 +208,14 @@ describe('outages of Postgres and Temporal', function () {
       100,
     );
     expect(back.status, back.text).to.equal(200);
+    // Ready again once the shared result of the outage has expired.
+    const readyAgain = await eventually(
+      () => call('GET', '/ready', { baseUrl: api }),
+      (r) => r.status === 200,
+      10_000,
+      200,
+    );
+    expect(readyAgain.body.status).to.equal('ready');
 
     // Nothing lost: the live mailing reaches its last step with every event once; the test
     // mailing advances to its end.
@@ -223,6 +241,10 @@ describe('outages of Postgres and Temporal', function () {
     );
     expect([health.body.postgres.ok, health.body.temporal.ok]).to.deep.equal([true, false]);
     expectNoInternals(health, [own.pgPort, own.temporalPort]);
+    // The process stays ready (the readiness probe keeps it in its Service): reads are served.
+    const ready = await call('GET', '/ready', { baseUrl: api });
+    expect(ready.status).to.equal(200);
+    expect(ready.body).to.include({ status: 'ready' });
     // Long enough for gRPC's default reconnection backoff (1 s, ×1.6 per attempt, up to 120 s) to
     // leave a gap of tens of seconds between attempts: the server comes back in such a gap.
     await sleep(45_000);
