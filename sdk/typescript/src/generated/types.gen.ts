@@ -55,6 +55,24 @@ export type Health = {
     };
 };
 
+export type Readiness = {
+    status: 'ready' | 'unready' | string;
+    /**
+     * When the database was probed; the result is shared for a few seconds
+     */
+    checkedAt: string;
+    /**
+     * The database answers SELECT 1
+     */
+    postgres: {
+        ok: boolean;
+        /**
+         * Time the probe took
+         */
+        latencyMs: number;
+    };
+};
+
 export type OpenApiDocument = {
     [key: string]: unknown;
 };
@@ -1270,6 +1288,35 @@ export type HealthResponses = {
 };
 
 export type HealthResponse = HealthResponses[keyof HealthResponses];
+
+export type ReadyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/ready';
+};
+
+export type ReadyErrors = {
+    /**
+     * Internal error: `internal_error` (any route)
+     */
+    500: Error;
+    /**
+     * Service unavailable: `service_unavailable`
+     */
+    503: Readiness;
+};
+
+export type ReadyError = ReadyErrors[keyof ReadyErrors];
+
+export type ReadyResponses = {
+    /**
+     * Ready (503 with the same body, and Retry-After, otherwise)
+     */
+    200: Readiness;
+};
+
+export type ReadyResponse = ReadyResponses[keyof ReadyResponses];
 
 export type GetOpenApiData = {
     body?: never;

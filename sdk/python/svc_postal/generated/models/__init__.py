@@ -134,6 +134,9 @@ from .quote_estimate_request import QuoteEstimateRequest
 from .quote_estimate_request_inputs import QuoteEstimateRequestInputs
 from .quote_estimate_route_type_0 import QuoteEstimateRouteType0
 from .quote_line_item import QuoteLineItem
+from .readiness import Readiness
+from .readiness_postgres import ReadinessPostgres
+from .readiness_status_type_0 import ReadinessStatusType0
 from .request_warning import RequestWarning
 from .request_warning_code_type_0 import RequestWarningCodeType0
 from .route_result import RouteResult
@@ -324,6 +327,9 @@ __all__ = (
     "QuoteEstimateRequestInputs",
     "QuoteEstimateRouteType0",
     "QuoteLineItem",
+    "Readiness",
+    "ReadinessPostgres",
+    "ReadinessStatusType0",
     "RequestWarning",
     "RequestWarningCodeType0",
     "RouteResult",
