@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { call, createAccount, type TestAccount } from '../support/api.js';
+import { call, createAccount, eventually, type TestAccount } from '../support/api.js';
 import { embeddings } from '../support/embeddings-server.js';
 
 describe('search', function () {
@@ -9,6 +9,16 @@ describe('search', function () {
 
   before(async () => {
     account = await createAccount();
+    // The catalogue's vectors are computed on first use, through Temporal, and a search answers
+    // lexically while they load (up to 3 s): loaded here, whatever this machine's pace, so that the
+    // tests below meet the semantic engine ready. With two stacks on two cores the first load can
+    // take longer than the 3 s a search waits for it.
+    await eventually(
+      () => search('je veux arrêter mon forfait de téléphone portable'),
+      (res) => res.body.mode === 'hybrid',
+      25_000,
+      500,
+    );
   });
 
   it('matches keywords and aliases, ignoring accents and case', async () => {
