@@ -122,6 +122,9 @@ interface FixtureContext {
  * its own environment (mochaHooks below).
  */
 export async function mochaGlobalSetup(this: FixtureContext): Promise<void> {
+  // Two stacks would each record their half of the paths into the same folder.
+  if (this.isParallelMode() && process.env.RECORD_HISTORIES)
+    throw new Error('RECORD_HISTORIES needs one stack that sees every path: run `RECORD_HISTORIES=DIR npm run test:serial`');
   if (this.isParallelMode()) await prepareSharedTools();
   else await startEnvironment();
 }

@@ -5,7 +5,8 @@ import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { DELIVERY_STATUS, MAILING_MODE, MAILING_STATUS, MAILING_TEST } from '../../workflows/contract.js';
 
 /**
- * `RECORD_HISTORIES=DIR npm test` (one stack sees every path; `npm run test:parallel` runs two): at the end of the run, the histories of the mailings, webhook
+ * `RECORD_HISTORIES=DIR npm run test:serial` (one stack sees every path; `npm test` runs two, and
+ * refuses): at the end of the run, the histories of the mailings, webhook
  * deliveries, batches and top-ups the suite ran, one per kind of path (workflow type, test or live, mode,
  * last status, open or closed), the longest of each, written to DIR to refresh
  * test/fixtures/histories/ after a workflow change (docs/versioning.md).

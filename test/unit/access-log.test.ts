@@ -32,6 +32,16 @@ describe('the access log', () => {
     expect(lines.map((line) => line.requestId)).to.deep.equal(Array.from({ length: 100 }, (_, i) => `r${i}`));
   });
 
+  it('writes every line when the thread pool is busy at the exit', function () {
+    this.timeout(20_000);
+    // Node's four pool threads held by key derivations: an asynchronous write handed to the pool
+    // would still be waiting when the process exits, and its block would be lost.
+    const busyPool = `const { pbkdf2 } = await import('node:crypto'); for (let i = 0; i < 4; i++) pbkdf2('p', 's', 300_000, 32, 'sha512', () => {});`;
+    const { lines, status } = runLogger(`${busyPool}\n${accessLines(0, 300)}\nprocess.exit(0);`);
+    expect(status).to.equal(0);
+    expect(lines.map((line) => line.requestId)).to.deep.equal(Array.from({ length: 300 }, (_, i) => `r${i}`));
+  });
+
   it('keeps a pino line after the access lines written before it', () => {
     const { lines } = runLogger(`${accessLines(0, 3)}\nlogger.warn('between');\n${accessLines(3, 5)}\nprocess.exit(0);`);
     expect(lines.map((line) => line.requestId ?? line.msg)).to.deep.equal(['r0', 'r1', 'r2', 'between', 'r3', 'r4']);
