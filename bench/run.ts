@@ -91,7 +91,7 @@ async function withStack(work: (deps: BenchDeps) => Promise<void>): Promise<void
   process.env.GEOCODING_BASE_URL = geocoder.baseUrl;
   const config = loadConfig();
   const stack = await startLocalStack(config, { dataDir, persistent: false, uiPort: null, log: (l) => console.error(l) });
-  const db = createDb(stack.databaseUrl);
+  const db = createDb(stack.databaseUrl, { role: 'api' });
   await migrateLatest(db);
   const temporal = await connectTemporal(stack.temporalAddress, config.temporalNamespace);
   try {

@@ -2,6 +2,7 @@ import knexFactory, { type Knex } from 'knex';
 import type pg from 'pg';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { postgresConnection, type ConnectionExtras, type DatabaseRole } from './connection.js';
 
 export type Db = Knex;
 export type Tx = Knex.Transaction;
@@ -11,14 +12,25 @@ const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), 'migrations'
 /** A caller waits this long at most for a pool connection (knex's default is 60 s). */
 const ACQUIRE_TIMEOUT_MS = 10_000;
 
+/** Connections a pool opens at most, unless DB_POOL_MAX says otherwise (lib/config.ts). */
+export const DEFAULT_POOL_MAX = 10;
+
+export interface DbOptions extends ConnectionExtras {
+  /** Shown in pg_stat_activity as svc-postal-<role>. */
+  role: DatabaseRole;
+  poolMax?: number;
+}
+
 /**
  * A connection pool. Each process part has its own (the API's and the worker's, even inside
- * `npm start`), so that a burst on one side can never starve the other.
+ * `npm start`), so that a burst on one side can never starve the other. TLS and the application
+ * name come from db/connection.ts.
  */
-export function createDb(databaseUrl: string, poolMax = 10): Db {
+export function createDb(databaseUrl: string, options: DbOptions): Db {
+  const { role, poolMax = DEFAULT_POOL_MAX, ...extras } = options;
   return knexFactory({
     client: 'pg',
-    connection: databaseUrl,
+    connection: postgresConnection(databaseUrl, role, extras) as Knex.PgConnectionConfig,
     pool: { min: 0, max: poolMax },
     acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
     migrations: { directory: migrationsDir, loadExtensions: ['.js'], tableName: 'knex_migrations' },
@@ -79,15 +91,41 @@ export async function pendingMigrations(db: Db): Promise<string[]> {
   return pending.map((migration) => migration.file);
 }
 
+/** How long a migration may wait for a lock, and run one statement (MIGRATION_LOCK_TIMEOUT, MIGRATION_STATEMENT_TIMEOUT). */
+export interface MigrationTimeouts {
+  migrationLockTimeoutMs: number;
+  migrationStatementTimeoutMs: number;
+}
+
+/**
+ * A pool for migrations alone. Its lock_timeout matters most: an ALTER TABLE queued behind a long
+ * transaction holds every later reader and writer of the table behind it, so the API would stall
+ * for as long as that transaction lasts; past the timeout the migration fails instead (rolled back,
+ * to be run again), and traffic goes on. Two connections: knex's migration lock and the migration.
+ */
+export function createMigrationDb(databaseUrl: string, timeouts: MigrationTimeouts): Db {
+  return createDb(databaseUrl, {
+    role: 'migrate',
+    poolMax: 2,
+    lockTimeoutMs: timeouts.migrationLockTimeoutMs,
+    statementTimeoutMs: timeouts.migrationStatementTimeoutMs,
+  });
+}
+
 /**
  * What a deployed process does with the schema at start: applies the migrations (MIGRATE_ON_START,
- * the default outside production: knex locks, so processes starting together migrate once), or
- * refuses to run on a schema older than its build (production: `node dist/scripts/migrate.js`
- * runs first, as a Helm hook or the compose `migrate` service).
+ * the default outside production: knex locks, so processes starting together migrate once) on a
+ * migration pool of their own, or refuses to run on a schema older than its build (production:
+ * `node dist/scripts/migrate.js` runs first, as a Helm hook or the compose `migrate` service).
  */
-export async function prepareSchema(db: Db, migrateOnStart: boolean): Promise<void> {
-  if (migrateOnStart) {
-    await migrateLatest(db);
+export async function prepareSchema(databaseUrl: string, db: Db, settings: { migrateOnStart: boolean; database: MigrationTimeouts }): Promise<void> {
+  if (settings.migrateOnStart) {
+    const migrationDb = createMigrationDb(databaseUrl, settings.database);
+    try {
+      await migrateLatest(migrationDb);
+    } finally {
+      await migrationDb.destroy();
+    }
     return;
   }
   const pending = await pendingMigrations(db);

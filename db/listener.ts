@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { logger } from '../lib/logger.js';
+import { postgresConnection } from './connection.js';
 
 export interface ChannelListener {
   /** True while notifications arrive: a cache may keep what it reads only then. */
@@ -25,7 +26,7 @@ export async function listenTo(databaseUrl: string, channel: string, handlers: C
   const state = { listening: false };
 
   async function connect(): Promise<void> {
-    const current = new pg.Client({ connectionString: databaseUrl });
+    const current = new pg.Client(postgresConnection(databaseUrl, 'listener'));
     const lost = (): void => {
       // 'error' and then 'end' both come when a connection drops: one reconnection, not two.
       if (client !== current) return;

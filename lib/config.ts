@@ -57,6 +57,13 @@ export interface Config {
   /** METRICS_PORT: the Prometheus endpoint's own port (`GET /metrics`); undefined: no metrics are kept. */
   metricsPort: number | undefined;
   databaseUrl: string | undefined;
+  /**
+   * DB_POOL_MAX: connections each API or worker process opens at most (default 10), beside the
+   * API's two LISTEN connections. MIGRATION_LOCK_TIMEOUT (default 5s) and MIGRATION_STATEMENT_TIMEOUT
+   * (default 30m): a migration gives up rather than hold every reader of a table behind its lock.
+   * TLS is read from DATABASE_URL and the PGSSL* variables (db/connection.ts).
+   */
+  database: { poolMax: number; migrationLockTimeoutMs: number; migrationStatementTimeoutMs: number };
   temporalAddress: string | undefined;
   temporalNamespace: string;
   /**
@@ -444,6 +451,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: positiveInt(env.PORT, 'PORT', 3000),
     metricsPort: env.METRICS_PORT ? positiveInt(env.METRICS_PORT, 'METRICS_PORT', 0) : undefined,
     databaseUrl: env.DATABASE_URL || undefined,
+    database: {
+      poolMax: positiveInt(env.DB_POOL_MAX, 'DB_POOL_MAX', 10) || 10,
+      migrationLockTimeoutMs: durationSetting(env, 'MIGRATION_LOCK_TIMEOUT', '5s'),
+      migrationStatementTimeoutMs: durationSetting(env, 'MIGRATION_STATEMENT_TIMEOUT', '30m'),
+    },
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
     temporalTls: temporalTlsConfig(env),

@@ -2,7 +2,7 @@ import { loadConfig } from '../lib/config.js';
 import { openToolDatabase } from './local/database.js';
 import { migrateLatest } from '../db/knex.js';
 
-const { db, close } = await openToolDatabase(loadConfig());
+const { db, close } = await openToolDatabase(loadConfig(), 'migrate');
 try {
   console.log(JSON.stringify({ applied: await migrateLatest(db) }));
 } finally {

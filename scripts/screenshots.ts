@@ -116,8 +116,8 @@ async function main(): Promise<void> {
   const stack = await startLocalStack(config, { dataDir, persistent: false, uiPort: null, log: say });
   stops.push({ name: 'local stack', stop: () => stack.stop() });
   if (stack.stripeMockUrl) config.stripe.mockUrl = stack.stripeMockUrl;
-  const db = createDb(stack.databaseUrl);
-  const workerDb = createDb(stack.databaseUrl);
+  const db = createDb(stack.databaseUrl, { role: 'api' });
+  const workerDb = createDb(stack.databaseUrl, { role: 'worker' });
   stops.push({ name: 'database pools', stop: () => Promise.all([db.destroy(), workerDb.destroy()]) });
   await migrateLatest(db);
   const temporal = await connectTemporal(stack.temporalAddress, config.temporalNamespace, config);

@@ -26,8 +26,8 @@ async function main(): Promise<void> {
   });
 
   // The API and the worker each get their own pool, as they would in their own processes.
-  const db = createDb(stack.databaseUrl);
-  const workerDb = createDb(stack.databaseUrl);
+  const db = createDb(stack.databaseUrl, { role: 'api' });
+  const workerDb = createDb(stack.databaseUrl, { role: 'worker' });
   const applied = await migrateLatest(db);
   if (applied.length) say(`Applied migrations: ${applied.join(', ')}`);
 

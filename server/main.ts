@@ -15,8 +15,8 @@ async function main(): Promise<void> {
   // In production the developer space's emails (sign-up confirmations, resets) must leave the container.
   if (config.appEnv === 'production' && !config.mail.smtpUrl)
     throw new Error('SMTP_URL must be set when APP_ENV=production (the developer space would write its emails to a local folder)');
-  const db = createDb(databaseUrl);
-  await prepareSchema(db, config.migrateOnStart);
+  const db = createDb(databaseUrl, { role: 'api', poolMax: config.database.poolMax });
+  await prepareSchema(databaseUrl, db, config);
   const temporal = lazyTemporal(temporalAddress, config.temporalNamespace, config);
   const api = await startApiServer({ config, db, databaseUrl, temporal: temporal.client }, config.port);
   logger.info({ url: api.url }, 'API listening');

@@ -10,8 +10,8 @@ async function main(): Promise<void> {
   answerMemoryProbe();
   const config = loadConfig();
   const { databaseUrl, temporalAddress } = requireDeployedSettings(config, 'worker');
-  const db = createDb(databaseUrl);
-  await prepareSchema(db, config.migrateOnStart);
+  const db = createDb(databaseUrl, { role: 'worker', poolMax: config.database.poolMax });
+  await prepareSchema(databaseUrl, db, config);
   const temporal = await connectTemporal(temporalAddress, config.temporalNamespace, config);
   const mailings = config.workerRoles.includes('mailings');
   // The workflows that set search attributes, and the schedules, are the mailings role's.

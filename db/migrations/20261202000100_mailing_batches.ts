@@ -3,7 +3,8 @@ import type { Knex } from 'knex';
 /**
  * Mailing batches (POST /v1/mailing-batches): one row per batch, paid once, and the batch of each
  * of its mailings (`shipments.batch_id`, null for a mailing of its own). GET /v1/mailings?batch=
- * walks its own index in the list's order; it is partial, so single mailings cost it nothing.
+ * walks its own index in the list's order (built without locking shipments by the next migration,
+ * 20261204000100_batch_list_index_concurrently: it was built here, in this transaction, before).
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('mailing_batches', (t) => {
@@ -20,11 +21,10 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('shipments', (t) => {
     t.uuid('batch_id').nullable().references('mailing_batches.id');
   });
-  await knex.raw('CREATE INDEX shipments_list_by_batch ON shipments (batch_id, created_at, id) WHERE batch_id IS NOT NULL');
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw('DROP INDEX shipments_list_by_batch');
+  await knex.raw('DROP INDEX IF EXISTS shipments_list_by_batch');
   await knex.schema.alterTable('shipments', (t) => {
     t.dropColumn('batch_id');
   });

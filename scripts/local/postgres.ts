@@ -183,7 +183,37 @@ async function initialise(bin: Binaries, dir: string, account: Account | undefin
 }
 
 /** Starts the postmaster and resolves once it accepts connections. */
-async function launch(bin: Binaries, dir: string, port: number, account: Account | undefined, persistent: boolean, logFile: string): Promise<ChildProcess> {
+/** A server certificate and its key, in PEM. */
+export interface ServerCertificate {
+  certPem: string;
+  keyPem: string;
+}
+
+/**
+ * TLS as a managed PostgreSQL serves it (plain connections still accepted, as they are there
+ * unless the provider forces TLS): the files inside the data folder, owned by the server's account,
+ * the key readable by it alone (PostgreSQL refuses a key others can read).
+ */
+function serveTls(clusterDir: string, certificate: ServerCertificate, account: Account | undefined): string[] {
+  const files = { 'server.crt': certificate.certPem, 'server.key': certificate.keyPem };
+  for (const [name, pem] of Object.entries(files)) {
+    const path = join(clusterDir, name);
+    writeFileSync(path, pem, { mode: 0o600 });
+    chmodSync(path, 0o600);
+    if (account) chownSync(path, account.uid, account.gid);
+  }
+  return ['ssl=on', 'ssl_cert_file=server.crt', 'ssl_key_file=server.key'];
+}
+
+async function launch(
+  bin: Binaries,
+  dir: string,
+  port: number,
+  account: Account | undefined,
+  persistent: boolean,
+  logFile: string,
+  settings: string[] = [],
+): Promise<ChildProcess> {
   const flags = [
     '-D',
     dir,
@@ -197,6 +227,7 @@ async function launch(bin: Binaries, dir: string, port: number, account: Account
     'max_connections=200',
     '-c',
     `fsync=${persistent ? 'on' : 'off'}`,
+    ...settings.flatMap((setting) => ['-c', setting]),
   ];
   const child = spawn(bin.postgres, flags, { cwd: dir, ...account, env: { ...process.env, LC_ALL: 'C' }, stdio: ['ignore', 'ignore', 'pipe'] });
   mkdirSync(dirname(logFile), { recursive: true });
@@ -233,13 +264,14 @@ const stopPostmaster = (child: ChildProcess): Promise<void> => stopChild(child, 
  * user. Not persistent: the cluster is deleted when stopped (tests). The port taken meanwhile:
  * PortTakenError (retryWhilePortTaken tries others).
  */
-export async function startLocalPostgres(dir: string, port: number, persistent = true): Promise<LocalPostgres> {
+export async function startLocalPostgres(dir: string, port: number, persistent = true, options: { tls?: ServerCertificate } = {}): Promise<LocalPostgres> {
   const account = postgresAccount();
   const bin = await binaries(account);
   const clusterDir = dataLocation(dir, account);
   if (!existsSync(join(clusterDir, 'PG_VERSION'))) await initialise(bin, clusterDir, account);
   clearStalePidFile(clusterDir);
-  const child = await launch(bin, clusterDir, port, account, persistent, join(dirname(resolve(dir)), 'postgres.log'));
+  const settings = options.tls ? serveTls(clusterDir, options.tls, account) : [];
+  const child = await launch(bin, clusterDir, port, account, persistent, join(dirname(resolve(dir)), 'postgres.log'), settings);
   // An exiting process (process.exit, an uncaught error) takes its server with it.
   const quitOnExit = (): void => void child.kill('SIGQUIT');
   process.once('exit', quitOnExit);

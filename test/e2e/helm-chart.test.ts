@@ -194,6 +194,89 @@ describe('Helm chart deploy/helm/svc-postal', function () {
     }
   });
 
+  it("managed PostgreSQL: the provider's CA mounted where PGSSLROOTCERT points, in every pod, and the connection count it states", () => {
+    const manifests = render(['values.yaml', 'values-managed-postgres.yaml']);
+    for (const workload of manifests.filter((m) => m.kind === 'Deployment' || m.kind === 'Job')) {
+      const pod = workload.spec.template.spec;
+      const container = pod.containers[0];
+      const env = (name: string): string | undefined => container.env.find((e: EnvVar) => e.name === name)?.value;
+      expect(pod.volumes.find((v: Manifest) => v.name === 'postgres-tls').secret.secretName).to.equal('svc-postal-postgres-ca');
+      const mount = container.volumeMounts.find((m: Manifest) => m.name === 'postgres-tls');
+      expect(env('PGSSLROOTCERT'), workload.metadata.name).to.equal(`${mount.mountPath}/ca.crt`);
+      expect(env('PGSSLMODE')).to.equal('verify-ca');
+      expect(env('DB_POOL_MAX')).to.equal('10');
+      expect(parseDuration(env('MIGRATION_LOCK_TIMEOUT')!)).to.equal(5000);
+    }
+    // The overlay's sum, from what it renders: (pool + 2 listeners) per API pod, pool per worker pod, 2 for migrations.
+    const maxPods = (name: string): number => {
+      const hpa = manifests.find((m) => m.kind === 'HorizontalPodAutoscaler' && m.metadata.name === name);
+      return hpa ? hpa.spec.maxReplicas : manifests.find((m) => m.kind === 'Deployment' && m.metadata.name === name).spec.replicas;
+    };
+    const deployments = manifests.filter((m) => m.kind === 'Deployment').map((m) => m.metadata.name as string);
+    const total = deployments.reduce((sum, name) => sum + maxPods(name) * (name.endsWith('-api') ? 12 : 10), 2);
+    const stated = /= (\d+)\n/.exec(readFileSync(join(CHART, 'values-managed-postgres.yaml'), 'utf8'));
+    expect(Number(stated?.[1])).to.equal(total);
+  });
+
+  it('Temporal Cloud with a managed PostgreSQL: the two overlays together', () => {
+    const manifests = render(['values.yaml', 'values-temporal-cloud.yaml', 'values-managed-postgres.yaml']);
+    for (const workload of manifests.filter((m) => m.kind === 'Deployment' || m.kind === 'Job')) {
+      const names = (workload.spec.template.spec.containers[0].env as EnvVar[]).map((e) => e.name);
+      expect(names).to.include.members(['TEMPORAL_API_KEY', 'PGSSLROOTCERT', 'PGSSLMODE']);
+      expect(new Set(names).size, 'no variable twice').to.equal(names.length);
+    }
+  });
+
+  it('adds extra volumes, mounts and sidecars: native ones to every pod, plain ones to the long-running pods only', () => {
+    const manifests = render(
+      ['values.yaml'],
+      [
+        'extraVolumes[0].name=sql-proxy-key',
+        'extraVolumes[0].secret.secretName=proxy-key',
+        'extraVolumeMounts[0].name=sql-proxy-key',
+        'extraVolumeMounts[0].mountPath=/etc/proxy',
+        'extraInitContainers[0].name=cloud-sql-proxy',
+        'extraInitContainers[0].image=proxy:2',
+        'extraInitContainers[0].restartPolicy=Always',
+        'extraContainers[0].name=log-shipper',
+        'extraContainers[0].image=shipper:1',
+      ],
+    );
+    for (const workload of manifests.filter((m) => m.kind === 'Deployment' || m.kind === 'Job')) {
+      const pod = workload.spec.template.spec;
+      expect(pod.volumes.map((v: Manifest) => v.name)).to.include('sql-proxy-key');
+      expect(pod.containers[0].volumeMounts.map((m: Manifest) => m.mountPath)).to.include('/etc/proxy');
+      expect(pod.initContainers.map((c: Manifest) => c.name)).to.deep.equal(['cloud-sql-proxy']);
+      expect(pod.containers.map((c: Manifest) => c.name)).to.deep.equal(workload.kind === 'Job' ? ['migrate'] : [pod.containers[0].name, 'log-shipper']);
+    }
+  });
+
+  it('rolls the pods when a Secret they read changes: a checksum annotation, the same for every pod', () => {
+    const manifests = render(['values.yaml', 'values-managed-postgres.yaml']);
+    const sums = manifests.filter((m) => m.kind === 'Deployment').map((m) => m.spec.template.metadata.annotations['checksum/secrets'] as string);
+    expect(sums[0]).to.match(/^[0-9a-f]{64}$/);
+    expect(new Set(sums).size).to.equal(1);
+  });
+
+  it('refuses a PostgreSQL TLS mode that cannot be honoured, and TLS without its Secret', () => {
+    const mode = run([
+      'template',
+      'svc',
+      '.',
+      '--set',
+      'database.tls.enabled=true',
+      '--set',
+      'database.tls.secretName=ca',
+      '--set',
+      'database.tls.sslmode=prefer',
+    ]);
+    expect(mode.status).to.not.equal(0);
+    expect(mode.stderr).to.include('database.tls.sslmode: "prefer" is not one of require, verify-ca, verify-full');
+    const secret = run(['template', 'svc', '.', '--set', 'database.tls.enabled=true']);
+    expect(secret.status).to.not.equal(0);
+    expect(secret.stderr).to.include('database.tls.secretName is required');
+  });
+
   it('refuses a worker role the code does not know, and a missing existingSecret', () => {
     const role = run(['template', 'svc', '.', '--set', 'workers[0].name=x', '--set', 'workers[0].roles[0]=printer']);
     expect(role.status).to.not.equal(0);

@@ -129,7 +129,7 @@ describe('outages of Postgres and Temporal', function () {
   before(async () => {
     await own.init();
     await Promise.all([own.startPostgres(), own.startTemporal()]);
-    db = createDb(own.databaseUrl, 2);
+    db = createDb(own.databaseUrl, { role: 'api', poolMax: 2 });
     await migrateLatest(db);
     keys = await newAccount(db);
     services = await new IsolatedServices({
@@ -199,7 +199,7 @@ describe('outages of Postgres and Temporal', function () {
     expectUnavailable(await get(keys.liveKey, live.body.id), 'GET /v1/mailings/{id}, later');
 
     await own.startPostgres();
-    db = createDb(own.databaseUrl, 2);
+    db = createDb(own.databaseUrl, { role: 'api', poolMax: 2 });
     // Back within a couple of seconds: a fresh connection per request once the old ones are gone.
     const back = await eventually(
       () => get(keys.liveKey, live.body.id),

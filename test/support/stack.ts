@@ -42,8 +42,8 @@ export async function startTestStack(): Promise<TestStack> {
   process.env.TEMPORAL_ADDRESS = local.temporalAddress;
   if (local.stripeMockUrl) config.stripe.mockUrl = process.env.STRIPE_MOCK_URL = local.stripeMockUrl;
   // The tests' and the API's pool; the worker has its own, as in production.
-  const db = createDb(local.databaseUrl, 20);
-  const workerDb = createDb(local.databaseUrl);
+  const db = createDb(local.databaseUrl, { role: 'api', poolMax: 20 });
+  const workerDb = createDb(local.databaseUrl, { role: 'worker' });
   await migrateLatest(db);
   const temporal = await connectTemporal(local.temporalAddress, config.temporalNamespace);
   const worker = await createWorker({ config, db: workerDb, address: local.temporalAddress });

@@ -29,8 +29,8 @@ export interface TimeSkippingServices {
 export async function startTimeSkippingServices(env: TimeSkippingEnv, knobs: Record<string, string> = {}): Promise<TimeSkippingServices> {
   const config = loadConfig({ ...process.env, WEBHOOK_RETRY_DELAYS: '', ...knobs });
   const { databaseUrl } = stack().local;
-  const db = createDb(databaseUrl);
-  const workerDb = createDb(databaseUrl);
+  const db = createDb(databaseUrl, { role: 'api' });
+  const workerDb = createDb(databaseUrl, { role: 'worker' });
   const worker = await createWorker({ config, db: workerDb, address: env.address });
   const workerDone = worker.run();
   const api = await startApiServer({ config, db, databaseUrl, temporal: env.client }, 0, '127.0.0.1');

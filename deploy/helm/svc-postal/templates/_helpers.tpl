@@ -52,6 +52,21 @@ app.kubernetes.io/component: {{ .component }}
   value: {{ printf "%s/%s" $v.temporal.tls.mountPath $v.temporal.tls.keyKey | quote }}
 {{- end }}
 {{- end }}
+- name: DB_POOL_MAX
+  value: {{ $v.database.poolMax | quote }}
+- name: MIGRATION_LOCK_TIMEOUT
+  value: {{ $v.migrations.lockTimeout | quote }}
+- name: MIGRATION_STATEMENT_TIMEOUT
+  value: {{ $v.migrations.statementTimeout | quote }}
+{{- if $v.database.tls.enabled }}
+{{- if not (has $v.database.tls.sslmode (list "require" "verify-ca" "verify-full")) }}
+{{- fail (printf "database.tls.sslmode: %q is not one of require, verify-ca, verify-full" $v.database.tls.sslmode) }}
+{{- end }}
+- name: PGSSLMODE
+  value: {{ $v.database.tls.sslmode | quote }}
+- name: PGSSLROOTCERT
+  value: {{ printf "%s/%s" $v.database.tls.mountPath (required "database.tls.caKey is required with database.tls.enabled" $v.database.tls.caKey) | quote }}
+{{- end }}
 - name: MIGRATE_ON_START
   value: "0"
 - name: SHUTDOWN_GRACE
@@ -76,11 +91,20 @@ app.kubernetes.io/component: {{ .component }}
 {{- end }}
 {{- end -}}
 
+{{/* The Secrets mounted as files (Temporal's TLS, PostgreSQL's CA) and the operator's extraVolumes. */}}
 {{- define "svc-postal.tlsVolume" -}}
 {{- if .Values.temporal.tls.enabled }}
 - name: temporal-tls
   secret:
     secretName: {{ required "temporal.tls.secretName is required with temporal.tls.enabled" .Values.temporal.tls.secretName }}
+{{- end }}
+{{- if .Values.database.tls.enabled }}
+- name: postgres-tls
+  secret:
+    secretName: {{ required "database.tls.secretName is required with database.tls.enabled" .Values.database.tls.secretName }}
+{{- end }}
+{{- with .Values.extraVolumes }}
+{{ toYaml . }}
 {{- end }}
 {{- end -}}
 
@@ -90,6 +114,28 @@ app.kubernetes.io/component: {{ .component }}
   mountPath: {{ .Values.temporal.tls.mountPath }}
   readOnly: true
 {{- end }}
+{{- if .Values.database.tls.enabled }}
+- name: postgres-tls
+  mountPath: {{ .Values.database.tls.mountPath }}
+  readOnly: true
+{{- end }}
+{{- with .Values.extraVolumeMounts }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{/* The Secrets the processes read, as one checksum: a change rolls the pods at the next upgrade. */}}
+{{- define "svc-postal.secretsChecksum" -}}
+{{- $namespace := .Release.Namespace -}}
+{{- $names := list .Values.existingSecret -}}
+{{- if .Values.temporal.tls.enabled }}{{ $names = append $names .Values.temporal.tls.secretName }}{{ end -}}
+{{- if .Values.database.tls.enabled }}{{ $names = append $names .Values.database.tls.secretName }}{{ end -}}
+{{- $data := list -}}
+{{- range $name := $names }}
+{{- $secret := lookup "v1" "Secret" $namespace $name -}}
+{{- $data = append $data (dict "name" $name "data" (default dict $secret.data)) -}}
+{{- end -}}
+{{- $data | toJson | sha256sum -}}
 {{- end -}}
 
 {{/* Writable folders of a read-only root: /tmp (Chromium's profiles) and HOME (fontconfig cache, DATA_DIR). */}}
@@ -108,6 +154,7 @@ app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 
 {{- define "svc-postal.podAnnotations" -}}
+checksum/secrets: {{ include "svc-postal.secretsChecksum" . }}
 {{- with .Values.podAnnotations }}
 {{ toYaml . }}
 {{- end }}
