@@ -174,6 +174,9 @@ describe('Helm chart deploy/helm/svc-postal', function () {
       const key = env.find((e) => e.name === 'TEMPORAL_API_KEY')!.valueFrom!.secretKeyRef!;
       expect(key.optional).to.not.equal(true);
       expect(env.find((e) => e.name === 'TEMPORAL_REGISTER_SEARCH_ATTRIBUTES')!.value).to.equal('0');
+      // An API-key namespace without High Availability answers on its region's endpoint, not on
+      // <namespace>.<account>.tmprl.cloud (mTLS, or High Availability).
+      expect(env.find((e) => e.name === 'TEMPORAL_ADDRESS')!.value).to.match(/^[a-z0-9-]+\.(aws|gcp)\.api\.temporal\.io:7233$/);
     }
     const text = readFileSync(join(CHART, 'values-temporal-cloud.yaml'), 'utf8');
     const listed = [...text.matchAll(/--sa (\w+)=(\w+)/g)].map((m) => `${m[1]}=${m[2]}`).sort();
