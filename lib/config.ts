@@ -56,6 +56,8 @@ export interface Config {
   port: number;
   /** METRICS_PORT: the Prometheus endpoint's own port (`GET /metrics`); undefined: no metrics are kept. */
   metricsPort: number | undefined;
+  /** HEALTH_PORT: a worker answers `GET /live` on this port, metrics or not; undefined: no such port. */
+  healthPort: number | undefined;
   databaseUrl: string | undefined;
   /**
    * DB_POOL_MAX: connections each API or worker process opens at most (default 10), beside the
@@ -450,6 +452,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appEnv,
     port: positiveInt(env.PORT, 'PORT', 3000),
     metricsPort: env.METRICS_PORT ? positiveInt(env.METRICS_PORT, 'METRICS_PORT', 0) : undefined,
+    healthPort: env.HEALTH_PORT ? positiveInt(env.HEALTH_PORT, 'HEALTH_PORT', 0) : undefined,
     databaseUrl: env.DATABASE_URL || undefined,
     database: {
       poolMax: positiveInt(env.DB_POOL_MAX, 'DB_POOL_MAX', 10) || 10,

@@ -34,11 +34,21 @@ setInterval(() => {
   writePendingLines();
 }, LOG_FLUSH_MS).unref();
 
+/**
+ * Which process wrote a line: `api`, `worker`, `migrate`, `admin` or `local` (npm start), set once
+ * at the start of each entry point (setLogRole). Every line of every process says the same
+ * `service`; the role tells them apart in a shared log store.
+ */
+let role = 'local';
+let roleFields: Record<string, string> = { role };
+
 /** One structured logger; API keys, secrets and signatures are redacted wherever they appear. */
 export const logger = pino(
   {
     level: logLevel(),
     base: { service: 'svc-postal-api' },
+    // Not a binding: pino cannot replace one, only add a second key of the same name.
+    mixin: () => roleFields,
     // The access lines already waiting go first: the log stays in the order things happened.
     hooks: {
       streamWrite: (line) => {
@@ -76,8 +86,15 @@ export const accessLog = {
   write(fields: { requestId: string; method: string; path: string; status: number; ms: number; account: string | undefined }): void {
     const account = fields.account === undefined ? '' : `,"account":"${fields.account}"`;
     pendingLines +=
-      `{"level":30,"time":${Date.now()},"service":"svc-postal-api","requestId":"${fields.requestId}","method":${jsonString(fields.method)},` +
+      `{"level":30,"time":${Date.now()},"service":"svc-postal-api","role":"${role}","requestId":"${fields.requestId}","method":${jsonString(fields.method)},` +
       `"path":${jsonString(fields.path)},"status":${fields.status},"ms":${fields.ms}${account},"msg":"request"}\n`;
     if (pendingLines.length >= LOG_BLOCK_BYTES) writePendingLines();
   },
 };
+
+/** Names the process in every line from now on (its entry point calls it first); `extra`: bindings of its own. */
+export function setLogRole(name: 'api' | 'worker' | 'migrate' | 'admin' | 'local', extra: Record<string, string> = {}): void {
+  writePendingLines();
+  role = name;
+  roleFields = { role: name, ...extra };
+}

@@ -43,13 +43,33 @@ export async function serveMetrics(registry: Registry, port: number, extra?: () 
         res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics could not be collected\n');
       });
   });
+  const bound = await listen(server, port, host);
+  logger.info({ port: bound }, 'metrics on /metrics');
+  return { close: () => close(server) };
+}
+
+/**
+ * `GET /live` alone, on its own port (HEALTH_PORT): the workers' liveness probe whether or not
+ * metrics are kept (a worker has no other port). A worker whose polling failed exits, and is
+ * restarted for that; this answers for what an exit cannot show, an event loop that no longer turns.
+ */
+export async function serveLiveness(port: number, host = '0.0.0.0'): Promise<MetricsEndpoint> {
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method === 'GET' && path === LIVENESS_PATH) res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
+    else res.writeHead(404, { 'content-type': 'text/plain' }).end(`GET ${LIVENESS_PATH}\n`);
+  });
+  const bound = await listen(server, port, host);
+  logger.info({ port: bound }, `liveness on ${LIVENESS_PATH}`);
+  return { close: () => close(server) };
+}
+
+async function listen(server: Server, port: number, host: string): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, resolve);
   });
-  const bound = (server.address() as AddressInfo).port;
-  logger.info({ port: bound }, 'metrics on /metrics');
-  return {
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return (server.address() as AddressInfo).port;
 }
+
+const close = (server: Server): Promise<void> => new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,3 +1,4 @@
+import { setLogRole } from '../lib/logger.js';
 import { operatorCosts } from '../domain/mailings/projection.js';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../lib/config.js';
@@ -19,6 +20,8 @@ import { domainDeps } from '../temporal/domain-deps.js';
 import { toolTemporalAddress } from './local/database.js';
 import type { Config } from '../lib/config.js';
 import { listServiceRequests, REQUEST_STATUSES, serviceRequest, setServiceRequestStatus, type RequestStatus } from '../domain/requests/service-requests.js';
+
+setLogRole('admin');
 
 /** The domain's ping, with a Temporal client for this one command. */
 async function ping(db: Db, config: Config, endpoint: { id: string; account_id: string; env: string }): Promise<unknown> {

@@ -1,7 +1,7 @@
 import { loadConfig, requireDeployedSettings } from '../lib/config.js';
 import { createDb, prepareSchema } from '../db/knex.js';
 import { lazyTemporal } from '../temporal/connection.js';
-import { logger } from '../lib/logger.js';
+import { logger, setLogRole } from '../lib/logger.js';
 import { answerMemoryProbe } from '../lib/memory-probe.js';
 import { startApiServer } from './server.js';
 
@@ -9,6 +9,7 @@ import { startApiServer } from './server.js';
 async function main(): Promise<void> {
   answerMemoryProbe();
   const config = loadConfig();
+  setLogRole('api');
   const { databaseUrl, temporalAddress } = requireDeployedSettings(config, 'API');
   // Refused at start rather than as a 500 at the first sign-up: the developer space emails links with it.
   if (config.appEnv !== 'local' && !config.dashboard.publicUrl) throw new Error('PUBLIC_URL must be set outside APP_ENV=local (e.g. https://api.example.fr)');

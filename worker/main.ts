@@ -1,7 +1,8 @@
 import { loadConfig, requireDeployedSettings } from '../lib/config.js';
 import { createDb, prepareSchema } from '../db/knex.js';
 import { connectTemporal, prepareSearchAttributes } from '../temporal/connection.js';
-import { logger } from '../lib/logger.js';
+import { logger, setLogRole } from '../lib/logger.js';
+import { serveLiveness } from '../lib/metrics.js';
 import { answerMemoryProbe } from '../lib/memory-probe.js';
 import { createWorker, ensureSchedules } from './worker.js';
 
@@ -9,7 +10,10 @@ import { createWorker, ensureSchedules } from './worker.js';
 async function main(): Promise<void> {
   answerMemoryProbe();
   const config = loadConfig();
+  setLogRole('worker', { workerRoles: config.workerRoles.join(',') });
   const { databaseUrl, temporalAddress } = requireDeployedSettings(config, 'worker');
+  // First: the liveness probe must answer while the start (migrations, the workflow bundle) runs.
+  const liveness = config.healthPort === undefined ? undefined : await serveLiveness(config.healthPort);
   const db = createDb(databaseUrl, { role: 'worker', poolMax: config.database.poolMax });
   await prepareSchema(databaseUrl, db, config);
   const temporal = await connectTemporal(temporalAddress, config.temporalNamespace, config);
@@ -35,6 +39,7 @@ async function main(): Promise<void> {
   } finally {
     await temporal.connection.close();
     await db.destroy();
+    await liveness?.close();
   }
 }
 

@@ -1,4 +1,4 @@
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type LogMetadata, type WorkerOptions } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import { fileURLToPath } from 'node:url';
 import { WORKER_ROLES, type Config, type WorkerRole } from '../lib/config.js';
@@ -21,6 +21,7 @@ import { temporalConnectionOptions } from '../temporal/connection.js';
 import { purgeExpiredData, purgeWebhookDeliveries, reconcileMailings } from '../workflows/index.js';
 import { logger } from '../lib/logger.js';
 import { startWorkerMetrics } from './metrics.js';
+import { SdkLogger } from './sdk-logger.js';
 
 const workflowsPath = fileURLToPath(new URL('../workflows/index.js', import.meta.url));
 
@@ -32,24 +33,16 @@ export interface WorkerDeps {
 
 let runtimeInstalled = false;
 
-/** The SDK's logger, without the warning every activity-only worker (tracking, partners) gets at start: expected here. */
-class QuietLogger extends DefaultLogger {
-  override log(level: LogLevel, message: string, meta?: LogMetadata): void {
-    if (message.startsWith('No workflows registered')) return;
-    super.log(level, message, meta);
-  }
-}
-
-/** Quiet SDK logs, and shutdown driven by our own signal handlers rather than the SDK's. */
+/** The SDK's logs as our JSON lines, and shutdown driven by our own signal handlers rather than the SDK's. */
 function installRuntime(config: Config, sdkMetricsAddress: string | undefined): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  // The same level for the SDK's native (Rust) logs, which are printed apart from the logger.
+  // The same level for the SDK's native (Rust) logs, forwarded to the same logger.
   const level = config.temporalLogLevel;
-  const logging = { filter: { core: level, other: level } };
+  const logging = { filter: { core: level, other: level }, forward: {} };
   // The SDK's metrics, read through the worker's METRICS_PORT (worker/metrics.ts); durations in seconds, as Prometheus has them.
   const metrics = sdkMetricsAddress && { prometheus: { bindAddress: sdkMetricsAddress, useSecondsForDurations: true, countersTotalSuffix: true } };
-  Runtime.install({ logger: new QuietLogger(level), shutdownSignals: [], telemetryOptions: { logging, ...(metrics && { metrics }) } });
+  Runtime.install({ logger: new SdkLogger(level), shutdownSignals: [], telemetryOptions: { logging, ...(metrics && { metrics }) } });
 }
 
 export interface RunnableWorker {
@@ -153,7 +146,7 @@ export async function createWorker({ config, db, address }: WorkerDeps): Promise
   const base = { connection, namespace, activities, ...drain };
   const polled = roles.flatMap((role) => roleTaskQueues(config.taskQueue)[role]);
   // Bundled once for the workers that run workflows.
-  const workflowBundle = polled.some((queue) => queue.workflows) ? await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') }) : undefined;
+  const workflowBundle = polled.some((queue) => queue.workflows) ? await bundleWorkflowCode({ workflowsPath, logger: new SdkLogger('WARN') }) : undefined;
   const all = await Promise.all(
     polled.map((queue) => Worker.create({ ...base, taskQueue: queue.taskQueue, ...(queue.workflows && { workflowBundle }), ...queue.settings(config) })),
   );

@@ -122,14 +122,16 @@ describe('Helm chart deploy/helm/svc-postal', function () {
         expect(api.spec.strategy.rollingUpdate.maxUnavailable).to.equal(0);
       });
 
-      it('gives each worker its roles (WORKER_ROLES) and, with metrics, a liveness probe', () => {
+      it('gives each worker its roles (WORKER_ROLES) and a liveness probe on HEALTH_PORT, metrics or not', () => {
         for (const worker of values.workers) {
           const deployment = kind('Deployment').find((d) => d.metadata.name === `svc-svc-postal-worker-${worker.name}`);
           const [container] = deployment.spec.template.spec.containers;
           const roles = container.env.find((e: EnvVar) => e.name === 'WORKER_ROLES').value.split(',');
           expect(roles).to.deep.equal(worker.roles);
           for (const role of roles) expect(ROLES).to.include(role);
-          if (values.metrics.enabled) expect(container.livenessProbe.httpGet).to.include({ path: '/live', port: 'metrics' });
+          expect(container.livenessProbe.httpGet).to.include({ path: '/live', port: 'health' });
+          const health = container.ports.find((p: Manifest) => p.name === 'health');
+          expect(container.env.find((e: EnvVar) => e.name === 'HEALTH_PORT').value).to.equal(String(health.containerPort));
         }
         // Every role is run by some worker.
         expect(new Set(values.workers.flatMap((w: Manifest) => w.roles))).to.deep.equal(new Set(ROLES));
@@ -278,6 +280,23 @@ describe('Helm chart deploy/helm/svc-postal', function () {
     const secret = run(['template', 'svc', '.', '--set', 'database.tls.enabled=true']);
     expect(secret.status).to.not.equal(0);
     expect(secret.stderr).to.include('database.tls.secretName is required');
+  });
+
+  it('watches the workers without metrics too, and scrapes every process with a PodMonitor when asked', () => {
+    const quiet = render(['values.yaml'], ['metrics.enabled=false']);
+    for (const deployment of quiet.filter((m) => m.kind === 'Deployment' && m.metadata.name.includes('-worker-'))) {
+      const [container] = deployment.spec.template.spec.containers;
+      expect(container.livenessProbe.httpGet).to.include({ path: '/live', port: 'health' });
+      expect(container.ports.map((p: Manifest) => p.name)).to.deep.equal(['health']);
+    }
+    expect(quiet.filter((m) => m.kind === 'PodMonitor')).to.have.length(0);
+    const watched = render(['values.yaml'], ['metrics.podMonitor.enabled=true', 'metrics.podMonitor.labels.release=kube-prometheus-stack']);
+    const [monitor] = watched.filter((m) => m.kind === 'PodMonitor');
+    expect(monitor.metadata.labels.release).to.equal('kube-prometheus-stack');
+    expect(monitor.spec.podMetricsEndpoints).to.deep.equal([{ port: 'metrics', path: '/metrics', interval: '30s' }]);
+    // It selects the API and the workers by labels they carry, not the migration Job.
+    for (const deployment of watched.filter((m) => m.kind === 'Deployment'))
+      expect(deployment.spec.template.metadata.labels).to.include(monitor.spec.selector.matchLabels);
   });
 
   it('refuses a worker role the code does not know, and a missing existingSecret', () => {

@@ -163,4 +163,54 @@ describe('metrics on METRICS_PORT (Prometheus)', function () {
       expect(valueOf(samples, 'svc_webhook_deliveries_undelivered', { state: 'abandoned' })).to.equal(Number(abandoned[0]!.n));
     });
   });
+  describe('a worker without metrics (the Cloud overlay, or metrics.enabled=false)', () => {
+    const taskQueue = `probes-${randomUUID()}`;
+    let worker: ChildProcess;
+    let healthPort: number;
+    let output = '';
+    before(async () => {
+      healthPort = await freePort();
+      // INFO: the SDK says when its workers start, through our logger.
+      worker = spawnNode('worker', { TEMPORAL_TASK_QUEUE: taskQueue, HEALTH_PORT: String(healthPort), LOG_LEVEL: 'info', TEMPORAL_LOG_LEVEL: 'INFO' }, 'pipe');
+      worker.stdout!.on('data', (chunk) => (output += chunk));
+      worker.stderr!.on('data', (chunk) => (output += chunk));
+    });
+    after(async () => {
+      if (worker.exitCode === null && worker.signalCode === null) {
+        worker.kill('SIGKILL');
+        await once(worker, 'exit');
+      }
+    });
+
+    it('answers its liveness probe on HEALTH_PORT, and nothing else there', async () => {
+      const live = await eventually(
+        () =>
+          fetch(`http://127.0.0.1:${healthPort}/live`).then(
+            (res) => res.status,
+            () => 0,
+          ),
+        (status) => status === 200,
+        30_000,
+        100,
+      );
+      expect(live).to.equal(200);
+      expect((await fetch(`http://127.0.0.1:${healthPort}/metrics`)).status).to.equal(404);
+    });
+
+    it("writes the Temporal SDK's lines as JSON, as its own, with the process's role", async () => {
+      await eventually(
+        async () => output,
+        (text) => text.includes('Worker state changed'),
+        30_000,
+        100,
+      );
+      const lines = output.split('\n').filter((line) => line.trim() !== '');
+      // Every line, the SDK's included, is one JSON object: nothing in the SDK's own text format.
+      const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      const sdk = records.filter((record) => record.component === 'temporal-sdk');
+      expect(sdk.map((record) => record.msg)).to.include('Worker state changed');
+      for (const record of records)
+        expect(record).to.include({ service: 'svc-postal-api', role: 'worker', workerRoles: 'mailings,deliveries,printing,tracking,partners' });
+    });
+  });
 });
