@@ -153,14 +153,35 @@ describe('Helm chart deploy/helm/svc-postal', function () {
       });
 
       it('migrates in a pre-install/pre-upgrade hook Job with node dist/scripts/migrate.js', () => {
-        const [job, ...others] = kind('Job');
-        expect(others).to.deep.equal([]);
+        const job = kind('Job').find((j) => j.metadata.name === 'svc-svc-postal-migrate');
         expect(job.metadata.annotations['helm.sh/hook']).to.equal('pre-install,pre-upgrade');
         const [container] = job.spec.template.spec.containers;
         expect(container.command).to.deep.equal(['node', 'dist/scripts/migrate.js']);
         expect(existsSync(join(distRoot, 'scripts', 'migrate.js'))).to.equal(true);
         expect(container.env.find((e: EnvVar) => e.name === 'DATABASE_URL').valueFrom.secretKeyRef.name).to.equal(values.existingSecret);
         expect(job.spec.template.spec.restartPolicy).to.equal('Never');
+      });
+
+      it('replays the running workflows against the new image before an upgrade, before its migrations, once', () => {
+        const jobs = kind('Job');
+        expect(jobs.map((j) => j.metadata.name).sort()).to.deep.equal(['svc-svc-postal-migrate', 'svc-svc-postal-replay']);
+        const replay = jobs.find((j) => j.metadata.name === 'svc-svc-postal-replay');
+        const migrate = jobs.find((j) => j.metadata.name === 'svc-svc-postal-migrate');
+        expect(replay.metadata.annotations['helm.sh/hook']).to.equal('pre-upgrade');
+        // Helm runs hooks of one event by weight, lowest first.
+        expect(Number(replay.metadata.annotations['helm.sh/hook-weight'])).to.be.below(Number(migrate.metadata.annotations['helm.sh/hook-weight']));
+        expect(replay.spec.backoffLimit).to.equal(0);
+        const [container] = replay.spec.template.spec.containers;
+        expect(container.command.slice(0, 2)).to.deep.equal(['node', 'dist/scripts/replay.js']);
+        expect(existsSync(join(distRoot, 'scripts', 'replay.js'))).to.equal(true);
+        const env = new Map((container.env as EnvVar[]).map((e) => [e.name, e]));
+        expect(env.get('TEMPORAL_ADDRESS')?.value).to.equal(values.temporal.address);
+        expect(env.get('TEMPORAL_NAMESPACE')?.value).to.equal(values.temporal.namespace);
+        // The same Temporal credentials and files as the workers.
+        const worker = kind('Deployment').find((d) => d.metadata.name.includes('-worker-')).spec.template.spec;
+        expect(replay.spec.template.spec.volumes).to.deep.equal(worker.volumes);
+        for (const name of ['TEMPORAL_API_KEY', 'TEMPORAL_TLS_CA', 'TEMPORAL_TLS_CERT', 'TEMPORAL_TLS_KEY'])
+          expect(env.get(name), name).to.deep.equal((worker.containers[0].env as EnvVar[]).find((e) => e.name === name));
       });
 
       it('writes no Secret (they come from existingSecret)', () => {
@@ -252,7 +273,9 @@ describe('Helm chart deploy/helm/svc-postal', function () {
       expect(pod.volumes.map((v: Manifest) => v.name)).to.include('sql-proxy-key');
       expect(pod.containers[0].volumeMounts.map((m: Manifest) => m.mountPath)).to.include('/etc/proxy');
       expect(pod.initContainers.map((c: Manifest) => c.name)).to.deep.equal(['cloud-sql-proxy']);
-      expect(pod.containers.map((c: Manifest) => c.name)).to.deep.equal(workload.kind === 'Job' ? ['migrate'] : [pod.containers[0].name, 'log-shipper']);
+      expect(pod.containers.map((c: Manifest) => c.name)).to.deep.equal(
+        workload.kind === 'Job' ? [pod.containers[0].name] : [pod.containers[0].name, 'log-shipper'],
+      );
     }
   });
 
