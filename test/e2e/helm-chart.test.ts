@@ -322,6 +322,94 @@ describe('Helm chart deploy/helm/svc-postal', function () {
       expect(deployment.spec.template.metadata.labels).to.include(monitor.spec.selector.matchLabels);
   });
 
+  it('runs every pod under its own ServiceAccount with no API token, spread over zones and nodes', () => {
+    const manifests = render(['values.yaml']);
+    const [account] = manifests.filter((m) => m.kind === 'ServiceAccount');
+    expect(account.automountServiceAccountToken).to.equal(false);
+    for (const workload of manifests.filter((m) => m.kind === 'Deployment' || m.kind === 'Job')) {
+      const pod = workload.spec.template.spec;
+      expect(pod.serviceAccountName, workload.metadata.name).to.equal(account.metadata.name);
+      expect(pod.automountServiceAccountToken).to.equal(false);
+      if (workload.kind === 'Job') continue;
+      const own = workload.spec.selector.matchLabels;
+      expect(pod.topologySpreadConstraints.map((c: Manifest) => c.topologyKey)).to.deep.equal(['topology.kubernetes.io/zone', 'kubernetes.io/hostname']);
+      for (const constraint of pod.topologySpreadConstraints) {
+        expect(constraint.whenUnsatisfiable).to.equal('ScheduleAnyway');
+        expect(constraint.labelSelector.matchLabels).to.deep.equal(own);
+      }
+      const [preferred] = pod.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution;
+      expect(preferred.podAffinityTerm.labelSelector.matchLabels).to.deep.equal(own);
+    }
+  });
+
+  it("keeps a worker's own affinity, node selector and tolerations (they were dropped once)", () => {
+    const manifests = render(
+      ['values.yaml'],
+      [
+        'workers[0].name=printing',
+        'workers[0].roles[0]=printing',
+        'workers[0].replicas=1',
+        'workers[0].nodeSelector.pool=print',
+        'workers[0].tolerations[0].key=print',
+        'workers[0].tolerations[0].operator=Exists',
+        'workers[0].affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].key=pool',
+        'workers[0].affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator=In',
+        'workers[0].affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values[0]=print',
+      ],
+    );
+    const pod = manifests.find((m) => m.kind === 'Deployment' && m.metadata.name.endsWith('-worker-printing')).spec.template.spec;
+    expect(pod.nodeSelector).to.deep.equal({ pool: 'print' });
+    expect(pod.tolerations).to.deep.equal([{ key: 'print', operator: 'Exists' }]);
+    expect(pod.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values).to.deep.equal(['print']);
+  });
+
+  it('serves the API through an Ingress over TLS only, and limits who may connect with NetworkPolicies', () => {
+    const missing = run(['template', 'svc', '.', '--set', 'ingress.enabled=true']);
+    expect(missing.status).to.not.equal(0);
+    expect(missing.stderr).to.include('ingress.tls.secretName is required');
+    const manifests = render(
+      ['values.yaml'],
+      [
+        'ingress.enabled=true',
+        'ingress.className=nginx',
+        'ingress.tls.secretName=api-tls',
+        'networkPolicy.enabled=true',
+        'networkPolicy.apiFrom[0].namespaceSelector.matchLabels.team=edge',
+      ],
+    );
+    const [ingress] = manifests.filter((m) => m.kind === 'Ingress');
+    expect(ingress.spec.ingressClassName).to.equal('nginx');
+    expect(ingress.spec.tls).to.deep.equal([{ hosts: ['api.example.fr'], secretName: 'api-tls' }]);
+    expect(ingress.spec.rules[0].http.paths[0].backend.service).to.deep.equal({ name: 'svc-svc-postal-api', port: { name: 'http' } });
+    const policies = manifests.filter((m) => m.kind === 'NetworkPolicy');
+    const api = policies.find((p) => p.metadata.name.endsWith('-api'));
+    expect(api.spec.ingress[0]).to.deep.equal({ ports: [{ port: 'http', protocol: 'TCP' }], from: [{ namespaceSelector: { matchLabels: { team: 'edge' } } }] });
+    const workers = policies.find((p) => p.metadata.name.endsWith('-workers'));
+    // Only probe and metrics ports, on the workers and the Jobs; every port named there exists on the workers.
+    const ports = workers.spec.ingress.flatMap((rule: Manifest) => rule.ports.map((port: Manifest) => port.port));
+    expect(ports).to.deep.equal(['health', 'metrics']);
+    for (const deployment of manifests.filter((m) => m.kind === 'Deployment' && m.metadata.name.includes('-worker-')))
+      expect(deployment.spec.template.spec.containers[0].ports.map((p: Manifest) => p.name)).to.include.members(ports);
+  });
+
+  it('refuses at template time what would misbehave at run time: a grace period too short, a variable set twice', () => {
+    const refusals: [string[], string][] = [
+      [['shutdown.terminationGracePeriodSeconds=25'], 'must exceed preStopSleepSeconds + shutdownGrace (25 s)'],
+      [['shutdown.shutdownGrace=1m'], 'must exceed preStopSleepSeconds + shutdownGrace (65 s)'],
+      [['env.PORT=8080'], 'PORT is set by the chart itself'],
+      [['env.DATABASE_URL=postgres://x'], 'DATABASE_URL is in both env and secretEnv'],
+      [['api.extraEnv.LOG_LEVEL=debug'], 'api.extraEnv: LOG_LEVEL is already set for every process'],
+      [['workers[0].name=core', 'workers[0].roles[0]=mailings', 'workers[0].extraEnv.DB_POOL_MAX=20'], 'workers[core].extraEnv: DB_POOL_MAX is already set'],
+    ];
+    for (const [set, message] of refusals) {
+      const result = run(['template', 'svc', '.', ...set.flatMap((value) => ['--set', value])]);
+      expect(result.status, set.join(' ')).to.not.equal(0);
+      expect(result.stderr, set.join(' ')).to.include(message);
+    }
+    // Enough: 5 s + 20 s < 26 s.
+    expect(run(['template', 'svc', '.', '--set', 'shutdown.terminationGracePeriodSeconds=26']).status).to.equal(0);
+  });
+
   it('refuses a worker role the code does not know, and a missing existingSecret', () => {
     const role = run(['template', 'svc', '.', '--set', 'workers[0].name=x', '--set', 'workers[0].roles[0]=printer']);
     expect(role.status).to.not.equal(0);

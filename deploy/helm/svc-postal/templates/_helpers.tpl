@@ -171,3 +171,104 @@ lifecycle:
     exec:
       command: ["sleep", "{{ .Values.shutdown.preStopSleepSeconds }}"]
 {{- end -}}
+
+
+{{/* A duration setting (500ms, 20s, 2m, 1h) in whole seconds, rounded up. */}}
+{{- define "svc-postal.seconds" -}}
+{{- $d := toString . -}}
+{{- if hasSuffix "ms" $d -}}{{ div (add (trimSuffix "ms" $d | atoi) 999) 1000 }}
+{{- else if hasSuffix "s" $d -}}{{ trimSuffix "s" $d | atoi }}
+{{- else if hasSuffix "m" $d -}}{{ mul (trimSuffix "m" $d | atoi) 60 }}
+{{- else if hasSuffix "h" $d -}}{{ mul (trimSuffix "h" $d | atoi) 3600 }}
+{{- else -}}{{ div (add (atoi $d) 999) 1000 }}
+{{- end -}}
+{{- end -}}
+
+{{/* The variables the chart sets itself: values may not set them a second time. */}}
+{{- define "svc-postal.chartEnvNames" -}}
+{{- list "APP_ENV" "TEMPORAL_ADDRESS" "TEMPORAL_NAMESPACE" "TEMPORAL_REGISTER_SEARCH_ATTRIBUTES" "TEMPORAL_TLS_CA" "TEMPORAL_TLS_CERT" "TEMPORAL_TLS_KEY" "DB_POOL_MAX" "MIGRATION_LOCK_TIMEOUT" "MIGRATION_STATEMENT_TIMEOUT" "PGSSLMODE" "PGSSLROOTCERT" "MIGRATE_ON_START" "SHUTDOWN_GRACE" "METRICS_PORT" "PORT" "WORKER_ROLES" "HEALTH_PORT" | toJson -}}
+{{- end -}}
+
+{{/*
+Checks made before anything is rendered: a release that would misbehave is refused with the
+setting to fix, rather than found out at the first SIGTERM or by a variable silently set twice.
+*/}}
+{{- define "svc-postal.validate" -}}
+{{- $v := .Values -}}
+{{- $needed := add $v.shutdown.preStopSleepSeconds (include "svc-postal.seconds" $v.shutdown.shutdownGrace | atoi) -}}
+{{- if le (int $v.shutdown.terminationGracePeriodSeconds) (int $needed) -}}
+{{- fail (printf "shutdown.terminationGracePeriodSeconds (%v) must exceed preStopSleepSeconds + shutdownGrace (%v s): Kubernetes would kill the pods while they drain" $v.shutdown.terminationGracePeriodSeconds $needed) -}}
+{{- end -}}
+{{- $chart := include "svc-postal.chartEnvNames" . | fromJsonArray -}}
+{{- $secret := keys $v.secretEnv -}}
+{{- $plain := keys $v.env -}}
+{{- range $name := concat $secret $plain -}}
+{{- if has $name $chart -}}
+{{- fail (printf "%s is set by the chart itself (from its own values): remove it from env/secretEnv" $name) -}}
+{{- end -}}
+{{- end -}}
+{{- range $name := $plain -}}
+{{- if has $name $secret -}}
+{{- fail (printf "%s is in both env and secretEnv: keep one" $name) -}}
+{{- end -}}
+{{- end -}}
+{{- $extras := list (dict "where" "api.extraEnv" "env" $v.api.extraEnv) -}}
+{{- range $worker := $v.workers -}}
+{{- $extras = append $extras (dict "where" (printf "workers[%s].extraEnv" $worker.name) "env" (default dict $worker.extraEnv)) -}}
+{{- end -}}
+{{- range $extra := $extras -}}
+{{- range $name, $_ := $extra.env -}}
+{{- if or (has $name $chart) (has $name $secret) (has $name $plain) -}}
+{{- fail (printf "%s: %s is already set for every process (by the chart, env or secretEnv)" $extra.where $name) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Pods of one component spread over zones and nodes, as far as the cluster allows (never refused for it). */}}
+{{- define "svc-postal.spread" -}}
+{{- $selector := include "svc-postal.selector" (dict "root" .root "component" .component) | fromYaml -}}
+{{- if .root.Values.spread.enabled }}
+topologySpreadConstraints:
+  - maxSkew: 1
+    topologyKey: topology.kubernetes.io/zone
+    whenUnsatisfiable: ScheduleAnyway
+    labelSelector:
+      matchLabels:
+        {{- toYaml $selector | nindent 8 }}
+  - maxSkew: 1
+    topologyKey: kubernetes.io/hostname
+    whenUnsatisfiable: ScheduleAnyway
+    labelSelector:
+      matchLabels:
+        {{- toYaml $selector | nindent 8 }}
+{{- end }}
+{{- if .affinity }}
+affinity:
+  {{- toYaml .affinity | nindent 2 }}
+{{- else if .root.Values.spread.enabled }}
+affinity:
+  podAntiAffinity:
+    preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: 100
+        podAffinityTerm:
+          topologyKey: kubernetes.io/hostname
+          labelSelector:
+            matchLabels:
+              {{- toYaml $selector | nindent 14 }}
+{{- end }}
+{{- end -}}
+
+{{/* The pod-level settings every workload shares: its ServiceAccount, without an API token. */}}
+{{- define "svc-postal.podIdentity" -}}
+serviceAccountName: {{ include "svc-postal.serviceAccountName" . }}
+automountServiceAccountToken: false
+{{- end -}}
+
+{{- define "svc-postal.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{ default (include "svc-postal.fullname" .) .Values.serviceAccount.name }}
+{{- else -}}
+{{ default "default" .Values.serviceAccount.name }}
+{{- end -}}
+{{- end -}}
