@@ -46,6 +46,11 @@ export function helmPath(env: NodeJS.ProcessEnv = process.env): string | undefin
   return env.HELM_PATH || undefined;
 }
 
+/** K8S_VALIDATE_PATH: a built scripts/k8s-validate to use instead of building it (the chart's strict check). */
+export function k8sValidatePath(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.K8S_VALIDATE_PATH || undefined;
+}
+
 /** LOG_LEVEL, for the logger, which exists before any configuration is loaded. */
 export function logLevel(env: NodeJS.ProcessEnv = process.env): string {
   return env.LOG_LEVEL || 'info';

@@ -11,8 +11,10 @@ export interface GoTool {
   component: string;
   /** The binary's name, e.g. "temporal". */
   binary: string;
-  /** `module@version` for go install. */
+  /** `module@version` for go install; or, with sourceDir, the program's folder in this repository. */
   module: string;
+  /** A program of this repository (its go.mod and go.sum there): `go build` in this folder instead. */
+  sourceDir?: string;
   /** Outside the clone, keyed by version, so every clone and CI run on this machine shares one build. */
   cacheDir: string;
   /** The variable that points at a binary instead, and its value. */
@@ -25,7 +27,8 @@ export interface GoTool {
 
 function goInstall(tool: GoTool, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn('go', ['install', tool.module], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = tool.sourceDir ? ['build', '-o', join(tool.cacheDir, tool.binary), '.'] : ['install', tool.module];
+    const child = spawn('go', args, { env, cwd: tool.sourceDir, stdio: ['ignore', 'pipe', 'pipe'] });
     const started = Date.now();
     // The first build takes minutes: say that it is alive.
     const ticker = setInterval(() => log(`  still building ${tool.binary} (${Math.round((Date.now() - started) / 1000)} s)…`), 15_000);
@@ -78,7 +81,8 @@ export async function resolveGoTool(tool: GoTool, log: (line: string) => void): 
     log(`go install failed; retrying with GOSUMDB=off (dependencies still verified by ${tool.binary}'s go.sum)…`);
     code = await goInstall(tool, { ...env, GOSUMDB: 'off' }, log);
   }
-  if (code !== 0 || !existsSync(cached)) throw new StartupError(tool.component, `go install ${tool.module} failed (exit ${code})`, tool.whenBuildFails);
+  if (code !== 0 || !existsSync(cached))
+    throw new StartupError(tool.component, `go ${tool.sourceDir ? 'build' : 'install'} ${tool.module} failed (exit ${code})`, tool.whenBuildFails);
   log(`${tool.binary} ready: ${cached}`);
   return cached;
 }

@@ -6,6 +6,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { distRoot, projectRoot } from '../../lib/paths.js';
 import { parseDuration } from '../../lib/config.js';
 import { resolveHelm } from '../../scripts/local/helm.js';
+import { resolveK8sValidate } from '../../scripts/local/k8s-validate.js';
 import { SEARCH_ATTRIBUTES } from '../../workflows/contract.js';
 
 /**
@@ -47,6 +48,55 @@ describe('Helm chart deploy/helm/svc-postal', function () {
 
   before(async () => {
     helm = await resolveHelm((line) => process.stderr.write(`[helm] ${line}\n`));
+  });
+
+  /** `helm template` of these files and settings, decoded strictly by scripts/k8s-validate (the Kubernetes API's Go types). */
+  const validate = async (files: string[], set: string[] = []): Promise<{ checked: number; errors: string[] }> => {
+    const validator = await resolveK8sValidate((line) => process.stderr.write(`[k8s-validate] ${line}\n`));
+    const rendered = run(['template', 'svc', '.', '--namespace', 'mail', ...files.flatMap((f) => ['-f', f]), ...set.flatMap((v) => ['--set', v])]);
+    if (rendered.status !== 0) throw new Error(`helm template failed: ${rendered.stderr}`);
+    const checked = spawnSync(validator, [], { input: rendered.stdout, encoding: 'utf8', timeout: 60_000 });
+    return JSON.parse(checked.stdout) as { checked: number; errors: string[] };
+  };
+
+  /** Everything the chart can render at once. */
+  const EVERYTHING = [
+    'ingress.enabled=true',
+    'ingress.tls.secretName=api-tls',
+    'networkPolicy.enabled=true',
+    'networkPolicy.metricsFrom[0].namespaceSelector.matchLabels.team=monitoring',
+    'metrics.podMonitor.enabled=true',
+    'extraInitContainers[0].name=proxy',
+    'extraInitContainers[0].image=proxy:2',
+    'extraInitContainers[0].restartPolicy=Always',
+    'extraContainers[0].name=shipper',
+    'extraContainers[0].image=shipper:1',
+    'extraVolumes[0].name=extra',
+    'extraVolumes[0].emptyDir.medium=Memory',
+    'extraVolumeMounts[0].name=extra',
+    'extraVolumeMounts[0].mountPath=/extra',
+  ];
+
+  it('renders only what the Kubernetes API accepts, strictly (unknown fields refused), with each values file and together', async function () {
+    this.timeout(900_000); // the first run on a machine builds the validator (k8s.io/api) with Go
+    const combinations = [
+      [],
+      ...OVERLAYS.map((overlay) => [overlay]),
+      ['values-temporal-cloud.yaml', 'values-managed-postgres.yaml'],
+      ['values-self-hosted-temporal.yaml', 'values-managed-postgres.yaml'],
+    ];
+    for (const overlays of combinations)
+      for (const set of [[], EVERYTHING]) {
+        const report = await validate(['values.yaml', ...overlays], set);
+        expect(report.errors, `${overlays.join(' + ') || 'defaults'}${set.length ? ', everything on' : ''}`).to.deep.equal([]);
+        expect(report.checked).to.be.at.least(set.length ? 14 : 10);
+      }
+  });
+
+  it('the strict check refuses a field that Kubernetes does not have', async () => {
+    const report = await validate(['values.yaml'], ['api.readinessProbe.initialDelay=3']);
+    expect(report.errors).to.have.length(1);
+    expect(report.errors[0]).to.match(/^Deployment svc-svc-postal-api: .*unknown field "initialDelay"/);
   });
 
   for (const overlay of [undefined, ...OVERLAYS]) {
