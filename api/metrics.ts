@@ -1,4 +1,7 @@
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { BREAKER_PARTNERS, breakerStates } from '../domain/lookups/breaker.js';
+
+const BREAKER_STATE_VALUE = { closed: 0, half_open: 1, open: 2 } as const;
 
 /** Seconds: a cached read answers in about a millisecond, a mailing's creation in tens. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -35,6 +38,26 @@ export class ApiMetrics {
       registers,
     });
     this.replays = new Counter({ name: 'svc_api_idempotent_replays_total', help: 'POSTs answered with the stored answer of their Idempotency-Key', registers });
+    // Read from the breakers at each scrape (domain/lookups/breaker.ts).
+    new Gauge({
+      name: 'svc_partner_breaker_state',
+      help: "Each partner's circuit breaker in this process: 0 closed, 1 half-open (one call probes), 2 open (calls answered at once without it)",
+      labelNames: ['partner'],
+      registers,
+      collect() {
+        for (const [partner, { state }] of Object.entries(breakerStates())) this.set({ partner }, BREAKER_STATE_VALUE[state]);
+      },
+    });
+    new Gauge({
+      name: 'svc_partner_breaker_refused',
+      help: 'Calls answered without the partner because its breaker was open, since the process started',
+      labelNames: ['partner'],
+      registers,
+      collect() {
+        const states = breakerStates();
+        for (const partner of BREAKER_PARTNERS) this.set({ partner }, states[partner].refused);
+      },
+    });
   }
 
   request(method: string, route: string | undefined, status: number, ms: number): void {

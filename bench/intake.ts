@@ -13,6 +13,7 @@ import type { Report } from './report.js';
 import { checkAnswers, generateLoad, sampleAnswers, ScenarioFailed, startProcess, steadyLoad, stopProcess, type LoadOptions } from './support.js';
 import { middle, pairedRatio } from './stats.js';
 import { mailingWorkflowId } from '../workflows/contract.js';
+import { GeocoderStandIn } from './geocoder-stand-in.js';
 
 const body = JSON.stringify({ mode: 'ar', letter: freeLetter, sender, recipient });
 
@@ -274,5 +275,111 @@ export async function benchIntake(deps: BenchDeps, env: Record<string, string>, 
     } finally {
       await stopProcess(api);
     }
+  }
+  await benchPartnerOutage(deps, env, report, rate);
+}
+
+/** A mailing created unchecked, as when the geocoder fails: paid, with the one warning that says so. */
+function uncheckedMailingProblem(text: string): string | undefined {
+  const mailing = JSON.parse(text) as { status?: string; warnings?: { code: string }[] };
+  if (mailing.status !== 'paid') return 'not a paid mailing';
+  const codes = (mailing.warnings ?? []).map((w) => w.code).join(', ');
+  return codes === 'address_check_unavailable' ? undefined : `warnings: ${codes || 'none'}`;
+}
+
+/** The geocoder's breaker in the API process, as its /health says (shared there for 3 s). */
+async function geocoderBreaker(apiUrl: string): Promise<string> {
+  const health = (await (await fetch(`${apiUrl}/health`)).json()) as { partners?: { geocoder?: { state: string } } };
+  return health.partners?.geocoder?.state ?? 'unknown';
+}
+
+/**
+ * The front door during a partner outage (domain/lookups/breaker.ts): POST /v1/mailings at the same
+ * half load, each to an address no cache knows, so that each asks the geocoder (an API process and a
+ * `partners` worker on a queue of their own, the geocoder a stand-in that confirms any address,
+ * bench/geocoder-stand-in.ts). First with the geocoder answering in 80 ms; then refusing every
+ * connection, measured once its breaker is open: each mailing goes on unchecked at once, and the
+ * p99 must stay within the half-load target. A request that reaches the geocoder while it is open
+ * fails the scenario.
+ */
+export async function benchPartnerOutage(deps: BenchDeps, env: Record<string, string>, report: Report, rate: number): Promise<void> {
+  const part = 'intake';
+  const geocoder = await new GeocoderStandIn().start();
+  const port = await freePort();
+  const apiUrl = `http://127.0.0.1:${port}`;
+  const queueEnv = {
+    ...env,
+    PORT: String(port),
+    TEMPORAL_TASK_QUEUE: `bench-partner-${randomUUID()}`,
+    GEOCODING_BASE_URL: geocoder.baseUrl,
+    GEOCODING_RATE_PER_SECOND: '100000',
+    // Open for the whole measure.
+    PARTNER_BREAKER_COOL_DOWN: '2m',
+    WORKER_ROLES: 'partners',
+  };
+  const api = await startProcess(join(distRoot, 'server', 'main.js'), queueEnv, `${apiUrl}/v1/openapi.json`);
+  const worker = await startProcess(join(distRoot, 'worker', 'main.js'), queueEnv, `${apiUrl}/v1/openapi.json`);
+  const headers = { authorization: `Bearer ${deps.testKey}`, 'content-type': 'application/json' };
+  const numbered = '{{n}}';
+  const mailing = JSON.stringify({
+    mode: 'ar',
+    letter: freeLetter,
+    sender,
+    recipient: { name: 'Mairie', lines: [`${numbered} rue du Banc`], postcode: '69001', city: 'Lyon' },
+  });
+  const fresh = (): string => mailing.replace(numbered, String(800_000 + Math.floor(Math.random() * 99_999)));
+  try {
+    // The worker may still be bundling its workflows: until a mailing comes back checked.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await postMailing(`${apiUrl}/v1/mailings`, headers, fresh());
+        break;
+      } catch (error) {
+        if (!(error instanceof ScenarioFailed) || attempt === 10) throw error;
+        await sleep(1000);
+      }
+    }
+    const load = { url: `${apiUrl}/v1/mailings`, method: 'POST' as const, headers, body: mailing, numbered, durationSeconds: 15, arrivals: 'poisson' as const };
+    // Each new address is a lookup workflow and its activity besides the mailing's start: a fifth
+    // of the half load (at the whole half load, on two cores, lookups passed their deadline).
+    const lookupRate = Math.max(1, Math.round(rate / 5));
+    const answering = await steadyLoad('POST /v1/mailings, geocoder answering in 80 ms', {
+      ...load,
+      rate: lookupRate,
+      expect: { status: 201, body: createdMailingProblem },
+    });
+    const each = `(${lookupRate}/s, Poisson), each to an address no cache knows, geocoder answering in 80 ms`;
+    report.add({ part, name: `POST /v1/mailings ${each}: p50`, value: answering.p50Ms, unit: 'ms' });
+    report.add({ part, name: `POST /v1/mailings ${each}: p99`, value: answering.p99Ms, unit: 'ms' });
+
+    geocoder.mode = 'refuse';
+    for (let i = 0; (await geocoderBreaker(apiUrl)) !== 'open'; i++) {
+      if (i === 20) throw new ScenarioFailed('the geocoder refused 20 address checks and its breaker did not open');
+      const res = await fetch(`${apiUrl}/v1/mailings`, { method: 'POST', headers, body: fresh() });
+      const problem = res.status === 201 ? uncheckedMailingProblem(await res.text()) : `status ${res.status}`;
+      if (problem) throw new ScenarioFailed(`POST /v1/mailings with the geocoder refusing answered ${problem}`);
+      await sleep(200);
+    }
+    // Attempts of the failed lookups still under way end first.
+    await sleep(3000);
+    const reached = geocoder.requests;
+    const open = await steadyLoad('POST /v1/mailings, geocoder refusing, its breaker open', {
+      ...load,
+      rate,
+      expect: { status: 201, body: uncheckedMailingProblem },
+    });
+    if (geocoder.requests !== reached) throw new ScenarioFailed(`${geocoder.requests - reached} requests reached the geocoder while its breaker was open`);
+    report.add({ part, name: `POST /v1/mailings at half load (${rate}/s, Poisson), geocoder refusing, its breaker open: p50`, value: open.p50Ms, unit: 'ms' });
+    report.add({
+      part,
+      name: `POST /v1/mailings at half load (${rate}/s, Poisson), geocoder refusing, its breaker open: p99`,
+      value: open.p99Ms,
+      unit: 'ms',
+      target: { below: 50 },
+    });
+  } finally {
+    await stopProcess(worker);
+    await stopProcess(api);
+    await geocoder.stop();
   }
 }

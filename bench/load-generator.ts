@@ -30,6 +30,11 @@ export interface OpenLoad {
   method: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /**
+   * A placeholder of `body` replaced, in each request, by a number no request of this generator's
+   * process had before (e.g. a house number: a mailing to an address no cache knows each time).
+   */
+  numbered?: string;
   rate: number;
   arrivals: 'uniform' | 'poisson';
   durationSeconds: number;
@@ -47,6 +52,9 @@ export interface LoadFigures {
   statuses: Record<string, number>;
   errors: number;
 }
+
+/** The last number given to a `numbered` placeholder, for the whole life of this process. */
+let numbered = 0;
 
 /** A request of the open loop that gets no answer within this counts as an error. */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -91,6 +99,7 @@ async function openLoop(load: OpenLoad): Promise<LoadFigures> {
   let errors = 0;
   const send = (due: number): Promise<void> =>
     new Promise((resolve) => {
+      const body = load.numbered && load.body ? load.body.replaceAll(load.numbered, String(++numbered)) : load.body;
       const failed = (): void => {
         errors += 1;
         resolve();
@@ -106,7 +115,7 @@ async function openLoop(load: OpenLoad): Promise<LoadFigures> {
       });
       request.setTimeout(REQUEST_TIMEOUT_MS, () => request.destroy(new Error('no answer')));
       request.on('error', failed);
-      request.end(load.body);
+      request.end(body);
     });
   const start = performance.now();
   const end = start + load.durationSeconds * 1000;

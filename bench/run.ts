@@ -16,7 +16,7 @@ import { benchPdf } from './pdf.js';
 import { benchSettle } from './settle.js';
 import { benchMailings, mailingEnv } from './mailings.js';
 import type { BenchDeps } from './deps.js';
-import { benchIntake } from './intake.js';
+import { benchIntake, benchPartnerOutage } from './intake.js';
 import { benchLookups } from './lookups.js';
 import { connectTemporal } from '../temporal/connection.js';
 import { PartnerServer } from '../test/support/partner-server.js';
@@ -69,6 +69,10 @@ async function main(): Promise<void> {
   await part('mailings', () => withStack((deps) => benchMailings(deps, report)));
   // Intake alone (a full run measures it within mailings): `npm run bench -- intake`.
   await part('intake', () => (only === 'intake' ? withStack((deps) => benchIntake(deps, mailingEnv(deps), report)) : undefined));
+  // The partner outage alone, at BENCH_PARTNER_RATE mailings/s (a full run measures it within intake, at half load).
+  await part('partners', () =>
+    only === 'partners' ? withStack((deps) => benchPartnerOutage(deps, mailingEnv(deps), report, Number(process.env.BENCH_PARTNER_RATE ?? 80))) : undefined,
+  );
   await part('lookups', () => withStack(async (deps) => console.log((await benchLookups(deps)).join('\n'))));
   await part('soak', () => withStack((deps) => benchSoak(deps, report)));
   console.log(`\n${report.markdown()}`);

@@ -131,6 +131,8 @@ export interface SteadyLoadOptions extends Omit<LoadOptions, 'connections' | 'pa
   rate: number;
   /** How requests arrive: evenly spaced (as wrk2 sends them), or at random (Poisson) around the same rate. */
   arrivals?: 'uniform' | 'poisson';
+  /** A placeholder of `body` the generator replaces with a number never sent before (bench/load-generator.ts). */
+  numbered?: string;
 }
 
 /**
@@ -150,6 +152,7 @@ export async function steadyLoad(name: string, options: SteadyLoadOptions): Prom
       method: options.method ?? 'GET',
       headers: options.headers,
       body: options.body,
+      numbered: options.numbered,
       rate: options.rate,
       arrivals: options.arrivals ?? 'uniform',
       durationSeconds: seconds,
@@ -158,10 +161,15 @@ export async function steadyLoad(name: string, options: SteadyLoadOptions): Prom
     return options.expect ? checkAnswers(result, options.expect.status) : result;
   };
   const expect = options.expect;
-  if (expect) await sampleAnswers(name, { ...options, expect });
+  // The samples' numbers are far above the generator's, which count from 1.
+  const sampled = (): SteadyLoadOptions =>
+    options.numbered && options.body
+      ? { ...options, body: options.body.replaceAll(options.numbered, String(900_000 + Math.floor(Math.random() * 99_999))) }
+      : options;
+  if (expect) await sampleAnswers(name, { ...sampled(), expect });
   await run(1);
   const measured = await run(options.durationSeconds ?? 10);
-  if (expect) await sampleAnswers(name, { ...options, expect });
+  if (expect) await sampleAnswers(name, { ...sampled(), expect });
   return measured;
 }
 

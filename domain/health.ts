@@ -1,4 +1,5 @@
 import type { Db } from '../db/knex.js';
+import { breakerStates, type BreakerPartner, type BreakerState } from './lookups/breaker.js';
 
 /** What the health check asks of Temporal (temporal/health.ts). */
 export interface HealthPort {
@@ -18,6 +19,8 @@ export interface Health {
   temporal: { ok: boolean; latencyMs: number };
   /** A worker polled the main task queue recently. */
   worker: { ok: boolean; lastPollAt?: string };
+  /** This process's circuit breaker of each partner (not part of status: partners are not ours). */
+  partners: Record<BreakerPartner, { state: BreakerState }>;
 }
 
 /**
@@ -107,6 +110,7 @@ export class HealthCheck {
       postgres: { ok: postgres.ok, latencyMs: postgres.latencyMs },
       temporal: { ok: temporal.ok, latencyMs: temporal.latencyMs },
       worker,
+      partners: Object.fromEntries(Object.entries(breakerStates()).map(([partner, { state }]) => [partner, { state }])) as Health['partners'],
     };
   }
 }

@@ -162,6 +162,8 @@ export interface Config {
     companiesPerSecond: number;
     routingPerSecond: number;
     fuelPerSecond: number;
+    /** PARTNER_BREAKER_FAILURES (5) and PARTNER_BREAKER_COOL_DOWN (30s): each partner's circuit breaker. */
+    breaker: { failures: number; coolDownMs: number };
   };
 }
 
@@ -518,6 +520,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       routingPerSecond: positiveInt(env.ROUTING_RATE_PER_SECOND, 'ROUTING_RATE_PER_SECOND', 1),
       fuelBaseUrl: env.FUEL_BASE_URL || 'https://data.economie.gouv.fr',
       fuelPerSecond: positiveInt(env.FUEL_RATE_PER_SECOND, 'FUEL_RATE_PER_SECOND', 5),
+      // Each partner's circuit breaker (domain/lookups/breaker.ts): failures in a row that open it, and how long.
+      breaker: {
+        failures: positiveInt(env.PARTNER_BREAKER_FAILURES, 'PARTNER_BREAKER_FAILURES', 5) || 5,
+        coolDownMs: durationSetting(env, 'PARTNER_BREAKER_COOL_DOWN', '30s'),
+      },
     },
     llm: {
       baseUrl: env.LLM_BASE_URL || 'https://api.openai.com/v1',

@@ -46,6 +46,7 @@ export const carRouteRoutes = [
           args: [from, to, query.geometry],
           idPrefix: 'route-lookup',
           partner: 'routing service',
+          breaker: 'routing',
         });
         if (!value.from) throw notFound(`Address not found: "${query.from}".`);
         if (!value.to) throw notFound(`Address not found: "${query.to}".`);

@@ -33,6 +33,7 @@ export const companyRoutes = [
           args: [query.q, query.limit, query.status],
           idPrefix: 'company-search',
           partner: DIRECTORY,
+          breaker: 'companyDirectory',
         }),
       );
       ctx.body = { results };

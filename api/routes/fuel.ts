@@ -81,6 +81,7 @@ export const fuelRoutes = [
           args: [search],
           idPrefix: 'fuel-stations',
           partner: 'fuel-price source',
+          breaker: 'fuel',
         }),
       );
       const at = found.centre;

@@ -50,6 +50,7 @@ export const geoRoutes = [
           args: [query.q, query.limit],
           idPrefix: 'address-lookup',
           partner: 'address geocoder',
+          breaker: 'geocoder',
         }),
       );
       ctx.body = { results };

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { defineRoute, type Route } from './route.js';
 import { publicOrigin } from '../respond.js';
 import { RETRY_AFTER_SECONDS } from '../errors.js';
+import { BREAKER_PARTNERS } from '../../domain/lookups/breaker.js';
 
 const component = (description: string): Joi.ObjectSchema =>
   Joi.object({ ok: Joi.boolean().required(), latencyMs: Joi.number().integer().min(0).required().description('Time the probe took') }).description(description);
@@ -20,6 +21,17 @@ const healthSchema = Joi.object({
   })
     .required()
     .description('A worker polled the task queue of mailings within the last 90 seconds'),
+  partners: Joi.object(
+    Object.fromEntries(
+      BREAKER_PARTNERS.map((partner) => [partner, Joi.object({ state: Joi.string().valid('closed', 'open', 'half_open').required() }).required()]),
+    ),
+  )
+    .required()
+    .description(
+      "This process's circuit breaker of each partner called on the request path: open while the partner keeps failing (its calls are answered at once, " +
+        'as when it fails: a mailing goes on with address_check_unavailable, a lookup answers 502), half_open while one call probes it. ' +
+        'Partners are not our components: an open breaker leaves status ok.',
+    ),
 }).label('Health');
 
 const readinessSchema = Joi.object({

@@ -1,9 +1,10 @@
 import { catalogue, type ToolData } from '../catalogue/catalogue.js';
 import { explainMissing, newlyRequired } from '../catalogue/compatibility.js';
-import { type DomainError, PartnerFailure, notFound, unprocessable, type Unprocessable } from '../errors.js';
+import { type DomainError, PartnerFailure, notFound, unprocessable, upstreamError, type Unprocessable } from '../errors.js';
 import { requireValidValues, type FieldValue } from '../letters/values.js';
 import { parisTodayIso } from '../letters/render.js';
 import { fuelPrices } from '../lookups/lookup.js';
+import { partnerBreaker, throughBreaker } from '../lookups/breaker.js';
 import type { Deps } from '../deps.js';
 import { calculators, kilometricScale, type Inputs } from './calculators.js';
 
@@ -77,7 +78,16 @@ export async function roadDistance(
   to: string,
   onFailure: () => DomainError,
 ): Promise<{ distanceKm: number; durationMinutes: number; from: string; to: string } | null> {
-  const route = await deps.workflows.lookups.run('routeLookup', [{ address: from }, { address: to }, false], { idPrefix: 'route-lookup', failure: onFailure });
+  // Through the route planner's breaker (domain/lookups/breaker.ts), which counts its failures as
+  // PartnerFailure; the caller's own refusal (a 422) is what the client sees, at once when it is open.
+  const route = await throughBreaker(partnerBreaker('routing', deps.config.partners.breaker), onFailure, () =>
+    deps.workflows.lookups.run('routeLookup', [{ address: from }, { address: to }, false], {
+      idPrefix: 'route-lookup',
+      failure: () => upstreamError('The routing service is failing.'),
+    }),
+  ).catch((error: unknown) => {
+    throw error instanceof PartnerFailure ? onFailure() : error;
+  });
   if (!route.from || !route.to || !route.route) return null;
   return {
     distanceKm: Math.round(route.route.distanceMeters / 100) / 10,

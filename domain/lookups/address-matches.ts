@@ -3,6 +3,7 @@ import { normalize } from '../../lib/text.js';
 import type { Deps } from '../deps.js';
 import { DomainError, upstreamError } from '../errors.js';
 import { cached } from './cache.js';
+import { partnerBreaker, throughBreaker, type BreakerAttempt } from './breaker.js';
 import type { AddressMatch } from './results.js';
 
 /** Addresses change rarely: the base's answers are reused for 7 days, as GET /v1/geo/addresses does. */
@@ -40,23 +41,31 @@ export async function addressMatches(deps: Deps, q: string): Promise<AddressMatc
   const key = `address-match:${normalize(q)}`;
   const remembered = recent.get(key);
   if (remembered && remembered.until > Date.now()) return remembered.matches;
+  const failing = (): DomainError => upstreamError('The address geocoder is failing.');
+  let attempt: BreakerAttempt | undefined;
   const lookup = cached(deps.db, key, ADDRESS_MATCH_TTL_SECONDS, () =>
-    deps.workflows.lookups.run('addressMatchLookup', [q, CANDIDATES], {
-      idPrefix: 'address-match',
-      timeout: '5s',
-      failure: () => upstreamError('The address geocoder is failing.'),
-    }),
+    throughBreaker(
+      partnerBreaker('geocoder', deps.config.partners.breaker),
+      () => new GeocoderBreakerOpen(),
+      () => deps.workflows.lookups.run('addressMatchLookup', [q, CANDIDATES], { idPrefix: 'address-match', timeout: '5s', failure: failing }),
+      (started) => (attempt = started),
+    ),
   ).then(({ value }) => remember(key, value));
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ADDRESS_CHECK_DEADLINE_MS)));
   try {
     const answer = await Promise.race([lookup, deadline]);
-    // A late answer still fills the cache for the next mailing; its failure is only logged.
-    if (answer === null) lookup.catch((error: unknown) => logger.warn({ err: error }, 'late address check failed'));
+    if (answer === null) {
+      // Past the deadline the partner has failed this mailing, whatever comes later. A late answer
+      // still fills the cache for the next mailing; its failure is only logged.
+      attempt?.failed();
+      lookup.catch((error: unknown) => logger.warn({ err: error }, 'late address check failed'));
+    }
     return answer;
   } catch (error) {
-    // The geocoder failing (PartnerFailure) or Temporal unreachable (Unavailable): go on unchecked.
-    // Anything else (our database down) is the mailing's failure too.
+    // The geocoder failing (PartnerFailure), its breaker open, or Temporal unreachable
+    // (Unavailable): go on unchecked. Anything else (our database down) is the mailing's failure too.
+    if (error instanceof GeocoderBreakerOpen) return null;
     if (!(error instanceof DomainError)) throw error;
     logger.warn({ reason: error.message }, 'address check unavailable: the mailing goes on unchecked');
     return null;
@@ -64,3 +73,6 @@ export async function addressMatches(deps: Deps, q: string): Promise<AddressMatc
     clearTimeout(timer);
   }
 }
+
+/** The geocoder's breaker is open: the mailing goes on unchecked at once (not logged per mailing; /health and the metrics say it). */
+class GeocoderBreakerOpen extends Error {}

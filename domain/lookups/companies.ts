@@ -53,5 +53,6 @@ export function companyProfile(deps: Deps, siret: string) {
     args: [siret],
     idPrefix: 'company-profile',
     partner: DIRECTORY,
+    breaker: 'companyDirectory',
   });
 }

@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import type { LookupName, LookupWorkflows } from './port.js';
 import type { FuelPriceLookup } from './results.js';
 import { cached } from './cache.js';
+import { partnerBreaker, throughBreaker, type BreakerPartner } from './breaker.js';
 
 export interface PartnerLookup<N extends LookupName> {
   /** Cache key, shared by every API process. */
@@ -14,15 +15,20 @@ export interface PartnerLookup<N extends LookupName> {
   idPrefix: string;
   /** Named in the 502 when the partner keeps failing, e.g. "company directory". */
   partner: string;
+  /** Whose circuit breaker the call goes through (domain/lookups/breaker.ts). */
+  breaker: BreakerPartner;
 }
 
-/** A partner answer: from the Postgres cache, or from a short lookup workflow (502 when it fails). */
+/**
+ * A partner answer: from the Postgres cache, or from a short lookup workflow through the partner's
+ * circuit breaker (502 when it fails, and at once while the breaker is open).
+ */
 export async function partnerLookup<N extends LookupName>(deps: Deps, lookup: PartnerLookup<N>): Promise<Awaited<ReturnType<LookupWorkflows[N]>>> {
+  const failing = () => upstreamError(`The ${lookup.partner} is failing; nothing was billed. Please retry.`);
   const { value } = await cached(deps.db, lookup.key, lookup.ttlSeconds, () =>
-    deps.workflows.lookups.run(lookup.workflow, lookup.args, {
-      idPrefix: lookup.idPrefix,
-      failure: () => upstreamError(`The ${lookup.partner} is failing; nothing was billed. Please retry.`),
-    }),
+    throughBreaker(partnerBreaker(lookup.breaker, deps.config.partners.breaker), failing, () =>
+      deps.workflows.lookups.run(lookup.workflow, lookup.args, { idPrefix: lookup.idPrefix, failure: failing }),
+    ),
   );
   return value;
 }
@@ -44,5 +50,6 @@ export function fuelPrices(deps: Deps, department: string | null): Promise<FuelP
     args: [department],
     idPrefix: 'fuel-prices',
     partner: 'fuel-price source',
+    breaker: 'fuel',
   });
 }

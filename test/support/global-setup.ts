@@ -20,6 +20,8 @@ process.env.SECRET_KEY = randomBytes(32).toString('hex');
 process.env.WEBHOOK_ALLOW_PRIVATE = '1';
 // Every test calls from 127.0.0.1, many with made-up keys on purpose; the limit has its own test.
 process.env.FAILED_AUTH_PER_MINUTE = '100000';
+// Tests that make a partner fail must not leave its breaker open for the next ones; the breaker has its own test.
+process.env.PARTNER_BREAKER_FAILURES = '100000';
 // Compressed schedules: webhook retries and the simulated postal operator's steps in milliseconds;
 // every live filing fails once first, so the retry-without-duplicate path always runs.
 process.env.WEBHOOK_RETRY_DELAYS = '300ms,300ms,300ms,300ms,300ms,300ms,300ms';
