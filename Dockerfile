@@ -8,17 +8,25 @@
 # stage's files with APP_ENV=production. Keep to WORKDIR, ENV, COPY (no wildcards) and RUN lines the
 # check knows (npm ci, npx tsc, sh scripts/deploy/…, apt-get, useradd-free), or teach it the new one.
 
+# Node 24 (LTS, supported until April 2028), held by digest: the tag is a name its owner moves, the
+# digest is the image. To move to a newer Node 24, take the new tag's digest
+# (`docker buildx imagetools inspect node:24.X.Y-bookworm-slim`) and change the three FROM lines and
+# IMAGE_NODE in scripts/local/image-node.ts together: `npm test` runs the image's processes on that
+# same Node (test/e2e/production-image.test.ts).
+
 # Production dependencies only, from the lockfile. Install scripts stay off: no dependency needs
-# one at run time (the packaged Chromium and the fonts are plain files; embedded-postgres, the only
-# one with a script, is a development dependency).
-FROM node:20-bookworm-slim AS deps
+# one at run time (the fonts are plain files; embedded-postgres, the only one with a script, is a
+# development dependency). The packaged Chromium is removed: the image prints with Debian's.
+FROM node:24.21.0-bookworm-slim@sha256:2fe369e969550cde8e867afc3fe370b260140cab4a23d467074295b42163d553 AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+COPY scripts/deploy/prune-image-deps.sh scripts/deploy/
+RUN sh scripts/deploy/prune-image-deps.sh node_modules
 
 # The whole tree (less .dockerignore), compiled with every dependency; then only what runs is kept
 # aside (scripts/deploy/runtime-files.sh: dist/, the catalogue, prompts, the common-passwords list).
-FROM node:20-bookworm-slim AS build
+FROM node:24.21.0-bookworm-slim@sha256:2fe369e969550cde8e867afc3fe370b260140cab4a23d467074295b42163d553 AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
@@ -26,12 +34,12 @@ COPY . .
 RUN npx tsc -p tsconfig.json
 RUN sh scripts/deploy/runtime-files.sh . runtime
 
-FROM node:20-bookworm-slim
-# The worker prints letters and proofs with Debian's chromium: lib/executables.ts finds it on PATH
-# before the packaged one of @sparticuz/chromium (which would need Debian's NSS libraries anyway;
-# PUPPETEER_EXECUTABLE_PATH overrides both). The fonts ship in node_modules.
+FROM node:24.21.0-bookworm-slim@sha256:2fe369e969550cde8e867afc3fe370b260140cab4a23d467074295b42163d553
+# The worker prints letters and proofs with Debian's chromium, found on PATH (activities/pdf/chromium.ts;
+# PUPPETEER_EXECUTABLE_PATH overrides it). The fonts ship in node_modules. tini is PID 1: it passes
+# signals to node and reaps the processes a browser leaves behind when it crashes or is killed.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends chromium ca-certificates \
+ && apt-get install -y --no-install-recommends chromium ca-certificates tini \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV NODE_ENV=production APP_ENV=production
@@ -42,4 +50,5 @@ COPY --from=build /app/runtime ./
 USER node
 ENV DATA_DIR=/home/node/.data
 EXPOSE 3000
+ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "dist/server/main.js"]

@@ -13,7 +13,7 @@ describe('GET /health', function () {
     const res = await call('GET', '/health');
     expect(res.status, res.text).to.equal(200);
     expect(res.headers.get('retry-after')).to.equal(null);
-    expect(res.body).to.have.keys('status', 'checkedAt', 'postgres', 'temporal', 'worker');
+    expect(res.body).to.have.keys('status', 'checkedAt', 'postgres', 'temporal', 'worker', 'partners');
     expect(res.body.status).to.equal('ok');
     expect([res.body.postgres.ok, res.body.temporal.ok, res.body.worker.ok]).to.deep.equal([true, true, true]);
     expect(Date.parse(res.body.worker.lastPollAt)).to.be.closeTo(Date.now(), 90_000);

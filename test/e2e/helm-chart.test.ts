@@ -128,7 +128,9 @@ describe('Helm chart deploy/helm/svc-postal', function () {
           const [container] = pod.containers;
           const where = deployment.metadata.name;
           expect(pod.containers, where).to.have.length(1);
-          expect(existsSync(join(distRoot, container.command[1].replace(/^dist\//, ''))), `${where}: ${container.command.join(' ')}`).to.equal(true);
+          // `args`, not `command`: the image's ENTRYPOINT (tini) stays PID 1.
+          expect(container.command, where).to.equal(undefined);
+          expect(existsSync(join(distRoot, container.args[1].replace(/^dist\//, ''))), `${where}: ${container.args.join(' ')}`).to.equal(true);
           for (const part of ['requests', 'limits']) expect(container.resources[part], `${where} resources.${part}`).to.include.keys('cpu', 'memory');
           const env = container.env as EnvVar[];
           const byName = new Map(env.map((e) => [e.name, e]));
@@ -206,7 +208,7 @@ describe('Helm chart deploy/helm/svc-postal', function () {
         const job = kind('Job').find((j) => j.metadata.name === 'svc-svc-postal-migrate');
         expect(job.metadata.annotations['helm.sh/hook']).to.equal('pre-install,pre-upgrade');
         const [container] = job.spec.template.spec.containers;
-        expect(container.command).to.deep.equal(['node', 'dist/scripts/migrate.js']);
+        expect(container.args).to.deep.equal(['node', 'dist/scripts/migrate.js']);
         expect(existsSync(join(distRoot, 'scripts', 'migrate.js'))).to.equal(true);
         expect(container.env.find((e: EnvVar) => e.name === 'DATABASE_URL').valueFrom.secretKeyRef.name).to.equal(values.existingSecret);
         expect(job.spec.template.spec.restartPolicy).to.equal('Never');
@@ -222,7 +224,7 @@ describe('Helm chart deploy/helm/svc-postal', function () {
         expect(Number(replay.metadata.annotations['helm.sh/hook-weight'])).to.be.below(Number(migrate.metadata.annotations['helm.sh/hook-weight']));
         expect(replay.spec.backoffLimit).to.equal(0);
         const [container] = replay.spec.template.spec.containers;
-        expect(container.command.slice(0, 2)).to.deep.equal(['node', 'dist/scripts/replay.js']);
+        expect(container.args.slice(0, 2)).to.deep.equal(['node', 'dist/scripts/replay.js']);
         expect(existsSync(join(distRoot, 'scripts', 'replay.js'))).to.equal(true);
         const env = new Map((container.env as EnvVar[]).map((e) => [e.name, e]));
         expect(env.get('TEMPORAL_ADDRESS')?.value).to.equal(values.temporal.address);

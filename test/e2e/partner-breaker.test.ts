@@ -1,7 +1,5 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { call, createAccount, eventually, IsolatedServices, type ApiResponse, type TestAccount } from '../support/api.js';
 import { freeLetter, sender } from '../support/fixtures.js';
@@ -9,73 +7,45 @@ import { companyDirectory, geocoder } from '../support/partner-server.js';
 import { stack } from '../support/stack.js';
 import { freePort } from '../../lib/net/ports.js';
 
-/**
- * A partner that stops answering, as the API meets it: a stand-in in front of the replayed partner
- * that can refuse each connection (accepted, then reset), hang (never answer) or pass the request
- * on to the replay. It counts the requests that reach it: while a breaker is open, none may.
- */
-class FaultyPartner {
-  mode: 'refuse' | 'hang' | 'answer' = 'answer';
-  requests = 0;
-  private server: Server | undefined;
+/** Addresses the replayed geocoder knows (test/fixtures/partners/geoplateforme/). */
+const KNOWN_ADDRESSES = [
+  { recipient: { name: 'Mairie de Lyon', lines: ['1 place de la Comédie'], postcode: '69001', city: 'Lyon' }, cacheKey: '1 place de la comedie' },
+  { recipient: { name: 'La Poste', lines: ['9 rue du Colonel Pierre Avia'], postcode: '75015', city: 'Paris' }, cacheKey: '9 rue du colonel pierre avia' },
+] as const;
 
-  constructor(private readonly replay: { baseUrl: string }) {}
-
-  get baseUrl(): string {
-    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
-  }
-
-  async start(): Promise<this> {
-    this.server = createServer((req, res) => {
-      this.requests++;
-      if (this.mode === 'refuse') {
-        req.socket.destroy();
-        return;
-      }
-      if (this.mode === 'hang') return;
-      fetch(this.replay.baseUrl + req.url)
-        .then(async (answer) => res.writeHead(answer.status, { 'content-type': 'application/json' }).end(Buffer.from(await answer.arrayBuffer())))
-        .catch(() => res.writeHead(502).end());
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-  }
-}
-
-/** Cool-down of the breakers of the API under test. */
-const COOL_DOWN_MS = 3000;
+/** Cool-down of the breakers of the API under test: longer than a fresh /health reading takes (3 s). */
+const COOL_DOWN_MS = 8000;
 
 describe('circuit breakers on the partners of the request path (domain/lookups/breaker.ts)', function () {
   this.timeout(180_000);
-  const geo = new FaultyPartner(geocoder);
-  const directory = new FaultyPartner(companyDirectory);
+  // The suite's replayed partners, reached by whichever worker takes the lookup's activity (the
+  // partners' task queues are shared): their outage switch and request log.
+  const geo = geocoder;
+  const directory = companyDirectory;
   let services: IsolatedServices;
   let account: TestAccount;
   let metricsPort: number;
 
   before(async () => {
-    await Promise.all([geo.start(), directory.start()]);
     metricsPort = await freePort();
-    services = await new IsolatedServices({
-      TEMPORAL_TASK_QUEUE: `breaker-${randomUUID()}`,
-      GEOCODING_BASE_URL: geo.baseUrl,
-      COMPANIES_BASE_URL: directory.baseUrl,
-      PARTNER_BREAKER_FAILURES: '3',
-      PARTNER_BREAKER_COOL_DOWN: `${COOL_DOWN_MS}ms`,
-      METRICS_PORT: String(metricsPort),
-    }).start();
+    services = await new IsolatedServices(
+      {
+        TEMPORAL_TASK_QUEUE: `breaker-${randomUUID()}`,
+        GEOCODING_BASE_URL: geo.baseUrl,
+        COMPANIES_BASE_URL: directory.baseUrl,
+        PARTNER_BREAKER_FAILURES: '3',
+        PARTNER_BREAKER_COOL_DOWN: `${COOL_DOWN_MS}ms`,
+      },
+      { METRICS_PORT: String(metricsPort) },
+    ).start();
     services.startWorker();
     account = await createAccount({ balanceCents: 10_000 });
   });
 
   after(async () => {
     await services?.stop();
-    await Promise.all([geo.stop(), directory.stop()]);
+    geo.reset();
+    directory.reset();
   });
 
   /** A mailing to an address no cache knows (a new street number each time). */
@@ -106,7 +76,7 @@ describe('circuit breakers on the partners of the request path (domain/lookups/b
 
   for (const fault of ['refuse', 'hang'] as const)
     it(`geocoder that ${fault === 'refuse' ? 'refuses every connection' : 'never answers'}: after 3 failures mailings go on at once, unchecked, without calling it; a probe after the cool-down closes it when the geocoder is back`, async () => {
-      geo.mode = fault;
+      geo.outage = fault;
       for (let i = 0; i < 3; i++) {
         const res = await mailToUnknownAddress();
         expect(res.status, JSON.stringify(res.body)).to.equal(201);
@@ -117,21 +87,23 @@ describe('circuit breakers on the partners of the request path (domain/lookups/b
       // Open: the same answer, and the geocoder is not asked (no lookup runs at all). The three
       // failed calls may still have attempts in flight: count from when those have ended.
       await sleep(fault === 'hang' ? 2500 : 500);
-      const reached = geo.requests;
+      const reached = geo.requests.length;
       const refusedBefore = await metric('svc_partner_breaker_refused', 'geocoder');
       const open = await Promise.all(Array.from({ length: 10 }, () => mailToUnknownAddress()));
       for (const res of open) expect(warnings(res)).to.deep.equal(['address_check_unavailable']);
-      expect(geo.requests, 'requests that reached the geocoder while open').to.equal(reached);
+      expect(geo.requests.length, 'requests that reached the geocoder while open').to.equal(reached);
       expect(await metric('svc_partner_breaker_refused', 'geocoder')).to.equal(refusedBefore + 10);
       // After the cool-down one call probes; still failing, it opens again.
       await sleep(COOL_DOWN_MS);
       expect(warnings(await mailToUnknownAddress())).to.deep.equal(['address_check_unavailable']);
-      expect(geo.requests).to.be.greaterThan(reached);
+      expect(geo.requests.length).to.be.greaterThan(reached);
       expect((await health()).geocoder).to.deep.equal({ state: 'open' });
       // Back: the next probe is answered, and the breaker closes. (The recorded address, its
       // cached answers removed, so that the probe asks the geocoder.)
-      geo.mode = 'answer';
-      await stack().db('partner_cache').where('key', 'like', 'address-match:%comedie%').del();
+      geo.outage = undefined;
+      // (An address of its own for each test: the API process remembers an answer for minutes.)
+      const known = fault === 'refuse' ? KNOWN_ADDRESSES[0] : KNOWN_ADDRESSES[1];
+      await stack().db('partner_cache').where('key', 'like', `address-match:${known.cacheKey}%`).del();
       await sleep(COOL_DOWN_MS);
       const probe = await call('POST', '/v1/mailings', {
         key: account.testKey,
@@ -140,7 +112,7 @@ describe('circuit breakers on the partners of the request path (domain/lookups/b
           mode: 'simple',
           letter: freeLetter,
           sender,
-          recipient: { name: 'Mairie de Lyon', lines: ['1 place de la Comédie'], postcode: '69001', city: 'Lyon' },
+          recipient: known.recipient,
         },
       });
       expect(probe.status, JSON.stringify(probe.body)).to.equal(201);
@@ -150,7 +122,7 @@ describe('circuit breakers on the partners of the request path (domain/lookups/b
     });
 
   it('company directory refusing: after 3 failures its lookups answer 502 at once, without calling it, cached answers still served', async () => {
-    directory.mode = 'refuse';
+    directory.outage = 'refuse';
     // Valid SIRETs (INSEE's key) that no cache knows: each asks the directory.
     const unknownSiret = ['81200000800019', '81200001600012', '81200002400016', '81200003200019'];
     for (const siret of unknownSiret.slice(0, 3)) {
@@ -160,11 +132,11 @@ describe('circuit breakers on the partners of the request path (domain/lookups/b
     }
     expect((await health()).companyDirectory).to.deep.equal({ state: 'open' });
     await sleep(500);
-    const reached = directory.requests;
+    const reached = directory.requests.length;
     const refused = await call('GET', `/v1/companies/${unknownSiret[3]}`, { key: account.testKey, baseUrl: services.api.url });
     expect(refused.status).to.equal(502);
     expect(refused.body.error.code).to.equal('upstream_error');
-    expect(directory.requests).to.equal(reached);
+    expect(directory.requests.length).to.equal(reached);
     // The geocoder's breaker is its own: closed.
     expect((await health()).geocoder).to.deep.equal({ state: 'closed' });
   });

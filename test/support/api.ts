@@ -163,10 +163,14 @@ export class IsolatedServices {
   api!: ApiProcess;
   worker: ChildProcess | undefined;
 
-  constructor(private readonly env: Record<string, string>) {}
+  /** `apiEnv`: settings of the API process alone (e.g. its METRICS_PORT, which a worker would also bind). */
+  constructor(
+    private readonly env: Record<string, string>,
+    private readonly apiEnv: Record<string, string> = {},
+  ) {}
 
   async start(): Promise<this> {
-    this.api = await spawnApiProcess(this.env);
+    this.api = await spawnApiProcess({ ...this.env, ...this.apiEnv });
     return this;
   }
 

@@ -23,8 +23,11 @@ export interface ReplayedImage {
   appDir: string;
   /** ENV of the final stage. */
   env: Record<string, string>;
-  /** The final stage's CMD. */
+  /** The final stage's ENTRYPOINT and CMD. */
+  entrypoint: string[];
   cmd: string[];
+  /** The final stage's base image, as its FROM line names it. */
+  base: string;
   user: string | undefined;
   /** One line per step, for failure messages. */
   log: string[];
@@ -166,6 +169,8 @@ export function replayDockerfile(workDir: string, root = projectRoot): ReplayedI
   let workdir = '/';
   let env: Record<string, string> = {};
   let cmd: string[] = [];
+  let entrypoint: string[] = [];
+  let base = '';
   let user: string | undefined;
   let index = 0;
   const inStage = (containerPath: string): string => join(stageDir, isAbsolute(containerPath) ? containerPath : posix.join(workdir, containerPath));
@@ -179,6 +184,8 @@ export function replayDockerfile(workDir: string, root = projectRoot): ReplayedI
       workdir = '/';
       env = {};
       cmd = [];
+      entrypoint = [];
+      base = words(args)[0]!;
       user = undefined;
       log.push(`FROM ${args} → ${stageDir}`);
     } else if (keyword === 'WORKDIR') {
@@ -190,6 +197,8 @@ export function replayDockerfile(workDir: string, root = projectRoot): ReplayedI
       user = args;
     } else if (keyword === 'CMD') {
       cmd = words(args);
+    } else if (keyword === 'ENTRYPOINT') {
+      entrypoint = words(args);
     } else if (keyword === 'EXPOSE' || keyword === 'LABEL' || keyword === 'ARG') {
       continue;
     } else if (keyword === 'COPY') {
@@ -246,5 +255,5 @@ export function replayDockerfile(workDir: string, root = projectRoot): ReplayedI
       throw new Error(`Dockerfile: ${keyword} is not replayed by test/support/docker-image.ts`);
     }
   }
-  return { appDir: inStage('.'), env, cmd, user, log };
+  return { appDir: inStage('.'), env, entrypoint, cmd, base, user, log };
 }

@@ -8,13 +8,15 @@ import { normalize } from '../../domain/search/normalize.js';
 /**
  * A partner this machine cannot reach, replayed: GET requests are answered with the fixture file
  * named after the normalized query (test/fixtures/partners/<partner>/<q>.json). Faults can be
- * injected: `failNext` 5xx answers, `delayMs` before answering, `malformedNext` broken bodies.
+ * injected: `failNext` 5xx answers, `delayMs` before answering, `malformedNext` broken bodies, and
+ * an outage (`outage`): every connection accepted and reset (`refuse`), or never answered (`hang`).
  */
 export class PartnerServer {
   requests: string[] = [];
   failNext = 0;
   malformedNext = 0;
   delayMs = 0;
+  outage: 'refuse' | 'hang' | undefined;
   private server: Server | undefined;
 
   /** `fixture` names the file answering a request (default: the normalized `q` parameter). */
@@ -34,12 +36,18 @@ export class PartnerServer {
     this.failNext = 0;
     this.malformedNext = 0;
     this.delayMs = 0;
+    this.outage = undefined;
   }
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       this.requests.push(url.pathname + url.search);
+      if (this.outage === 'refuse') {
+        req.socket.destroy();
+        return;
+      }
+      if (this.outage === 'hang') return;
       const answer = (): void => {
         if (this.failNext > 0) {
           this.failNext -= 1;

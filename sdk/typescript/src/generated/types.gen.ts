@@ -53,6 +53,23 @@ export type Health = {
          */
         lastPollAt?: string;
     };
+    /**
+     * This process's circuit breaker of each partner called on the request path: open while the partner keeps failing (its calls are answered at once, as when it fails: a mailing goes on with address_check_unavailable, a lookup answers 502), half_open while one call probes it. Partners are not our components: an open breaker leaves status ok.
+     */
+    partners: {
+        geocoder: {
+            state: 'closed' | 'open' | 'half_open' | string;
+        };
+        companyDirectory: {
+            state: 'closed' | 'open' | 'half_open' | string;
+        };
+        routing: {
+            state: 'closed' | 'open' | 'half_open' | string;
+        };
+        fuel: {
+            state: 'closed' | 'open' | 'half_open' | string;
+        };
+    };
 };
 
 export type Readiness = {

@@ -69,6 +69,17 @@ from .fuel_stations_sort_type_0 import FuelStationsSortType0
 from .fuel_stations_unit import FuelStationsUnit
 from .get_mailing_proof_kind import GetMailingProofKind
 from .health import Health
+from .health_partners import HealthPartners
+from .health_partners_company_directory import HealthPartnersCompanyDirectory
+from .health_partners_company_directory_state_type_0 import (
+    HealthPartnersCompanyDirectoryStateType0,
+)
+from .health_partners_fuel import HealthPartnersFuel
+from .health_partners_fuel_state_type_0 import HealthPartnersFuelStateType0
+from .health_partners_geocoder import HealthPartnersGeocoder
+from .health_partners_geocoder_state_type_0 import HealthPartnersGeocoderStateType0
+from .health_partners_routing import HealthPartnersRouting
+from .health_partners_routing_state_type_0 import HealthPartnersRoutingStateType0
 from .health_postgres import HealthPostgres
 from .health_status_type_0 import HealthStatusType0
 from .health_temporal import HealthTemporal
@@ -270,6 +281,15 @@ __all__ = (
     "FuelStationsUnit",
     "GetMailingProofKind",
     "Health",
+    "HealthPartners",
+    "HealthPartnersCompanyDirectory",
+    "HealthPartnersCompanyDirectoryStateType0",
+    "HealthPartnersFuel",
+    "HealthPartnersFuelStateType0",
+    "HealthPartnersGeocoder",
+    "HealthPartnersGeocoderStateType0",
+    "HealthPartnersRouting",
+    "HealthPartnersRoutingStateType0",
     "HealthPostgres",
     "HealthStatusType0",
     "HealthTemporal",

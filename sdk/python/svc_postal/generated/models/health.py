@@ -9,6 +9,7 @@ from attrs import define as _attrs_define
 from ..models.health_status_type_0 import HealthStatusType0
 
 if TYPE_CHECKING:
+    from ..models.health_partners import HealthPartners
     from ..models.health_postgres import HealthPostgres
     from ..models.health_temporal import HealthTemporal
     from ..models.health_worker import HealthWorker
@@ -26,6 +27,10 @@ class Health:
         postgres (HealthPostgres): The database answers SELECT 1
         temporal (HealthTemporal): The Temporal server answers
         worker (HealthWorker): A worker polled the task queue of mailings within the last 90 seconds
+        partners (HealthPartners): This process's circuit breaker of each partner called on the request path: open while
+            the partner keeps failing (its calls are answered at once, as when it fails: a mailing goes on with
+            address_check_unavailable, a lookup answers 502), half_open while one call probes it. Partners are not our
+            components: an open breaker leaves status ok.
     """
 
     status: HealthStatusType0 | str
@@ -33,6 +38,7 @@ class Health:
     postgres: HealthPostgres
     temporal: HealthTemporal
     worker: HealthWorker
+    partners: HealthPartners
 
     def to_dict(self) -> dict[str, Any]:
         status: str
@@ -49,6 +55,8 @@ class Health:
 
         worker = self.worker.to_dict()
 
+        partners = self.partners.to_dict()
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -58,6 +66,7 @@ class Health:
                 "postgres": postgres,
                 "temporal": temporal,
                 "worker": worker,
+                "partners": partners,
             }
         )
 
@@ -65,6 +74,7 @@ class Health:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.health_partners import HealthPartners
         from ..models.health_postgres import HealthPostgres
         from ..models.health_temporal import HealthTemporal
         from ..models.health_worker import HealthWorker
@@ -92,12 +102,15 @@ class Health:
 
         worker = HealthWorker.from_dict(d.pop("worker"))
 
+        partners = HealthPartners.from_dict(d.pop("partners"))
+
         health = cls(
             status=status,
             checked_at=checked_at,
             postgres=postgres,
             temporal=temporal,
             worker=worker,
+            partners=partners,
         )
 
         return health
