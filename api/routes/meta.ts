@@ -10,6 +10,14 @@ import { BREAKER_PARTNERS } from '../../domain/lookups/breaker.js';
 const component = (description: string): Joi.ObjectSchema =>
   Joi.object({ ok: Joi.boolean().required(), latencyMs: Joi.number().integer().min(0).required().description('Time the probe took') }).description(description);
 
+/** One shape for every partner's breaker (one model in the SDKs). */
+const partnerBreakerSchema = Joi.object({
+  state: Joi.string()
+    .valid('closed', 'open', 'half_open')
+    .required()
+    .description('closed: calls go to the partner; open: answered at once without it; half_open: one call probes it'),
+}).label('PartnerBreaker');
+
 const healthSchema = Joi.object({
   status: Joi.string().valid('ok', 'degraded').required(),
   checkedAt: Joi.string().isoDate().required().description('When the components were probed; the result is shared for a few seconds'),
@@ -21,11 +29,7 @@ const healthSchema = Joi.object({
   })
     .required()
     .description('A worker polled the task queue of mailings within the last 90 seconds'),
-  partners: Joi.object(
-    Object.fromEntries(
-      BREAKER_PARTNERS.map((partner) => [partner, Joi.object({ state: Joi.string().valid('closed', 'open', 'half_open').required() }).required()]),
-    ),
-  )
+  partners: Joi.object(Object.fromEntries(BREAKER_PARTNERS.map((partner) => [partner, partnerBreakerSchema.required()])))
     .required()
     .description(
       "This process's circuit breaker of each partner called on the request path: open while the partner keeps failing (its calls are answered at once, " +

@@ -48,19 +48,13 @@ describe('circuit breakers on the partners of the request path (domain/lookups/b
     directory.reset();
   });
 
+  /** A simple letter to `recipient`, through the API under test. */
+  const mailTo = (recipient: object): Promise<ApiResponse> =>
+    call('POST', '/v1/mailings', { key: account.testKey, baseUrl: services.api.url, body: { mode: 'simple', letter: freeLetter, sender, recipient } });
   /** A mailing to an address no cache knows (a new street number each time). */
   let street = 0;
   const mailToUnknownAddress = (): Promise<ApiResponse> =>
-    call('POST', '/v1/mailings', {
-      key: account.testKey,
-      baseUrl: services.api.url,
-      body: {
-        mode: 'simple',
-        letter: freeLetter,
-        sender,
-        recipient: { name: 'Mairie', lines: [`${++street} rue du Disjoncteur ${randomUUID().slice(0, 8)}`], postcode: '69001', city: 'Lyon' },
-      },
-    });
+    mailTo({ name: 'Mairie', lines: [`${++street} rue du Disjoncteur ${randomUUID().slice(0, 8)}`], postcode: '69001', city: 'Lyon' });
   const warnings = (res: ApiResponse): string[] => (res.body.warnings as { code: string }[]).map((w) => w.code);
   const health = async (): Promise<Record<string, { state: string }>> => {
     // /health is shared for 3 s: wait past that for a fresh reading.
@@ -105,16 +99,7 @@ describe('circuit breakers on the partners of the request path (domain/lookups/b
       const known = fault === 'refuse' ? KNOWN_ADDRESSES[0] : KNOWN_ADDRESSES[1];
       await stack().db('partner_cache').where('key', 'like', `address-match:${known.cacheKey}%`).del();
       await sleep(COOL_DOWN_MS);
-      const probe = await call('POST', '/v1/mailings', {
-        key: account.testKey,
-        baseUrl: services.api.url,
-        body: {
-          mode: 'simple',
-          letter: freeLetter,
-          sender,
-          recipient: known.recipient,
-        },
-      });
+      const probe = await mailTo(known.recipient);
       expect(probe.status, JSON.stringify(probe.body)).to.equal(201);
       expect(warnings(probe)).to.deep.equal([]);
       expect((await health()).geocoder).to.deep.equal({ state: 'closed' });

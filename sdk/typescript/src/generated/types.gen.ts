@@ -17,6 +17,13 @@ export type Error = {
     };
 };
 
+export type PartnerBreaker = {
+    /**
+     * closed: calls go to the partner; open: answered at once without it; half_open: one call probes it
+     */
+    state: 'closed' | 'open' | 'half_open' | string;
+};
+
 export type Health = {
     status: 'ok' | 'degraded' | string;
     /**
@@ -57,18 +64,10 @@ export type Health = {
      * This process's circuit breaker of each partner called on the request path: open while the partner keeps failing (its calls are answered at once, as when it fails: a mailing goes on with address_check_unavailable, a lookup answers 502), half_open while one call probes it. Partners are not our components: an open breaker leaves status ok.
      */
     partners: {
-        geocoder: {
-            state: 'closed' | 'open' | 'half_open' | string;
-        };
-        companyDirectory: {
-            state: 'closed' | 'open' | 'half_open' | string;
-        };
-        routing: {
-            state: 'closed' | 'open' | 'half_open' | string;
-        };
-        fuel: {
-            state: 'closed' | 'open' | 'half_open' | string;
-        };
+        geocoder: PartnerBreaker;
+        companyDirectory: PartnerBreaker;
+        routing: PartnerBreaker;
+        fuel: PartnerBreaker;
     };
 };
 

@@ -70,16 +70,6 @@ from .fuel_stations_unit import FuelStationsUnit
 from .get_mailing_proof_kind import GetMailingProofKind
 from .health import Health
 from .health_partners import HealthPartners
-from .health_partners_company_directory import HealthPartnersCompanyDirectory
-from .health_partners_company_directory_state_type_0 import (
-    HealthPartnersCompanyDirectoryStateType0,
-)
-from .health_partners_fuel import HealthPartnersFuel
-from .health_partners_fuel_state_type_0 import HealthPartnersFuelStateType0
-from .health_partners_geocoder import HealthPartnersGeocoder
-from .health_partners_geocoder_state_type_0 import HealthPartnersGeocoderStateType0
-from .health_partners_routing import HealthPartnersRouting
-from .health_partners_routing_state_type_0 import HealthPartnersRoutingStateType0
 from .health_postgres import HealthPostgres
 from .health_status_type_0 import HealthStatusType0
 from .health_temporal import HealthTemporal
@@ -132,6 +122,8 @@ from .mailing_request_options_address_placement import (
     MailingRequestOptionsAddressPlacement,
 )
 from .open_api_document import OpenApiDocument
+from .partner_breaker import PartnerBreaker
+from .partner_breaker_state_type_0 import PartnerBreakerStateType0
 from .pdf_letter_content import PdfLetterContent
 from .postal_address import PostalAddress
 from .postal_address_country import PostalAddressCountry
@@ -282,14 +274,6 @@ __all__ = (
     "GetMailingProofKind",
     "Health",
     "HealthPartners",
-    "HealthPartnersCompanyDirectory",
-    "HealthPartnersCompanyDirectoryStateType0",
-    "HealthPartnersFuel",
-    "HealthPartnersFuelStateType0",
-    "HealthPartnersGeocoder",
-    "HealthPartnersGeocoderStateType0",
-    "HealthPartnersRouting",
-    "HealthPartnersRoutingStateType0",
     "HealthPostgres",
     "HealthStatusType0",
     "HealthTemporal",
@@ -334,6 +318,8 @@ __all__ = (
     "MailingRequestOptionsAddressCheck",
     "MailingRequestOptionsAddressPlacement",
     "OpenApiDocument",
+    "PartnerBreaker",
+    "PartnerBreakerStateType0",
     "PdfLetterContent",
     "PostalAddress",
     "PostalAddressCountry",

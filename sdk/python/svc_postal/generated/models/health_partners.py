@@ -6,12 +6,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 from attrs import define as _attrs_define
 
 if TYPE_CHECKING:
-    from ..models.health_partners_company_directory import (
-        HealthPartnersCompanyDirectory,
-    )
-    from ..models.health_partners_fuel import HealthPartnersFuel
-    from ..models.health_partners_geocoder import HealthPartnersGeocoder
-    from ..models.health_partners_routing import HealthPartnersRouting
+    from ..models.partner_breaker import PartnerBreaker
 
 
 T = TypeVar("T", bound="HealthPartners")
@@ -24,16 +19,16 @@ class HealthPartners:
     502), half_open while one call probes it. Partners are not our components: an open breaker leaves status ok.
 
         Attributes:
-            geocoder (HealthPartnersGeocoder):
-            company_directory (HealthPartnersCompanyDirectory):
-            routing (HealthPartnersRouting):
-            fuel (HealthPartnersFuel):
+            geocoder (PartnerBreaker):
+            company_directory (PartnerBreaker):
+            routing (PartnerBreaker):
+            fuel (PartnerBreaker):
     """
 
-    geocoder: HealthPartnersGeocoder
-    company_directory: HealthPartnersCompanyDirectory
-    routing: HealthPartnersRouting
-    fuel: HealthPartnersFuel
+    geocoder: PartnerBreaker
+    company_directory: PartnerBreaker
+    routing: PartnerBreaker
+    fuel: PartnerBreaker
 
     def to_dict(self) -> dict[str, Any]:
         geocoder = self.geocoder.to_dict()
@@ -59,23 +54,16 @@ class HealthPartners:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.health_partners_company_directory import (
-            HealthPartnersCompanyDirectory,
-        )
-        from ..models.health_partners_fuel import HealthPartnersFuel
-        from ..models.health_partners_geocoder import HealthPartnersGeocoder
-        from ..models.health_partners_routing import HealthPartnersRouting
+        from ..models.partner_breaker import PartnerBreaker
 
         d = dict(src_dict)
-        geocoder = HealthPartnersGeocoder.from_dict(d.pop("geocoder"))
+        geocoder = PartnerBreaker.from_dict(d.pop("geocoder"))
 
-        company_directory = HealthPartnersCompanyDirectory.from_dict(
-            d.pop("companyDirectory")
-        )
+        company_directory = PartnerBreaker.from_dict(d.pop("companyDirectory"))
 
-        routing = HealthPartnersRouting.from_dict(d.pop("routing"))
+        routing = PartnerBreaker.from_dict(d.pop("routing"))
 
-        fuel = HealthPartnersFuel.from_dict(d.pop("fuel"))
+        fuel = PartnerBreaker.from_dict(d.pop("fuel"))
 
         health_partners = cls(
             geocoder=geocoder,

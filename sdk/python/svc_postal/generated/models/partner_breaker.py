@@ -5,25 +5,24 @@ from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.health_partners_routing_state_type_0 import (
-    HealthPartnersRoutingStateType0,
-)
+from ..models.partner_breaker_state_type_0 import PartnerBreakerStateType0
 
-T = TypeVar("T", bound="HealthPartnersRouting")
+T = TypeVar("T", bound="PartnerBreaker")
 
 
 @_attrs_define
-class HealthPartnersRouting:
+class PartnerBreaker:
     """
     Attributes:
-        state (HealthPartnersRoutingStateType0 | str):
+        state (PartnerBreakerStateType0 | str): closed: calls go to the partner; open: answered at once without it;
+            half_open: one call probes it
     """
 
-    state: HealthPartnersRoutingStateType0 | str
+    state: PartnerBreakerStateType0 | str
 
     def to_dict(self) -> dict[str, Any]:
         state: str
-        if isinstance(self.state, HealthPartnersRoutingStateType0):
+        if isinstance(self.state, PartnerBreakerStateType0):
             state = self.state.value
         else:
             state = self.state
@@ -42,21 +41,21 @@ class HealthPartnersRouting:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
 
-        def _parse_state(data: object) -> HealthPartnersRoutingStateType0 | str:
+        def _parse_state(data: object) -> PartnerBreakerStateType0 | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                state_type_0 = HealthPartnersRoutingStateType0(data)
+                state_type_0 = PartnerBreakerStateType0(data)
 
                 return state_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(HealthPartnersRoutingStateType0 | str, data)
+            return cast(PartnerBreakerStateType0 | str, data)
 
         state = _parse_state(d.pop("state"))
 
-        health_partners_routing = cls(
+        partner_breaker = cls(
             state=state,
         )
 
-        return health_partners_routing
+        return partner_breaker

@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class HealthPartnersRoutingStateType0(StrEnum):
+class PartnerBreakerStateType0(StrEnum):
     CLOSED = "closed"
     HALF_OPEN = "half_open"
     OPEN = "open"
