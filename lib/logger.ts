@@ -47,8 +47,9 @@ export const logger = pino(
   {
     level: logLevel(),
     base: { service: 'svc-postal-api' },
-    // Not a binding: pino cannot replace one, only add a second key of the same name.
-    mixin: () => roleFields,
+    // Not a binding: pino cannot replace one, only add a second key of the same name. A new object
+    // each line: pino merges the line's own fields into what the mixin returns.
+    mixin: () => ({ ...roleFields }),
     // The access lines already waiting go first: the log stays in the order things happened.
     hooks: {
       streamWrite: (line) => {

@@ -47,6 +47,17 @@ describe('the access log', () => {
     expect(lines.map((line) => line.requestId ?? line.msg)).to.deep.equal(['r0', 'r1', 'r2', 'between', 'r3', 'r4']);
   });
 
+  it("keeps each line's fields to that line, with the process's role on every one", () => {
+    const { lines } = runLogger(
+      `const { setLogRole } = await import(${JSON.stringify(join(distRoot, 'lib', 'logger.js'))});\nsetLogRole('worker', { workerRoles: 'printing' });\nlogger.warn({ code: 'upstream_error', path: '/v1/x' }, 'first');\nlogger.warn('second');\n${accessLines(0, 1)}\nprocess.exit(0);`,
+    );
+    const [first, second, access] = lines as unknown as Record<string, unknown>[];
+    expect(first).to.include({ msg: 'first', code: 'upstream_error', role: 'worker', workerRoles: 'printing' });
+    expect(second).to.include({ msg: 'second', role: 'worker', workerRoles: 'printing' });
+    expect(second).to.not.have.any.keys('code', 'path');
+    expect(access).to.include({ msg: 'request', role: 'worker' });
+  });
+
   it('writes any path as valid JSON: quotes, backslashes, control and non-ASCII characters', () => {
     const paths = ['/v1/plain', '/v1/"quoted"', '/v1/back\\slash', '/v1/tab\there', '/v1/\u007f', '/v1/caf\u00e9', '/v1/\u2028', '/v1/\ud800'];
     const script = `for (const path of ${JSON.stringify(paths)}) accessLog.write({ requestId: 'r', method: 'GET', path, status: 200, ms: 1, account: undefined });\nprocess.exit(0);`;
