@@ -144,10 +144,10 @@ async function intakeRound(deps: BenchDeps, env: Record<string, string>): Promis
  * Posts until a mailing is created with its address checked (paid, no warning): the worker may still
  * be bundling its workflows, and a late answer fills the address cache for the next try.
  */
-export async function firstCheckedMailing(url: string, headers: Record<string, string>): Promise<void> {
+export async function firstCheckedMailing(url: string, headers: Record<string, string>, mailing: () => string = () => body): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await postMailing(url, headers);
+      await postMailing(url, headers, mailing());
       return;
     } catch (error) {
       if (!(error instanceof ScenarioFailed) || attempt === 10) throw error;
@@ -331,17 +331,7 @@ export async function benchPartnerOutage(deps: BenchDeps, env: Record<string, st
     return { url, process: await startProcess(join(distRoot, 'server', 'main.js'), { ...queueEnv, PORT: String(port) }, `${url}/v1/openapi.json`) };
   };
   /** Until a mailing comes back checked: the worker may still be bundling its workflows. */
-  const firstChecked = async (url: string): Promise<void> => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await postMailing(`${url}/v1/mailings`, headers, fresh());
-        return;
-      } catch (error) {
-        if (!(error instanceof ScenarioFailed) || attempt === 10) throw error;
-        await sleep(1000);
-      }
-    }
-  };
+  const firstChecked = (url: string): Promise<void> => firstCheckedMailing(`${url}/v1/mailings`, headers, fresh);
   const load = (url: string) => ({
     url: `${url}/v1/mailings`,
     method: 'POST' as const,

@@ -16,7 +16,7 @@ export async function createIndexConcurrently(knex: Knex, name: string, definiti
   );
   const index = existing.rows[0];
   if (index?.valid) return;
-  if (index) await knex.raw('DROP INDEX CONCURRENTLY IF EXISTS ??', [name]);
+  if (index) await dropIndexConcurrently(knex, name);
   await knex.raw(`CREATE INDEX CONCURRENTLY ?? ON ${definition}`, [name]);
 }
 

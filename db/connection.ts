@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import type pg from 'pg';
+import { readPemFile } from '../lib/config.js';
 
 /** Which part of the product a connection belongs to: PostgreSQL shows it in pg_stat_activity. */
 export type DatabaseRole = 'api' | 'worker' | 'migrate' | 'tool' | 'listener';
@@ -8,6 +8,9 @@ export type DatabaseRole = 'api' | 'worker' | 'migrate' | 'tool' | 'listener';
 /** The TLS modes of libpq that can be honoured without a fallback to plain text. */
 const SSL_MODES = ['disable', 'require', 'verify-ca', 'verify-full'] as const;
 type SslMode = (typeof SSL_MODES)[number];
+
+const CERTIFICATE = /-----BEGIN CERTIFICATE-----/;
+const PRIVATE_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
 
 /** Settings a connection string may carry that are read here, not by the driver. */
 const TLS_PARAMETERS = ['sslmode', 'sslrootcert', 'sslcert', 'sslkey', 'ssl', 'uselibpqcompat'];
@@ -72,9 +75,9 @@ function sslMode(parameters: URLSearchParams, env: NodeJS.ProcessEnv): SslMode {
 function tlsOptions(mode: Exclude<SslMode, 'disable'>, files: { caFile?: string; certFile?: string; keyFile?: string }): ConnectionOptions {
   const options: ConnectionOptions = {};
   if (mode === 'verify-ca' && !files.caFile) throw new Error('sslmode=verify-ca needs the CA file: sslrootcert in DATABASE_URL or PGSSLROOTCERT');
-  if (files.caFile) options.ca = pemFile(files.caFile, 'sslrootcert / PGSSLROOTCERT');
-  if (files.certFile) options.cert = pemFile(files.certFile, 'sslcert / PGSSLCERT');
-  if (files.keyFile) options.key = pemFile(files.keyFile, 'sslkey / PGSSLKEY');
+  if (files.caFile) options.ca = readPemFile(files.caFile, 'sslrootcert / PGSSLROOTCERT', CERTIFICATE, 'a CA certificate');
+  if (files.certFile) options.cert = readPemFile(files.certFile, 'sslcert / PGSSLCERT', CERTIFICATE, 'a certificate');
+  if (files.keyFile) options.key = readPemFile(files.keyFile, 'sslkey / PGSSLKEY', PRIVATE_KEY, 'a private key');
   // libpq: with a root certificate, require checks the chain as verify-ca does.
   const effective = mode === 'require' && files.caFile ? 'verify-ca' : mode;
   if (effective === 'require') options.rejectUnauthorized = false;
@@ -82,15 +85,4 @@ function tlsOptions(mode: Exclude<SslMode, 'disable'>, files: { caFile?: string;
   // a private network reaches them by.
   if (effective === 'verify-ca') options.checkServerIdentity = () => undefined;
   return options;
-}
-
-function pemFile(path: string, setting: string): string {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new Error(`${setting}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
-  }
-  if (!text.includes('-----BEGIN ')) throw new Error(`${setting}: ${path} is not a PEM file`);
-  return text;
 }

@@ -199,7 +199,11 @@ export interface TemporalTlsConfig {
 /** Reads a PEM file named by `setting`, refusing with a line that names the setting and the file. */
 function pemFile(env: NodeJS.ProcessEnv, setting: string, kind: RegExp, what: string): Buffer | undefined {
   const path = env[setting];
-  if (!path) return undefined;
+  return path ? readPemFile(path, setting, kind, what) : undefined;
+}
+
+/** A PEM file a setting names, refused with that setting's name when unreadable or without a block of `kind`. */
+export function readPemFile(path: string, setting: string, kind: RegExp, what: string): Buffer {
   let content: Buffer;
   try {
     content = readFileSync(path);

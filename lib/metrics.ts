@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { logger } from './logger.js';
@@ -23,13 +23,15 @@ export function processRegistry(): Registry {
 /** Answered 200 as long as the process runs its event loop: the workers' liveness probe (the Helm chart). */
 export const LIVENESS_PATH = '/live';
 
+const answerAlive = (res: ServerResponse): void => void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
+
 export async function serveMetrics(registry: Registry, port: number, extra?: () => Promise<string>, host = '0.0.0.0'): Promise<MetricsEndpoint> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     // A liveness probe: the process's event loop answers, and nothing else is asked (a slow
     // database must not get a worker restarted, as /metrics would with its gauges).
     if (req.method === 'GET' && path === LIVENESS_PATH) {
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
+      answerAlive(res);
       return;
     }
     if (req.method !== 'GET' || path !== '/metrics') {
@@ -56,7 +58,7 @@ export async function serveMetrics(registry: Registry, port: number, extra?: () 
 export async function serveLiveness(port: number, host = '0.0.0.0'): Promise<MetricsEndpoint> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
-    if (req.method === 'GET' && path === LIVENESS_PATH) res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
+    if (req.method === 'GET' && path === LIVENESS_PATH) answerAlive(res);
     else res.writeHead(404, { 'content-type': 'text/plain' }).end(`GET ${LIVENESS_PATH}\n`);
   });
   const bound = await listen(server, port, host);
