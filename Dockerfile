@@ -1,12 +1,15 @@
-# One production image for the API (`node dist/server/main.js`, the default command), the worker
+# The production image for the API (`node dist/server/main.js`, the default command), the worker
 # (`node dist/worker/main.js`) and the migrations (`node dist/scripts/migrate.js`): docker-compose.yml
-# and the Helm chart (deploy/helm/svc-postal) run it with those commands.
+# and the Helm chart (deploy/helm/svc-postal) run it with those commands. Two targets: the default,
+# `printing`, has Chromium and runs everything; `app` (`docker build --target app`) is the same
+# without the browser, for every process but the printing workers (the chart's `image.printingTag`).
 #
 # `npm test` replays this file without Docker (test/e2e/production-image.test.ts): it copies the
-# context filtered by .dockerignore, follows each stage's WORKDIR, COPY and RUN below (tsc replaced
-# by the build under test, apt-get skipped), then boots the API and the worker from the final
-# stage's files with APP_ENV=production. Keep to WORKDIR, ENV, COPY (no wildcards) and RUN lines the
-# check knows (npm ci, npx tsc, sh scripts/deploy/…, apt-get, useradd-free), or teach it the new one.
+# context filtered by .dockerignore, follows each stage's FROM, WORKDIR, USER, COPY and RUN below
+# (tsc replaced by the build under test, apt-get recorded, not run), then boots the API and the
+# workers from the stages' files with APP_ENV=production, the printing worker as uid 1000 on a
+# read-only root. Keep to WORKDIR, ENV, USER, COPY (no wildcards) and RUN lines the check knows
+# (npm ci, npx tsc, sh scripts/deploy/…, apt-get), or teach it the new one.
 
 # Node 24 (LTS, supported until April 2028), held by digest: the tag is a name its owner moves, the
 # digest is the image. To move to a newer Node 24, take the new tag's digest
@@ -34,12 +37,12 @@ COPY . .
 RUN npx tsc -p tsconfig.json
 RUN sh scripts/deploy/runtime-files.sh . runtime
 
-FROM node:24.21.0-bookworm-slim@sha256:2fe369e969550cde8e867afc3fe370b260140cab4a23d467074295b42163d553
-# The worker prints letters and proofs with Debian's chromium, found on PATH (activities/pdf/chromium.ts;
-# PUPPETEER_EXECUTABLE_PATH overrides it). The fonts ship in node_modules. tini is PID 1: it passes
-# signals to node and reaps the processes a browser leaves behind when it crashes or is killed.
+# `app`: the API, the migrations, the replay check and the workers without the printing role; no
+# browser (`docker build --target app`). tini is PID 1: it passes signals to node and reaps
+# orphaned children.
+FROM node:24.21.0-bookworm-slim@sha256:2fe369e969550cde8e867afc3fe370b260140cab4a23d467074295b42163d553 AS app
 RUN apt-get update \
- && apt-get install -y --no-install-recommends chromium ca-certificates tini \
+ && apt-get install -y --no-install-recommends ca-certificates tini \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV NODE_ENV=production APP_ENV=production
@@ -52,3 +55,15 @@ ENV DATA_DIR=/home/node/.data
 EXPOSE 3000
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "dist/server/main.js"]
+
+# `printing` (the default target): the same, plus Debian's chromium, for the workers with the
+# printing role (letters and proofs as PDF; activities/pdf/chromium.ts finds it on PATH,
+# PUPPETEER_EXECUTABLE_PATH overrides it). The fonts ship in node_modules. tini reaps the processes
+# a browser leaves behind when it crashes or is killed. Every process runs from it too, when one
+# image is enough (the chart's `image.printingTag` unset).
+FROM app AS printing
+USER root
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends chromium \
+ && rm -rf /var/lib/apt/lists/*
+USER node

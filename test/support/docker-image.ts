@@ -13,13 +13,18 @@ import { projectRoot } from '../../lib/paths.js';
  * - `npm ci` with every dependency (the build stage's, for tsc only): the project's node_modules,
  *   installed from the same lockfile, is linked instead. `npm ci --omit=dev` runs for real (with
  *   `--prefer-offline`, from the npm cache), since that is what the image runs with.
- * - `apt-get …` (Debian's chromium): system packages; the check's worker finds its browser the way
- *   the project does (activities/pdf/chromium.ts).
+ * - `apt-get install …` (tini, Debian's chromium): system packages, recorded per stage
+ *   (`systemPackages`), not installed; the check's printing worker is given the project's browser.
+ * - `FROM <an earlier stage>`: the new stage starts as a copy of that one (files, ENV, WORKDIR, USER).
  *
  * Any other RUN command is refused: teach this file before the Dockerfile uses it.
  */
 export interface ReplayedImage {
-  /** The final stage's WORKDIR on disk: what `node dist/server/main.js` runs in. */
+  /** The stage's root folder: its container paths are under it. */
+  rootDir: string;
+  /** Its WORKDIR, as the container sees it. */
+  workdir: string;
+  /** The WORKDIR on disk: what `node dist/server/main.js` runs in. */
   appDir: string;
   /** ENV of the final stage. */
   env: Record<string, string>;
@@ -29,8 +34,12 @@ export interface ReplayedImage {
   /** The final stage's base image, as its FROM line names it. */
   base: string;
   user: string | undefined;
+  /** What its `apt-get install` lines ask for, its parent stages' included. */
+  systemPackages: string[];
   /** One line per step, for failure messages. */
   log: string[];
+  /** Every stage by name (`AS …`), the final one included. */
+  stages: Record<string, ReplayedImage>;
 }
 
 interface Instruction {
@@ -158,47 +167,57 @@ function checkTscInputs(stageDir: string, distDir: string, root: string): void {
   if (missing.length) throw new Error(`tsc in the image would miss ${missing.length} source file(s), e.g. ${missing.slice(0, 5).join(', ')}`);
 }
 
-/** Replays the Dockerfile in `workDir` (one folder per stage) and returns the final stage. */
+/** Replays the Dockerfile in `workDir` (one folder per stage) and returns the final stage, with every named one. */
 export function replayDockerfile(workDir: string, root = projectRoot): ReplayedImage {
   const log: string[] = [];
   const context = join(workDir, 'context');
   buildContext(context, root);
   log.push(`context: ${context}`);
-  const stages = new Map<string, string>();
-  let stageDir = '';
+  type Stage = Omit<ReplayedImage, 'log' | 'stages'>;
+  /** Stages by name and by number, for COPY --from and FROM. */
+  const stages = new Map<string, Stage>();
+  const named: Record<string, Stage> = {};
+  let stage: Stage | undefined;
   let workdir = '/';
-  let env: Record<string, string> = {};
-  let cmd: string[] = [];
-  let entrypoint: string[] = [];
-  let base = '';
-  let user: string | undefined;
   let index = 0;
-  const inStage = (containerPath: string): string => join(stageDir, isAbsolute(containerPath) ? containerPath : posix.join(workdir, containerPath));
+  const current = (): Stage => {
+    if (!stage) throw new Error('Dockerfile: an instruction before FROM');
+    return stage;
+  };
+  const inStage = (containerPath: string): string => join(current().rootDir, isAbsolute(containerPath) ? containerPath : posix.join(workdir, containerPath));
   for (const { keyword, args } of parseDockerfile(readFileSync(join(root, 'Dockerfile'), 'utf8'))) {
     if (keyword === 'FROM') {
-      const [, , name] = words(args);
-      stageDir = join(workDir, `stage-${index++}`);
-      mkdirSync(stageDir, { recursive: true });
-      if (name) stages.set(name, stageDir);
-      stages.set(String(index - 1), stageDir);
-      workdir = '/';
-      env = {};
-      cmd = [];
-      entrypoint = [];
-      base = words(args)[0]!;
-      user = undefined;
+      const [from, , name] = words(args);
+      const stageDir = join(workDir, `stage-${index++}`);
+      const parent = stages.get(from!);
+      if (parent) {
+        cpSync(parent.rootDir, stageDir, { recursive: true, verbatimSymlinks: true });
+        workdir = parent.workdir;
+        stage = { ...parent, rootDir: stageDir, appDir: join(stageDir, workdir), env: { ...parent.env }, systemPackages: [...parent.systemPackages] };
+      } else {
+        mkdirSync(stageDir, { recursive: true });
+        workdir = '/';
+        stage = { rootDir: stageDir, workdir, appDir: stageDir, env: {}, cmd: [], entrypoint: [], base: from!, user: undefined, systemPackages: [] };
+      }
+      if (name) {
+        stages.set(name, stage);
+        named[name] = stage;
+      }
+      stages.set(String(index - 1), stage);
       log.push(`FROM ${args} → ${stageDir}`);
     } else if (keyword === 'WORKDIR') {
       workdir = posix.resolve(workdir, args);
-      mkdirSync(inStage('.'), { recursive: true });
+      current().workdir = workdir;
+      current().appDir = join(current().rootDir, workdir);
+      mkdirSync(current().appDir, { recursive: true });
     } else if (keyword === 'ENV') {
-      for (const [name, value] of envPairs(args)) env[name] = value;
+      for (const [name, value] of envPairs(args)) current().env[name] = value;
     } else if (keyword === 'USER') {
-      user = args;
+      current().user = args;
     } else if (keyword === 'CMD') {
-      cmd = words(args);
+      current().cmd = words(args);
     } else if (keyword === 'ENTRYPOINT') {
-      entrypoint = words(args);
+      current().entrypoint = words(args);
     } else if (keyword === 'EXPOSE' || keyword === 'LABEL' || keyword === 'ARG') {
       continue;
     } else if (keyword === 'COPY') {
@@ -208,19 +227,20 @@ export function replayDockerfile(workDir: string, root = projectRoot): ReplayedI
       if (unknown.length) throw new Error(`Dockerfile: COPY ${unknown.join(' ')} is not replayed by test/support/docker-image.ts`);
       const paths = parts.filter((part) => !part.startsWith('--'));
       const dest = paths.pop()!;
-      const sourceRoot = from === undefined ? context : stages.get(from);
-      if (!sourceRoot) throw new Error(`Dockerfile: COPY --from=${from}: no such stage`);
+      const source = from === undefined ? undefined : stages.get(from);
+      if (from !== undefined && !source) throw new Error(`Dockerfile: COPY --from=${from}: no such stage`);
+      const sourceRoot = source ? source.rootDir : context;
       const target = inStage(dest);
       const intoFolder = dest.endsWith('/') || dest === '.' || paths.length > 1 || (existsSync(target) && statSync(target).isDirectory());
-      for (const source of paths) {
-        if (/[*?[]/.test(source)) throw new Error(`Dockerfile: COPY ${source}: wildcards are not replayed`);
-        const origin = from === undefined ? join(context, source) : join(sourceRoot, source);
-        if (!existsSync(origin)) throw new Error(`Dockerfile: COPY ${from ? `--from=${from} ` : ''}${source}: not found (${origin})`);
+      for (const path of paths) {
+        if (/[*?[]/.test(path)) throw new Error(`Dockerfile: COPY ${path}: wildcards are not replayed`);
+        const origin = join(sourceRoot, path);
+        if (!existsSync(origin)) throw new Error(`Dockerfile: COPY ${from ? `--from=${from} ` : ''}${path}: not found (${origin})`);
         if (statSync(origin).isDirectory()) {
           mkdirSync(target, { recursive: true });
           cpSync(origin, target, { recursive: true, verbatimSymlinks: true });
         } else {
-          const file = intoFolder ? join(target, basename(source)) : target;
+          const file = intoFolder ? join(target, basename(path)) : target;
           mkdirSync(dirname(file), { recursive: true });
           cpSync(origin, file);
         }
@@ -245,8 +265,11 @@ export function replayDockerfile(workDir: string, root = projectRoot): ReplayedI
           log.push('  (the build under test copied in)');
         } else if (argv[0] === 'sh' && argv[1]?.startsWith('scripts/')) {
           run('sh', argv.slice(1), cwd, log);
+        } else if (argv[0] === 'apt-get' && argv[1] === 'install') {
+          current().systemPackages.push(...argv.slice(2).filter((word) => !word.startsWith('-')));
+          log.push('  (system packages: recorded, not installed)');
         } else if (argv[0] === 'apt-get' || (argv[0] === 'rm' && argv.some((word) => word.startsWith('/var/lib/apt')))) {
-          log.push('  (system packages: not replayed)');
+          log.push('  (the package lists: not replayed)');
         } else {
           throw new Error(`Dockerfile: RUN ${command} is not replayed by test/support/docker-image.ts; teach it there`);
         }
@@ -255,5 +278,7 @@ export function replayDockerfile(workDir: string, root = projectRoot): ReplayedI
       throw new Error(`Dockerfile: ${keyword} is not replayed by test/support/docker-image.ts`);
     }
   }
-  return { appDir: inStage('.'), env, entrypoint, cmd, base, user, log };
+  const withLog = (s: Stage): ReplayedImage => ({ ...s, log, stages: {} });
+  const stagesByName = Object.fromEntries(Object.entries(named).map(([name, s]) => [name, withLog(s)]));
+  return { ...withLog(current()), stages: stagesByName };
 }

@@ -29,6 +29,17 @@ app.kubernetes.io/component: {{ .component }}
 {{ printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
 {{- end -}}
 
+{{/* A worker's image: the printing target's (image.printingTag) when its roles include printing (an empty list is every role). */}}
+{{- define "svc-postal.workerImage" -}}
+{{- $root := .root -}}
+{{- $prints := or (not .worker.roles) (has "printing" .worker.roles) -}}
+{{- if and $prints $root.Values.image.printingTag -}}
+{{ printf "%s:%s" $root.Values.image.repository $root.Values.image.printingTag }}
+{{- else -}}
+{{ include "svc-postal.image" $root }}
+{{- end -}}
+{{- end -}}
+
 {{/* The environment every process gets: APP_ENV, Temporal, secrets from existingSecret, plain settings. */}}
 {{- define "svc-postal.env" -}}
 {{- $v := .Values -}}
