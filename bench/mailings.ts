@@ -5,8 +5,8 @@ import { distRoot, projectRoot } from '../lib/paths.js';
 import { freePort } from '../lib/net/ports.js';
 import { createWebhookEndpoint } from '../domain/webhooks/endpoints.js';
 import { WebhookReceiver } from '../test/support/webhook-receiver.js';
-import { startProcess, stopProcess } from './support.js';
-import { mailingWorkflowId } from '../workflows/contract.js';
+import { ScenarioFailed, startProcess, stopProcess } from './support.js';
+import { ACCOUNT_ID, MAILING_MODE, MAILING_REFERENCE, MAILING_STATUS, MAILING_TEST, mailingWorkflowId } from '../workflows/contract.js';
 import { countActions, type ActionCount } from '../test/support/temporal-actions.js';
 import { middle, pairedRatio, summary } from './stats.js';
 import { benchIntake, postMailing } from './intake.js';
@@ -19,7 +19,7 @@ import { createAccount } from '../domain/access/accounts.js';
 import { createApiKey } from '../domain/access/keys.js';
 import { SCOPES } from '../domain/access/scopes.js';
 import { topUp } from '../domain/billing/ledger.js';
-import { bareActivities } from './bare-workflow.js';
+import { bareActivities, type BareStep } from './bare-workflow.js';
 import { cpuBetween, cpuSnapshot, type ProcessCpu } from './process-cpu.js';
 import { createdTimeline, TIMELINE_STAGES, type CreatedTimeline } from './created-timeline.js';
 
@@ -199,7 +199,13 @@ async function liveThroughput(deps: BenchDeps, env: Record<string, string>): Pro
     const warm = await Promise.all(Array.from({ length: 8 }, post));
     await allSigned(warm);
     const parts = await historyParts(deps.client, warm.at(-1)!);
-    const bare = await bareWorkflows(deps, parts);
+    const bare = await bareWorkflows(deps, await historySteps(deps.client, mailingWorkflowId(warm.at(-1)!)));
+    // The baseline asks Temporal for what the mailing asks, or the ratio compares different work.
+    const bareParts = await countActions(deps.client, bare.lastWorkflowId());
+    console.log(`bare workflow of the same steps: ${describeParts(bareParts)}`);
+    if (JSON.stringify(bareParts.parts) !== JSON.stringify(parts.parts) || parts.children > 0) {
+      throw new ScenarioFailed(`the bare workflow's actions ${JSON.stringify(bareParts.parts)} differ from the live mailing's ${JSON.stringify(parts.parts)}`);
+    }
     // What the live rounds leave in PostgreSQL (tables, indexes, TOAST: the proofs), for docs/deploy.md's sizing.
     const databaseBytes = async (): Promise<number> =>
       Number(((await deps.db.raw('SELECT pg_database_size(current_database()) AS n')) as { rows: { n: string }[] }).rows[0]!.n);
@@ -241,7 +247,7 @@ async function liveThroughput(deps: BenchDeps, env: Record<string, string>): Pro
       return [
         { name: `live AR mailings completed (${LIVE_MAILINGS} at once, simulator, no endpoint; median of ${LIVE_ROUNDS} rounds)`, value: live, unit: '/s' },
         {
-          name: `bare workflows with the same ${parts.parts.activities} activities and ${parts.localActivities} local activities`,
+          name: `bare workflows asking Temporal for the same ${parts.total} actions (${parts.parts.activities} activities, ${parts.localActivities} local activities, ${parts.parts.upserts} upserts, the same search attributes)`,
           value: bareRate,
           unit: '/s',
         },
@@ -305,8 +311,19 @@ class CpuTally {
   }
 }
 
-/** The baseline: rounds of LIVE_MAILINGS bare workflows at once, on a worker of this process. */
-async function bareWorkflows(deps: BenchDeps, parts: ActionCount): Promise<{ round(): Promise<number>; close(): Promise<void> }> {
+/** What a workflow asked of Temporal, in order: its local activities, activities and upserts (its children apart). */
+async function historySteps(client: Client, workflowId: string): Promise<BareStep[]> {
+  const steps: BareStep[] = [];
+  for (const e of (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? []) {
+    if (e.markerRecordedEventAttributes?.markerName === 'core_local_activity') steps.push('local');
+    if (e.activityTaskScheduledEventAttributes) steps.push('activity');
+    if (e.upsertWorkflowSearchAttributesEventAttributes) steps.push('upsert');
+  }
+  return steps;
+}
+
+/** The baseline: rounds of LIVE_MAILINGS bare workflows at once, on a worker of this process, started as a mailing is. */
+async function bareWorkflows(deps: BenchDeps, steps: BareStep[]): Promise<{ round(): Promise<number>; lastWorkflowId(): string; close(): Promise<void> }> {
   const taskQueue = `bench-bare-activities-${randomUUID()}`;
   const connection = await NativeConnection.connect({ address: deps.temporalAddress });
   const worker = await Worker.create({
@@ -317,12 +334,24 @@ async function bareWorkflows(deps: BenchDeps, parts: ActionCount): Promise<{ rou
     activities: { noop: async () => undefined },
   });
   const running = worker.run();
-  const run = () =>
-    deps.client.workflow.execute(bareActivities, {
+  let lastWorkflowId = '';
+  const run = () => {
+    lastWorkflowId = `bench-bare-${randomUUID()}`;
+    return deps.client.workflow.execute(bareActivities, {
       taskQueue,
-      workflowId: `bench-bare-${randomUUID()}`,
-      args: [parts.parts.activities!, parts.localActivities],
+      workflowId: lastWorkflowId,
+      args: [steps],
+      staticSummary: 'AR · bench · live',
+      staticDetails: `Bare workflow ${lastWorkflowId}`,
+      typedSearchAttributes: [
+        { key: ACCOUNT_ID, value: 'bench' },
+        { key: MAILING_REFERENCE, value: 'bench' },
+        { key: MAILING_MODE, value: 'ar' },
+        { key: MAILING_STATUS, value: 'paid' },
+        { key: MAILING_TEST, value: false },
+      ],
     });
+  };
   await Promise.all(Array.from({ length: 8 }, run));
   return {
     async round() {
@@ -330,6 +359,7 @@ async function bareWorkflows(deps: BenchDeps, parts: ActionCount): Promise<{ rou
       await Promise.all(Array.from({ length: LIVE_MAILINGS }, run));
       return LIVE_MAILINGS / ((performance.now() - started) / 1000);
     },
+    lastWorkflowId: () => lastWorkflowId,
     async close() {
       worker.shutdown();
       await running;
