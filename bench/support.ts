@@ -133,8 +133,6 @@ export interface SteadyLoadOptions extends Omit<LoadOptions, 'connections' | 'pa
   arrivals?: 'uniform' | 'poisson';
   /** A placeholder of `body` the generator replaces with a number never sent before (bench/load-generator.ts). */
   numbered?: string;
-  /** Seconds of the same load sent first, not counted (default 1): a fresh process's JIT and pools warm up. */
-  warmUpSeconds?: number;
 }
 
 /**
@@ -169,7 +167,7 @@ export async function steadyLoad(name: string, options: SteadyLoadOptions): Prom
       ? { ...options, body: options.body.replaceAll(options.numbered, String(900_000 + Math.floor(Math.random() * 99_999))) }
       : options;
   if (expect) await sampleAnswers(name, { ...sampled(), expect });
-  await run(options.warmUpSeconds ?? 1);
+  await run(1);
   const measured = await run(options.durationSeconds ?? 10);
   if (expect) await sampleAnswers(name, { ...sampled(), expect });
   return measured;
