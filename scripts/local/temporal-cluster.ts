@@ -6,7 +6,7 @@ import { toolsCacheDir } from '../../lib/config.js';
 import { freePort, isPortFree } from '../../lib/net/ports.js';
 import { waitForTemporal } from '../../temporal/connection.js';
 import { resolveGoTool } from './go-tool.js';
-import { stopChild } from './child-process.js';
+import { awaitServerStart } from './child-process.js';
 import { PORT_TAKEN_OUTPUT, PortTakenError } from './ports.js';
 import { StartupError, firstLine } from './startup-error.js';
 
@@ -202,8 +202,6 @@ export async function startTemporalCluster(tools: TemporalClusterTools, pg: Clus
   });
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
-  const killOnExit = (): void => void child.kill('SIGKILL');
-  process.once('exit', killOnExit);
   let recent = '';
   let portTaken = false;
   const watch = (chunk: Buffer): void => {
@@ -222,22 +220,9 @@ export async function startTemporalCluster(tools: TemporalClusterTools, pg: Clus
       throw new StartupError('Temporal server', `${tools.server} could not run (${firstLine(error)})`, 'Set TEMPORAL_SERVER_PATH to a working binary');
     }),
   ]);
-  try {
-    await Promise.race([waitForTemporal(address, STARTUP_MS), early]);
-  } catch (error) {
-    process.removeListener('exit', killOnExit);
-    await stopChild(child, 'SIGKILL', 0);
-    log.end();
-    throw error;
-  } finally {
-    early.catch(() => undefined);
-  }
+  const server = await awaitServerStart(child, log, waitForTemporal(address, STARTUP_MS), early);
   return {
     address,
-    async stop() {
-      process.removeListener('exit', killOnExit);
-      await stopChild(child, 'SIGTERM', 20_000);
-      log.end();
-    },
+    stop: () => server.stop('SIGTERM', 20_000),
   };
 }

@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { once } from 'node:events';
 import { devServerSearchAttributeFlags, waitForTemporal } from '../../temporal/connection.js';
 import { StartupError, firstLine } from './startup-error.js';
-import { stopChild } from './child-process.js';
+import { awaitServerStart } from './child-process.js';
 import { PORT_TAKEN_OUTPUT, PortTakenError } from './ports.js';
 
 export interface LocalTemporal {
@@ -53,10 +53,6 @@ export async function startTemporalDevServer(options: TemporalServerOptions): Pr
   const child = spawn(options.cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
-  const killOnExit = (): void => {
-    child.kill('SIGKILL');
-  };
-  process.once('exit', killOnExit);
 
   const address = `127.0.0.1:${options.port}`;
   let recent = '';
@@ -96,24 +92,10 @@ export async function startTemporalDevServer(options: TemporalServerOptions): Pr
       );
     }),
   ]);
-  try {
-    await Promise.race([Promise.all([listening, waitForTemporal(address, STARTUP_MS)]), early]);
-  } catch (error) {
-    process.removeListener('exit', killOnExit);
-    await stopChild(child, 'SIGKILL', 0);
-    log.end();
-    throw error;
-  } finally {
-    early.catch(() => undefined);
-    listening.catch(() => undefined);
-  }
+  const server = await awaitServerStart(child, log, Promise.all([listening, waitForTemporal(address, STARTUP_MS)]), early, [listening]);
   return {
     address,
     uiUrl: options.uiPort === null ? null : `http://localhost:${options.uiPort}`,
-    async stop() {
-      process.removeListener('exit', killOnExit);
-      await stopChild(child, 'SIGTERM', 10_000);
-      log.end();
-    },
+    stop: () => server.stop('SIGTERM', 10_000),
   };
 }

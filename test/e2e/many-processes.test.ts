@@ -1,11 +1,10 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { awayFromMinuteBoundary, createAccount, eventually, spawnApiProcess, type ApiProcess } from '../support/api.js';
 import { freeLetter, recipient, sender } from '../support/fixtures.js';
-import { spawnNode } from '../support/processes.js';
+import { killAbruptly, spawnNode } from '../support/processes.js';
 import { stack } from '../support/stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { createWebhookEndpoint } from '../../domain/webhooks/endpoints.js';
@@ -66,12 +65,6 @@ async function spread(apis: ApiProcess[], count: number, concurrency: number, on
 
 const tally = (statuses: number[]): Record<number, number> => statuses.reduce<Record<number, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
 
-async function kill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGKILL');
-  await once(child, 'exit');
-}
-
 /**
  * Many processes, one truth (issue 27, part 6): two API processes and three workers with different
  * roles on one PostgreSQL and one Temporal. Limits, quotas and idempotency hold across the APIs;
@@ -104,7 +97,7 @@ describe('many processes on one PostgreSQL and one Temporal', function () {
     workers.push(spawnNode('worker', { ...env, WORKER_ROLES: 'mailings,deliveries,printing,tracking' }));
   });
   after(async () => {
-    await Promise.all(workers.map(kill));
+    await Promise.all(workers.map(killAbruptly));
     await Promise.all(apis.map((api) => api.stop()));
     await receiver.stop();
   });
@@ -150,7 +143,7 @@ describe('many processes on one PostgreSQL and one Temporal', function () {
     const killing = (async () => {
       while (sent < MAILINGS * 0.3) await sleep(20);
       // Mid-run: the second API and the worker that does everything go, without a chance to drain.
-      await Promise.all([apis[1]!.kill(), kill(workers[2]!)]);
+      await Promise.all([apis[1]!.kill(), killAbruptly(workers[2]!)]);
     })();
     const ids = new Array<string>(MAILINGS);
     let next = 0;

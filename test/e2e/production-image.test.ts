@@ -115,6 +115,17 @@ describe('production image (the Dockerfile replayed without Docker, APP_ENV=prod
     }
   };
 
+  /** An account and its test key, made with the image's admin CLI on the production database: the key. */
+  const adminTestKey = async (name: string): Promise<string> => {
+    const admin = async <T>(args: string[]): Promise<T> => {
+      const run = start('dist/scripts/admin.js', baseEnv, args);
+      expect(await finish(run), run.output()).to.equal(0);
+      return JSON.parse(run.output().trim().split('\n').pop()!) as T;
+    };
+    const { id } = await admin<{ id: string }>(['account', 'create', '--name', name]);
+    return (await admin<{ key: string }>(['key', 'create', '--account', id, '--mode', 'test'])).key;
+  };
+
   before(async function () {
     work = mkdtempSync(join(tmpdir(), 'svc-image-'));
     image = replayDockerfile(join(work, 'image'));
@@ -297,12 +308,7 @@ describe('production image (the Dockerfile replayed without Docker, APP_ENV=prod
     expect(outputs).to.not.match(/stripe-mock|embedded|temporal server start-dev/i);
 
     // The admin CLI of the image works on the production database.
-    const account = start('dist/scripts/admin.js', baseEnv, ['account', 'create', '--name', 'Image check']);
-    expect(await finish(account), account.output()).to.equal(0);
-    const { id } = JSON.parse(account.output().trim().split('\n').pop()!) as { id: string };
-    const keyRun = start('dist/scripts/admin.js', baseEnv, ['key', 'create', '--account', id, '--mode', 'test']);
-    expect(await finish(keyRun), keyRun.output()).to.equal(0);
-    const { key } = JSON.parse(keyRun.output().trim().split('\n').pop()!) as { key: string };
+    const key = await adminTestKey('Image check');
 
     // SIGTERM drains the API: a request whose body is still arriving is answered (with
     // Connection: close), new connections are refused, then the process exits 0.
@@ -362,12 +368,7 @@ describe('production image (the Dockerfile replayed without Docker, APP_ENV=prod
       expect(printing.output(), outputs()).to.include('worker running');
       expect(uidOf(printing.child.pid!)).to.equal(1000);
 
-      const account = start('dist/scripts/admin.js', baseEnv, ['account', 'create', '--name', 'Printing check']);
-      expect(await finish(account), account.output()).to.equal(0);
-      const { id } = JSON.parse(account.output().trim().split('\n').pop()!) as { id: string };
-      const keyRun = start('dist/scripts/admin.js', baseEnv, ['key', 'create', '--account', id, '--mode', 'test']);
-      expect(await finish(keyRun), keyRun.output()).to.equal(0);
-      const { key } = JSON.parse(keyRun.output().trim().split('\n').pop()!) as { key: string };
+      const key = await adminTestKey('Printing check');
       const res = await fetch(`${url}/v1/letters/resiliation-box-internet/pdf`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },

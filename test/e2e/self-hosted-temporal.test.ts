@@ -11,7 +11,7 @@ import pg from 'pg';
 import { Connection, Client } from '@temporalio/client';
 import { eventually, spawnApiProcess, type ApiProcess } from '../support/api.js';
 import { freeLetter, recipient, sender } from '../support/fixtures.js';
-import { spawnNode, track } from '../support/processes.js';
+import { killAbruptly, spawnNode, track } from '../support/processes.js';
 import { stack } from '../support/stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { createDb, migrateLatest, type Db } from '../../db/knex.js';
@@ -35,12 +35,6 @@ import { ACCOUNT_ID, DELIVERY_STATUS, MAILING_STATUS, MAILING_TEST, mailingWorkf
 
 const run = promisify(execFile);
 const MAILINGS = 60;
-
-async function kill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGKILL');
-  await once(child, 'exit');
-}
 
 /**
  * The deployment values-self-hosted-temporal.yaml describes, run: Temporal's own server (not the dev
@@ -122,7 +116,7 @@ describe('a self-hosted Temporal server on PostgreSQL', function () {
   });
 
   after(async () => {
-    await Promise.all(workers.map(kill));
+    await Promise.all(workers.map(killAbruptly));
     await Promise.all(apis.map((api) => api.stop()));
     await receiver?.stop();
     await connection?.close();
@@ -190,7 +184,7 @@ describe('a self-hosted Temporal server on PostgreSQL', function () {
     const body = JSON.stringify({ mode: 'simple', letter: freeLetter, sender, recipient });
     const ids: string[] = [];
     for (let i = 0; i < MAILINGS; i++) {
-      if (i === MAILINGS / 3) await kill(workers[2]!);
+      if (i === MAILINGS / 3) await killAbruptly(workers[2]!);
       const res = await fetch(`${apis[i % 2]!.url}/v1/mailings`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': `self-hosted-${i}` },

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import { distRoot } from '../../lib/paths.js';
 
@@ -23,4 +24,11 @@ export function spawnNode(entry: 'server' | 'worker', env: Record<string, string
     stdio: stdio === 'pipe' ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'ignore', 'inherit'],
   });
   return track(child);
+}
+
+/** SIGKILL, as a crash or an evicted pod ends a process: no chance to drain. Resolves once it has exited. */
+export async function killAbruptly(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGKILL');
+  await once(child, 'exit');
 }
