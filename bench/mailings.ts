@@ -6,7 +6,7 @@ import { freePort } from '../lib/net/ports.js';
 import { createWebhookEndpoint } from '../domain/webhooks/endpoints.js';
 import { WebhookReceiver } from '../test/support/webhook-receiver.js';
 import { ScenarioFailed, startProcess, stopProcess } from './support.js';
-import { ACCOUNT_ID, MAILING_MODE, MAILING_REFERENCE, MAILING_STATUS, MAILING_TEST, mailingWorkflowId } from '../workflows/contract.js';
+import { mailingWorkflowId } from '../workflows/contract.js';
 import { countActions, type ActionCount } from '../test/support/temporal-actions.js';
 import { middle, pairedRatio, summary } from './stats.js';
 import { benchIntake, postMailing } from './intake.js';
@@ -199,7 +199,7 @@ async function liveThroughput(deps: BenchDeps, env: Record<string, string>): Pro
     const warm = await Promise.all(Array.from({ length: 8 }, post));
     await allSigned(warm);
     const parts = await historyParts(deps.client, warm.at(-1)!);
-    const bare = await bareWorkflows(deps, await historySteps(deps.client, mailingWorkflowId(warm.at(-1)!)));
+    const bare = await bareWorkflows(deps, mailingWorkflowId(warm.at(-1)!));
     // The baseline asks Temporal for what the mailing asks, or the ratio compares different work.
     const bareParts = await countActions(deps.client, bare.lastWorkflowId());
     console.log(`bare workflow of the same steps: ${describeParts(bareParts)}`);
@@ -322,8 +322,14 @@ async function historySteps(client: Client, workflowId: string): Promise<BareSte
   return steps;
 }
 
-/** The baseline: rounds of LIVE_MAILINGS bare workflows at once, on a worker of this process, started as a mailing is. */
-async function bareWorkflows(deps: BenchDeps, steps: BareStep[]): Promise<{ round(): Promise<number>; lastWorkflowId(): string; close(): Promise<void> }> {
+/**
+ * The baseline: rounds of LIVE_MAILINGS bare workflows at once, on a worker of this process, each
+ * replaying the steps of the live mailing `liveWorkflowId` and started with its search attributes and summary.
+ */
+async function bareWorkflows(deps: BenchDeps, liveWorkflowId: string): Promise<{ round(): Promise<number>; lastWorkflowId(): string; close(): Promise<void> }> {
+  const steps = await historySteps(deps.client, liveWorkflowId);
+  const mailing = await deps.client.workflow.getHandle(liveWorkflowId).describe();
+  const staticSummary = await mailing.staticSummary();
   const taskQueue = `bench-bare-activities-${randomUUID()}`;
   const connection = await NativeConnection.connect({ address: deps.temporalAddress });
   const worker = await Worker.create({
@@ -341,15 +347,8 @@ async function bareWorkflows(deps: BenchDeps, steps: BareStep[]): Promise<{ roun
       taskQueue,
       workflowId: lastWorkflowId,
       args: [steps],
-      staticSummary: 'AR · bench · live',
-      staticDetails: `Bare workflow ${lastWorkflowId}`,
-      typedSearchAttributes: [
-        { key: ACCOUNT_ID, value: 'bench' },
-        { key: MAILING_REFERENCE, value: 'bench' },
-        { key: MAILING_MODE, value: 'ar' },
-        { key: MAILING_STATUS, value: 'paid' },
-        { key: MAILING_TEST, value: false },
-      ],
+      staticSummary,
+      typedSearchAttributes: mailing.typedSearchAttributes,
     });
   };
   await Promise.all(Array.from({ length: 8 }, run));

@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { toolsCacheDir } from '../../lib/config.js';
 import { freePort, isPortFree } from '../../lib/net/ports.js';
 import { waitForTemporal } from '../../temporal/connection.js';
@@ -194,7 +194,6 @@ export async function startTemporalCluster(tools: TemporalClusterTools, pg: Clus
   mkdirSync(configDir, { recursive: true });
   writeFileSync(join(configDir, 'cluster.yaml'), JSON.stringify(clusterConfig(pg, ports), null, 2));
   const logFile = join(dir, 'temporal-server.log');
-  mkdirSync(dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile, { flags: 'a' });
   // No authorizer: the frontend is reached on the loopback only (a deployment puts mTLS in front).
   const child = spawn(tools.server, ['--root', dir, '--config', 'config', '--env', 'cluster', '--allow-no-auth', 'start'], {

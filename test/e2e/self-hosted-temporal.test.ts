@@ -7,7 +7,6 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { Connection, Client } from '@temporalio/client';
 import { eventually, spawnApiProcess, type ApiProcess } from '../support/api.js';
 import { freeLetter, recipient, sender } from '../support/fixtures.js';
@@ -52,7 +51,6 @@ describe('a self-hosted Temporal server on PostgreSQL', function () {
   const dir = mkdtempSync(join(tmpdir(), 'svc-temporal-cluster-'));
   const appDatabase = `svc_selfhosted_${suffix}`;
   let clusterPostgres: ClusterPostgres;
-  let admin: pg.Client;
   let cluster: TemporalCluster | undefined;
   let connection: Connection | undefined;
   let client: Client;
@@ -73,8 +71,6 @@ describe('a self-hosted Temporal server on PostgreSQL', function () {
       persistenceDatabase: `temporal_${suffix}`,
       visibilityDatabase: `temporal_visibility_${suffix}`,
     };
-    admin = new pg.Client({ connectionString: stack().local.databaseUrl });
-    await admin.connect();
     // Building the server takes minutes the first time on a machine (then it is cached by version).
     const tools = await resolveTemporalClusterTools((line) => console.log(`      ${line}`));
     setUpClusterSchema(tools, clusterPostgres);
@@ -85,8 +81,8 @@ describe('a self-hosted Temporal server on PostgreSQL', function () {
     connection = await Connection.connect({ address: cluster.address });
     client = new Client({ connection, namespace });
 
-    await admin.query(`CREATE DATABASE ${appDatabase}`);
-    const appUrl = new URL(stack().local.databaseUrl);
+    await stack().db.raw(`CREATE DATABASE ${appDatabase}`);
+    const appUrl = new URL(url);
     appUrl.pathname = `/${appDatabase}`;
     db = createDb(appUrl.toString(), { role: 'tool' });
     await migrateLatest(db);
@@ -122,11 +118,8 @@ describe('a self-hosted Temporal server on PostgreSQL', function () {
     await connection?.close();
     await cluster?.stop();
     await db?.destroy();
-    if (admin) {
-      for (const database of [appDatabase, clusterPostgres?.persistenceDatabase, clusterPostgres?.visibilityDatabase])
-        if (database) await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-      await admin.end();
-    }
+    for (const database of [appDatabase, clusterPostgres?.persistenceDatabase, clusterPostgres?.visibilityDatabase])
+      if (database) await stack().db.raw(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -173,18 +173,17 @@ export function replayDockerfile(workDir: string, root = projectRoot): ReplayedI
   const context = join(workDir, 'context');
   buildContext(context, root);
   log.push(`context: ${context}`);
-  type Stage = Omit<ReplayedImage, 'log' | 'stages'>;
+  type Stage = Omit<ReplayedImage, 'appDir' | 'log' | 'stages'>;
   /** Stages by name and by number, for COPY --from and FROM. */
   const stages = new Map<string, Stage>();
-  const named: Record<string, Stage> = {};
   let stage: Stage | undefined;
-  let workdir = '/';
   let index = 0;
   const current = (): Stage => {
     if (!stage) throw new Error('Dockerfile: an instruction before FROM');
     return stage;
   };
-  const inStage = (containerPath: string): string => join(current().rootDir, isAbsolute(containerPath) ? containerPath : posix.join(workdir, containerPath));
+  const inStage = (containerPath: string): string =>
+    join(current().rootDir, isAbsolute(containerPath) ? containerPath : posix.join(current().workdir, containerPath));
   for (const { keyword, args } of parseDockerfile(readFileSync(join(root, 'Dockerfile'), 'utf8'))) {
     if (keyword === 'FROM') {
       const [from, , name] = words(args);
@@ -192,24 +191,17 @@ export function replayDockerfile(workDir: string, root = projectRoot): ReplayedI
       const parent = stages.get(from!);
       if (parent) {
         cpSync(parent.rootDir, stageDir, { recursive: true, verbatimSymlinks: true });
-        workdir = parent.workdir;
-        stage = { ...parent, rootDir: stageDir, appDir: join(stageDir, workdir), env: { ...parent.env }, systemPackages: [...parent.systemPackages] };
+        stage = { ...parent, rootDir: stageDir, env: { ...parent.env }, systemPackages: [...parent.systemPackages] };
       } else {
         mkdirSync(stageDir, { recursive: true });
-        workdir = '/';
-        stage = { rootDir: stageDir, workdir, appDir: stageDir, env: {}, cmd: [], entrypoint: [], base: from!, user: undefined, systemPackages: [] };
+        stage = { rootDir: stageDir, workdir: '/', env: {}, cmd: [], entrypoint: [], base: from!, user: undefined, systemPackages: [] };
       }
-      if (name) {
-        stages.set(name, stage);
-        named[name] = stage;
-      }
+      if (name) stages.set(name, stage);
       stages.set(String(index - 1), stage);
       log.push(`FROM ${args} → ${stageDir}`);
     } else if (keyword === 'WORKDIR') {
-      workdir = posix.resolve(workdir, args);
-      current().workdir = workdir;
-      current().appDir = join(current().rootDir, workdir);
-      mkdirSync(current().appDir, { recursive: true });
+      current().workdir = posix.resolve(current().workdir, args);
+      mkdirSync(inStage('.'), { recursive: true });
     } else if (keyword === 'ENV') {
       for (const [name, value] of envPairs(args)) current().env[name] = value;
     } else if (keyword === 'USER') {
@@ -278,7 +270,7 @@ export function replayDockerfile(workDir: string, root = projectRoot): ReplayedI
       throw new Error(`Dockerfile: ${keyword} is not replayed by test/support/docker-image.ts`);
     }
   }
-  const withLog = (s: Stage): ReplayedImage => ({ ...s, log, stages: {} });
-  const stagesByName = Object.fromEntries(Object.entries(named).map(([name, s]) => [name, withLog(s)]));
-  return { ...withLog(current()), stages: stagesByName };
+  const replayed = (s: Stage): ReplayedImage => ({ ...s, appDir: join(s.rootDir, s.workdir), log, stages: {} });
+  const named = [...stages].filter(([key]) => !/^\d+$/.test(key));
+  return { ...replayed(current()), stages: Object.fromEntries(named.map(([name, s]) => [name, replayed(s)])) };
 }
