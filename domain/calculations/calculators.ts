@@ -14,6 +14,8 @@ function parts(iso: string): [number, number, number] {
 }
 
 const iso = (y: number, m: number, d: number): string => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+/** "600 €", "125 €": whole euros from cents. */
+const euros = (cents: number): string => `${cents / 100} €`;
 const daysInMonth = (y: number, m: number): number => new Date(Date.UTC(y, m, 0)).getUTCDate();
 
 /** Same day number `months` later; the last day of the month when it does not exist (30 nov. + 3 months = 28 feb.). */
@@ -171,17 +173,139 @@ export const calculators: Record<string, (inputs: Inputs) => Output> = {
   },
 
   /**
-   * Flight delay compensation (règlement (CE) n° 261/2004 art. 7; CJUE Sturgeon): 250, 400 or 600 € from 3 h
-   * at arrival. Art. 7 §1: 1 500 km or less → 250; intra-EU over 1 500 km, or others up to 3 500 km → 400;
-   * beyond → 600. Art. 7 §2 lets the carrier halve it when the delay "does not exceed" 2 h, 3 h or 4 h
-   * respectively: inclusive bounds, so 4 h 00 on a long flight is 300 € and 3 h 00 on a medium one 200 €.
+   * Flight compensation (règlement (CE) n° 261/2004 art. 4, 5 and 7; CJUE Sturgeon, C-402/07, points 61
+   * and 63; Nelson, C-581/10). Art. 7 §1 bands: 1 500 km or less → 250 €; intra-EU over 1 500 km, or
+   * others up to 3 500 km → 400 €; beyond → 600 €. `compensationCents` is what the passenger may
+   * claim, always the full amount: the 50 % reduction of art. 7 §2 is the carrier's option ("may
+   * reduce"), given apart (`reductionPossible`, `reducedCompensationCents`), never as the sum due.
+   * - Delay (`incident` retard, the default of earlier requests): due from 3 h 00 at final arrival
+   *   (Sturgeon 61). The only reduction is 7 §2 c) applied to delays (Sturgeon 63): band c only,
+   *   delay under 4 h (strict: 4 h 00 is 600 €); none in bands a and b, so no 200 € for a delay.
+   * - Cancellation, denied boarding: no 3-hour minimum. A cancellation gives nothing when notified two
+   *   weeks ahead, or when the re-routing offered fits art. 5 §1 c) ii) or iii) (strict "less than"
+   *   bounds). With a re-routing offered, 7 §2 lets the carrier halve when it arrives no more than
+   *   2, 3 or 4 h after the scheduled arrival (band a, b, c; bounds included).
+   * Extraordinary circumstances (art. 5 §3) are the carrier's to prove: the answer can only say so.
    */
   'indemnite-retard-avion'(inputs) {
-    const delay = Number(inputs.arrivalDelayMinutes);
     const distance = Number(inputs.distanceKm);
-    if (delay < 180) return { compensationCents: 0, reduced: false };
-    const [full, reducibleUpTo] = distance <= 1500 ? [25000, 120] : inputs.intraEu === 'oui' || distance <= 3500 ? [40000, 180] : [60000, 240];
-    const reduced = delay <= reducibleUpTo;
-    return { compensationCents: reduced ? full / 2 : full, reduced };
+    const band = distance <= 1500 ? 'a' : inputs.intraEu === 'oui' || distance <= 3500 ? 'b' : 'c';
+    const full = { a: 25000, b: 40000, c: 60000 }[band];
+    const incident = String(inputs.incident ?? 'retard');
+    const none = (exclusion: string, explanation: string): Output => ({
+      band,
+      compensationCents: 0,
+      reduced: false,
+      reductionPossible: false,
+      reducedCompensationCents: null,
+      reductionBasis: null,
+      exclusion,
+      explanation,
+    });
+    /** The full amount, due for `why` (`cited`); the carrier may halve it when `reduction` says on what basis. */
+    const due = (why: string, cited: string, reduction: { basis: string; because: string } | { refused: string }, proviso: string): Output => ({
+      band,
+      compensationCents: full,
+      // Kept for earlier clients: compensationCents is never the reduced amount now.
+      reduced: false,
+      reductionPossible: 'basis' in reduction,
+      reducedCompensationCents: 'basis' in reduction ? full / 2 : null,
+      reductionBasis: 'basis' in reduction ? reduction.basis : null,
+      exclusion: null,
+      explanation: [
+        `Indemnité de ${euros(full)} due ${why} (${cited} ; article 7, paragraphe 1, ${band}), du règlement (CE) n° 261/2004).`,
+        'basis' in reduction
+          ? `Le transporteur peut la réduire de moitié, à ${euros(full / 2)}, ${reduction.because} (${reduction.basis}) : c'est une faculté qu'il lui appartient d'invoquer, l'indemnité à réclamer est de ${euros(full)}.`
+          : `Le transporteur ne peut pas la réduire : ${reduction.refused}.`,
+        proviso,
+      ]
+        .filter(Boolean)
+        .join(' '),
+    });
+
+    if (incident === 'retard') {
+      const delay = Number(inputs.arrivalDelayMinutes);
+      if (delay < 180)
+        return none(
+          'retard-inferieur-a-trois-heures',
+          "Retard inférieur à trois heures à l'arrivée à destination finale : aucune indemnité n'est due (arrêt Sturgeon, point 61).",
+        );
+      const why = "pour un retard d'au moins trois heures à l'arrivée à destination finale";
+      const cited = 'arrêt Sturgeon, point 61';
+      const proviso =
+        "Aucune indemnité n'est due si le transporteur prouve que le retard est dû à des circonstances extraordinaires qui n'auraient pas pu être évitées même si toutes les mesures raisonnables avaient été prises (article 5, paragraphe 3, tel qu'appliqué aux retards par l'arrêt Sturgeon).";
+      if (band !== 'c')
+        return due(
+          why,
+          cited,
+          {
+            refused:
+              "pour un retard, seul l'article 7, paragraphe 2, c), s'applique, aux vols de plus de 3 500 km autres qu'intracommunautaires arrivés avec un retard inférieur à quatre heures (arrêt Sturgeon, point 63)",
+          },
+          proviso,
+        );
+      if (delay < 240)
+        return due(
+          why,
+          cited,
+          {
+            basis: "article 7, paragraphe 2, c), appliqué aux retards par l'arrêt Sturgeon, point 63",
+            because: "le retard d'un vol de plus de 3 500 km autre qu'intracommunautaire étant inférieur à quatre heures",
+          },
+          proviso,
+        );
+      return due(why, cited, { refused: "le retard n'est pas inférieur à quatre heures (article 7, paragraphe 2, c), et arrêt Sturgeon, point 63)" }, proviso);
+    }
+
+    const offered = inputs.reroutingOffered === 'oui';
+    const arrival = Number(inputs.reroutingArrivalDelayMinutes);
+    let why = "pour un refus d'embarquement contre la volonté du passager";
+    let cited = 'article 4, paragraphe 3';
+    let proviso = '';
+    if (incident === 'annulation') {
+      const notice = String(inputs.cancellationNotice);
+      if (notice === '2-semaines-ou-plus')
+        return none(
+          'annulation-notifiee-au-moins-deux-semaines-avant',
+          "Annulation notifiée au moins deux semaines avant l'heure de départ prévue : aucune indemnité n'est due (article 5, paragraphe 1, c), i)).",
+        );
+      // Given whenever it can decide (checked before, in crossChecks).
+      const early = Number(inputs.reroutingDepartureAdvanceMinutes ?? 0);
+      if (offered && notice === '7-jours-a-2-semaines' && early <= 120 && arrival < 240)
+        return none(
+          'reacheminement-article-5-1-c-ii',
+          "Annulation notifiée entre deux semaines et sept jours avant le départ, avec un réacheminement proposé partant au plus deux heures avant l'heure de départ prévue et arrivant moins de quatre heures après l'heure d'arrivée prévue : aucune indemnité n'est due (article 5, paragraphe 1, c), ii)).",
+        );
+      if (offered && notice === 'moins-de-7-jours' && early <= 60 && arrival < 120)
+        return none(
+          'reacheminement-article-5-1-c-iii',
+          "Annulation notifiée moins de sept jours avant le départ, avec un réacheminement proposé partant au plus une heure avant l'heure de départ prévue et arrivant moins de deux heures après l'heure d'arrivée prévue : aucune indemnité n'est due (article 5, paragraphe 1, c), iii)).",
+        );
+      why = "pour une annulation dont le passager n'a pas été informé dans les conditions qui excluent l'indemnisation";
+      cited = 'article 5, paragraphe 1, c)';
+      proviso =
+        "Aucune indemnité n'est due si le transporteur prouve que l'annulation est due à des circonstances extraordinaires qui n'auraient pas pu être évitées même si toutes les mesures raisonnables avaient été prises (article 5, paragraphe 3).";
+    }
+    const limit = { a: 120, b: 180, c: 240 }[band];
+    const hours = { a: 'deux', b: 'trois', c: 'quatre' }[band];
+    if (!offered) return due(why, cited, { refused: "aucun réacheminement n'a été proposé (article 7, paragraphe 2)" }, proviso);
+    if (arrival <= limit)
+      return due(
+        why,
+        cited,
+        {
+          basis: `article 7, paragraphe 2, ${band})`,
+          because: `le réacheminement proposé arrivant au plus ${hours} heures après l'heure d'arrivée prévue du vol initialement réservé`,
+        },
+        proviso,
+      );
+    return due(
+      why,
+      cited,
+      {
+        refused: `le réacheminement proposé arrive plus de ${hours} heures après l'heure d'arrivée prévue du vol initialement réservé (article 7, paragraphe 2, ${band}))`,
+      },
+      proviso,
+    );
   },
 };

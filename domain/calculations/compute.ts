@@ -1,5 +1,5 @@
-import { catalogue, type ToolData } from '../catalogue/catalogue.js';
-import { explainMissing, newlyRequired } from '../catalogue/compatibility.js';
+import { catalogue, fieldRequired, type ToolData } from '../catalogue/catalogue.js';
+import { calculatorDefaults, explainMissing, newlyRequired } from '../catalogue/compatibility.js';
 import { type DomainError, PartnerFailure, notFound, unprocessable, upstreamError, type Unprocessable } from '../errors.js';
 import { requireValidValues, type FieldValue } from '../letters/values.js';
 import { parisTodayIso } from '../letters/render.js';
@@ -61,6 +61,27 @@ function crossChecks(slug: string, inputs: Inputs): void {
     if (sick < 0) problems.push({ field: 'sickLeaveMonths', message: 'must not be negative' });
     if (worked + sick > 12)
       problems.push({ field: 'sickLeaveMonths', message: 'monthsWorked + sickLeaveMonths must not exceed the 12 months of the reference period' });
+  }
+  if (slug === 'indemnite-retard-avion') {
+    if (Number(inputs.reroutingDepartureAdvanceMinutes) < 0)
+      problems.push({
+        field: 'reroutingDepartureAdvanceMinutes',
+        message: 'must not be negative (0 when the re-routing left at or after the scheduled departure)',
+      });
+    // Article 5(1)(c)(ii) and (iii): a cancellation notified less than two weeks ahead gives no
+    // compensation when the re-routing offered left early enough and arrived soon enough; only how
+    // early it left can then decide.
+    const arrival = Number(inputs.reroutingArrivalDelayMinutes);
+    const decisive =
+      inputs.incident === 'annulation' &&
+      inputs.reroutingOffered === 'oui' &&
+      ((inputs.cancellationNotice === '7-jours-a-2-semaines' && arrival < 240) || (inputs.cancellationNotice === 'moins-de-7-jours' && arrival < 120));
+    if (decisive && inputs.reroutingDepartureAdvanceMinutes === undefined)
+      problems.push({
+        field: 'reroutingDepartureAdvanceMinutes',
+        message:
+          'is required here: the re-routing arrived soon enough for article 5(1)(c) of Regulation 261/2004 to exclude compensation if it left no earlier than it allows',
+      });
   }
   if (slug === 'depot-garantie-restitution') {
     const max = Math.floor(Number(inputs.depositAmountCents) * 0.2);
@@ -154,9 +175,9 @@ export function checkInputs(tool: ToolData, given: Record<string, FieldValue>): 
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'boolean' ? String(v) : v]));
 }
 
-/** 422 listing the required inputs still missing (those in `notNeeded` excepted). */
+/** 422 listing the required inputs still missing (those in `notNeeded` excepted), `requiredWhen` included. */
 export function requireInputs(tool: ToolData, inputs: Inputs, notNeeded: string[] = []): void {
-  const missing = tool.inputs.filter((f) => f.required && inputs[f.name] === undefined && !notNeeded.includes(f.name)).map((f) => f.name);
+  const missing = tool.inputs.filter((f) => fieldRequired(f, inputs) && inputs[f.name] === undefined && !notNeeded.includes(f.name)).map((f) => f.name);
   if (missing.length)
     throw unprocessable(`Missing inputs: ${explainMissing('calculators', tool.slug, missing)}.`, {
       missingFields: missing,
@@ -169,8 +190,13 @@ export function prepareComputation(slug: string, given: Record<string, FieldValu
   const calculator = catalogue().calculators.get(slug);
   if (!calculator) throw notFound(`No calculator "${slug}" in the catalogue.`);
   const inputs = checkInputs(calculator, given);
-  const defaultsApplied = localDefaults(slug, inputs);
-  for (const d of defaultsApplied) inputs[d.field] = d.value;
+  // First an input added since (the value that gives the earlier result: catalogue/compatibility.json), then the formula's own.
+  const defaultsApplied: DefaultApplied[] = [];
+  for (const defaults of [calculatorDefaults, localDefaults]) {
+    const applied = defaults(slug, inputs);
+    for (const d of applied) inputs[d.field] = d.value;
+    defaultsApplied.push(...applied);
+  }
   requireInputs(calculator, inputs);
   crossChecks(slug, inputs);
   return { slug, title: calculator.title, source: calculator.source, inputs, defaultsApplied };

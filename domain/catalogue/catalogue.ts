@@ -256,6 +256,23 @@ export function catalogueProblems(data: CatalogueData): string[] {
       }
     }
   }
+  const tools: [string, ToolData[]][] = [
+    ['calculator', data.calculators],
+    ['AI tool', data.aiTools],
+    ['quote', data.quotes],
+  ];
+  for (const [kind, list] of tools) {
+    for (const tool of list) {
+      const enums = new Map(tool.inputs.filter((f) => f.type === 'enum').map((f) => [f.name, new Set(f.options!.map((o) => o.value))]));
+      for (const input of tool.inputs) {
+        if (!input.requiredWhen) continue;
+        const { field, values } = input.requiredWhen;
+        const options = enums.get(field);
+        if (!options) problems.push(`${kind} ${tool.slug}: input ${input.name} depends on ${field}, which is not an enum input of the ${kind}`);
+        else for (const v of values) if (!options.has(v)) problems.push(`${kind} ${tool.slug}: input ${input.name} names ${field}=${v}, which is not one of its options`);
+      }
+    }
+  }
   problems.push(...compatibilityProblems(data));
   return problems;
 }

@@ -6,14 +6,15 @@ import { unprocessable } from '../errors.js';
 
 /**
  * What requests written for an earlier catalogue still mean (SPEC.md: no breaking change within
- * /v1), from catalogue/compatibility.json: renamed fields are read under their new name, new fields
- * get the value that gives the earlier letter where the law allows it, and what cannot be guessed
- * is a 422 that names the field and says why. Each adjustment is reported as a warning.
+ * /v1), from catalogue/compatibility.json: renamed fields are read under their new name, a withdrawn
+ * option as the one that replaces it, new fields get the value that gives the earlier letter (or
+ * calculator result) where the law allows it, and what cannot be guessed is a 422 that names the
+ * field and says why. Each adjustment is reported as a warning (a calculator's, in defaultsApplied).
  */
 
 /** Something the API did with a request instead of refusing it; on a mailing and a letter render. */
 export interface RequestWarning {
-  code: 'field_replaced' | 'field_renamed' | 'field_defaulted' | 'address_unverified' | 'address_check_unavailable';
+  code: 'field_replaced' | 'field_renamed' | 'field_defaulted' | 'value_retired' | 'address_unverified' | 'address_check_unavailable';
   /** The field of the request concerned, e.g. `letter.fields.senderName`. */
   field: string;
   message: string;
@@ -34,6 +35,12 @@ interface Defaulted {
   since: string;
   why: string;
 }
+interface RetiredValues {
+  field: string;
+  values: Record<string, string>;
+  since: string;
+  why: string;
+}
 export interface NewlyRequired {
   field: string;
   since: string;
@@ -46,18 +53,20 @@ interface RetiredProvider {
 }
 interface LetterChanges {
   renamed?: Renamed[];
+  retiredValues?: RetiredValues[];
   defaults?: Defaulted[];
   required?: NewlyRequired[];
   retiredProviders?: RetiredProvider[];
 }
 interface Changes {
   letters: Record<string, LetterChanges>;
-  calculators: Record<string, { required?: NewlyRequired[] }>;
+  calculators: Record<string, { defaults?: Defaulted[]; required?: NewlyRequired[] }>;
 }
 
 const day = Joi.string().pattern(/^\d{4}-\d{2}-\d{2}$/).required();
 const why = Joi.string().min(20).required();
 const requiredSchema = Joi.object({ field: Joi.string().required(), since: day, why });
+const defaultsSchema = Joi.array().items(Joi.object({ field: Joi.string().required(), value: Joi.string().required(), since: day, why }));
 const changesSchema = Joi.object({
   about: Joi.string().required(),
   letters: Joi.object().pattern(
@@ -66,12 +75,15 @@ const changesSchema = Joi.object({
       renamed: Joi.array().items(
         Joi.object({ from: Joi.string().required(), to: Joi.string().required(), since: day, values: Joi.object().pattern(Joi.string(), Joi.string()), why }),
       ),
-      defaults: Joi.array().items(Joi.object({ field: Joi.string().required(), value: Joi.string().required(), since: day, why })),
+      retiredValues: Joi.array().items(
+        Joi.object({ field: Joi.string().required(), values: Joi.object().pattern(Joi.string(), Joi.string()).min(1).required(), since: day, why }),
+      ),
+      defaults: defaultsSchema,
       required: Joi.array().items(requiredSchema),
       retiredProviders: Joi.array().items(Joi.object({ slug: Joi.string().required(), since: day, why })),
     }),
   ),
-  calculators: Joi.object().pattern(Joi.string(), Joi.object({ required: Joi.array().items(requiredSchema) })),
+  calculators: Joi.object().pattern(Joi.string(), Joi.object({ defaults: defaultsSchema, required: Joi.array().items(requiredSchema) })),
 });
 
 let loaded: Changes | undefined;
@@ -89,7 +101,7 @@ function changes(): Changes {
 /** The shape of the catalogue this file speaks of, enough to check it (no import of the catalogue: it imports this). */
 interface CatalogueShape {
   letters: { slug: string; fields: { name: string; required: boolean; options?: { value: string }[] }[]; providers: { slug: string }[] }[];
-  calculators: { slug: string; inputs: { name: string }[] }[];
+  calculators: { slug: string; inputs: { name: string; options?: { value: string }[] }[] }[];
 }
 
 /** What in compatibility.json no longer matches the catalogue: a stale entry would mislead. */
@@ -110,6 +122,14 @@ export function compatibilityProblems(catalogue: CatalogueShape): string[] {
       for (const value of Object.values(r.values ?? {}))
         if (to && !to.options?.some((o) => o.value === value)) problems.push(`compatibility: ${slug}.${r.to} has no option ${value}`);
     }
+    for (const r of entry.retiredValues ?? []) {
+      const f = field(r.field);
+      if (!f) problems.push(`compatibility: ${slug}.${r.field} is not a field`);
+      for (const [old, value] of Object.entries(r.values)) {
+        if (f?.options?.some((o) => o.value === old)) problems.push(`compatibility: ${slug}.${r.field} still has option ${old}`);
+        if (f && !f.options?.some((o) => o.value === value)) problems.push(`compatibility: ${slug}.${r.field} has no option ${value}`);
+      }
+    }
     for (const d of entry.defaults ?? []) {
       const f = field(d.field);
       if (!f) problems.push(`compatibility: ${slug}.${d.field} is not a field`);
@@ -122,6 +142,11 @@ export function compatibilityProblems(catalogue: CatalogueShape): string[] {
   for (const [slug, entry] of Object.entries(calculators)) {
     const calculator = catalogue.calculators.find((c) => c.slug === slug);
     if (!calculator) problems.push(`compatibility: no calculator ${slug}`);
+    for (const d of entry.defaults ?? []) {
+      const input = calculator?.inputs.find((i) => i.name === d.field);
+      if (calculator && !input) problems.push(`compatibility: ${slug}.${d.field} is not an input`);
+      else if (input?.options && !input.options.some((o) => o.value === d.value)) problems.push(`compatibility: ${slug}.${d.field} has no option ${d.value}`);
+    }
     for (const r of entry.required ?? [])
       if (calculator && !calculator.inputs.some((i) => i.name === r.field)) problems.push(`compatibility: ${slug}.${r.field} is not an input`);
   }
@@ -151,8 +176,9 @@ export function refuseWithdrawnProvider(letterSlug: string, providerSlug: string
 
 /**
  * A catalogue letter's field values as the catalogue reads them today: a renamed field under its
- * new name (its value translated), a new field absent from the request given the value that writes
- * the earlier letter. `prefix` names the fields in the warnings (`letter.fields.` for a mailing).
+ * new name (its value translated), an option since withdrawn read as the one that replaces it, a new
+ * field absent from the request given the value that writes the earlier letter. `prefix` names the
+ * fields in the warnings (`letter.fields.` for a mailing).
  */
 export function upgradeLetterFields(letterSlug: string, given: Record<string, Value>, prefix = ''): { fields: Record<string, Value>; warnings: RequestWarning[] } {
   const entry = changes().letters[letterSlug];
@@ -175,12 +201,35 @@ export function upgradeLetterFields(letterSlug: string, given: Record<string, Va
       message: `${r.from} is now ${r.to} (since ${r.since}): ${r.why}. "${String(old)}" was read as ${r.to} "${String(value)}"; send ${r.to} instead.`,
     });
   }
+  for (const r of entry.retiredValues ?? []) {
+    const old = fields[r.field];
+    const key = String(old).trim();
+    // Own keys only: "constructor" is no retired value.
+    if (old === undefined || !Object.hasOwn(r.values, key)) continue;
+    const value = r.values[key]!;
+    fields[r.field] = value;
+    warnings.push({
+      code: 'value_retired',
+      field: prefix + r.field,
+      message: `${r.field} "${String(old)}" is no longer offered (since ${r.since}): ${r.why}. It was read as "${value}"; send "${value}" instead.`,
+    });
+  }
   for (const d of entry.defaults ?? []) {
     if (d.field in fields) continue;
     fields[d.field] = d.value;
     warnings.push({ code: 'field_defaulted', field: prefix + d.field, message: `${d.field} was not given and is "${d.value}": ${d.why}.` });
   }
   return { fields, warnings };
+}
+
+/**
+ * The inputs added to a calculator since, absent from the request: the value that gives the earlier
+ * result, with the reason reported in the answer's defaultsApplied.
+ */
+export function calculatorDefaults(slug: string, given: Record<string, Value>): { field: string; value: string; reason: string }[] {
+  return (changes().calculators[slug]?.defaults ?? [])
+    .filter((d) => given[d.field] === undefined)
+    .map((d) => ({ field: d.field, value: d.value, reason: `not given (an input since ${d.since}): ${d.why}` }));
 }
 
 /** Why each of `names` must now be given, for the ones that became required (in the 422 that lists them). */

@@ -52,7 +52,9 @@ export const fieldSchema = Joi.object({
   requiredWhen: Joi.object({
     field: Joi.string().required(),
     values: Joi.array().items(Joi.string()).min(1).required(),
-  }).description('The field is required when the enum field `field` has one of `values` (a letter then prints the passage that uses it)'),
+  }).description(
+    'The field is required when the enum field `field` has one of `values` (a letter then prints the passage that uses it; a calculator computes with it)',
+  ),
   filledFrom: Joi.string()
     .valid('sender', 'recipient')
     .description(

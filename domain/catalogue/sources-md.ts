@@ -1,5 +1,8 @@
 import { sourceVerified, type CatalogueData, type LegalSource, type ToolData } from './catalogue.js';
 
+/** Where in the text: "art. L1234-9", "points 61 et 63" of a judgment, "texte" for the whole. */
+const where = (s: LegalSource): string => (s.article === '—' ? 'texte' : /^points? /.test(s.article) ? s.article : `art. ${s.article}`);
+
 /**
  * catalogue/SOURCES.md, generated from the structured sources of the catalogue (`sources` of every
  * letter and tool, `addressSource` of every provider). `npm run sources` writes it; a unit test
@@ -12,7 +15,7 @@ export function sourcesMarkdown(data: CatalogueData): string {
   };
   const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const sourceLine = (s: LegalSource): string =>
-    `  - ${s.text}, ${s.article === '—' ? 'texte' : `art. ${s.article}`} — <${s.url}> (${sourceVerified(s) ? `vérifié le ${s.checkedOn}` : 'non vérifié'})${s.note ? ` — *${s.note}*` : ''}`;
+    `  - ${s.text}, ${where(s)} — <${s.url}> (${sourceVerified(s) ? `vérifié le ${s.checkedOn}` : 'non vérifié'})${s.note ? ` — *${s.note}*` : ''}`;
   const entry = (slug: string, title: string, sources: LegalSource[], extra?: string): void => {
     line(`- **${slug}** — ${title}${extra ? ` (${extra})` : ''}`);
     for (const s of sources) line(sourceLine(s));
@@ -89,7 +92,7 @@ export function sourcesMarkdown(data: CatalogueData): string {
   const notes = [
     ...[...providers.values()].filter((p) => p.reliability !== 'Bonne').map((p) => `Adresse de ${p.name} (${p.address}) : fiabilité moyenne.`),
     ...[...data.letters, ...data.calculators, ...data.aiTools, ...data.quotes].flatMap((e) =>
-      e.sources.filter((s) => s.note).map((s) => `**${e.slug}** — ${s.text}, ${s.article === '—' ? 'texte' : `art. ${s.article}`} : ${s.note}`),
+      e.sources.filter((s) => s.note).map((s) => `**${e.slug}** — ${s.text}, ${where(s)} : ${s.note}`),
     ),
   ];
   for (const note of notes) line(`- ${note}`);

@@ -79,6 +79,37 @@ describe('requests written for an earlier catalogue (no breaking change within /
     expect(debt.body.document.text).to.contain("cette somme produit intérêts au taux légal, conformément à l'article 1231-6 du Code civil");
   });
 
+  it('an option withdrawn since is read as the one that replaces it, with a warning (compensationAmount 300 → 600, 200 → 400; issue 51)', async () => {
+    const slug = 'indemnisation-retard-annulation-vol';
+    const old = { ...(await currentValues(slug)), incidentType: 'retard', compensationAmount: '300' };
+    const res = await mail({ slug, fields: old });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    expect(res.body.warnings.map((w: { code: string; field: string }) => [w.code, w.field])).to.deep.equal([
+      ['value_retired', 'letter.fields.compensationAmount'],
+    ]);
+    expect(res.body.warnings[0].message).to.contain('"300" is no longer offered (since 2026-11-29)').and.contain('send "600" instead');
+    expect(res.body.document.text).to.contain("l'indemnité forfaitaire de 600 euros").and.contain('Ce montant est dû en totalité.');
+
+    const rendered = await render(slug, { fields: { ...old, compensationAmount: '200' } });
+    expect(rendered.status).to.equal(200);
+    expect(rendered.body.warnings.map((w: { code: string; field: string }) => [w.code, w.field])).to.deep.equal([
+      ['value_retired', 'fields.compensationAmount'],
+    ]);
+    expect(rendered.body.text).to.contain("l'indemnité forfaitaire de 400 euros");
+  });
+
+  it('a calculator input added since, absent, takes the value that gives the earlier result, said in defaultsApplied (incident; issue 51)', async () => {
+    const res = await call('POST', '/v1/calculators/indemnite-retard-avion/compute', {
+      key: account.testKey,
+      body: { inputs: { distanceKm: 6000, intraEu: 'non', arrivalDelayMinutes: 210 } },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.defaultsApplied.map((d: { field: string; value: string }) => [d.field, d.value])).to.deep.equal([['incident', 'retard']]);
+    expect(res.body.defaultsApplied[0].reason).to.contain('since 2026-11-29');
+    // What the passenger may claim is the full 600 €; the 300 € is the carrier's option, given apart.
+    expect(res.body.result).to.include({ compensationCents: 60000, reduced: false, reductionPossible: true, reducedCompensationCents: 30000 });
+  });
+
   it('a field the law now needs and nothing can guess: 422 naming it, since when and why; nothing charged', async () => {
     const slug = 'restitution-depot-garantie';
     const res = await mail({ slug, fields: await currentValues(slug, ['leaseDate', 'sharedBuilding']) });

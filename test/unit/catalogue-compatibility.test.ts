@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { loadCatalogueData } from '../../domain/catalogue/catalogue.js';
-import { compatibilityProblems, explainMissing, upgradeLetterFields } from '../../domain/catalogue/compatibility.js';
+import { calculatorDefaults, compatibilityProblems, explainMissing, upgradeLetterFields } from '../../domain/catalogue/compatibility.js';
 
 describe('catalogue/compatibility.json: what requests of an earlier catalogue mean', () => {
   const data = loadCatalogueData();
@@ -22,6 +22,43 @@ describe('catalogue/compatibility.json: what requests of an earlier catalogue me
       'compatibility: indemnisation-retard-train.claimBasis has no option minimum-ue',
       'compatibility: resiliation-box-internet still has provider free',
     ]);
+  });
+
+  it('notices a retired value offered again or translated to no option, and a calculator default that is no input or no option', () => {
+    const changed = structuredClone(data);
+    const flight = changed.letters.find((l) => l.slug === 'indemnisation-retard-annulation-vol')!;
+    const amount = flight.fields.find((f) => f.name === 'compensationAmount')!;
+    amount.options = [...amount.options!.filter((o) => o.value !== '600'), { value: '300', label: '300 euros' }];
+    const calculator = changed.calculators.find((c) => c.slug === 'indemnite-retard-avion')!;
+    calculator.inputs.find((i) => i.name === 'incident')!.options = [{ value: 'annulation', label: 'Vol annulé' }];
+    expect(compatibilityProblems(changed)).to.deep.equal([
+      'compatibility: indemnisation-retard-annulation-vol.compensationAmount still has option 300',
+      'compatibility: indemnisation-retard-annulation-vol.compensationAmount has no option 600',
+      'compatibility: indemnite-retard-avion.incident has no option retard',
+    ]);
+    calculator.inputs = calculator.inputs.filter((i) => i.name !== 'incident');
+    flight.fields = flight.fields.filter((f) => f.name !== 'compensationAmount');
+    expect(compatibilityProblems(changed)).to.deep.equal([
+      'compatibility: indemnisation-retard-annulation-vol.compensationAmount is not a field',
+      'compatibility: indemnite-retard-avion.incident is not an input',
+    ]);
+  });
+
+  it('reads a retired value as the one that replaces it, with a warning, and leaves other values alone', () => {
+    const slug = 'indemnisation-retard-annulation-vol';
+    const upgraded = upgradeLetterFields(slug, { compensationAmount: '300', flightNumber: 'AF1' }, 'fields.');
+    expect(upgraded.fields).to.deep.equal({ compensationAmount: '600', flightNumber: 'AF1' });
+    expect(upgraded.warnings.map((w) => [w.code, w.field])).to.deep.equal([['value_retired', 'fields.compensationAmount']]);
+    expect(upgradeLetterFields(slug, { compensationAmount: 200 }).fields).to.deep.equal({ compensationAmount: '400' });
+    expect(upgradeLetterFields(slug, { compensationAmount: '250' })).to.deep.equal({ fields: { compensationAmount: '250' }, warnings: [] });
+    expect(upgradeLetterFields(slug, {})).to.deep.equal({ fields: {}, warnings: [] });
+    expect(upgradeLetterFields(slug, { compensationAmount: 'constructor' })).to.deep.equal({ fields: { compensationAmount: 'constructor' }, warnings: [] });
+  });
+
+  it("gives a calculator's input added since its earlier value only when absent", () => {
+    expect(calculatorDefaults('indemnite-retard-avion', { distanceKm: 1000 }).map((d) => [d.field, d.value])).to.deep.equal([['incident', 'retard']]);
+    expect(calculatorDefaults('indemnite-retard-avion', { incident: 'annulation' })).to.deep.equal([]);
+    expect(calculatorDefaults('indemnite-licenciement', {})).to.deep.equal([]);
   });
 
   it('reads a renamed field under its new name, translated, and lets the new name win when both are given', () => {

@@ -111,25 +111,29 @@ describe('catalogue law (issue 24)', () => {
       expect(l.sources.find((s) => s.url.endsWith('/A11166'))!.note).to.include('délai de 60 jours');
     });
 
-    it('3. flights: every boundary of article 7 (1500/3500 km; halved when the delay does not exceed 2, 3 or 4 hours; nothing under 3 hours)', () => {
+    it("3. flights: every boundary of article 7 for a delay (1500/3500 km; nothing under 3 hours; halving only on band c under 4 hours, and only as the carrier's option; issue 51)", () => {
       const fly = (distanceKm: number, intraEu: 'oui' | 'non', arrivalDelayMinutes: number) =>
-        calculators['indemnite-retard-avion']!({ distanceKm, intraEu, arrivalDelayMinutes }).compensationCents;
-      // Sturgeon: compensation from 3 hours at arrival.
-      expect(fly(1000, 'oui', 179)).to.equal(0);
-      expect(fly(6000, 'non', 179)).to.equal(0);
-      // Art. 7 §1 a): 1 500 km or less; 7 §2 a) (2 h) can never apply once 3 h are reached.
-      expect(fly(1500, 'oui', 180)).to.equal(25000);
-      expect(fly(1500, 'non', 180)).to.equal(25000);
-      // Art. 7 §1 b): over 1 500 km intra-EU, or 1 500 to 3 500 km; 7 §2 b): halved up to 3 h inclusive.
-      expect(fly(1501, 'non', 180)).to.equal(20000);
-      expect(fly(1501, 'non', 181)).to.equal(40000);
-      expect(fly(3500, 'non', 181)).to.equal(40000);
-      expect(fly(5000, 'oui', 181)).to.equal(40000);
-      // Art. 7 §1 c): over 3 500 km outside the EU; 7 §2 c): halved when the delay does not exceed 4 h.
-      expect(fly(3501, 'non', 180)).to.equal(30000);
-      expect(fly(3501, 'non', 239)).to.equal(30000);
-      expect(fly(3501, 'non', 240)).to.equal(30000);
-      expect(fly(3501, 'non', 241)).to.equal(60000);
+        calculators['indemnite-retard-avion']!({ distanceKm, intraEu, arrivalDelayMinutes });
+      const due = (distanceKm: number, intraEu: 'oui' | 'non', arrivalDelayMinutes: number) => fly(distanceKm, intraEu, arrivalDelayMinutes).compensationCents;
+      // Sturgeon 61: compensation from 3 hours at final arrival.
+      expect(due(1000, 'oui', 179)).to.equal(0);
+      expect(due(6000, 'non', 179)).to.equal(0);
+      // Art. 7 §1 a): 1 500 km or less.
+      expect(due(1500, 'oui', 180)).to.equal(25000);
+      expect(due(1500, 'non', 180)).to.equal(25000);
+      // Art. 7 §1 b): over 1 500 km intra-EU, or 1 500 to 3 500 km; no reduction for a delay (Sturgeon 63: 7 §2 c) only).
+      expect(due(1501, 'non', 180)).to.equal(40000);
+      expect(due(1501, 'non', 181)).to.equal(40000);
+      expect(due(3500, 'non', 180)).to.equal(40000);
+      expect(due(3500, 'non', 181)).to.equal(40000);
+      expect(due(5000, 'oui', 180)).to.equal(40000);
+      expect(due(5000, 'oui', 181)).to.equal(40000);
+      expect(fly(5000, 'oui', 180)).to.include({ reductionPossible: false, reducedCompensationCents: null });
+      // Art. 7 §1 c): over 3 500 km outside the EU: 600 € due; the carrier may halve it while the delay is under 4 h.
+      expect(fly(3501, 'non', 180)).to.include({ compensationCents: 60000, reductionPossible: true, reducedCompensationCents: 30000 });
+      expect(fly(3501, 'non', 239)).to.include({ compensationCents: 60000, reductionPossible: true, reducedCompensationCents: 30000 });
+      expect(fly(3501, 'non', 240)).to.include({ compensationCents: 60000, reductionPossible: false, reducedCompensationCents: null });
+      expect(fly(3501, 'non', 241)).to.include({ compensationCents: 60000, reductionPossible: false });
     });
 
     it('4. paid leave: months worked plus months of sick leave over 12 are refused (422), so the 24-day cap holds', () => {

@@ -242,7 +242,7 @@ describe('catalogue law (issue 16)', () => {
       });
     });
 
-    it('9. flights: the 300 € case (3 to 4 hours late, over 3,500 km) is among the amounts, as in the calculator', () => {
+    it('9. flights: the letter claims the full amount (no 300 € option), and the calculator gives the 300 € reduction only as possible (issue 51)', () => {
       const text = render('indemnisation-retard-annulation-vol', {
         flightNumber: 'AF123',
         flightDate: '2026-10-10',
@@ -250,10 +250,19 @@ describe('catalogue law (issue 16)', () => {
         arrivalAirport: 'New York JFK',
         bookingReference: 'XYZ123',
         incidentType: 'retard',
-        compensationAmount: '300',
+        compensationAmount: '600',
       }).text;
-      expect(text).to.include("l'indemnité forfaitaire de 300 euros, s'agissant d'un vol de plus de 3 500 kilomètres");
-      expect(calculators['indemnite-retard-avion']!({ distanceKm: 6000, intraEu: 'non', arrivalDelayMinutes: 210 })).to.include({ compensationCents: 30000 });
+      expect(text).to.include("l'indemnité forfaitaire de 600 euros, s'agissant d'un vol de plus de 3 500 kilomètres");
+      expect(
+        letter('indemnisation-retard-annulation-vol')
+          .fields.find((f) => f.name === 'compensationAmount')!
+          .options!.map((o) => o.value),
+      ).to.deep.equal(['250', '400', '600']);
+      expect(calculators['indemnite-retard-avion']!({ distanceKm: 6000, intraEu: 'non', arrivalDelayMinutes: 210 })).to.include({
+        compensationCents: 60000,
+        reductionPossible: true,
+        reducedCompensationCents: 30000,
+      });
     });
 
     it('10. notice of a furnished flat cites article 25-8, an unfurnished one article 15', () => {

@@ -7,6 +7,7 @@ const WARNING_LABELS: Record<RequestWarning['code'], string> = {
   field_replaced: 'Champ remplacé',
   field_renamed: 'Champ renommé',
   field_defaulted: 'Valeur par défaut',
+  value_retired: 'Option retirée',
   address_unverified: 'Adresse non confirmée par la Base Adresse Nationale',
   address_check_unavailable: 'Adresse non vérifiée (base d’adresses indisponible)',
 };

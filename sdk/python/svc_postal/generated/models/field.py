@@ -31,7 +31,7 @@ class Field:
         example (float | str | Unset):
         default (bool | float | str | Unset):
         required_when (FieldRequiredWhen | Unset): The field is required when the enum field `field` has one of `values`
-            (a letter then prints the passage that uses it)
+            (a letter then prints the passage that uses it; a calculator computes with it)
         filled_from (FieldFilledFromType0 | str | Unset): In POST /v1/mailings this field is filled from the request's
             `sender` or `recipient` (the validated addresses the envelope window shows): no need to send it there; a
             different value is replaced, with a warning on the mailing

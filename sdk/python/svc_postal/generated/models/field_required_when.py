@@ -11,7 +11,7 @@ T = TypeVar("T", bound="FieldRequiredWhen")
 @_attrs_define
 class FieldRequiredWhen:
     """The field is required when the enum field `field` has one of `values` (a letter then prints the passage that uses
-    it)
+    it; a calculator computes with it)
 
         Attributes:
             field (str):

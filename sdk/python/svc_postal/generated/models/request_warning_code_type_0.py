@@ -7,6 +7,7 @@ class RequestWarningCodeType0(StrEnum):
     FIELD_DEFAULTED = "field_defaulted"
     FIELD_RENAMED = "field_renamed"
     FIELD_REPLACED = "field_replaced"
+    VALUE_RETIRED = "value_retired"
 
     def __str__(self) -> str:
         return str(self.value)
