@@ -3,7 +3,7 @@ import { findLetter, letterFields, publicLetter } from '../../domain/catalogue/c
 import { explainMissing, newlyRequired, refuseWithdrawnProvider, upgradeLetterFields } from '../../domain/catalogue/compatibility.js';
 import { payThen } from '../../domain/billing/charge.js';
 import { unprocessable } from '../../domain/errors.js';
-import { requireValidValues } from '../../domain/letters/values.js';
+import { requireValidLetterValues } from '../../domain/letters/values.js';
 import { renderLetter } from '../../domain/letters/render.js';
 import {
   letterDetailQuery,
@@ -23,7 +23,7 @@ function renderRequest(slug: string, body: LetterRenderRequest) {
   refuseWithdrawnProvider(slug, body.provider);
   const { letter, provider } = findLetter(slug, body.provider);
   const { fields, warnings } = upgradeLetterFields(letter.slug, body.fields, 'fields.');
-  const values = requireValidValues(letterFields(letter, provider), fields);
+  const values = requireValidLetterValues(letter, provider, fields);
   return { letter, warnings, ...renderLetter(letter, provider, values) };
 }
 

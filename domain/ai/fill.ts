@@ -1,4 +1,4 @@
-import { findLetter, letterFields, type Field, type LetterData, type Provider } from '../catalogue/catalogue.js';
+import { contradictedValues, findLetter, letterFields, type Field, type LetterData, type Provider } from '../catalogue/catalogue.js';
 import { checkValue, type FieldProblem, type FieldValue } from '../letters/values.js';
 import { renderLetter } from '../letters/render.js';
 import { normalize } from '../../lib/text.js';
@@ -71,6 +71,11 @@ export function acceptFilled(target: FillTarget, proposed: unknown) {
     const checked = checkValue(field, value);
     if ('problem' in checked) rejected.push({ field: field.name, message: `${field.label} ${checked.problem}` });
     else values[field.name] = checked.value;
+  }
+  // A value the letter refuses beside the others (its onlyWhen) is dropped as /render would refuse it.
+  for (const problem of contradictedValues(target.letter, values)) {
+    delete values[problem.field];
+    rejected.push(problem);
   }
   const { segments, text, missingFields } = renderLetter(target.letter, target.provider, values);
   return {

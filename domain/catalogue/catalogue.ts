@@ -69,6 +69,8 @@ export interface LetterData {
   fields: Field[];
   subject: string;
   body: string;
+  /** Fields the letter refuses unless the enum field `when.field` has one of `when.values` (why says what would be wrong). */
+  onlyWhen?: { field: string; when: { field: string; values: string[] }; why: string }[];
 }
 
 export interface ToolData {
@@ -153,6 +155,19 @@ export function fieldRequired(field: Field, values: Record<string, unknown>): bo
   if (!field.requiredWhen) return false;
   const value = values[field.requiredWhen.field];
   return value !== undefined && field.requiredWhen.values.includes(String(value));
+}
+
+/**
+ * The given fields a letter refuses with these values: those whose `onlyWhen` condition does not
+ * hold (a passage they print would say what the values do not), one `{ field, message }` each.
+ */
+export function contradictedValues(letter: LetterData, values: Record<string, unknown>): { field: string; message: string }[] {
+  return (letter.onlyWhen ?? [])
+    .filter((rule) => values[rule.field] !== undefined && !rule.when.values.includes(String(values[rule.when.field])))
+    .map((rule) => {
+      const label = letter.fields.find((f) => f.name === rule.field)?.label ?? rule.field;
+      return { field: rule.field, message: `${label} may be given only when ${rule.when.field} is ${rule.when.values.join(' or ')}: ${rule.why}` };
+    });
 }
 
 /** Legal sources whose last check is older than `months` months before `today` (or dated after it). */
@@ -248,6 +263,10 @@ export function catalogueProblems(data: CatalogueData): string[] {
     for (const passage of passages(template)) condition(`a passage`, passage.field, passage.values);
     if (/\{\{[#/]/.test(resolvePassages(template, {}))) problems.push(`letter ${letter.slug}: a passage {{#…}} is not closed by its {{/…}}, or is nested`);
     for (const field of letter.fields) if (field.requiredWhen) condition(`field ${field.name}`, field.requiredWhen.field, field.requiredWhen.values);
+    for (const rule of letter.onlyWhen ?? []) {
+      if (!own.has(rule.field)) problems.push(`letter ${letter.slug}: onlyWhen names ${rule.field}, which is not a field of the letter`);
+      condition(`onlyWhen of ${rule.field}`, rule.when.field, rule.when.values);
+    }
     for (const name of placeholders(template)) {
       if (name === 'provider.name') {
         if (letter.providers.length === 0) problems.push(`letter ${letter.slug}: {{provider.name}} without providers`);

@@ -135,6 +135,15 @@ export const letterDataSchema = Joi.object({
   fields: Joi.array().items(fieldSchema).required(),
   subject: Joi.string().required(),
   body: Joi.string().required(),
+  onlyWhen: Joi.array()
+    .items(
+      Joi.object({
+        field: Joi.string().required(),
+        when: Joi.object({ field: Joi.string().required(), values: Joi.array().items(Joi.string()).min(1).required() }).required(),
+        why: Joi.string().min(20).required(),
+      }),
+    )
+    .description('Fields refused (422) when given while the enum field `when.field` has none of `when.values`, and why: the letter would print what the other field does not say'),
 }).label('LetterData');
 
 export const toolDataSchema = Joi.object({

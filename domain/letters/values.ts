@@ -1,4 +1,4 @@
-import type { Field } from '../catalogue/catalogue.js';
+import { contradictedValues, letterFields, type Field, type LetterData, type Provider } from '../catalogue/catalogue.js';
 import { unprocessable } from '../errors.js';
 
 export type FieldValue = string | number | boolean;
@@ -131,10 +131,22 @@ export function checkValues(fields: Field[], values: Record<string, FieldValue>)
   return { values: clean, problems };
 }
 
+function refuse(problems: FieldProblem[], noun: string): Record<string, FieldValue> {
+  throw unprocessable(`${problems.length} ${noun}${problems.length > 1 ? 's are' : ' is'} invalid: ${problems.map((p) => p.field).join(', ')}.`, problems);
+}
+
 /** Checks values against their fields; 422 naming every bad one ("2 field values are invalid: …"). */
 export function requireValidValues(fields: Field[], given: Record<string, FieldValue>, noun = 'field value'): Record<string, FieldValue> {
   const { values, problems } = checkValues(fields, given);
-  if (problems.length)
-    throw unprocessable(`${problems.length} ${noun}${problems.length > 1 ? 's are' : ' is'} invalid: ${problems.map((p) => p.field).join(', ')}.`, problems);
-  return values;
+  return problems.length ? refuse(problems, noun) : values;
+}
+
+/**
+ * A catalogue letter's values, checked each against its field and then together (a field the
+ * letter takes only with some value of another, its `onlyWhen`): 422 naming every bad one.
+ */
+export function requireValidLetterValues(letter: LetterData, provider: Provider | undefined, given: Record<string, FieldValue>): Record<string, FieldValue> {
+  const { values, problems } = checkValues(letterFields(letter, provider), given);
+  problems.push(...contradictedValues(letter, values));
+  return problems.length ? refuse(problems, 'field value') : values;
 }

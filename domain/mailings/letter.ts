@@ -1,7 +1,7 @@
-import { findLetter, letterFields } from '../catalogue/catalogue.js';
+import { findLetter } from '../catalogue/catalogue.js';
 import { explainMissing, newlyRequired, refuseWithdrawnProvider, upgradeLetterFields, type RequestWarning } from '../catalogue/compatibility.js';
 import { unprocessable } from '../errors.js';
-import { requireValidValues, type FieldValue } from '../letters/values.js';
+import { requireValidLetterValues, type FieldValue } from '../letters/values.js';
 import { flatten, frenchDate, parisTodayIso, renderLetter, segmentsText, type LetterDocument } from '../letters/render.js';
 import { normalize } from '../../lib/text.js';
 import type { AddressedMailingRequest, MailingAddressInput } from './request.js';
@@ -63,7 +63,7 @@ export function prepareLetter(request: AddressedMailingRequest): PreparedLetter 
       });
     }
     const values: Record<string, FieldValue> = { place: sender.city.replace(/\s+cedex.*$/i, ''), ...upgraded.fields, ...printed };
-    const clean = requireValidValues(letterFields(letter, provider), values);
+    const clean = requireValidLetterValues(letter, provider, values);
     const rendered = renderLetter(letter, provider, clean);
     if (rendered.missingFields.length)
       throw unprocessable(`The letter needs ${explainMissing('letters', slug, rendered.missingFields)}.`, {

@@ -23,6 +23,8 @@ const render = (slug: string, given: Record<string, FieldValue>, providerSlug?: 
  * Letters whose content the law drives (they cite an article, a deadline or an amount) and whose
  * sources nobody has read yet (issue 24). This list may only shrink: read a source, give it its
  * article-level address and its check date, and take the letter off. A new letter cannot join it.
+ * The train letter came back on 2026-11-29 (issue 51): its only dated source, a 2016 news page, was
+ * never a read of SNCF's G30 terms in force.
  */
 const WAITING_FOR_A_READ_SOURCE = [
   'cloture-compte-bancaire',
@@ -46,6 +48,7 @@ const WAITING_FOR_A_READ_SOURCE = [
   'garantie-legale-conformite',
   'garantie-vices-caches',
   'indemnisation-retard-annulation-vol',
+  'indemnisation-retard-train',
   'information-conge-supplementaire-naissance',
   'lettre-demission',
   'mise-en-demeure-paiement',
@@ -60,7 +63,6 @@ const WAITING_FOR_A_READ_SOURCE = [
   'resiliation-assurance-habitation',
   'resiliation-mutuelle-sante',
   'resiliation-salle-de-sport',
-  'resiliation-telecom-modification-contrat',
 ];
 
 const unprocessableDetails = refusalDetails;
@@ -93,7 +95,7 @@ describe('catalogue law (issue 24)', () => {
       expect(letter('reclamation-fiscale').summary).to.include("une taxe foncière mise en recouvrement en 2025 se conteste jusqu'au 31 décembre 2026");
     });
 
-    it('2. train, G30: the 60-day deadline for postal claims is in the summary and the letter, with its source', () => {
+    it('2. train, G30: no claim deadline is asserted (the G30 terms in force were not read), and the 2016 page is no verified source (issue 51)', () => {
       const values = {
         trainNumber: '6611',
         travelDate: '2026-11-01',
@@ -104,11 +106,14 @@ describe('catalogue law (issue 24)', () => {
         arrivalDelayMinutes: 95,
       };
       const g30 = render('indemnisation-retard-train', { ...values, claimBasis: 'g30' }, 'sncf-voyageurs');
-      expect(g30).to.include('dans le délai de soixante jours suivant la date du voyage');
+      expect(g30).not.to.include('soixante jours');
       expect(render('indemnisation-retard-train', { ...values, claimBasis: 'minimum-ue' })).not.to.include('soixante jours');
       const l = letter('indemnisation-retard-train');
-      expect(l.summary).to.include('dans les 60 jours suivant la date du voyage');
-      expect(l.sources.find((s) => s.url.endsWith('/A11166'))!.note).to.include('délai de 60 jours');
+      expect(l.summary).not.to.match(/\b60 jours|90 jours/);
+      expect(l.summary).to.include('Le délai pour présenter une demande G30 est fixé par les conditions de SNCF Voyageurs');
+      const page = l.sources.find((s) => s.url.endsWith('/A11166'))!;
+      expect(sourceVerified(page)).to.equal(false);
+      expect(page.note).to.include("Ce n'est pas une lecture des conditions G30 en vigueur");
     });
 
     it("3. flights: every boundary of article 7 for a delay (1500/3500 km; nothing under 3 hours; halving only on band c under 4 hours, and only as the carrier's option; issue 51)", () => {
@@ -254,16 +259,18 @@ describe('catalogue law (issue 24)', () => {
       expect(renderLetter(l, undefined, { ...checked, leaveDuration: '1-mois' }, NOW).missingFields).to.deep.equal([]);
     });
 
-    it('housing: since 1 January 2025 a G-rated home is not decent; the repairs letter says so when the tenant says it is rated G', () => {
+    it('housing: since 1 January 2025 a G-rated home is not decent under a lease signed or renewed since then; the repairs letter says so when the tenant says both', () => {
       const values = {
         rentedAddress: '3 rue Neuve, 69001 Lyon',
         issueNoticedDate: '2026-11-02',
         issueDescription: 'Le chauffage ne fonctionne plus.',
         deadlineDays: 15,
       };
-      const g = render('demande-travaux-bailleur', { ...values, energyClassG: 'oui' });
-      expect(g).to.include('depuis le 1er janvier 2025, un logement situé en France métropolitaine doit atteindre au moins la classe F');
-      // An existing request without the new field renders as before.
+      const g = render('demande-travaux-bailleur', { ...values, energyClassG: 'oui', leaseEnergyDate: 'depuis-2025-01-01' });
+      expect(g).to.include(
+        'mon bail ayant été signé, renouvelé ou tacitement reconduit depuis le 1er janvier 2025, le logement doit, pour être décent, atteindre au moins la classe F',
+      );
+      // An existing request without the new fields renders as before.
       expect(render('demande-travaux-bailleur', values)).not.to.include('classe F');
     });
   });
