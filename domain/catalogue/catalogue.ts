@@ -26,19 +26,27 @@ export interface Field {
 
 /**
  * A legal source: the text, the article, its page on Légifrance, service-public.fr or EUR-Lex, and the
- * day it was last read there; or `status: 'unverified'` (no date) while nobody has read it there.
+ * day it was last read there or in its official data (DILA's LEGI data); `status: 'read_on_copy'`
+ * when it was read only on an unofficial copy (dated, but not verified); `status: 'unverified'` (no
+ * date) while nobody has read it. `legiarti` and `quote`: the official id of the article's version
+ * and the phrase relied on (test/unit/official-texts.test.ts checks them in the LEGI data).
  */
 export interface LegalSource {
   text: string;
   article: string;
   url: string;
-  status?: 'unverified';
+  status?: 'unverified' | 'read_on_copy';
   checkedOn?: string;
+  legiarti?: string;
+  quote?: string;
   note?: string;
 }
 
-/** Whether someone read the source on the official site (it then has a check date). */
-export const sourceVerified = (source: LegalSource): boolean => source.status !== 'unverified' && source.checkedOn !== undefined;
+/** Whether someone read the source on the official site or in its official data (it then has a check date); a copy does not count. */
+export const sourceVerified = (source: LegalSource): boolean => source.status === undefined && source.checkedOn !== undefined;
+
+/** Whether the source was read only on an unofficial copy (dated, not verified). */
+export const sourceReadOnCopy = (source: LegalSource): boolean => source.status === 'read_on_copy';
 
 export interface PostalAddress {
   name: string;

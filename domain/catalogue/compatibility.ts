@@ -6,9 +6,10 @@ import { unprocessable } from '../errors.js';
 
 /**
  * What requests written for an earlier catalogue still mean (SPEC.md: no breaking change within
- * /v1), from catalogue/compatibility.json: renamed fields are read under their new name, new fields
- * get the value that gives the earlier letter where the law allows it, and what cannot be guessed
- * is a 422 that names the field and says why. Each adjustment is reported as a warning.
+ * /v1), from catalogue/compatibility.json: renamed fields are read under their new name, a field
+ * merged into another is read with it, new fields get the value that gives the earlier letter where
+ * the law allows it, and what cannot be guessed is a 422 that names the field and says why. Each
+ * adjustment is reported as a warning.
  */
 
 /** Something the API did with a request instead of refusing it; on a mailing and a letter render. */
@@ -26,6 +27,17 @@ interface Renamed {
   to: string;
   since: string;
   values?: Record<string, string>;
+  why: string;
+}
+/**
+ * A field merged into another enum field: `values` maps "<value of into>+<value of from>" to the
+ * value of `into` that now says both; a pair it does not list keeps the value of `into`.
+ */
+interface Merged {
+  from: string;
+  into: string;
+  since: string;
+  values: Record<string, string>;
   why: string;
 }
 interface Defaulted {
@@ -46,6 +58,7 @@ interface RetiredProvider {
 }
 interface LetterChanges {
   renamed?: Renamed[];
+  merged?: Merged[];
   defaults?: Defaulted[];
   required?: NewlyRequired[];
   retiredProviders?: RetiredProvider[];
@@ -65,6 +78,18 @@ const changesSchema = Joi.object({
     Joi.object({
       renamed: Joi.array().items(
         Joi.object({ from: Joi.string().required(), to: Joi.string().required(), since: day, values: Joi.object().pattern(Joi.string(), Joi.string()), why }),
+      ),
+      merged: Joi.array().items(
+        Joi.object({
+          from: Joi.string().required(),
+          into: Joi.string().required(),
+          since: day,
+          values: Joi.object()
+            .pattern(/^[^+]+\+[^+]+$/, Joi.string())
+            .min(1)
+            .required(),
+          why,
+        }),
       ),
       defaults: Joi.array().items(Joi.object({ field: Joi.string().required(), value: Joi.string().required(), since: day, why })),
       required: Joi.array().items(requiredSchema),
@@ -110,6 +135,13 @@ export function compatibilityProblems(catalogue: CatalogueShape): string[] {
       for (const value of Object.values(r.values ?? {}))
         if (to && !to.options?.some((o) => o.value === value)) problems.push(`compatibility: ${slug}.${r.to} has no option ${value}`);
     }
+    for (const m of entry.merged ?? []) {
+      const into = field(m.into);
+      if (!into) problems.push(`compatibility: ${slug}.${m.into} is not a field`);
+      if (field(m.from)) problems.push(`compatibility: ${slug}.${m.from} is still a field`);
+      for (const value of Object.values(m.values))
+        if (into && !into.options?.some((o) => o.value === value)) problems.push(`compatibility: ${slug}.${m.into} has no option ${value}`);
+    }
     for (const d of entry.defaults ?? []) {
       const f = field(d.field);
       if (!f) problems.push(`compatibility: ${slug}.${d.field} is not a field`);
@@ -151,8 +183,9 @@ export function refuseWithdrawnProvider(letterSlug: string, providerSlug: string
 
 /**
  * A catalogue letter's field values as the catalogue reads them today: a renamed field under its
- * new name (its value translated), a new field absent from the request given the value that writes
- * the earlier letter. `prefix` names the fields in the warnings (`letter.fields.` for a mailing).
+ * new name (its value translated), a merged field read into the field that now says it, a new field
+ * absent from the request given the value that writes the earlier letter. `prefix` names the fields
+ * in the warnings (`letter.fields.` for a mailing).
  */
 export function upgradeLetterFields(letterSlug: string, given: Record<string, Value>, prefix = ''): { fields: Record<string, Value>; warnings: RequestWarning[] } {
   const entry = changes().letters[letterSlug];
@@ -173,6 +206,23 @@ export function upgradeLetterFields(letterSlug: string, given: Record<string, Va
       code: 'field_renamed',
       field: prefix + r.from,
       message: `${r.from} is now ${r.to} (since ${r.since}): ${r.why}. "${String(old)}" was read as ${r.to} "${String(value)}"; send ${r.to} instead.`,
+    });
+  }
+  for (const m of entry.merged ?? []) {
+    if (!(m.from in fields)) continue;
+    const old = fields[m.from]!;
+    delete fields[m.from];
+    if (!(m.into in fields)) {
+      warnings.push({ code: 'field_renamed', field: prefix + m.from, message: `${m.from} is now part of ${m.into} (since ${m.since}): ${m.why}. Send ${m.into} instead.` });
+      continue;
+    }
+    const given = fields[m.into]!;
+    const value = m.values[`${String(given)}+${String(old)}`] ?? given;
+    fields[m.into] = value;
+    warnings.push({
+      code: 'field_renamed',
+      field: prefix + m.from,
+      message: `${m.from} is now part of ${m.into} (since ${m.since}): ${m.why}. ${m.into} "${String(given)}" with ${m.from} "${String(old)}" was read as ${m.into} "${String(value)}"; send ${m.into} alone.`,
     });
   }
   for (const d of entry.defaults ?? []) {
