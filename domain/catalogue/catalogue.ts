@@ -26,19 +26,27 @@ export interface Field {
 
 /**
  * A legal source: the text, the article, its page on Légifrance, service-public.fr or EUR-Lex, and the
- * day it was last read there; or `status: 'unverified'` (no date) while nobody has read it there.
+ * day it was last read there or in its official data (DILA's LEGI data); `status: 'read_on_copy'`
+ * when it was read only on an unofficial copy (dated, but not verified); `status: 'unverified'` (no
+ * date) while nobody has read it. `legiarti` and `quote`: the official id of the article's version
+ * and the phrase relied on (test/unit/official-texts.test.ts checks them in the LEGI data).
  */
 export interface LegalSource {
   text: string;
   article: string;
   url: string;
-  status?: 'unverified';
+  status?: 'unverified' | 'read_on_copy';
   checkedOn?: string;
+  legiarti?: string;
+  quote?: string;
   note?: string;
 }
 
-/** Whether someone read the source on the official site (it then has a check date). */
-export const sourceVerified = (source: LegalSource): boolean => source.status !== 'unverified' && source.checkedOn !== undefined;
+/** Whether someone read the source on the official site or in its official data (it then has a check date); a copy does not count. */
+export const sourceVerified = (source: LegalSource): boolean => source.status === undefined && source.checkedOn !== undefined;
+
+/** Whether the source was read only on an unofficial copy (dated, not verified). */
+export const sourceReadOnCopy = (source: LegalSource): boolean => source.status === 'read_on_copy';
 
 export interface PostalAddress {
   name: string;
@@ -97,14 +105,33 @@ export interface CatalogueData {
 /** Fields every letter has; the renderer lays them out (sender and recipient blocks, place and date). */
 export const SENDER_FIELDS: Field[] = [
   { name: 'senderName', label: "Nom et prénom de l'expéditeur", type: 'text', required: true, example: 'Marie Dupont', filledFrom: 'sender' },
-  { name: 'senderAddress', label: "Adresse de l'expéditeur", type: 'multiline', required: true, example: '12 rue des Lilas\n75011 Paris', filledFrom: 'sender' },
+  {
+    name: 'senderAddress',
+    label: "Adresse de l'expéditeur",
+    type: 'multiline',
+    required: true,
+    example: '12 rue des Lilas\n75011 Paris',
+    filledFrom: 'sender',
+  },
 ];
 export const RECIPIENT_FIELDS: Field[] = [
-  { name: 'recipientName', label: 'Nom du destinataire', type: 'text', required: true, help: 'Inutile quand un fournisseur du catalogue est choisi : son adresse est utilisée.',
+  {
+    name: 'recipientName',
+    label: 'Nom du destinataire',
+    type: 'text',
+    required: true,
+    help: 'Inutile quand un fournisseur du catalogue est choisi : son adresse est utilisée.',
     example: 'Service Clients',
     filledFrom: 'recipient',
   },
-  { name: 'recipientAddress', label: 'Adresse du destinataire', type: 'multiline', required: true, example: '5 avenue de la République\n69002 Lyon', filledFrom: 'recipient' },
+  {
+    name: 'recipientAddress',
+    label: 'Adresse du destinataire',
+    type: 'multiline',
+    required: true,
+    example: '5 avenue de la République\n69002 Lyon',
+    filledFrom: 'recipient',
+  },
 ];
 export const CLOSING_FIELDS: Field[] = [
   { name: 'place', label: 'Fait à (commune)', type: 'text', required: true, example: 'Paris' },
@@ -288,7 +315,9 @@ export function catalogueProblems(data: CatalogueData): string[] {
         const { field, values } = input.requiredWhen;
         const options = enums.get(field);
         if (!options) problems.push(`${kind} ${tool.slug}: input ${input.name} depends on ${field}, which is not an enum input of the ${kind}`);
-        else for (const v of values) if (!options.has(v)) problems.push(`${kind} ${tool.slug}: input ${input.name} names ${field}=${v}, which is not one of its options`);
+        else
+          for (const v of values)
+            if (!options.has(v)) problems.push(`${kind} ${tool.slug}: input ${input.name} names ${field}=${v}, which is not one of its options`);
       }
     }
   }
@@ -326,7 +355,9 @@ export function publicLetter(letter: LetterData) {
     recommendedMode: letter.recommendedMode,
     keywords: letter.keywords,
     providers: letter.providers.map((p) => ({ slug: p.slug, name: p.name, address: p.address })),
-    fields: letterFields(letter).map((f) => (letter.providers.length && STANDARD_NAMES.has(f.name) && f.name.startsWith('recipient') ? { ...f, required: false } : f)),
+    fields: letterFields(letter).map((f) =>
+      letter.providers.length && STANDARD_NAMES.has(f.name) && f.name.startsWith('recipient') ? { ...f, required: false } : f,
+    ),
   };
 }
 
@@ -379,7 +410,10 @@ export function findLetter(slug: string, providerSlug: string | undefined): { le
   if (!letter) throw notFound(`No letter "${slug}" in the catalogue.`);
   if (providerSlug === undefined) return { letter, provider: undefined };
   const provider = letter.providers.find((p) => p.slug === providerSlug);
-  if (!provider) throw notFound(
-      withdrawnProvider(slug, providerSlug) ??`Letter "${slug}" has no provider "${providerSlug}" (known: ${letter.providers.map((p) => p.slug).join(', ') || 'none'}).`);
+  if (!provider)
+    throw notFound(
+      withdrawnProvider(slug, providerSlug) ??
+        `Letter "${slug}" has no provider "${providerSlug}" (known: ${letter.providers.map((p) => p.slug).join(', ') || 'none'}).`,
+    );
   return { letter, provider };
 }

@@ -6,10 +6,11 @@ import { unprocessable } from '../errors.js';
 
 /**
  * What requests written for an earlier catalogue still mean (SPEC.md: no breaking change within
- * /v1), from catalogue/compatibility.json: renamed fields are read under their new name, a withdrawn
- * option as the one that replaces it, new fields get the value that gives the earlier letter (or
- * calculator result) where the law allows it, and what cannot be guessed is a 422 that names the
- * field and says why. Each adjustment is reported as a warning (a calculator's, in defaultsApplied).
+ * /v1), from catalogue/compatibility.json: renamed fields are read under their new name, a field
+ * merged into another is read with it, a withdrawn option as the one that replaces it, new fields
+ * get the value that gives the earlier letter (or calculator result) where the law allows it, and
+ * what cannot be guessed is a 422 that names the field and says why. Each adjustment is reported as
+ * a warning (a calculator's, in defaultsApplied).
  */
 
 /** Something the API did with a request instead of refusing it; on a mailing and a letter render. */
@@ -27,6 +28,17 @@ interface Renamed {
   to: string;
   since: string;
   values?: Record<string, string>;
+  why: string;
+}
+/**
+ * A field merged into another enum field: `values` maps "<value of into>+<value of from>" to the
+ * value of `into` that now says both; a pair it does not list keeps the value of `into`.
+ */
+interface Merged {
+  from: string;
+  into: string;
+  since: string;
+  values: Record<string, string>;
   why: string;
 }
 interface Defaulted {
@@ -54,6 +66,7 @@ interface RetiredProvider {
 interface LetterChanges {
   renamed?: Renamed[];
   retiredValues?: RetiredValues[];
+  merged?: Merged[];
   defaults?: Defaulted[];
   required?: NewlyRequired[];
   retiredProviders?: RetiredProvider[];
@@ -63,7 +76,9 @@ interface Changes {
   calculators: Record<string, { defaults?: Defaulted[]; required?: NewlyRequired[] }>;
 }
 
-const day = Joi.string().pattern(/^\d{4}-\d{2}-\d{2}$/).required();
+const day = Joi.string()
+  .pattern(/^\d{4}-\d{2}-\d{2}$/)
+  .required();
 const why = Joi.string().min(20).required();
 const requiredSchema = Joi.object({ field: Joi.string().required(), since: day, why });
 const defaultsSchema = Joi.array().items(Joi.object({ field: Joi.string().required(), value: Joi.string().required(), since: day, why }));
@@ -77,6 +92,18 @@ const changesSchema = Joi.object({
       ),
       retiredValues: Joi.array().items(
         Joi.object({ field: Joi.string().required(), values: Joi.object().pattern(Joi.string(), Joi.string()).min(1).required(), since: day, why }),
+      ),
+      merged: Joi.array().items(
+        Joi.object({
+          from: Joi.string().required(),
+          into: Joi.string().required(),
+          since: day,
+          values: Joi.object()
+            .pattern(/^[^+]+\+[^+]+$/, Joi.string())
+            .min(1)
+            .required(),
+          why,
+        }),
       ),
       defaults: defaultsSchema,
       required: Joi.array().items(requiredSchema),
@@ -130,6 +157,13 @@ export function compatibilityProblems(catalogue: CatalogueShape): string[] {
         if (f && !f.options?.some((o) => o.value === value)) problems.push(`compatibility: ${slug}.${r.field} has no option ${value}`);
       }
     }
+    for (const m of entry.merged ?? []) {
+      const into = field(m.into);
+      if (!into) problems.push(`compatibility: ${slug}.${m.into} is not a field`);
+      if (field(m.from)) problems.push(`compatibility: ${slug}.${m.from} is still a field`);
+      for (const value of Object.values(m.values))
+        if (into && !into.options?.some((o) => o.value === value)) problems.push(`compatibility: ${slug}.${m.into} has no option ${value}`);
+    }
     for (const d of entry.defaults ?? []) {
       const f = field(d.field);
       if (!f) problems.push(`compatibility: ${slug}.${d.field} is not a field`);
@@ -176,11 +210,16 @@ export function refuseWithdrawnProvider(letterSlug: string, providerSlug: string
 
 /**
  * A catalogue letter's field values as the catalogue reads them today: a renamed field under its
- * new name (its value translated), an option since withdrawn read as the one that replaces it, a new
- * field absent from the request given the value that writes the earlier letter. `prefix` names the
- * fields in the warnings (`letter.fields.` for a mailing).
+ * new name (its value translated), a merged field read into the field that now says it, an option
+ * since withdrawn read as the one that replaces it, a new field absent from the request given the
+ * value that writes the earlier letter. `prefix` names the fields in the warnings
+ * (`letter.fields.` for a mailing).
  */
-export function upgradeLetterFields(letterSlug: string, given: Record<string, Value>, prefix = ''): { fields: Record<string, Value>; warnings: RequestWarning[] } {
+export function upgradeLetterFields(
+  letterSlug: string,
+  given: Record<string, Value>,
+  prefix = '',
+): { fields: Record<string, Value>; warnings: RequestWarning[] } {
   const entry = changes().letters[letterSlug];
   if (!entry) return { fields: given, warnings: [] };
   const fields = { ...given };
@@ -190,7 +229,11 @@ export function upgradeLetterFields(letterSlug: string, given: Record<string, Va
     const old = fields[r.from]!;
     delete fields[r.from];
     if (r.to in fields) {
-      warnings.push({ code: 'field_renamed', field: prefix + r.from, message: `${r.from} is now ${r.to} (since ${r.since}); ${r.to} was given, so ${r.from} was ignored.` });
+      warnings.push({
+        code: 'field_renamed',
+        field: prefix + r.from,
+        message: `${r.from} is now ${r.to} (since ${r.since}); ${r.to} was given, so ${r.from} was ignored.`,
+      });
       continue;
     }
     const value = r.values?.[String(old)] ?? old;
@@ -212,6 +255,27 @@ export function upgradeLetterFields(letterSlug: string, given: Record<string, Va
       code: 'value_retired',
       field: prefix + r.field,
       message: `${r.field} "${String(old)}" is no longer offered (since ${r.since}): ${r.why}. It was read as "${value}"; send "${value}" instead.`,
+    });
+  }
+  for (const m of entry.merged ?? []) {
+    if (!(m.from in fields)) continue;
+    const old = fields[m.from]!;
+    delete fields[m.from];
+    if (!(m.into in fields)) {
+      warnings.push({
+        code: 'field_renamed',
+        field: prefix + m.from,
+        message: `${m.from} is now part of ${m.into} (since ${m.since}): ${m.why}. Send ${m.into} instead.`,
+      });
+      continue;
+    }
+    const given = fields[m.into]!;
+    const value = m.values[`${String(given)}+${String(old)}`] ?? given;
+    fields[m.into] = value;
+    warnings.push({
+      code: 'field_renamed',
+      field: prefix + m.from,
+      message: `${m.from} is now part of ${m.into} (since ${m.since}): ${m.why}. ${m.into} "${String(given)}" with ${m.from} "${String(old)}" was read as ${m.into} "${String(value)}"; send ${m.into} alone.`,
     });
   }
   for (const d of entry.defaults ?? []) {

@@ -58,7 +58,7 @@ export const fieldSchema = Joi.object({
   filledFrom: Joi.string()
     .valid('sender', 'recipient')
     .description(
-      'In POST /v1/mailings this field is filled from the request\'s `sender` or `recipient` (the validated addresses the envelope window shows): no need to send it there; a different value is replaced, with a warning on the mailing',
+      "In POST /v1/mailings this field is filled from the request's `sender` or `recipient` (the validated addresses the envelope window shows): no need to send it there; a different value is replaced, with a warning on the mailing",
     ),
 }).label('Field');
 
@@ -70,19 +70,43 @@ export const fieldSchema = Joi.object({
 export const SOURCE_URL = /^https:\/\/(?:www\.legifrance\.gouv\.fr|(?:www\.|entreprendre\.)?service-public\.fr|eur-lex\.europa\.eu)\//;
 const isoDay = Joi.string().pattern(/^\d{4}-\d{2}-\d{2}$/);
 
+/** The id Légifrance and DILA's LEGI data give one version of an article: LEGIARTI and 12 digits. */
+export const LEGIARTI = /^LEGIARTI\d{12}$/;
+
 /**
  * One legal source of a letter or a tool. A check date is a claim: `checkedOn` is the day the article
- * itself was read on the official site; a source nobody has read there yet says `status: "unverified"`
- * and has no date.
+ * itself was read on the official site or in its official data (DILA's LEGI data, from which
+ * Légifrance is published; the note then says which version of the code was read). A source read
+ * only on an unofficial copy says `status: "read_on_copy"` (its date is the day of that reading: it
+ * is not verified); a source nobody has read yet says `status: "unverified"` and has no date.
+ * `legiarti` and `quote` tie a source to the official text: for the codes the LEGI data package
+ * ships, test/unit/official-texts.test.ts finds the article by its id, checks it is in force under
+ * the cited number and that it still says the quote.
  */
 export const legalSourceSchema = Joi.object({
   text: Joi.string().min(3).max(200).required().description('The text: a code, a law, a regulation, a judgment'),
-  article: Joi.string().min(1).max(100).required().description('The article(s) relied on, or "—" for a text as a whole'),
+  article: Joi.string()
+    .min(1)
+    .max(100)
+    .required()
+    .description('The article(s) relied on, numbered as Légifrance numbers them (e.g. "R*311-12"), or "—" for a text as a whole'),
   url: Joi.string().pattern(SOURCE_URL).required().description('Légifrance, service-public.fr, or EUR-Lex for EU texts'),
-  status: Joi.string().valid('unverified').description('"unverified": the text has not been read on the official site (then no checkedOn)'),
+  status: Joi.string()
+    .valid('unverified', 'read_on_copy')
+    .description(
+      '"unverified": the text has not been read on the official site (then no checkedOn); "read_on_copy": it was read only on an unofficial copy, on the day checkedOn (not verified); absent: read on the official site or in its official data',
+    ),
   checkedOn: isoDay
     .when('status', { is: 'unverified', then: Joi.forbidden(), otherwise: Joi.required() })
-    .description('Day (YYYY-MM-DD) the text was last read on the official site; absent when status is "unverified"'),
+    .description(
+      'Day (YYYY-MM-DD) the text was last read: on the official site or in its official data, or on a copy when status is "read_on_copy"; absent when status is "unverified"',
+    ),
+  legiarti: Joi.string()
+    .pattern(LEGIARTI)
+    .description(
+      "Légifrance's id of the version of the article relied on (LEGIARTI and 12 digits), as in the article's address on Légifrance (…/article_lc/LEGIARTI…)",
+    ),
+  quote: Joi.string().min(10).max(300).description('The phrase of that article the letter or tool relies on, verbatim (short; spacing aside)'),
   note: Joi.string().max(500).description('What remains to check, or why the source is only partly verified'),
 }).label('LegalSource');
 
@@ -143,7 +167,9 @@ export const letterDataSchema = Joi.object({
         why: Joi.string().min(20).required(),
       }),
     )
-    .description('Fields refused (422) when given while the enum field `when.field` has none of `when.values`, and why: the letter would print what the other field does not say'),
+    .description(
+      'Fields refused (422) when given while the enum field `when.field` has none of `when.values`, and why: the letter would print what the other field does not say',
+    ),
 }).label('LetterData');
 
 export const toolDataSchema = Joi.object({

@@ -61,6 +61,29 @@ describe('catalogue/compatibility.json: what requests of an earlier catalogue me
     expect(calculatorDefaults('indemnite-licenciement', {})).to.deep.equal([]);
   });
 
+  it('notices a merged entry the catalogue has moved past: the merged field back, a value that is no option, the field merged into gone', () => {
+    const changed = structuredClone(data);
+    const birth = changed.letters.find((l) => l.slug === 'information-conge-supplementaire-naissance')!;
+    birth.fields.push({ name: 'succession', label: 'x', type: 'text', required: false });
+    const previousLeave = birth.fields.find((f) => f.name === 'previousLeave')!;
+    previousLeave.options = previousLeave.options!.filter((o) => o.value !== 'adoption-immediat');
+    expect(compatibilityProblems(changed)).to.deep.equal([
+      'compatibility: information-conge-supplementaire-naissance.succession is still a field',
+      'compatibility: information-conge-supplementaire-naissance.previousLeave has no option adoption-immediat',
+    ]);
+    birth.fields = birth.fields.filter((f) => f.name !== 'previousLeave' && f.name !== 'succession');
+    expect(compatibilityProblems(changed)).to.deep.equal(['compatibility: information-conge-supplementaire-naissance.previousLeave is not a field']);
+  });
+
+  it('reads a field merged into another: a pair the table lists is translated, any other pair keeps the field merged into', () => {
+    const slug = 'information-conge-supplementaire-naissance';
+    const merged = upgradeLetterFields(slug, { previousLeave: 'adoption', succession: 'immediate', leaveDuration: '1-mois' }, 'letter.fields.');
+    expect(merged.fields).to.deep.equal({ previousLeave: 'adoption-immediat', leaveDuration: '1-mois' });
+    expect(merged.warnings.map((w) => [w.code, w.field])).to.deep.equal([['field_renamed', 'letter.fields.succession']]);
+    expect(upgradeLetterFields(slug, { previousLeave: 'maternite', succession: 'immediate' }).fields).to.deep.equal({ previousLeave: 'maternite' });
+    expect(upgradeLetterFields(slug, { previousLeave: 'adoption', succession: 'differee' }).fields).to.deep.equal({ previousLeave: 'adoption' });
+  });
+
   it('reads a renamed field under its new name, translated, and lets the new name win when both are given', () => {
     const slug = 'opposition-prospection-commerciale';
     expect(upgradeLetterFields(slug, { bloctelStatus: 'inscrit', phoneNumber: '0612345678' }).fields).to.deep.equal({

@@ -23,6 +23,9 @@ const render = (slug: string, given: Record<string, FieldValue>, providerSlug?: 
  * Letters whose content the law drives (they cite an article, a deadline or an amount) and whose
  * sources nobody has read yet (issue 24). This list may only shrink: read a source, give it its
  * article-level address and its check date, and take the letter off. A new letter cannot join it.
+ * Issue 51 took off the eight letters whose Code du travail, CSS or CRPA articles were read in
+ * DILA's LEGI data, and put back the six whose only "verified" source had been read on an
+ * unofficial copy (now `read_on_copy`): a reading that was never one is not a shrink to keep.
  * The train letter came back on 2026-11-29 (issue 51): its only dated source, a 2016 news page, was
  * never a read of SNCF's G30 terms in force.
  */
@@ -30,18 +33,15 @@ const WAITING_FOR_A_READ_SOURCE = [
   'cloture-compte-bancaire',
   'confirmation-opposition-carte',
   'contestation-facture-telecom',
+  'contestation-operation-non-autorisee',
   'contestation-prelevement-sepa',
   'contestation-rattrapage-facture-energie',
   'declaration-sinistre',
-  'demande-communication-documents-administratifs',
-  'demande-conge-parental',
-  'demande-documents-fin-contrat',
   'demande-dossier-medical',
   'demande-effacement-donnees-rgpd',
   'demande-justificatifs-charges',
   'demande-quittance-loyer',
   'demande-remise-gracieuse-impots',
-  'demande-rupture-conventionnelle',
   'demande-travaux-bailleur',
   'droit-au-compte-banque-de-france',
   'ecretement-facture-eau-fuite',
@@ -49,20 +49,21 @@ const WAITING_FOR_A_READ_SOURCE = [
   'garantie-vices-caches',
   'indemnisation-retard-annulation-vol',
   'indemnisation-retard-train',
-  'information-conge-supplementaire-naissance',
-  'lettre-demission',
+  'mise-en-demeure-livraison',
   'mise-en-demeure-paiement',
+  'opposition-prospection-commerciale',
   'reclamation-bagage-aerien',
   'reclamation-fiscale',
   'recours-amiable-securite-sociale',
-  'recours-gracieux-decision-administrative',
   'requete-exoneration-amende',
   'resiliation-abonnement-reconduction-tacite',
   'resiliation-assurance-auto',
   'resiliation-assurance-emprunteur',
   'resiliation-assurance-habitation',
-  'resiliation-mutuelle-sante',
+  'resiliation-contrat-energie',
   'resiliation-salle-de-sport',
+  'restitution-depot-garantie',
+  'retractation-achat-distance',
 ];
 
 const unprocessableDetails = refusalDetails;
@@ -156,13 +157,17 @@ describe('catalogue law (issue 24)', () => {
   describe('B. check dates that mean something', () => {
     const data = loadCatalogueData();
 
-    it('a source is either verified (article-level address and a check date) or says "unverified" and has no date', () => {
+    it('a source is either verified (article-level address and a check date), read on a copy (dated, not verified), or says "unverified" and has no date', () => {
       const all = [...data.letters, ...data.calculators, ...data.aiTools, ...data.quotes].flatMap((e) => e.sources);
       for (const s of all) {
         if (sourceVerified(s)) {
           expect(s.checkedOn).to.match(/^\d{4}-\d{2}-\d{2}$/);
           // Read means the article itself: no whole-code address.
           expect(s.url, s.text).not.to.include('/texte_lc/');
+        } else if (s.status === 'read_on_copy') {
+          expect(s.checkedOn).to.match(/^\d{4}-\d{2}-\d{2}$/);
+          // The note says which copy was read.
+          expect(s.note, s.text).to.match(/copie|doctrine\.fr/);
         } else {
           expect(s).to.include({ status: 'unverified' });
           expect(s).not.to.have.property('checkedOn');
@@ -174,11 +179,18 @@ describe('catalogue law (issue 24)', () => {
       expect(sourceVerified(find('resiliation-mutuelle-sante', 'L221-10-2'))).to.equal(false);
       expect(sourceVerified(find('contestation-prelevement-sepa', 'L133-25-1'))).to.equal(false);
       expect(sourceVerified(find('indemnite-retard-avion', '7'))).to.equal(false);
-      // And what was read on 2026-11-24 says so.
+      // What was read on doctrine.fr on 2026-11-24 was read again in the LEGI data on 2026-11-29 (issue 51).
       expect(find('conges-payes-acquis', 'L3141-3')).to.include({
-        checkedOn: '2026-11-24',
+        checkedOn: '2026-11-29',
         url: 'https://www.legifrance.gouv.fr/codes/article_lc/LEGIARTI000033020826',
+        legiarti: 'LEGIARTI000033020826',
       });
+      // What was read only on a copy says so, and is not verified: 8 sources (issue 51).
+      const onCopy = all.filter((s) => s.status === 'read_on_copy');
+      expect(onCopy).to.have.length(8);
+      expect(onCopy.some(sourceVerified)).to.equal(false);
+      expect(find('restitution-depot-garantie', '22')).to.include({ status: 'read_on_copy', checkedOn: '2026-11-24' });
+      expect(find('opposition-prospection-commerciale', 'L223-1')).to.include({ status: 'read_on_copy' });
     });
 
     it('the schema refuses a date on an unverified source, and a verified source without one', () => {
@@ -188,12 +200,28 @@ describe('catalogue law (issue 24)', () => {
       expect(legalSourceSchema.validate({ ...base, status: 'unverified', checkedOn: '2026-11-24' }).error).to.not.equal(undefined);
       expect(legalSourceSchema.validate(base).error).to.not.equal(undefined);
       expect(legalSourceSchema.validate({ ...base, status: 'verified', checkedOn: '2026-11-24' }).error).to.not.equal(undefined);
+      // Read on a copy: dated, and not verified (issue 51).
+      expect(legalSourceSchema.validate({ ...base, status: 'read_on_copy', checkedOn: '2026-11-24' }).error).to.equal(undefined);
+      expect(legalSourceSchema.validate({ ...base, status: 'read_on_copy' }).error).to.not.equal(undefined);
+      expect(sourceVerified({ ...base, status: 'read_on_copy', checkedOn: '2026-11-24' })).to.equal(false);
+      // The official id of the article and the phrase relied on.
+      const quoted = { ...base, checkedOn: '2026-11-29', legiarti: 'LEGIARTI000006441924', quote: 'Le vendeur est tenu de la garantie' };
+      expect(legalSourceSchema.validate(quoted).error).to.equal(undefined);
+      expect(legalSourceSchema.validate({ ...quoted, legiarti: 'LEGIARTI6441924' }).error).to.not.equal(undefined);
+      expect(legalSourceSchema.validate({ ...quoted, legiarti: 'LEGITEXT000006070721' }).error).to.not.equal(undefined);
+      expect(legalSourceSchema.validate({ ...quoted, quote: 'x'.repeat(301) }).error).to.not.equal(undefined);
     });
 
     it('SOURCES.md says « non vérifié », and the catalogue the API returns carries the status (valid against its response schema)', () => {
       const md = sourcesMarkdown(data);
       expect(md).to.include('Code de la mutualité, art. L221-10-2 — <https://www.legifrance.gouv.fr/codes/texte_lc/LEGITEXT000006074067> (non vérifié)');
-      expect(md).to.match(/Sources vérifiées : \d+ sur \d+/);
+      expect(md).to.match(/Sources vérifiées : \d+ sur \d+ ; lues seulement sur une copie non officielle : 8 ; non vérifiées : \d+\./);
+      expect(md).to.include(
+        'Loi n° 89-462 du 6 juillet 1989 tendant à améliorer les rapports locatifs, art. 22 — <https://www.legifrance.gouv.fr/loda/article_lc/LEGIARTI000006475255> (lu sur une copie non officielle le 2026-11-24, non vérifié)',
+      );
+      expect(md).to.include(
+        'Code du travail, art. L3121-36 — <https://www.legifrance.gouv.fr/codes/article_lc/LEGIARTI000033020341> (vérifié le 2026-11-29) — « donnent lieu à une majoration de salaire de 25 %',
+      );
       const body = JSON.parse(new Catalogue(data).body.toString('utf8')) as { letters: { slug: string; sources: { status?: string }[] }[] };
       const letter = body.letters.find((l) => l.slug === 'reclamation-fiscale')!;
       expect(letter.sources[0]).to.include({ status: 'unverified' }).and.not.to.have.property('checkedOn');
@@ -232,16 +260,20 @@ describe('catalogue law (issue 24)', () => {
       expect(l.providers).to.deep.equal([]);
       expect(l.keywords).to.include.members(['congé de naissance', 'naissance', 'employeur']);
       expect(l.legalBasis[0]).to.equal('Code du travail, articles L1225-46-2 à L1225-46-7');
-      // The text of the articles could not be read: the sources say so.
-      expect(l.sources.every((s) => s.status === 'unverified')).to.equal(true);
-      const values = { childEvent: 'naissance', childEventDate: '2026-09-14', previousLeave: 'paternite', leaveStartDate: '2026-12-01' };
-      const immediate = render(slug, { ...values, leaveDuration: '1-mois', succession: 'immediate' });
+      // The articles were read in DILA's LEGI data (issue 51); the law's article 99 and the decree were not.
+      expect(l.sources.map((s) => [s.article, sourceVerified(s)])).to.deep.equal([
+        ['L1225-46-2', true],
+        ['L331-8-1', true],
+        ['99', false],
+      ]);
+      const values = { childEvent: 'naissance', childEventDate: '2026-09-14', leaveStartDate: '2026-12-01' };
+      const immediate = render(slug, { ...values, leaveDuration: '1-mois', previousLeave: 'paternite-immediat' });
       expect(immediate).to.include("que je prendrai un congé supplémentaire de naissance d'une durée d'un mois, à compter du 1er décembre 2026.");
       expect(immediate).to.include(
         "Ce congé fait suite à mon congé de paternité et d'accueil de l'enfant, dont il prendra immédiatement la suite : la présente information vous parvient donc au moins quinze jours avant son début.",
       );
       expect(immediate).not.to.include('au moins un mois');
-      const split = render(slug, { ...values, leaveDuration: '2-mois-fractionne', secondPeriodStartDate: '2027-03-01', succession: 'differee' });
+      const split = render(slug, { ...values, leaveDuration: '2-mois-fractionne', secondPeriodStartDate: '2027-03-01', previousLeave: 'paternite' });
       expect(split).to.include(
         "d'une durée de deux mois, fractionné en deux périodes d'un mois, à compter du 1er décembre 2026, la seconde période débutant le 1er mars 2027.",
       );
@@ -253,7 +285,7 @@ describe('catalogue law (issue 24)', () => {
         ...RECIPIENT_VALUES,
         ...values,
         leaveDuration: '2-mois-fractionne',
-        succession: 'differee',
+        previousLeave: 'paternite',
       });
       expect(renderLetter(l, undefined, checked, NOW).missingFields).to.deep.equal(['secondPeriodStartDate']);
       expect(renderLetter(l, undefined, { ...checked, leaveDuration: '1-mois' }, NOW).missingFields).to.deep.equal([]);

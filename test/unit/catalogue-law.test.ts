@@ -49,12 +49,12 @@ describe('catalogue law (issue 16)', () => {
 
     it('reports a check older than 12 months, and one in the future', () => {
       const old = structuredClone(data);
-      old.letters[0]!.sources[0]!.checkedOn = '2025-11-23';
+      old.letters[0]!.sources[0]!.checkedOn = '2025-11-28';
       old.calculators[0]!.sources[0]!.checkedOn = '2026-11-30';
-      // Today moved from 2026-11-23 to 2026-11-24 (issue 24), then to 2026-11-29 (issue 51): a source read that day is in the future before it.
+      // Today moved from 2026-11-23 to 2026-11-24 (issue 24), then to 2026-11-29 (issue 51): sources read on 2026-11-29 would be in the future.
       const stale = staleSources(old, '2026-11-29');
       expect(stale).to.have.length(2);
-      expect(stale[0]).to.include(old.letters[0]!.slug).and.to.include('2025-11-23');
+      expect(stale[0]).to.include(old.letters[0]!.slug).and.to.include('2025-11-28');
       expect(stale[1]).to.include('future');
       // Exactly 12 months is still fresh; a provider address is checked too.
       old.letters[0]!.sources[0]!.checkedOn = '2025-11-29';

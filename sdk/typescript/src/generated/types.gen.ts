@@ -105,7 +105,7 @@ export type LegalSource = {
      */
     text: string;
     /**
-     * The article(s) relied on, or "—" for a text as a whole
+     * The article(s) relied on, numbered as Légifrance numbers them (e.g. "R*311-12"), or "—" for a text as a whole
      */
     article: string;
     /**
@@ -113,13 +113,21 @@ export type LegalSource = {
      */
     url: string;
     /**
-     * "unverified": the text has not been read on the official site (then no checkedOn)
+     * "unverified": the text has not been read on the official site (then no checkedOn); "read_on_copy": it was read only on an unofficial copy, on the day checkedOn (not verified); absent: read on the official site or in its official data
      */
-    status?: 'unverified';
+    status?: 'unverified' | 'read_on_copy' | string;
     /**
-     * Day (YYYY-MM-DD) the text was last read on the official site; absent when status is "unverified"
+     * Day (YYYY-MM-DD) the text was last read: on the official site or in its official data, or on a copy when status is "read_on_copy"; absent when status is "unverified"
      */
     checkedOn?: string;
+    /**
+     * Légifrance's id of the version of the article relied on (LEGIARTI and 12 digits), as in the article's address on Légifrance (…/article_lc/LEGIARTI…)
+     */
+    legiarti?: string;
+    /**
+     * The phrase of that article the letter or tool relies on, verbatim (short; spacing aside)
+     */
+    quote?: string;
     /**
      * What remains to check, or why the source is only partly verified
      */

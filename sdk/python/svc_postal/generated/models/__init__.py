@@ -75,7 +75,7 @@ from .health_status_type_0 import HealthStatusType0
 from .health_temporal import HealthTemporal
 from .health_worker import HealthWorker
 from .legal_source import LegalSource
-from .legal_source_status import LegalSourceStatus
+from .legal_source_status_type_0 import LegalSourceStatusType0
 from .letter_detail import LetterDetail
 from .letter_detail_provider_type_0 import LetterDetailProviderType0
 from .letter_detail_providers_item import LetterDetailProvidersItem
@@ -279,7 +279,7 @@ __all__ = (
     "HealthTemporal",
     "HealthWorker",
     "LegalSource",
-    "LegalSourceStatus",
+    "LegalSourceStatusType0",
     "LetterDetail",
     "LetterDetailProviderType0",
     "LetterDetailProvidersItem",
