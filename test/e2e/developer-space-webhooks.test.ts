@@ -310,7 +310,7 @@ describe('developer space: webhooks (browser, real receivers)', function () {
       expect(await text(page, '#last-error')).to.equal('endpoint disabled');
       expect(await page.$('form[action$="/renvoyer"]')).to.equal(null);
       if (process.env.RECORD_HISTORIES) {
-        // Fixture capture for test/fixtures/histories (docs/versioning.md).
+        // Fixture capture for test/fixtures/histories (docs/workflow-versioning.md).
         const history = await stack().temporal.client.workflow.getHandle(deliveryWorkflowId(deliveryId)).fetchHistory();
         mkdirSync(process.env.RECORD_HISTORIES, { recursive: true });
         writeFileSync(

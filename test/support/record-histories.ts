@@ -9,7 +9,7 @@ import { DELIVERY_STATUS, MAILING_MODE, MAILING_STATUS, MAILING_TEST } from '../
  * refuses): at the end of the run, the histories of the mailings, webhook
  * deliveries, batches and top-ups the suite ran, one per kind of path (workflow type, test or live, mode,
  * last status, open or closed), the longest of each, written to DIR to refresh
- * test/fixtures/histories/ after a workflow change (docs/versioning.md).
+ * test/fixtures/histories/ after a workflow change (docs/workflow-versioning.md).
  */
 export async function recordHistories(client: Client, dir: string): Promise<string[]> {
   mkdirSync(dir, { recursive: true });
