@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, cpSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@hey-api/openapi-ts';
@@ -34,9 +34,12 @@ export async function generateSdks(root: string, log: (line: string) => void = (
     input: document,
     output: { path: typescript, module: { extension: '.js' }, tsConfigPath: null },
     // throwOnError: the hand-written client throws an ApiError for every error answer, so `data` is typed as the success body.
-    plugins: [{ name: '@hey-api/client-fetch', throwOnError: true }, '@hey-api/typescript', '@hey-api/sdk'],
+    // client: false: every operation requires its `client`; the generator's default one (localhost, no key, no retries,
+    // no ApiError) would otherwise answer a call that forgot it.
+    plugins: [{ name: '@hey-api/client-fetch', throwOnError: true }, '@hey-api/typescript', { name: '@hey-api/sdk', client: false }],
     logs: { level: 'silent' },
   });
+  completeOpenEnums(join(typescript, 'types.gen.ts'));
 
   const python = join(root, 'python', 'svc_postal', 'generated');
   const tools = pythonSdkTools(log);
@@ -64,4 +67,14 @@ export async function generateSdks(root: string, log: (line: string) => void = (
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * An open enum of the document (`anyOf: [enum, string]`) comes out as `'paid' | … | string`, which
+ * TypeScript reduces to `string`: no completion. `(string & {})` still accepts a value added later
+ * and the editor still offers the known ones.
+ */
+function completeOpenEnums(typesFile: string): void {
+  const types = readFileSync(typesFile, 'utf8');
+  writeFileSync(typesFile, types.replace(/('[^'\n]*') \| string\b(?! &)/g, '$1 | (string & {})'));
 }

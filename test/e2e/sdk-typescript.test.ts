@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { randomUUID } from 'node:crypto';
-import { freeLetter, recipient, sender } from '../support/fixtures.js';
+import { createHmac, randomUUID } from 'node:crypto';
+import { boxLetterValues, freeLetter, recipient, sender } from '../support/fixtures.js';
 import {
   answerAnUnknownStatus,
   buildTypeScriptSdk,
@@ -16,6 +16,7 @@ import {
   webhooksUpToPosted,
   type SdkScene,
 } from '../support/sdk-scene.js';
+import { compileAgainstTheSdk, FIRST_DAY_PROGRAM, NO_CLIENT_PROGRAM } from '../support/sdk-typescript-programs.js';
 import { projectRoot } from '../../lib/paths.js';
 
 describe('TypeScript SDK (sdk/typescript) against a running stack', function () {
@@ -114,5 +115,58 @@ describe('TypeScript SDK (sdk/typescript) against a running stack', function () 
     const posts = scene.proxy.requests.filter((r) => r.method === 'POST');
     expect(posts).to.have.length(3);
     expect(new Set(posts.map((p) => p.headers['idempotency-key'])).size).to.equal(1);
+  });
+
+  it("compiles the README's first program under tsc --strict (typed results, open enums, WebhookEvent narrowed) and refuses a call without a client", () => {
+    const { status, diagnostics } = compileAgainstTheSdk({ 'first-day.ts': FIRST_DAY_PROGRAM, 'no-client.ts': NO_CLIENT_PROGRAM });
+    const errors = diagnostics.split('\n').filter((line) => /error TS\d+/.test(line));
+    expect(errors, diagnostics).to.have.length(1);
+    expect(errors[0]).to.match(/^no-client\.ts\(\d+,\d+\): error TS2345/);
+    expect(diagnostics).to.include("Property 'client' is missing");
+    expect(status).to.equal(2);
+  });
+
+  it('works through the bound client: create under our key, get, list by status, advance, cancel, render and verify webhooks', async () => {
+    const svc = sdk.createClient({ apiKey: scene.account.testKey, baseUrl: scene.proxy.url, baseDelayMs: 50, webhookSecrets: ['whsec_old', scene.secret] });
+    const body = { mode: 'simple', letter: freeLetter, sender, recipient };
+    const key = randomUUID();
+    const created = await svc.mailings.create(body, { idempotencyKey: key });
+    expect(created).to.include({ status: 'paid', test: true });
+    expect((await svc.mailings.create(body, { idempotencyKey: key })).id, 'the same key replays the first answer').to.equal(created.id);
+    const keys = scene.proxy.requests.filter((r) => r.method === 'POST' && r.path === '/v1/mailings').map((r) => r.headers['idempotency-key']);
+    expect(keys).to.deep.equal([key, key]);
+    expect(await svc.mailings.get(created.id)).to.include({ id: created.id, status: 'paid' });
+
+    const stillPaid = [(await svc.mailings.create(body)).id, (await svc.mailings.create(body)).id];
+    expect(await svc.mailings.advance(created.id, { step: 2 })).to.include({ id: created.id, status: 'posted' });
+    const listed: string[] = [];
+    for await (const mailing of svc.mailings.list({ status: 'paid', limit: 1 })) listed.push(mailing.id);
+    expect(listed).to.deep.equal([...stillPaid].reverse());
+
+    const tooLate = await svc.mailings.cancel(created.id).catch((error: unknown) => error);
+    expect(tooLate).to.be.instanceOf(sdk.ApiError).and.include({ status: 409, code: 'conflict' });
+    expect(await svc.mailings.cancel(stillPaid[0])).to.include({ id: stillPaid[0], status: 'canceled' });
+    const missing = await svc.mailings.get(randomUUID()).catch((error: unknown) => error);
+    expect(missing).to.be.instanceOf(sdk.ApiError).and.include({ status: 404, code: 'not_found' });
+
+    const letter = await svc.letters.render('resiliation-box-internet', { provider: 'bouygues-telecom', fields: boxLetterValues });
+    expect(letter.text).to.include('FB-0987654321');
+    expect(letter.missingFields).to.deep.equal([]);
+
+    for (const webhook of await webhooksUpToPosted(scene.receiver, created.id)) {
+      const event = svc.webhooks.verify({ rawBody: webhook.raw, signature: webhook.headers['service-signature'] });
+      expect(event.type).to.equal(webhook.body.type);
+      expect(event.data.mailing.id).to.equal(created.id);
+    }
+  });
+
+  it('verifies a webhook of a type added after the SDK as its unknown arm, and refuses a foreign signature', () => {
+    const svc = sdk.createClient({ apiKey: scene.account.testKey, baseUrl: scene.proxy.url, webhookSecrets: scene.secret });
+    const sent = { id: randomUUID(), type: 'mailing.held_at_customs', created: new Date().toISOString(), livemode: false, data: { customs: 'Roissy' } };
+    const rawBody = JSON.stringify(sent);
+    const t = Math.floor(Date.now() / 1000);
+    const signature = `t=${t},v1=${createHmac('sha256', scene.secret).update(`${t}.${rawBody}`).digest('hex')}`;
+    expect(svc.webhooks.verify({ rawBody, signature })).to.deep.equal({ ...sent, type: 'unknown', receivedType: 'mailing.held_at_customs' });
+    expect(() => svc.webhooks.verify({ rawBody, signature, secrets: 'whsec_someoneElse' })).to.throw(sdk.WebhookSignatureError);
   });
 });
