@@ -347,8 +347,8 @@ export function buildOpenApi(routes: Route[], serverUrl: string): JsonSchema {
 }
 
 /**
- * What CHANGELOG.md's newest entry records of the document it describes: the SHA-256 of the
- * document with sorted keys, served address left out. A change of the contract changes it, so
+ * What CHANGELOG.md's releases (and `## Unreleased`, once it has an entry) end with: the SHA-256 of
+ * the document with sorted keys, served address left out. A change of the contract changes it, so
  * test/unit/changelog.test.ts fails until the change has its entry (`npm run openapi:fingerprint`).
  */
 export function openApiFingerprint(routes: Route[]): string {

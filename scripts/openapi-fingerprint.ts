@@ -1,5 +1,5 @@
 import { openApiFingerprint } from '../api/openapi.js';
 import { routes } from '../api/routes/index.js';
 
-/** Prints the fingerprint of today's OpenAPI document, for CHANGELOG.md's newest entry (npm run openapi:fingerprint). */
+/** Prints the fingerprint of today's OpenAPI document, the last line of CHANGELOG.md's `## Unreleased` (npm run openapi:fingerprint). */
 console.log(openApiFingerprint(routes));
