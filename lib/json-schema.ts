@@ -54,6 +54,9 @@ interface Description {
   link?: unknown;
 }
 
+/** The description of an open enum's second branch: any other string, for the values added later. */
+const OPEN_VALUE = 'A value added after this version of the document';
+
 /** JavaScript's String.prototype.trim() blanks (ECMAScript WhiteSpace and LineTerminator), spelled out so Python's `re` reads them alike. */
 const BLANKS = '\\t\\n\\x0b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
 /** Every character of the Basic Multilingual Plane but those blanks. */
@@ -169,7 +172,7 @@ function core(d: Description, options: ConvertOptions): JsonSchema {
     // An answer's list of values grows within /v1 (a new status, event or mode): documented open, so
     // that a client generated from the document keeps an unknown value rather than failing on it.
     if (options.loose && values.length > 1 && types.length === 1 && types[0] === 'string')
-      return { anyOf: [closed, { type: 'string', description: 'A value added after this version of the document' }] };
+      return { anyOf: [closed, { type: 'string', description: OPEN_VALUE }] };
     return closed;
   }
   switch (d.type) {
@@ -337,4 +340,36 @@ function convert(d: Description, options: ConvertOptions): JsonSchema {
 /** The JSON Schema of a Joi schema, for the OpenAPI document. */
 export function joiToOpenApiSchema(schema: Joi.Schema, options: ConvertOptions): JsonSchema {
   return convert(schema.describe() as Description, options);
+}
+
+/**
+ * Names each open enum of the components (an answer's `anyOf: [enum, any other string]`): its
+ * closed list becomes a component named after where it sits, the component then each key
+ * (`LegalSource` › `status` → `LegalSourceStatus`; an array's items add `Item`), referenced from
+ * the property. Left inline, generators name it by its position in the anyOf (Python's
+ * `LegalSourceStatusType0`) or not at all (TypeScript's inline union). A name already taken by
+ * another schema leaves that enum inline.
+ */
+export function nameOpenEnums(components: Record<string, JsonSchema>): void {
+  const visit = (node: unknown, name: string): void => {
+    if (Array.isArray(node)) return node.forEach((branch) => visit(branch, name));
+    if (typeof node !== 'object' || node === null) return;
+    const schema = node as JsonSchema;
+    const branches = schema.anyOf as JsonSchema[] | undefined;
+    const closed = branches?.[0];
+    if (branches?.length === 2 && closed && Array.isArray(closed.enum) && branches[1]?.description === OPEN_VALUE) {
+      const existing = components[name];
+      if (!existing || JSON.stringify(existing) === JSON.stringify(closed)) {
+        components[name] = closed;
+        branches[0] = { $ref: `#/components/schemas/${name}` };
+      }
+      return;
+    }
+    for (const [key, child] of Object.entries(schema.properties ?? {})) visit(child, name + key.charAt(0).toUpperCase() + key.slice(1));
+    visit(schema.items, name + 'Item');
+    visit(schema.anyOf, name);
+    visit(schema.oneOf, name);
+    visit(schema.allOf, name);
+  };
+  for (const [name, schema] of Object.entries(components)) visit(schema, name);
 }

@@ -16,9 +16,7 @@ from .catalogue_letter import CatalogueLetter
 from .catalogue_letter_content import CatalogueLetterContent
 from .catalogue_letter_content_fields import CatalogueLetterContentFields
 from .catalogue_letter_providers_item import CatalogueLetterProvidersItem
-from .catalogue_letter_recommended_mode_type_0 import (
-    CatalogueLetterRecommendedModeType0,
-)
+from .catalogue_letter_recommended_mode import CatalogueLetterRecommendedMode
 from .catalogue_prices import CataloguePrices
 from .catalogue_tool import CatalogueTool
 from .category import Category
@@ -27,17 +25,15 @@ from .city_results import CityResults
 from .company_profile import CompanyProfile
 from .company_profile_activity import CompanyProfileActivity
 from .company_profile_company import CompanyProfileCompany
-from .company_profile_company_status_type_0 import CompanyProfileCompanyStatusType0
+from .company_profile_company_status import CompanyProfileCompanyStatus
 from .company_profile_establishment import CompanyProfileEstablishment
-from .company_profile_establishment_status_type_0 import (
-    CompanyProfileEstablishmentStatusType0,
-)
+from .company_profile_establishment_status import CompanyProfileEstablishmentStatus
 from .company_profile_head_office import CompanyProfileHeadOffice
 from .company_profile_headcount import CompanyProfileHeadcount
 from .company_results import CompanyResults
 from .company_summary import CompanySummary
 from .company_summary_head_office import CompanySummaryHeadOffice
-from .company_summary_status_type_0 import CompanySummaryStatusType0
+from .company_summary_status import CompanySummaryStatus
 from .compute_request import ComputeRequest
 from .compute_request_inputs import ComputeRequestInputs
 from .error import Error
@@ -50,10 +46,10 @@ from .expense_split_amounts import ExpenseSplitAmounts
 from .expense_split_mode import ExpenseSplitMode
 from .expense_split_shares import ExpenseSplitShares
 from .field import Field
-from .field_filled_from_type_0 import FieldFilledFromType0
+from .field_filled_from import FieldFilledFrom
 from .field_options_type_0_item import FieldOptionsType0Item
 from .field_required_when import FieldRequiredWhen
-from .field_type_type_0 import FieldTypeType0
+from .field_type import FieldType
 from .free_letter_content import FreeLetterContent
 from .fuel_prices import FuelPrices
 from .fuel_prices_department import FuelPricesDepartment
@@ -65,21 +61,21 @@ from .fuel_station import FuelStation
 from .fuel_stations import FuelStations
 from .fuel_stations_centre_type_0 import FuelStationsCentreType0
 from .fuel_stations_commune_type_0 import FuelStationsCommuneType0
-from .fuel_stations_sort_type_0 import FuelStationsSortType0
+from .fuel_stations_sort import FuelStationsSort
 from .fuel_stations_unit import FuelStationsUnit
 from .get_mailing_proof_kind import GetMailingProofKind
 from .health import Health
 from .health_partners import HealthPartners
 from .health_postgres import HealthPostgres
-from .health_status_type_0 import HealthStatusType0
+from .health_status import HealthStatus
 from .health_temporal import HealthTemporal
 from .health_worker import HealthWorker
 from .legal_source import LegalSource
-from .legal_source_status_type_0 import LegalSourceStatusType0
+from .legal_source_status import LegalSourceStatus
 from .letter_detail import LetterDetail
 from .letter_detail_provider_type_0 import LetterDetailProviderType0
 from .letter_detail_providers_item import LetterDetailProvidersItem
-from .letter_detail_recommended_mode_type_0 import LetterDetailRecommendedModeType0
+from .letter_detail_recommended_mode import LetterDetailRecommendedMode
 from .letter_detail_template import LetterDetailTemplate
 from .letter_render import LetterRender
 from .letter_render_request import LetterRenderRequest
@@ -92,7 +88,7 @@ from .mailing_address_country import MailingAddressCountry
 from .mailing_batch import MailingBatch
 from .mailing_batch_counts import MailingBatchCounts
 from .mailing_batch_list import MailingBatchList
-from .mailing_batch_mode_type_0 import MailingBatchModeType0
+from .mailing_batch_mode import MailingBatchMode
 from .mailing_batch_report import MailingBatchReport
 from .mailing_batch_report_rows_item import MailingBatchReportRowsItem
 from .mailing_batch_report_rows_item_error_type_0 import (
@@ -110,7 +106,7 @@ from .mailing_batch_request_options_address_placement import (
 )
 from .mailing_batch_row import MailingBatchRow
 from .mailing_batch_row_fields import MailingBatchRowFields
-from .mailing_batch_status_type_0 import MailingBatchStatusType0
+from .mailing_batch_status import MailingBatchStatus
 from .mailing_quote import MailingQuote
 from .mailing_quote_lines_item import MailingQuoteLinesItem
 from .mailing_request import MailingRequest
@@ -123,12 +119,12 @@ from .mailing_request_options_address_placement import (
 )
 from .open_api_document import OpenApiDocument
 from .partner_breaker import PartnerBreaker
-from .partner_breaker_state_type_0 import PartnerBreakerStateType0
+from .partner_breaker_state import PartnerBreakerState
 from .pdf_letter_content import PdfLetterContent
 from .postal_address import PostalAddress
 from .postal_address_country import PostalAddressCountry
 from .proof_link import ProofLink
-from .proof_link_kind_type_0 import ProofLinkKindType0
+from .proof_link_kind import ProofLinkKind
 from .quote_estimate import QuoteEstimate
 from .quote_estimate_currency import QuoteEstimateCurrency
 from .quote_estimate_defaults_applied_item import QuoteEstimateDefaultsAppliedItem
@@ -139,9 +135,9 @@ from .quote_estimate_route_type_0 import QuoteEstimateRouteType0
 from .quote_line_item import QuoteLineItem
 from .readiness import Readiness
 from .readiness_postgres import ReadinessPostgres
-from .readiness_status_type_0 import ReadinessStatusType0
+from .readiness_status import ReadinessStatus
 from .request_warning import RequestWarning
-from .request_warning_code_type_0 import RequestWarningCodeType0
+from .request_warning_code import RequestWarningCode
 from .route_result import RouteResult
 from .route_result_from import RouteResultFrom
 from .route_result_geometry import RouteResultGeometry
@@ -153,39 +149,37 @@ from .search_fuel_stations_query import SearchFuelStationsQuery
 from .search_fuel_stations_query_fuel import SearchFuelStationsQueryFuel
 from .search_fuel_stations_query_sort import SearchFuelStationsQuerySort
 from .search_results import SearchResults
-from .search_results_mode_type_0 import SearchResultsModeType0
+from .search_results_mode import SearchResultsMode
 from .search_results_results_item import SearchResultsResultsItem
-from .search_results_results_item_kind_type_0 import SearchResultsResultsItemKindType0
-from .search_results_results_item_matched_by_item_type_0 import (
-    SearchResultsResultsItemMatchedByItemType0,
+from .search_results_results_item_kind import SearchResultsResultsItemKind
+from .search_results_results_item_matched_by_item import (
+    SearchResultsResultsItemMatchedByItem,
 )
 from .segment import Segment
 from .segment_type import SegmentType
 from .service_request import ServiceRequest
 from .service_request_input import ServiceRequestInput
 from .service_request_input_kind import ServiceRequestInputKind
-from .service_request_kind_type_0 import ServiceRequestKindType0
+from .service_request_kind import ServiceRequestKind
 from .service_request_list import ServiceRequestList
-from .service_request_status_type_0 import ServiceRequestStatusType0
+from .service_request_status import ServiceRequestStatus
 from .settlement import Settlement
 from .settlement_balances_item import SettlementBalancesItem
 from .settlement_currency import SettlementCurrency
-from .settlement_method_type_0 import SettlementMethodType0
+from .settlement_method import SettlementMethod
 from .settlement_transfers_item import SettlementTransfersItem
 from .shipment import Shipment
 from .shipment_document import ShipmentDocument
-from .shipment_document_address_placement_type_0 import (
-    ShipmentDocumentAddressPlacementType0,
-)
-from .shipment_document_kind_type_0 import ShipmentDocumentKindType0
+from .shipment_document_address_placement import ShipmentDocumentAddressPlacement
+from .shipment_document_kind import ShipmentDocumentKind
 from .shipment_document_letter import ShipmentDocumentLetter
 from .shipment_events_item import ShipmentEventsItem
-from .shipment_events_item_status_type_0 import ShipmentEventsItemStatusType0
+from .shipment_events_item_status import ShipmentEventsItemStatus
 from .shipment_list import ShipmentList
-from .shipment_mode_type_0 import ShipmentModeType0
+from .shipment_mode import ShipmentMode
 from .shipment_proofs_item import ShipmentProofsItem
-from .shipment_proofs_item_kind_type_0 import ShipmentProofsItemKindType0
-from .shipment_status_type_0 import ShipmentStatusType0
+from .shipment_proofs_item_kind import ShipmentProofsItemKind
+from .shipment_status import ShipmentStatus
 from .siret_recipient import SiretRecipient
 from .text_segment import TextSegment
 from .text_segment_type import TextSegmentType
@@ -200,12 +194,10 @@ from .webhook_event import WebhookEvent
 from .webhook_event_data import WebhookEventData
 from .webhook_event_data_details import WebhookEventDataDetails
 from .webhook_event_data_endpoint import WebhookEventDataEndpoint
-from .webhook_event_data_endpoint_events_item_type_0 import (
-    WebhookEventDataEndpointEventsItemType0,
-)
+from .webhook_event_data_endpoint_events_item import WebhookEventDataEndpointEventsItem
 from .webhook_event_data_proof import WebhookEventDataProof
-from .webhook_event_data_proof_kind_type_0 import WebhookEventDataProofKindType0
-from .webhook_event_type_type_0 import WebhookEventTypeType0
+from .webhook_event_data_proof_kind import WebhookEventDataProofKind
+from .webhook_event_type import WebhookEventType
 
 __all__ = (
     "AddressResult",
@@ -224,7 +216,7 @@ __all__ = (
     "CatalogueLetterContent",
     "CatalogueLetterContentFields",
     "CatalogueLetterProvidersItem",
-    "CatalogueLetterRecommendedModeType0",
+    "CatalogueLetterRecommendedMode",
     "CataloguePrices",
     "CatalogueTool",
     "Category",
@@ -233,15 +225,15 @@ __all__ = (
     "CompanyProfile",
     "CompanyProfileActivity",
     "CompanyProfileCompany",
-    "CompanyProfileCompanyStatusType0",
+    "CompanyProfileCompanyStatus",
     "CompanyProfileEstablishment",
-    "CompanyProfileEstablishmentStatusType0",
+    "CompanyProfileEstablishmentStatus",
     "CompanyProfileHeadOffice",
     "CompanyProfileHeadcount",
     "CompanyResults",
     "CompanySummary",
     "CompanySummaryHeadOffice",
-    "CompanySummaryStatusType0",
+    "CompanySummaryStatus",
     "ComputeRequest",
     "ComputeRequestInputs",
     "Error",
@@ -254,10 +246,10 @@ __all__ = (
     "ExpenseSplitMode",
     "ExpenseSplitShares",
     "Field",
-    "FieldFilledFromType0",
+    "FieldFilledFrom",
     "FieldOptionsType0Item",
     "FieldRequiredWhen",
-    "FieldTypeType0",
+    "FieldType",
     "FreeLetterContent",
     "FuelPrices",
     "FuelPricesDepartment",
@@ -269,21 +261,21 @@ __all__ = (
     "FuelStations",
     "FuelStationsCentreType0",
     "FuelStationsCommuneType0",
-    "FuelStationsSortType0",
+    "FuelStationsSort",
     "FuelStationsUnit",
     "GetMailingProofKind",
     "Health",
     "HealthPartners",
     "HealthPostgres",
-    "HealthStatusType0",
+    "HealthStatus",
     "HealthTemporal",
     "HealthWorker",
     "LegalSource",
-    "LegalSourceStatusType0",
+    "LegalSourceStatus",
     "LetterDetail",
     "LetterDetailProviderType0",
     "LetterDetailProvidersItem",
-    "LetterDetailRecommendedModeType0",
+    "LetterDetailRecommendedMode",
     "LetterDetailTemplate",
     "LetterRender",
     "LetterRenderRequest",
@@ -296,7 +288,7 @@ __all__ = (
     "MailingBatch",
     "MailingBatchCounts",
     "MailingBatchList",
-    "MailingBatchModeType0",
+    "MailingBatchMode",
     "MailingBatchReport",
     "MailingBatchReportRowsItem",
     "MailingBatchReportRowsItemErrorType0",
@@ -308,7 +300,7 @@ __all__ = (
     "MailingBatchRequestOptionsAddressPlacement",
     "MailingBatchRow",
     "MailingBatchRowFields",
-    "MailingBatchStatusType0",
+    "MailingBatchStatus",
     "MailingQuote",
     "MailingQuoteLinesItem",
     "MailingRequest",
@@ -319,12 +311,12 @@ __all__ = (
     "MailingRequestOptionsAddressPlacement",
     "OpenApiDocument",
     "PartnerBreaker",
-    "PartnerBreakerStateType0",
+    "PartnerBreakerState",
     "PdfLetterContent",
     "PostalAddress",
     "PostalAddressCountry",
     "ProofLink",
-    "ProofLinkKindType0",
+    "ProofLinkKind",
     "QuoteEstimate",
     "QuoteEstimateCurrency",
     "QuoteEstimateDefaultsAppliedItem",
@@ -335,9 +327,9 @@ __all__ = (
     "QuoteLineItem",
     "Readiness",
     "ReadinessPostgres",
-    "ReadinessStatusType0",
+    "ReadinessStatus",
     "RequestWarning",
-    "RequestWarningCodeType0",
+    "RequestWarningCode",
     "RouteResult",
     "RouteResultFrom",
     "RouteResultGeometry",
@@ -349,35 +341,35 @@ __all__ = (
     "SearchFuelStationsQueryFuel",
     "SearchFuelStationsQuerySort",
     "SearchResults",
-    "SearchResultsModeType0",
+    "SearchResultsMode",
     "SearchResultsResultsItem",
-    "SearchResultsResultsItemKindType0",
-    "SearchResultsResultsItemMatchedByItemType0",
+    "SearchResultsResultsItemKind",
+    "SearchResultsResultsItemMatchedByItem",
     "Segment",
     "SegmentType",
     "ServiceRequest",
     "ServiceRequestInput",
     "ServiceRequestInputKind",
-    "ServiceRequestKindType0",
+    "ServiceRequestKind",
     "ServiceRequestList",
-    "ServiceRequestStatusType0",
+    "ServiceRequestStatus",
     "Settlement",
     "SettlementBalancesItem",
     "SettlementCurrency",
-    "SettlementMethodType0",
+    "SettlementMethod",
     "SettlementTransfersItem",
     "Shipment",
     "ShipmentDocument",
-    "ShipmentDocumentAddressPlacementType0",
-    "ShipmentDocumentKindType0",
+    "ShipmentDocumentAddressPlacement",
+    "ShipmentDocumentKind",
     "ShipmentDocumentLetter",
     "ShipmentEventsItem",
-    "ShipmentEventsItemStatusType0",
+    "ShipmentEventsItemStatus",
     "ShipmentList",
-    "ShipmentModeType0",
+    "ShipmentMode",
     "ShipmentProofsItem",
-    "ShipmentProofsItemKindType0",
-    "ShipmentStatusType0",
+    "ShipmentProofsItemKind",
+    "ShipmentStatus",
     "SiretRecipient",
     "TextSegment",
     "TextSegmentType",
@@ -392,8 +384,8 @@ __all__ = (
     "WebhookEventData",
     "WebhookEventDataDetails",
     "WebhookEventDataEndpoint",
-    "WebhookEventDataEndpointEventsItemType0",
+    "WebhookEventDataEndpointEventsItem",
     "WebhookEventDataProof",
-    "WebhookEventDataProofKindType0",
-    "WebhookEventTypeType0",
+    "WebhookEventDataProofKind",
+    "WebhookEventType",
 )

@@ -5,8 +5,8 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.field_filled_from_type_0 import FieldFilledFromType0
-from ..models.field_type_type_0 import FieldTypeType0
+from ..models.field_filled_from import FieldFilledFrom
+from ..models.field_type import FieldType
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ class Field:
     Attributes:
         name (str):
         label (str):
-        type_ (FieldTypeType0 | str):
+        type_ (FieldType | str):
         required (bool):
         pattern (str | Unset):
         options (Any | list[FieldOptionsType0Item] | Unset):
@@ -32,14 +32,14 @@ class Field:
         default (bool | float | str | Unset):
         required_when (FieldRequiredWhen | Unset): The field is required when the enum field `field` has one of `values`
             (a letter then prints the passage that uses it; a calculator computes with it)
-        filled_from (FieldFilledFromType0 | str | Unset): In POST /v1/mailings this field is filled from the request's
+        filled_from (FieldFilledFrom | str | Unset): In POST /v1/mailings this field is filled from the request's
             `sender` or `recipient` (the validated addresses the envelope window shows): no need to send it there; a
             different value is replaced, with a warning on the mailing
     """
 
     name: str
     label: str
-    type_: FieldTypeType0 | str
+    type_: FieldType | str
     required: bool
     pattern: str | Unset = UNSET
     options: Any | list[FieldOptionsType0Item] | Unset = UNSET
@@ -47,7 +47,7 @@ class Field:
     example: float | str | Unset = UNSET
     default: bool | float | str | Unset = UNSET
     required_when: FieldRequiredWhen | Unset = UNSET
-    filled_from: FieldFilledFromType0 | str | Unset = UNSET
+    filled_from: FieldFilledFrom | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         name = self.name
@@ -55,7 +55,7 @@ class Field:
         label = self.label
 
         type_: str
-        if isinstance(self.type_, FieldTypeType0):
+        if isinstance(self.type_, FieldType):
             type_ = self.type_.value
         else:
             type_ = self.type_
@@ -97,7 +97,7 @@ class Field:
         filled_from: str | Unset
         if isinstance(self.filled_from, Unset):
             filled_from = UNSET
-        elif isinstance(self.filled_from, FieldFilledFromType0):
+        elif isinstance(self.filled_from, FieldFilledFrom):
             filled_from = self.filled_from.value
         else:
             filled_from = self.filled_from
@@ -139,16 +139,16 @@ class Field:
 
         label = d.pop("label")
 
-        def _parse_type_(data: object) -> FieldTypeType0 | str:
+        def _parse_type_(data: object) -> FieldType | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                type_type_0 = FieldTypeType0(data)
+                type_type_0 = FieldType(data)
 
                 return type_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(FieldTypeType0 | str, data)
+            return cast(FieldType | str, data)
 
         type_ = _parse_type_(d.pop("type"))
 
@@ -201,18 +201,18 @@ class Field:
         else:
             required_when = FieldRequiredWhen.from_dict(_required_when)
 
-        def _parse_filled_from(data: object) -> FieldFilledFromType0 | str | Unset:
+        def _parse_filled_from(data: object) -> FieldFilledFrom | str | Unset:
             if isinstance(data, Unset):
                 return data
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                filled_from_type_0 = FieldFilledFromType0(data)
+                filled_from_type_0 = FieldFilledFrom(data)
 
                 return filled_from_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(FieldFilledFromType0 | str | Unset, data)
+            return cast(FieldFilledFrom | str | Unset, data)
 
         filled_from = _parse_filled_from(d.pop("filledFrom", UNSET))
 

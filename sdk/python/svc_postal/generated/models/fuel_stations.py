@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.fuel_stations_sort_type_0 import FuelStationsSortType0
+from ..models.fuel_stations_sort import FuelStationsSort
 from ..models.fuel_stations_unit import FuelStationsUnit
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ class FuelStations:
     Attributes:
         fuel (str):
         unit (FuelStationsUnit):
-        sort (FuelStationsSortType0 | str):
+        sort (FuelStationsSort | str):
         radius_km (float):
         centre (FuelStationsCentreType0 | None):
         commune (FuelStationsCommuneType0 | None):
@@ -34,7 +34,7 @@ class FuelStations:
 
     fuel: str
     unit: FuelStationsUnit
-    sort: FuelStationsSortType0 | str
+    sort: FuelStationsSort | str
     radius_km: float
     centre: FuelStationsCentreType0 | None
     commune: FuelStationsCommuneType0 | None
@@ -50,7 +50,7 @@ class FuelStations:
         unit = self.unit.value
 
         sort: str
-        if isinstance(self.sort, FuelStationsSortType0):
+        if isinstance(self.sort, FuelStationsSort):
             sort = self.sort.value
         else:
             sort = self.sort
@@ -104,16 +104,16 @@ class FuelStations:
 
         unit = FuelStationsUnit(d.pop("unit"))
 
-        def _parse_sort(data: object) -> FuelStationsSortType0 | str:
+        def _parse_sort(data: object) -> FuelStationsSort | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                sort_type_0 = FuelStationsSortType0(data)
+                sort_type_0 = FuelStationsSort(data)
 
                 return sort_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(FuelStationsSortType0 | str, data)
+            return cast(FuelStationsSort | str, data)
 
         sort = _parse_sort(d.pop("sort"))
 

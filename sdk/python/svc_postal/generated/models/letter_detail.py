@@ -5,9 +5,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.letter_detail_recommended_mode_type_0 import (
-    LetterDetailRecommendedModeType0,
-)
+from ..models.letter_detail_recommended_mode import LetterDetailRecommendedMode
 
 if TYPE_CHECKING:
     from ..models.field import Field
@@ -30,7 +28,7 @@ class LetterDetail:
         summary (str):
         legal_basis (list[str]):
         sources (list[LegalSource]):
-        recommended_mode (LetterDetailRecommendedModeType0 | str):
+        recommended_mode (LetterDetailRecommendedMode | str):
         keywords (list[str]):
         providers (list[LetterDetailProvidersItem]):
         provider (LetterDetailProviderType0 | None):
@@ -44,7 +42,7 @@ class LetterDetail:
     summary: str
     legal_basis: list[str]
     sources: list[LegalSource]
-    recommended_mode: LetterDetailRecommendedModeType0 | str
+    recommended_mode: LetterDetailRecommendedMode | str
     keywords: list[str]
     providers: list[LetterDetailProvidersItem]
     provider: LetterDetailProviderType0 | None
@@ -70,7 +68,7 @@ class LetterDetail:
             sources.append(sources_item)
 
         recommended_mode: str
-        if isinstance(self.recommended_mode, LetterDetailRecommendedModeType0):
+        if isinstance(self.recommended_mode, LetterDetailRecommendedMode):
             recommended_mode = self.recommended_mode.value
         else:
             recommended_mode = self.recommended_mode
@@ -142,18 +140,16 @@ class LetterDetail:
 
             sources.append(sources_item)
 
-        def _parse_recommended_mode(
-            data: object,
-        ) -> LetterDetailRecommendedModeType0 | str:
+        def _parse_recommended_mode(data: object) -> LetterDetailRecommendedMode | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                recommended_mode_type_0 = LetterDetailRecommendedModeType0(data)
+                recommended_mode_type_0 = LetterDetailRecommendedMode(data)
 
                 return recommended_mode_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(LetterDetailRecommendedModeType0 | str, data)
+            return cast(LetterDetailRecommendedMode | str, data)
 
         recommended_mode = _parse_recommended_mode(d.pop("recommendedMode"))
 

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..errors import refuse_unknown_keys
 from ..models.mailing_batch_request_mode import MailingBatchRequestMode
 from ..types import UNSET, Unset
 
@@ -159,6 +160,19 @@ class MailingBatchRequest:
 
         dry_run = d.pop("dryRun", UNSET)
 
+        refuse_unknown_keys(
+            cls.__name__,
+            d,
+            {
+                "mode": "mode",
+                "letter": "letter",
+                "sender": "sender",
+                "rows": "rows",
+                "options": "options",
+                "send_at": "sendAt",
+                "dry_run": "dryRun",
+            },
+        )
         mailing_batch_request = cls(
             mode=mode,
             letter=letter,

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..errors import refuse_unknown_keys
 from ..models.mailing_request_mode import MailingRequestMode
 from ..types import UNSET, Unset
 
@@ -176,6 +177,20 @@ class MailingRequest:
 
         send_at = d.pop("sendAt", UNSET)
 
+        refuse_unknown_keys(
+            cls.__name__,
+            d,
+            {
+                "mode": "mode",
+                "letter": "letter",
+                "sender": "sender",
+                "recipient": "recipient",
+                "recipient_email": "recipientEmail",
+                "reference": "reference",
+                "options": "options",
+                "send_at": "sendAt",
+            },
+        )
         mailing_request = cls(
             mode=mode,
             letter=letter,

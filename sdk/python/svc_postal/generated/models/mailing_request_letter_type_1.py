@@ -5,6 +5,8 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..errors import refuse_unknown_keys
+
 T = TypeVar("T", bound="MailingRequestLetterType1")
 
 
@@ -42,6 +44,14 @@ class MailingRequestLetterType1:
 
         body = d.pop("body")
 
+        refuse_unknown_keys(
+            cls.__name__,
+            d,
+            {
+                "title": "title",
+                "body": "body",
+            },
+        )
         mailing_request_letter_type_1 = cls(
             title=title,
             body=body,
