@@ -23,7 +23,9 @@ export type JsonSchema = Record<string, unknown>;
  * - `.allow(null)` is nullable; `.valid(...)` an enum (in an answer, open: any other string too, for
  *   the values added later); alternatives anyOf (Joi tries each and keeps
  *   the first that matches, so more than one may match), `.match('one')` oneOf.
- * - A label names a component under #/components/schemas (inlined when two differ).
+ * - A label names a component under #/components/schemas, a null its use allows left at the use; a
+ *   request's schema whose label an answer's different schema took first is `<label>Input`; other
+ *   differing schemas of one label are inlined. Answers' open enums are named by nameOpenEnums.
  *
  * A construct this function cannot express exactly on a request (custom rules, conditions) throws
  * unless `loose` is set (response schemas, documented but never validated by clients).
@@ -321,19 +323,33 @@ function convert(d: Description, options: ConvertOptions): JsonSchema {
   if (d.link || d.renames) inexpressible(d, 'links and renames', options);
   let schema = core(d, options);
   const nullable = (d.allow ?? []).includes(null) && !options.query;
-  if (nullable) schema = withNull(schema);
-  if (flags.default !== undefined && typeof flags.default !== 'function' && !(typeof flags.default === 'object' && flags.default && 'special' in flags.default))
-    schema.default = flags.default;
-  if (Array.isArray(d.examples) && d.examples.length) schema.examples = d.examples;
+  const withDefaultAndExamples = (s: JsonSchema): JsonSchema => {
+    if (
+      flags.default !== undefined &&
+      typeof flags.default !== 'function' &&
+      !(typeof flags.default === 'object' && flags.default && 'special' in flags.default)
+    )
+      s.default = flags.default;
+    if (Array.isArray(d.examples) && d.examples.length) s.examples = d.examples;
+    return s;
+  };
   const label = flags.label as string | undefined;
   const description = flags.description as string | undefined;
   if (label && (d.type === 'object' || d.type === 'alternatives')) {
-    const existing = options.components[label];
-    if (!existing || JSON.stringify(existing) === JSON.stringify(schema)) {
-      options.components[label] = schema;
-      return { $ref: `#/components/schemas/${label}`, ...(description ? { description } : {}) };
+    // The component is the value itself; a null the use allows stays at the use (`anyOf: [$ref, null]`),
+    // so generators name the component as labelled rather than by its place in a nullable union.
+    const component = withDefaultAndExamples({ ...schema });
+    // A request's version of a label an answer took first (stricter strings) is its own component, `<label>Input`.
+    for (const name of options.loose ? [label] : [label, `${label}Input`]) {
+      const existing = options.components[name];
+      if (existing && JSON.stringify(existing) !== JSON.stringify(component)) continue;
+      options.components[name] = component;
+      const ref: JsonSchema = { $ref: `#/components/schemas/${name}` };
+      return { ...(nullable ? withNull(ref) : ref), ...(description ? { description } : {}) };
     }
   }
+  if (nullable) schema = withNull(schema);
+  schema = withDefaultAndExamples(schema);
   return description ? { description, ...schema } : schema;
 }
 

@@ -225,6 +225,12 @@ export type SearchResults = {
     }>;
 };
 
+export type LetterProvider = {
+    slug: string;
+    name: string;
+    address: PostalAddress;
+};
+
 export type LetterDetail = {
     slug: string;
     title: string;
@@ -239,11 +245,7 @@ export type LetterDetail = {
         name: string;
         address: PostalAddress;
     }>;
-    provider: {
-        slug: string;
-        name: string;
-        address: PostalAddress;
-    } | null;
+    provider: LetterProvider | null;
     /**
      * Every field to send, for this provider when one is given
      */
@@ -254,10 +256,19 @@ export type LetterDetail = {
     };
 };
 
-export type Segment = {
+export type LetterTextSegment = {
     type: 'text';
     text: string;
 };
+
+export type LetterFieldSegment = {
+    type: 'field';
+    name: string;
+    label: string;
+    value: string | null;
+};
+
+export type Segment = LetterTextSegment | LetterFieldSegment;
 
 export type RequestWarning = {
     /**
@@ -275,12 +286,7 @@ export type LetterRender = {
     /**
      * Literal text and field slots, in reading order
      */
-    segments: Array<Segment | {
-        type: 'field';
-        name: string;
-        label: string;
-        value: string | null;
-    }>;
+    segments: Array<Segment>;
     /**
      * The letter as plain text; a missing value reads as [its label]
      */
@@ -532,6 +538,14 @@ export type CatalogueLetterContent = {
     };
 };
 
+export type FreeLetterContentInput = {
+    title: string;
+    /**
+     * Plain text, a blank line between paragraphs
+     */
+    body: string;
+};
+
 export type PdfLetterContent = {
     /**
      * The PDF file, base64 encoded: A4 portrait pages, fonts embedded, no encryption, scripts or actions, at most 45 sheets
@@ -567,13 +581,7 @@ export type MailingRequest = {
      * simple, registered, or ar (registered with acknowledgment of receipt)
      */
     mode: 'simple' | 'registered' | 'ar';
-    letter: CatalogueLetterContent | {
-        title: string;
-        /**
-         * Plain text, a blank line between paragraphs
-         */
-        body: string;
-    } | PdfLetterContent;
+    letter: CatalogueLetterContent | FreeLetterContentInput | PdfLetterContent;
     sender: MailingAddress;
     /**
      * An address, or { siret, name? } for an establishment's registered address. Optional when the catalogue letter's provider carries the address
@@ -630,7 +638,7 @@ export type ProofLink = {
 export type V1TestAdvance = {
     step?: number;
     status?: 'returned' | 'error';
-} | null;
+};
 
 export type MailingQuote = {
     /**
@@ -685,6 +693,12 @@ export type MailingBatch = {
     finishedAt: string | null;
 };
 
+export type MailingBatchRowError = {
+    code: string;
+    message: string;
+    details?: unknown;
+};
+
 export type MailingBatchReport = {
     /**
      * Every row can be sent
@@ -708,11 +722,7 @@ export type MailingBatchReport = {
         /**
          * What POST /v1/mailings would answer for this row (its 422 code, message and details)
          */
-        error: {
-            code: string;
-            message: string;
-            details?: unknown;
-        } | null;
+        error: MailingBatchRowError | null;
     }>;
 };
 
@@ -741,13 +751,7 @@ export type MailingBatchRequest = {
     /**
      * One letter for every row: a catalogue letter (each row completes its fields), a free-form letter whose title and body may hold {{variables}}, or an own PDF
      */
-    letter: CatalogueLetterContent | {
-        title: string;
-        /**
-         * Plain text, a blank line between paragraphs
-         */
-        body: string;
-    } | PdfLetterContent;
+    letter: CatalogueLetterContent | FreeLetterContentInput | PdfLetterContent;
     sender: MailingAddress;
     options?: {
         color?: boolean;
@@ -965,6 +969,17 @@ export type FuelPrices = {
     };
 };
 
+export type FuelSearchCentre = {
+    lat: number;
+    lon: number;
+    label: string;
+};
+
+export type FuelSearchCommune = {
+    insee: string;
+    name: string;
+};
+
 export type FuelStation = {
     /**
      * Station identifier in the official data
@@ -991,15 +1006,8 @@ export type FuelStations = {
     unit: 'EUR/L';
     sort: FuelStationsSort | string;
     radiusKm: number;
-    centre: {
-        lat: number;
-        lon: number;
-        label: string;
-    } | null;
-    commune: {
-        insee: string;
-        name: string;
-    } | null;
+    centre: FuelSearchCentre | null;
+    commune: FuelSearchCommune | null;
     /**
      * True when the commune had fewer than 3 stations and the radius around the centre was searched too
      */
@@ -1039,6 +1047,13 @@ export type ComputeRequest = {
     };
 };
 
+export type QuoteRoute = {
+    from: string;
+    to: string;
+    distanceKm: number;
+    durationMinutes: number;
+};
+
 export type QuoteLineItem = {
     /**
      * Stable identifier of the line, e.g. handling, transport, volumeDiscount
@@ -1074,12 +1089,7 @@ export type QuoteEstimate = {
     /**
      * The road route, for quotes that need one (geocoded labels of from and to); null otherwise
      */
-    route: {
-        from: string;
-        to: string;
-        distanceKm: number;
-        durationMinutes: number;
-    } | null;
+    route: QuoteRoute | null;
     currency: 'EUR';
     lineItems: Array<QuoteLineItem>;
     /**
@@ -2330,7 +2340,7 @@ export type CancelMailingResponses = {
 export type CancelMailingResponse = CancelMailingResponses[keyof CancelMailingResponses];
 
 export type AdvanceTestMailingData = {
-    body?: V1TestAdvance;
+    body?: V1TestAdvance | null;
     headers?: {
         /**
          * Replays the first response for 24 hours (UUID v4 recommended)

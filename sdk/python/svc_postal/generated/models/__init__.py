@@ -51,16 +51,17 @@ from .field_options_type_0_item import FieldOptionsType0Item
 from .field_required_when import FieldRequiredWhen
 from .field_type import FieldType
 from .free_letter_content import FreeLetterContent
+from .free_letter_content_input import FreeLetterContentInput
 from .fuel_prices import FuelPrices
 from .fuel_prices_department import FuelPricesDepartment
 from .fuel_prices_department_prices import FuelPricesDepartmentPrices
 from .fuel_prices_national import FuelPricesNational
 from .fuel_prices_national_prices import FuelPricesNationalPrices
 from .fuel_prices_unit import FuelPricesUnit
+from .fuel_search_centre import FuelSearchCentre
+from .fuel_search_commune import FuelSearchCommune
 from .fuel_station import FuelStation
 from .fuel_stations import FuelStations
-from .fuel_stations_centre_type_0 import FuelStationsCentreType0
-from .fuel_stations_commune_type_0 import FuelStationsCommuneType0
 from .fuel_stations_sort import FuelStationsSort
 from .fuel_stations_unit import FuelStationsUnit
 from .get_mailing_proof_kind import GetMailingProofKind
@@ -73,15 +74,17 @@ from .health_worker import HealthWorker
 from .legal_source import LegalSource
 from .legal_source_status import LegalSourceStatus
 from .letter_detail import LetterDetail
-from .letter_detail_provider_type_0 import LetterDetailProviderType0
 from .letter_detail_providers_item import LetterDetailProvidersItem
 from .letter_detail_recommended_mode import LetterDetailRecommendedMode
 from .letter_detail_template import LetterDetailTemplate
+from .letter_field_segment import LetterFieldSegment
+from .letter_field_segment_type import LetterFieldSegmentType
+from .letter_provider import LetterProvider
 from .letter_render import LetterRender
 from .letter_render_request import LetterRenderRequest
 from .letter_render_request_fields import LetterRenderRequestFields
-from .letter_render_segments_item_type_1 import LetterRenderSegmentsItemType1
-from .letter_render_segments_item_type_1_type import LetterRenderSegmentsItemType1Type
+from .letter_text_segment import LetterTextSegment
+from .letter_text_segment_type import LetterTextSegmentType
 from .list_mailings_status import ListMailingsStatus
 from .mailing_address import MailingAddress
 from .mailing_address_country import MailingAddressCountry
@@ -91,11 +94,7 @@ from .mailing_batch_list import MailingBatchList
 from .mailing_batch_mode import MailingBatchMode
 from .mailing_batch_report import MailingBatchReport
 from .mailing_batch_report_rows_item import MailingBatchReportRowsItem
-from .mailing_batch_report_rows_item_error_type_0 import (
-    MailingBatchReportRowsItemErrorType0,
-)
 from .mailing_batch_request import MailingBatchRequest
-from .mailing_batch_request_letter_type_1 import MailingBatchRequestLetterType1
 from .mailing_batch_request_mode import MailingBatchRequestMode
 from .mailing_batch_request_options import MailingBatchRequestOptions
 from .mailing_batch_request_options_address_check import (
@@ -105,12 +104,12 @@ from .mailing_batch_request_options_address_placement import (
     MailingBatchRequestOptionsAddressPlacement,
 )
 from .mailing_batch_row import MailingBatchRow
+from .mailing_batch_row_error import MailingBatchRowError
 from .mailing_batch_row_fields import MailingBatchRowFields
 from .mailing_batch_status import MailingBatchStatus
 from .mailing_quote import MailingQuote
 from .mailing_quote_lines_item import MailingQuoteLinesItem
 from .mailing_request import MailingRequest
-from .mailing_request_letter_type_1 import MailingRequestLetterType1
 from .mailing_request_mode import MailingRequestMode
 from .mailing_request_options import MailingRequestOptions
 from .mailing_request_options_address_check import MailingRequestOptionsAddressCheck
@@ -131,8 +130,8 @@ from .quote_estimate_defaults_applied_item import QuoteEstimateDefaultsAppliedIt
 from .quote_estimate_inputs import QuoteEstimateInputs
 from .quote_estimate_request import QuoteEstimateRequest
 from .quote_estimate_request_inputs import QuoteEstimateRequestInputs
-from .quote_estimate_route_type_0 import QuoteEstimateRouteType0
 from .quote_line_item import QuoteLineItem
+from .quote_route import QuoteRoute
 from .readiness import Readiness
 from .readiness_postgres import ReadinessPostgres
 from .readiness_status import ReadinessStatus
@@ -155,8 +154,6 @@ from .search_results_results_item_kind import SearchResultsResultsItemKind
 from .search_results_results_item_matched_by_item import (
     SearchResultsResultsItemMatchedByItem,
 )
-from .segment import Segment
-from .segment_type import SegmentType
 from .service_request import ServiceRequest
 from .service_request_input import ServiceRequestInput
 from .service_request_input_kind import ServiceRequestInputKind
@@ -188,8 +185,8 @@ from .v1_ai_fill_result_rejected_item import V1AiFillResultRejectedItem
 from .v1_ai_fill_result_values import V1AiFillResultValues
 from .v1_ai_letter_result import V1AiLetterResult
 from .v1_ai_tool_result import V1AiToolResult
-from .v1_test_advance_type_0 import V1TestAdvanceType0
-from .v1_test_advance_type_0_status import V1TestAdvanceType0Status
+from .v1_test_advance import V1TestAdvance
+from .v1_test_advance_status import V1TestAdvanceStatus
 from .webhook_event import WebhookEvent
 from .webhook_event_data import WebhookEventData
 from .webhook_event_data_details import WebhookEventDataDetails
@@ -251,16 +248,17 @@ __all__ = (
     "FieldRequiredWhen",
     "FieldType",
     "FreeLetterContent",
+    "FreeLetterContentInput",
     "FuelPrices",
     "FuelPricesDepartment",
     "FuelPricesDepartmentPrices",
     "FuelPricesNational",
     "FuelPricesNationalPrices",
     "FuelPricesUnit",
+    "FuelSearchCentre",
+    "FuelSearchCommune",
     "FuelStation",
     "FuelStations",
-    "FuelStationsCentreType0",
-    "FuelStationsCommuneType0",
     "FuelStationsSort",
     "FuelStationsUnit",
     "GetMailingProofKind",
@@ -273,15 +271,17 @@ __all__ = (
     "LegalSource",
     "LegalSourceStatus",
     "LetterDetail",
-    "LetterDetailProviderType0",
     "LetterDetailProvidersItem",
     "LetterDetailRecommendedMode",
     "LetterDetailTemplate",
+    "LetterFieldSegment",
+    "LetterFieldSegmentType",
+    "LetterProvider",
     "LetterRender",
     "LetterRenderRequest",
     "LetterRenderRequestFields",
-    "LetterRenderSegmentsItemType1",
-    "LetterRenderSegmentsItemType1Type",
+    "LetterTextSegment",
+    "LetterTextSegmentType",
     "ListMailingsStatus",
     "MailingAddress",
     "MailingAddressCountry",
@@ -291,20 +291,18 @@ __all__ = (
     "MailingBatchMode",
     "MailingBatchReport",
     "MailingBatchReportRowsItem",
-    "MailingBatchReportRowsItemErrorType0",
     "MailingBatchRequest",
-    "MailingBatchRequestLetterType1",
     "MailingBatchRequestMode",
     "MailingBatchRequestOptions",
     "MailingBatchRequestOptionsAddressCheck",
     "MailingBatchRequestOptionsAddressPlacement",
     "MailingBatchRow",
+    "MailingBatchRowError",
     "MailingBatchRowFields",
     "MailingBatchStatus",
     "MailingQuote",
     "MailingQuoteLinesItem",
     "MailingRequest",
-    "MailingRequestLetterType1",
     "MailingRequestMode",
     "MailingRequestOptions",
     "MailingRequestOptionsAddressCheck",
@@ -323,8 +321,8 @@ __all__ = (
     "QuoteEstimateInputs",
     "QuoteEstimateRequest",
     "QuoteEstimateRequestInputs",
-    "QuoteEstimateRouteType0",
     "QuoteLineItem",
+    "QuoteRoute",
     "Readiness",
     "ReadinessPostgres",
     "ReadinessStatus",
@@ -345,8 +343,6 @@ __all__ = (
     "SearchResultsResultsItem",
     "SearchResultsResultsItemKind",
     "SearchResultsResultsItemMatchedByItem",
-    "Segment",
-    "SegmentType",
     "ServiceRequest",
     "ServiceRequestInput",
     "ServiceRequestInputKind",
@@ -378,8 +374,8 @@ __all__ = (
     "V1AiFillResultValues",
     "V1AiLetterResult",
     "V1AiToolResult",
-    "V1TestAdvanceType0",
-    "V1TestAdvanceType0Status",
+    "V1TestAdvance",
+    "V1TestAdvanceStatus",
     "WebhookEvent",
     "WebhookEventData",
     "WebhookEventDataDetails",

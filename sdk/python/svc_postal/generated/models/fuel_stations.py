@@ -9,9 +9,9 @@ from ..models.fuel_stations_sort import FuelStationsSort
 from ..models.fuel_stations_unit import FuelStationsUnit
 
 if TYPE_CHECKING:
+    from ..models.fuel_search_centre import FuelSearchCentre
+    from ..models.fuel_search_commune import FuelSearchCommune
     from ..models.fuel_station import FuelStation
-    from ..models.fuel_stations_centre_type_0 import FuelStationsCentreType0
-    from ..models.fuel_stations_commune_type_0 import FuelStationsCommuneType0
 
 
 T = TypeVar("T", bound="FuelStations")
@@ -25,8 +25,8 @@ class FuelStations:
         unit (FuelStationsUnit):
         sort (FuelStationsSort | str):
         radius_km (float):
-        centre (FuelStationsCentreType0 | None):
-        commune (FuelStationsCommuneType0 | None):
+        centre (FuelSearchCentre | None):
+        commune (FuelSearchCommune | None):
         widened (bool): True when the commune had fewer than 3 stations and the radius around the centre was searched
             too
         stations (list[FuelStation]):
@@ -36,14 +36,14 @@ class FuelStations:
     unit: FuelStationsUnit
     sort: FuelStationsSort | str
     radius_km: float
-    centre: FuelStationsCentreType0 | None
-    commune: FuelStationsCommuneType0 | None
+    centre: FuelSearchCentre | None
+    commune: FuelSearchCommune | None
     widened: bool
     stations: list[FuelStation]
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.fuel_stations_centre_type_0 import FuelStationsCentreType0
-        from ..models.fuel_stations_commune_type_0 import FuelStationsCommuneType0
+        from ..models.fuel_search_centre import FuelSearchCentre
+        from ..models.fuel_search_commune import FuelSearchCommune
 
         fuel = self.fuel
 
@@ -58,13 +58,13 @@ class FuelStations:
         radius_km = self.radius_km
 
         centre: dict[str, Any] | None
-        if isinstance(self.centre, FuelStationsCentreType0):
+        if isinstance(self.centre, FuelSearchCentre):
             centre = self.centre.to_dict()
         else:
             centre = self.centre
 
         commune: dict[str, Any] | None
-        if isinstance(self.commune, FuelStationsCommuneType0):
+        if isinstance(self.commune, FuelSearchCommune):
             commune = self.commune.to_dict()
         else:
             commune = self.commune
@@ -95,9 +95,9 @@ class FuelStations:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.fuel_search_centre import FuelSearchCentre
+        from ..models.fuel_search_commune import FuelSearchCommune
         from ..models.fuel_station import FuelStation
-        from ..models.fuel_stations_centre_type_0 import FuelStationsCentreType0
-        from ..models.fuel_stations_commune_type_0 import FuelStationsCommuneType0
 
         d = dict(src_dict)
         fuel = d.pop("fuel")
@@ -119,33 +119,33 @@ class FuelStations:
 
         radius_km = d.pop("radiusKm")
 
-        def _parse_centre(data: object) -> FuelStationsCentreType0 | None:
+        def _parse_centre(data: object) -> FuelSearchCentre | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                centre_type_0 = FuelStationsCentreType0.from_dict(data)
+                centre_type_0 = FuelSearchCentre.from_dict(data)
 
                 return centre_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(FuelStationsCentreType0 | None, data)
+            return cast(FuelSearchCentre | None, data)
 
         centre = _parse_centre(d.pop("centre"))
 
-        def _parse_commune(data: object) -> FuelStationsCommuneType0 | None:
+        def _parse_commune(data: object) -> FuelSearchCommune | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                commune_type_0 = FuelStationsCommuneType0.from_dict(data)
+                commune_type_0 = FuelSearchCommune.from_dict(data)
 
                 return commune_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(FuelStationsCommuneType0 | None, data)
+            return cast(FuelSearchCommune | None, data)
 
         commune = _parse_commune(d.pop("commune"))
 

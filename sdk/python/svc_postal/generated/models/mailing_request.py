@@ -11,8 +11,8 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.catalogue_letter_content import CatalogueLetterContent
+    from ..models.free_letter_content_input import FreeLetterContentInput
     from ..models.mailing_address import MailingAddress
-    from ..models.mailing_request_letter_type_1 import MailingRequestLetterType1
     from ..models.mailing_request_options import MailingRequestOptions
     from ..models.pdf_letter_content import PdfLetterContent
     from ..models.siret_recipient import SiretRecipient
@@ -26,7 +26,7 @@ class MailingRequest:
     """
     Attributes:
         mode (MailingRequestMode): simple, registered, or ar (registered with acknowledgment of receipt)
-        letter (CatalogueLetterContent | MailingRequestLetterType1 | PdfLetterContent):
+        letter (CatalogueLetterContent | FreeLetterContentInput | PdfLetterContent):
         sender (MailingAddress):
         recipient (MailingAddress | SiretRecipient | Unset): An address, or { siret, name? } for an establishment's
             registered address. Optional when the catalogue letter's provider carries the address
@@ -39,7 +39,7 @@ class MailingRequest:
     """
 
     mode: MailingRequestMode
-    letter: CatalogueLetterContent | MailingRequestLetterType1 | PdfLetterContent
+    letter: CatalogueLetterContent | FreeLetterContentInput | PdfLetterContent
     sender: MailingAddress
     recipient: MailingAddress | SiretRecipient | Unset = UNSET
     recipient_email: str | Unset = UNSET
@@ -49,14 +49,14 @@ class MailingRequest:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.catalogue_letter_content import CatalogueLetterContent
+        from ..models.free_letter_content_input import FreeLetterContentInput
         from ..models.mailing_address import MailingAddress
-        from ..models.mailing_request_letter_type_1 import MailingRequestLetterType1
 
         mode = self.mode.value
 
         letter: dict[str, Any]
         if isinstance(self.letter, CatalogueLetterContent) or isinstance(
-            self.letter, MailingRequestLetterType1
+            self.letter, FreeLetterContentInput
         ):
             letter = self.letter.to_dict()
         else:
@@ -107,8 +107,8 @@ class MailingRequest:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.catalogue_letter_content import CatalogueLetterContent
+        from ..models.free_letter_content_input import FreeLetterContentInput
         from ..models.mailing_address import MailingAddress
-        from ..models.mailing_request_letter_type_1 import MailingRequestLetterType1
         from ..models.mailing_request_options import MailingRequestOptions
         from ..models.pdf_letter_content import PdfLetterContent
         from ..models.siret_recipient import SiretRecipient
@@ -118,7 +118,7 @@ class MailingRequest:
 
         def _parse_letter(
             data: object,
-        ) -> CatalogueLetterContent | MailingRequestLetterType1 | PdfLetterContent:
+        ) -> CatalogueLetterContent | FreeLetterContentInput | PdfLetterContent:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
@@ -130,7 +130,7 @@ class MailingRequest:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                letter_type_1 = MailingRequestLetterType1.from_dict(data)
+                letter_type_1 = FreeLetterContentInput.from_dict(data)
 
                 return letter_type_1
             except (TypeError, ValueError, AttributeError, KeyError):

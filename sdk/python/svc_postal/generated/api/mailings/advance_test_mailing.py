@@ -9,14 +9,14 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.shipment import Shipment
-from ...models.v1_test_advance_type_0 import V1TestAdvanceType0
+from ...models.v1_test_advance import V1TestAdvance
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     id: UUID,
     *,
-    body: None | Unset | V1TestAdvanceType0 = UNSET,
+    body: None | Unset | V1TestAdvance = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -30,7 +30,7 @@ def _get_kwargs(
         ),
     }
 
-    if isinstance(body, V1TestAdvanceType0):
+    if isinstance(body, V1TestAdvance):
         _kwargs["json"] = body.to_dict()
     else:
         _kwargs["json"] = body
@@ -120,7 +120,7 @@ def sync_detailed(
     id: UUID,
     *,
     client: AuthenticatedClient,
-    body: None | Unset | V1TestAdvanceType0 = UNSET,
+    body: None | Unset | V1TestAdvance = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | Shipment]:
     """Move a test mailing to its next step, a given step, or returned / error
@@ -131,7 +131,7 @@ def sync_detailed(
     Args:
         id (UUID): UUID
         idempotency_key (str | Unset):
-        body (None | Unset | V1TestAdvanceType0):
+        body (None | Unset | V1TestAdvance):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -158,7 +158,7 @@ def sync(
     id: UUID,
     *,
     client: AuthenticatedClient,
-    body: None | Unset | V1TestAdvanceType0 = UNSET,
+    body: None | Unset | V1TestAdvance = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Error | Shipment | None:
     """Move a test mailing to its next step, a given step, or returned / error
@@ -169,7 +169,7 @@ def sync(
     Args:
         id (UUID): UUID
         idempotency_key (str | Unset):
-        body (None | Unset | V1TestAdvanceType0):
+        body (None | Unset | V1TestAdvance):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -191,7 +191,7 @@ async def asyncio_detailed(
     id: UUID,
     *,
     client: AuthenticatedClient,
-    body: None | Unset | V1TestAdvanceType0 = UNSET,
+    body: None | Unset | V1TestAdvance = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | Shipment]:
     """Move a test mailing to its next step, a given step, or returned / error
@@ -202,7 +202,7 @@ async def asyncio_detailed(
     Args:
         id (UUID): UUID
         idempotency_key (str | Unset):
-        body (None | Unset | V1TestAdvanceType0):
+        body (None | Unset | V1TestAdvance):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -227,7 +227,7 @@ async def asyncio(
     id: UUID,
     *,
     client: AuthenticatedClient,
-    body: None | Unset | V1TestAdvanceType0 = UNSET,
+    body: None | Unset | V1TestAdvance = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Error | Shipment | None:
     """Move a test mailing to its next step, a given step, or returned / error
@@ -238,7 +238,7 @@ async def asyncio(
     Args:
         id (UUID): UUID
         idempotency_key (str | Unset):
-        body (None | Unset | V1TestAdvanceType0):
+        body (None | Unset | V1TestAdvance):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

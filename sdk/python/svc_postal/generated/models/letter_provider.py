@@ -9,11 +9,11 @@ if TYPE_CHECKING:
     from ..models.postal_address import PostalAddress
 
 
-T = TypeVar("T", bound="LetterDetailProviderType0")
+T = TypeVar("T", bound="LetterProvider")
 
 
 @_attrs_define
-class LetterDetailProviderType0:
+class LetterProvider:
     """
     Attributes:
         slug (str):
@@ -55,10 +55,10 @@ class LetterDetailProviderType0:
 
         address = PostalAddress.from_dict(d.pop("address"))
 
-        letter_detail_provider_type_0 = cls(
+        letter_provider = cls(
             slug=slug,
             name=name,
             address=address,
         )
 
-        return letter_detail_provider_type_0
+        return letter_provider

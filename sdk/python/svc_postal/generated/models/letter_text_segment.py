@@ -5,20 +5,20 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
-from ..models.segment_type import SegmentType
+from ..models.letter_text_segment_type import LetterTextSegmentType
 
-T = TypeVar("T", bound="Segment")
+T = TypeVar("T", bound="LetterTextSegment")
 
 
 @_attrs_define
-class Segment:
+class LetterTextSegment:
     """
     Attributes:
-        type_ (SegmentType):
+        type_ (LetterTextSegmentType):
         text (str):
     """
 
-    type_: SegmentType
+    type_: LetterTextSegmentType
     text: str
 
     def to_dict(self) -> dict[str, Any]:
@@ -40,13 +40,13 @@ class Segment:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        type_ = SegmentType(d.pop("type"))
+        type_ = LetterTextSegmentType(d.pop("type"))
 
         text = d.pop("text")
 
-        segment = cls(
+        letter_text_segment = cls(
             type_=type_,
             text=text,
         )
 
-        return segment
+        return letter_text_segment

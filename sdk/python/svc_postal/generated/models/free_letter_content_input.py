@@ -7,11 +7,11 @@ from attrs import define as _attrs_define
 
 from ..errors import refuse_unknown_keys
 
-T = TypeVar("T", bound="MailingRequestLetterType1")
+T = TypeVar("T", bound="FreeLetterContentInput")
 
 
 @_attrs_define
-class MailingRequestLetterType1:
+class FreeLetterContentInput:
     """
     Attributes:
         title (str):
@@ -52,9 +52,9 @@ class MailingRequestLetterType1:
                 "body": "body",
             },
         )
-        mailing_request_letter_type_1 = cls(
+        free_letter_content_input = cls(
             title=title,
             body=body,
         )
 
-        return mailing_request_letter_type_1
+        return free_letter_content_input

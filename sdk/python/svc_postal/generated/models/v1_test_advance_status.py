@@ -1,8 +1,9 @@
 from enum import StrEnum
 
 
-class LetterRenderSegmentsItemType1Type(StrEnum):
-    FIELD = "field"
+class V1TestAdvanceStatus(StrEnum):
+    ERROR = "error"
+    RETURNED = "returned"
 
     def __str__(self) -> str:
         return str(self.value)

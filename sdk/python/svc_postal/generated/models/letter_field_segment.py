@@ -5,24 +5,22 @@ from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.letter_render_segments_item_type_1_type import (
-    LetterRenderSegmentsItemType1Type,
-)
+from ..models.letter_field_segment_type import LetterFieldSegmentType
 
-T = TypeVar("T", bound="LetterRenderSegmentsItemType1")
+T = TypeVar("T", bound="LetterFieldSegment")
 
 
 @_attrs_define
-class LetterRenderSegmentsItemType1:
+class LetterFieldSegment:
     """
     Attributes:
-        type_ (LetterRenderSegmentsItemType1Type):
+        type_ (LetterFieldSegmentType):
         name (str):
         label (str):
         value (None | str):
     """
 
-    type_: LetterRenderSegmentsItemType1Type
+    type_: LetterFieldSegmentType
     name: str
     label: str
     value: None | str
@@ -53,7 +51,7 @@ class LetterRenderSegmentsItemType1:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        type_ = LetterRenderSegmentsItemType1Type(d.pop("type"))
+        type_ = LetterFieldSegmentType(d.pop("type"))
 
         name = d.pop("name")
 
@@ -66,11 +64,11 @@ class LetterRenderSegmentsItemType1:
 
         value = _parse_value(d.pop("value"))
 
-        letter_render_segments_item_type_1 = cls(
+        letter_field_segment = cls(
             type_=type_,
             name=name,
             label=label,
             value=value,
         )
 
-        return letter_render_segments_item_type_1
+        return letter_field_segment

@@ -5,22 +5,23 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
-from ..models.v1_test_advance_type_0_status import V1TestAdvanceType0Status
+from ..errors import refuse_unknown_keys
+from ..models.v1_test_advance_status import V1TestAdvanceStatus
 from ..types import UNSET, Unset
 
-T = TypeVar("T", bound="V1TestAdvanceType0")
+T = TypeVar("T", bound="V1TestAdvance")
 
 
 @_attrs_define
-class V1TestAdvanceType0:
+class V1TestAdvance:
     """
     Attributes:
         step (int | Unset):
-        status (V1TestAdvanceType0Status | Unset):
+        status (V1TestAdvanceStatus | Unset):
     """
 
     step: int | Unset = UNSET
-    status: V1TestAdvanceType0Status | Unset = UNSET
+    status: V1TestAdvanceStatus | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         step = self.step
@@ -45,15 +46,23 @@ class V1TestAdvanceType0:
         step = d.pop("step", UNSET)
 
         _status = d.pop("status", UNSET)
-        status: V1TestAdvanceType0Status | Unset
+        status: V1TestAdvanceStatus | Unset
         if isinstance(_status, Unset):
             status = UNSET
         else:
-            status = V1TestAdvanceType0Status(_status)
+            status = V1TestAdvanceStatus(_status)
 
-        v1_test_advance_type_0 = cls(
+        refuse_unknown_keys(
+            cls.__name__,
+            d,
+            {
+                "step": "step",
+                "status": "status",
+            },
+        )
+        v1_test_advance = cls(
             step=step,
             status=status,
         )
 
-        return v1_test_advance_type_0
+        return v1_test_advance

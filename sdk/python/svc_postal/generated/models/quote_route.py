@@ -5,13 +5,12 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
-T = TypeVar("T", bound="QuoteEstimateRouteType0")
+T = TypeVar("T", bound="QuoteRoute")
 
 
 @_attrs_define
-class QuoteEstimateRouteType0:
-    """The road route, for quotes that need one (geocoded labels of from and to); null otherwise
-
+class QuoteRoute:
+    """
     Attributes:
         from_ (str):
         to (str):
@@ -57,11 +56,11 @@ class QuoteEstimateRouteType0:
 
         duration_minutes = d.pop("durationMinutes")
 
-        quote_estimate_route_type_0 = cls(
+        quote_route = cls(
             from_=from_,
             to=to,
             distance_km=distance_km,
             duration_minutes=duration_minutes,
         )
 
-        return quote_estimate_route_type_0
+        return quote_route

@@ -5,11 +5,11 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
-T = TypeVar("T", bound="FuelStationsCommuneType0")
+T = TypeVar("T", bound="FuelSearchCommune")
 
 
 @_attrs_define
-class FuelStationsCommuneType0:
+class FuelSearchCommune:
     """
     Attributes:
         insee (str):
@@ -42,9 +42,9 @@ class FuelStationsCommuneType0:
 
         name = d.pop("name")
 
-        fuel_stations_commune_type_0 = cls(
+        fuel_search_commune = cls(
             insee=insee,
             name=name,
         )
 
-        return fuel_stations_commune_type_0
+        return fuel_search_commune

@@ -5,11 +5,11 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
-T = TypeVar("T", bound="FuelStationsCentreType0")
+T = TypeVar("T", bound="FuelSearchCentre")
 
 
 @_attrs_define
-class FuelStationsCentreType0:
+class FuelSearchCentre:
     """
     Attributes:
         lat (float):
@@ -49,10 +49,10 @@ class FuelStationsCentreType0:
 
         label = d.pop("label")
 
-        fuel_stations_centre_type_0 = cls(
+        fuel_search_centre = cls(
             lat=lat,
             lon=lon,
             label=label,
         )
 
-        return fuel_stations_centre_type_0
+        return fuel_search_centre

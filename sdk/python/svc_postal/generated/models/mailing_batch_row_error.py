@@ -7,13 +7,12 @@ from attrs import define as _attrs_define
 
 from ..types import UNSET, Unset
 
-T = TypeVar("T", bound="MailingBatchReportRowsItemErrorType0")
+T = TypeVar("T", bound="MailingBatchRowError")
 
 
 @_attrs_define
-class MailingBatchReportRowsItemErrorType0:
-    """What POST /v1/mailings would answer for this row (its 422 code, message and details)
-
+class MailingBatchRowError:
+    """
     Attributes:
         code (str):
         message (str):
@@ -53,10 +52,10 @@ class MailingBatchReportRowsItemErrorType0:
 
         details = d.pop("details", UNSET)
 
-        mailing_batch_report_rows_item_error_type_0 = cls(
+        mailing_batch_row_error = cls(
             code=code,
             message=message,
             details=details,
         )
 
-        return mailing_batch_report_rows_item_error_type_0
+        return mailing_batch_row_error

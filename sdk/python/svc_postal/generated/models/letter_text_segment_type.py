@@ -1,9 +1,8 @@
 from enum import StrEnum
 
 
-class V1TestAdvanceType0Status(StrEnum):
-    ERROR = "error"
-    RETURNED = "returned"
+class LetterTextSegmentType(StrEnum):
+    TEXT = "text"
 
     def __str__(self) -> str:
         return str(self.value)

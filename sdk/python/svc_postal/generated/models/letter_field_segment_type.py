@@ -1,8 +1,8 @@
 from enum import StrEnum
 
 
-class SegmentType(StrEnum):
-    TEXT = "text"
+class LetterFieldSegmentType(StrEnum):
+    FIELD = "field"
 
     def __str__(self) -> str:
         return str(self.value)
