@@ -82,7 +82,7 @@ export async function generateSdks(root: string, log: (line: string) => void = (
         pythonDocument,
         '--config',
         join(projectRoot, 'sdk', 'python', 'generator.yml'),
-        // Two of the generator's templates, changed: request models refuse unknown keys (pythonGeneratorDocument).
+        // Three of the generator's templates, changed (sdk/python/generator.yml): request models refuse unknown keys (pythonGeneratorDocument).
         '--custom-template-path',
         join(projectRoot, 'sdk', 'python', 'templates'),
         '--meta',

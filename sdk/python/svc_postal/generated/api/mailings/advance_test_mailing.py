@@ -134,8 +134,8 @@ def sync_detailed(
         body (None | Unset | V1TestAdvance):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        svc_postal.ApiError: A 4xx or 5xx answer, after the retries of the client of svc_postal.create_client (or SvcPostal.http): the Error models are never returned then.
+        httpx.TransportError: A network error or timeout after the last attempt.
 
     Returns:
         Response[Error | Shipment]
@@ -172,8 +172,8 @@ def sync(
         body (None | Unset | V1TestAdvance):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        svc_postal.ApiError: A 4xx or 5xx answer, after the retries of the client of svc_postal.create_client (or SvcPostal.http): the Error models are never returned then.
+        httpx.TransportError: A network error or timeout after the last attempt.
 
     Returns:
         Error | Shipment
@@ -205,8 +205,8 @@ async def asyncio_detailed(
         body (None | Unset | V1TestAdvance):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        svc_postal.ApiError: A 4xx or 5xx answer, after the retries of the client of svc_postal.create_client (or SvcPostal.http): the Error models are never returned then.
+        httpx.TransportError: A network error or timeout after the last attempt.
 
     Returns:
         Response[Error | Shipment]
@@ -241,8 +241,8 @@ async def asyncio(
         body (None | Unset | V1TestAdvance):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        svc_postal.ApiError: A 4xx or 5xx answer, after the retries of the client of svc_postal.create_client (or SvcPostal.http): the Error models are never returned then.
+        httpx.TransportError: A network error or timeout after the last attempt.
 
     Returns:
         Error | Shipment
