@@ -306,8 +306,12 @@ function core(d: Description, options: ConvertOptions): JsonSchema {
     case 'any': {
       if (d.whens?.length) {
         inexpressible(d, 'a condition (when)', options);
-        const branches = d.whens.flatMap((w) => [w.then, w.otherwise].filter((b): b is Description => !!b).map((b) => convert(b, options)));
-        return branches.length ? { anyOf: branches } : {};
+        // A forbidden branch is the key left out: no value to document (else an `{}` branch, which
+        // generators read as one more type of the union).
+        const branches = d.whens.flatMap((w) =>
+          [w.then, w.otherwise].filter((b): b is Description => !!b && b.flags?.presence !== 'forbidden').map((b) => convert(b, options)),
+        );
+        return branches.length > 1 ? { anyOf: branches } : (branches[0] ?? {});
       }
       return {};
     }

@@ -136,6 +136,15 @@ describe('Joi → JSON Schema for the published contract', () => {
     expect(components.FreeLetterInput).to.not.deep.equal(components.FreeLetter);
   });
 
+  it("an answer's condition whose other branch is forbidden documents the one value it can have", () => {
+    const field = Joi.object({
+      type: Joi.string(),
+      options: Joi.when('type', { is: 'enum', then: Joi.array().items(Joi.string()).required(), otherwise: Joi.forbidden() }),
+    });
+    const options = (joiToOpenApiSchema(field, { components: {}, loose: true }).properties as Record<string, JsonSchema>).options!;
+    expect(options).to.include({ type: 'array' }).and.not.have.property('anyOf');
+  });
+
   it('a string of several patterns says its type in each part, for generators that read a part alone', () => {
     expect(documented(Joi.string().pattern(/^[0-9]{14}$/))).to.deep.include({
       type: 'string',

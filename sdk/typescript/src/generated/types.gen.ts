@@ -151,7 +151,7 @@ export type Field = {
     options?: Array<{
         value: string;
         label: string;
-    }> | unknown;
+    }>;
     help?: string;
     example?: string | number;
     default?: string | number | boolean;

@@ -47,7 +47,7 @@ from .expense_split_mode import ExpenseSplitMode
 from .expense_split_shares import ExpenseSplitShares
 from .field import Field
 from .field_filled_from import FieldFilledFrom
-from .field_options_type_0_item import FieldOptionsType0Item
+from .field_options_item import FieldOptionsItem
 from .field_required_when import FieldRequiredWhen
 from .field_type import FieldType
 from .free_letter_content import FreeLetterContent
@@ -244,7 +244,7 @@ __all__ = (
     "ExpenseSplitShares",
     "Field",
     "FieldFilledFrom",
-    "FieldOptionsType0Item",
+    "FieldOptionsItem",
     "FieldRequiredWhen",
     "FieldType",
     "FreeLetterContent",

@@ -10,7 +10,7 @@ from ..models.field_type import FieldType
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.field_options_type_0_item import FieldOptionsType0Item
+    from ..models.field_options_item import FieldOptionsItem
     from ..models.field_required_when import FieldRequiredWhen
 
 
@@ -26,7 +26,7 @@ class Field:
         type_ (FieldType | str):
         required (bool):
         pattern (str | Unset):
-        options (Any | list[FieldOptionsType0Item] | Unset):
+        options (list[FieldOptionsItem] | Unset):
         help_ (str | Unset):
         example (float | str | Unset):
         default (bool | float | str | Unset):
@@ -42,7 +42,7 @@ class Field:
     type_: FieldType | str
     required: bool
     pattern: str | Unset = UNSET
-    options: Any | list[FieldOptionsType0Item] | Unset = UNSET
+    options: list[FieldOptionsItem] | Unset = UNSET
     help_: str | Unset = UNSET
     example: float | str | Unset = UNSET
     default: bool | float | str | Unset = UNSET
@@ -64,17 +64,12 @@ class Field:
 
         pattern = self.pattern
 
-        options: Any | list[dict[str, Any]] | Unset
-        if isinstance(self.options, Unset):
-            options = UNSET
-        elif isinstance(self.options, list):
+        options: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.options, Unset):
             options = []
-            for options_type_0_item_data in self.options:
-                options_type_0_item = options_type_0_item_data.to_dict()
-                options.append(options_type_0_item)
-
-        else:
-            options = self.options
+            for options_item_data in self.options:
+                options_item = options_item_data.to_dict()
+                options.append(options_item)
 
         help_ = self.help_
 
@@ -131,7 +126,7 @@ class Field:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.field_options_type_0_item import FieldOptionsType0Item
+        from ..models.field_options_item import FieldOptionsItem
         from ..models.field_required_when import FieldRequiredWhen
 
         d = dict(src_dict)
@@ -156,27 +151,14 @@ class Field:
 
         pattern = d.pop("pattern", UNSET)
 
-        def _parse_options(data: object) -> Any | list[FieldOptionsType0Item] | Unset:
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, list):
-                    raise TypeError()
-                options_type_0 = []
-                _options_type_0 = data
-                for options_type_0_item_data in _options_type_0:
-                    options_type_0_item = FieldOptionsType0Item.from_dict(
-                        options_type_0_item_data
-                    )
+        _options = d.pop("options", UNSET)
+        options: list[FieldOptionsItem] | Unset = UNSET
+        if _options is not UNSET:
+            options = []
+            for options_item_data in _options:
+                options_item = FieldOptionsItem.from_dict(options_item_data)
 
-                    options_type_0.append(options_type_0_item)
-
-                return options_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(Any | list[FieldOptionsType0Item] | Unset, data)
-
-        options = _parse_options(d.pop("options", UNSET))
+                options.append(options_item)
 
         help_ = d.pop("help", UNSET)
 

@@ -5,11 +5,11 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
-T = TypeVar("T", bound="FieldOptionsType0Item")
+T = TypeVar("T", bound="FieldOptionsItem")
 
 
 @_attrs_define
-class FieldOptionsType0Item:
+class FieldOptionsItem:
     """
     Attributes:
         value (str):
@@ -42,9 +42,9 @@ class FieldOptionsType0Item:
 
         label = d.pop("label")
 
-        field_options_type_0_item = cls(
+        field_options_item = cls(
             value=value,
             label=label,
         )
 
-        return field_options_type_0_item
+        return field_options_item
