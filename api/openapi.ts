@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type Joi from 'joi';
-import { joiToOpenApiSchema, type JsonSchema } from '../lib/json-schema.js';
+import { joiToOpenApiSchema, nameOpenEnums, type JsonSchema } from '../lib/json-schema.js';
 import { errorObject } from './schemas/common.js';
 import { webhookEventSchema } from './schemas/webhooks.js';
 import type { Route } from './routes/route.js';
@@ -332,6 +332,7 @@ export function buildOpenApi(routes: Route[], serverUrl: string): JsonSchema {
       },
     ]),
   );
+  nameOpenEnums(components);
   return {
     openapi: '3.1.0',
     info: { title: 'Postal Mailing, Administrative Letters and Data API', version: API_VERSION, description: description() },

@@ -23,7 +23,9 @@ export type JsonSchema = Record<string, unknown>;
  * - `.allow(null)` is nullable; `.valid(...)` an enum (in an answer, open: any other string too, for
  *   the values added later); alternatives anyOf (Joi tries each and keeps
  *   the first that matches, so more than one may match), `.match('one')` oneOf.
- * - A label names a component under #/components/schemas (inlined when two differ).
+ * - A label names a component under #/components/schemas, a null its use allows left at the use; a
+ *   request's schema whose label an answer's different schema took first is `<label>Input`; other
+ *   differing schemas of one label are inlined. Answers' open enums are named by nameOpenEnums.
  *
  * A construct this function cannot express exactly on a request (custom rules, conditions) throws
  * unless `loose` is set (response schemas, documented but never validated by clients).
@@ -53,6 +55,9 @@ interface Description {
   renames?: unknown;
   link?: unknown;
 }
+
+/** The description of an open enum's second branch: any other string, for the values added later. */
+const OPEN_VALUE = 'A value added after this version of the document';
 
 /** JavaScript's String.prototype.trim() blanks (ECMAScript WhiteSpace and LineTerminator), spelled out so Python's `re` reads them alike. */
 const BLANKS = '\\t\\n\\x0b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
@@ -169,7 +174,7 @@ function core(d: Description, options: ConvertOptions): JsonSchema {
     // An answer's list of values grows within /v1 (a new status, event or mode): documented open, so
     // that a client generated from the document keeps an unknown value rather than failing on it.
     if (options.loose && values.length > 1 && types.length === 1 && types[0] === 'string')
-      return { anyOf: [closed, { type: 'string', description: 'A value added after this version of the document' }] };
+      return { anyOf: [closed, { type: 'string', description: OPEN_VALUE }] };
     return closed;
   }
   switch (d.type) {
@@ -301,8 +306,12 @@ function core(d: Description, options: ConvertOptions): JsonSchema {
     case 'any': {
       if (d.whens?.length) {
         inexpressible(d, 'a condition (when)', options);
-        const branches = d.whens.flatMap((w) => [w.then, w.otherwise].filter((b): b is Description => !!b).map((b) => convert(b, options)));
-        return branches.length ? { anyOf: branches } : {};
+        // A forbidden branch is the key left out: no value to document (else an `{}` branch, which
+        // generators read as one more type of the union).
+        const branches = d.whens.flatMap((w) =>
+          [w.then, w.otherwise].filter((b): b is Description => !!b && b.flags?.presence !== 'forbidden').map((b) => convert(b, options)),
+        );
+        return branches.length > 1 ? { anyOf: branches } : (branches[0] ?? {});
       }
       return {};
     }
@@ -318,23 +327,69 @@ function convert(d: Description, options: ConvertOptions): JsonSchema {
   if (d.link || d.renames) inexpressible(d, 'links and renames', options);
   let schema = core(d, options);
   const nullable = (d.allow ?? []).includes(null) && !options.query;
-  if (nullable) schema = withNull(schema);
-  if (flags.default !== undefined && typeof flags.default !== 'function' && !(typeof flags.default === 'object' && flags.default && 'special' in flags.default))
-    schema.default = flags.default;
-  if (Array.isArray(d.examples) && d.examples.length) schema.examples = d.examples;
+  const withDefaultAndExamples = (s: JsonSchema): JsonSchema => {
+    if (
+      flags.default !== undefined &&
+      typeof flags.default !== 'function' &&
+      !(typeof flags.default === 'object' && flags.default && 'special' in flags.default)
+    )
+      s.default = flags.default;
+    if (Array.isArray(d.examples) && d.examples.length) s.examples = d.examples;
+    return s;
+  };
   const label = flags.label as string | undefined;
   const description = flags.description as string | undefined;
   if (label && (d.type === 'object' || d.type === 'alternatives')) {
-    const existing = options.components[label];
-    if (!existing || JSON.stringify(existing) === JSON.stringify(schema)) {
-      options.components[label] = schema;
-      return { $ref: `#/components/schemas/${label}`, ...(description ? { description } : {}) };
+    // The component is the value itself; a null the use allows stays at the use (`anyOf: [$ref, null]`),
+    // so generators name the component as labelled rather than by its place in a nullable union.
+    const component = withDefaultAndExamples({ ...schema });
+    // A request's version of a label an answer took first (stricter strings) is its own component, `<label>Input`.
+    for (const name of options.loose ? [label] : [label, `${label}Input`]) {
+      const existing = options.components[name];
+      if (existing && JSON.stringify(existing) !== JSON.stringify(component)) continue;
+      options.components[name] = component;
+      const ref: JsonSchema = { $ref: `#/components/schemas/${name}` };
+      return { ...(nullable ? withNull(ref) : ref), ...(description ? { description } : {}) };
     }
   }
+  if (nullable) schema = withNull(schema);
+  schema = withDefaultAndExamples(schema);
   return description ? { description, ...schema } : schema;
 }
 
 /** The JSON Schema of a Joi schema, for the OpenAPI document. */
 export function joiToOpenApiSchema(schema: Joi.Schema, options: ConvertOptions): JsonSchema {
   return convert(schema.describe() as Description, options);
+}
+
+/**
+ * Names each open enum of the components (an answer's `anyOf: [enum, any other string]`): its
+ * closed list becomes a component named after where it sits, the component then each key
+ * (`LegalSource` › `status` → `LegalSourceStatus`; an array's items add `Item`), referenced from
+ * the property. Left inline, generators name it by its position in the anyOf (Python's
+ * `LegalSourceStatusType0`) or not at all (TypeScript's inline union). A name already taken by
+ * another schema leaves that enum inline.
+ */
+export function nameOpenEnums(components: Record<string, JsonSchema>): void {
+  const visit = (node: unknown, name: string): void => {
+    if (Array.isArray(node)) return node.forEach((branch) => visit(branch, name));
+    if (typeof node !== 'object' || node === null) return;
+    const schema = node as JsonSchema;
+    const branches = schema.anyOf as JsonSchema[] | undefined;
+    const closed = branches?.[0];
+    if (branches?.length === 2 && closed && Array.isArray(closed.enum) && branches[1]?.description === OPEN_VALUE) {
+      const existing = components[name];
+      if (!existing || JSON.stringify(existing) === JSON.stringify(closed)) {
+        components[name] = closed;
+        branches[0] = { $ref: `#/components/schemas/${name}` };
+      }
+      return;
+    }
+    for (const [key, child] of Object.entries(schema.properties ?? {})) visit(child, name + key.charAt(0).toUpperCase() + key.slice(1));
+    visit(schema.items, name + 'Item');
+    visit(schema.anyOf, name);
+    visit(schema.oneOf, name);
+    visit(schema.allOf, name);
+  };
+  for (const [name, schema] of Object.entries(components)) visit(schema, name);
 }

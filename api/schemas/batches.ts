@@ -71,6 +71,7 @@ export const batchReportSchema = Joi.object({
           message: Joi.string().required(),
           details: Joi.any(),
         })
+          .label('MailingBatchRowError')
           .allow(null)
           .required()
           .description('What POST /v1/mailings would answer for this row (its 422 code, message and details)'),

@@ -63,8 +63,11 @@ export const fuelStationsSchema = Joi.object({
   unit: Joi.string().valid('EUR/L').required(),
   sort: Joi.string().valid('price', 'distance').required(),
   radiusKm: Joi.number().required(),
-  centre: Joi.object({ lat: Joi.number().required(), lon: Joi.number().required(), label: Joi.string().required() }).allow(null).required(),
-  commune: Joi.object({ insee: Joi.string().required(), name: Joi.string().required() }).allow(null).required(),
+  centre: Joi.object({ lat: Joi.number().required(), lon: Joi.number().required(), label: Joi.string().required() })
+    .label('FuelSearchCentre')
+    .allow(null)
+    .required(),
+  commune: Joi.object({ insee: Joi.string().required(), name: Joi.string().required() }).label('FuelSearchCommune').allow(null).required(),
   widened: Joi.boolean().required().description('True when the commune had fewer than 3 stations and the radius around the centre was searched too'),
   stations: Joi.array().items(station).required(),
 }).label('FuelStations');

@@ -22,13 +22,13 @@ export interface LetterRenderRequest {
 }
 
 const segmentSchema = Joi.alternatives(
-  Joi.object({ type: Joi.string().valid('text').required(), text: Joi.string().allow('').required() }),
+  Joi.object({ type: Joi.string().valid('text').required(), text: Joi.string().allow('').required() }).label('LetterTextSegment'),
   Joi.object({
     type: Joi.string().valid('field').required(),
     name: Joi.string().required(),
     label: Joi.string().required(),
     value: Joi.string().allow(null).required(),
-  }),
+  }).label('LetterFieldSegment'),
 ).label('Segment');
 
 export const letterRenderSchema = Joi.object({
@@ -40,7 +40,10 @@ export const letterRenderSchema = Joi.object({
 
 export const letterDetailSchema = catalogueLetterSchema
   .keys({
-    provider: Joi.object({ slug: Joi.string().required(), name: Joi.string().required(), address: postalAddressSchema.required() }).allow(null).required(),
+    provider: Joi.object({ slug: Joi.string().required(), name: Joi.string().required(), address: postalAddressSchema.required() })
+      .label('LetterProvider')
+      .allow(null)
+      .required(),
     fields: Joi.array().items(fieldSchema).required().description('Every field to send, for this provider when one is given'),
     template: Joi.object({ subject: Joi.string().required(), body: Joi.string().required() }).required(),
   })

@@ -27,6 +27,7 @@ export const quoteEstimateSchema = Joi.object({
     distanceKm: Joi.number().required(),
     durationMinutes: Joi.number().integer().required(),
   })
+    .label('QuoteRoute')
     .allow(null)
     .required()
     .description('The road route, for quotes that need one (geocoded labels of from and to); null otherwise'),

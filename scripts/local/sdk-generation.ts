@@ -14,6 +14,35 @@ const LOCAL_SERVER = 'http://localhost:3000';
 /** What the generators write, relative to an SDK root (sdk/ or a temporary copy): the rest of sdk/ is written by hand. */
 export const GENERATED_PATHS = ['openapi.json', 'typescript/src/generated', 'python/svc_postal/generated'];
 
+/** The marker openapi-python-client's model template (sdk/python/templates) reads to make a model's from_dict refuse unknown keys. */
+const REFUSE_UNKNOWN_KEYS = 'x-refuse-unknown-keys';
+
+type Schema = Record<string, unknown>;
+
+/**
+ * The document the Python generator reads: today's, with every closed object a request body
+ * reaches (its components and inline objects) marked REFUSE_UNKNOWN_KEYS. A key a request model
+ * does not know (`send_at` for `sendAt`) would otherwise be dropped and a different request sent;
+ * answers are left unmarked, so a key added to an answer later never breaks a client. Requests
+ * and answers share no component (test/unit/sdk-python.test.ts checks it), so no answer is marked.
+ */
+export function pythonGeneratorDocument(text: string): string {
+  const document = JSON.parse(text) as { paths: Record<string, Record<string, Schema>>; components: { schemas: Record<string, Schema> } };
+  const marked = new Set<Schema>();
+  const mark = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(mark);
+    if (typeof node !== 'object' || node === null || marked.has(node as Schema)) return;
+    const schema = node as Schema;
+    marked.add(schema);
+    if (schema.type === 'object' && schema.additionalProperties === false) schema[REFUSE_UNKNOWN_KEYS] = true;
+    if (typeof schema.$ref === 'string') mark(document.components.schemas[schema.$ref.replace('#/components/schemas/', '')]);
+    for (const value of Object.values(schema)) mark(value);
+  };
+  for (const operations of Object.values(document.paths))
+    for (const operation of Object.values(operations)) if (typeof operation === 'object' && operation.requestBody) mark(operation.requestBody);
+  return JSON.stringify(document, null, 2) + '\n';
+}
+
 /** Today's OpenAPI document, as /v1/openapi.json serves it from a local API. */
 export function openApiText(): string {
   return JSON.stringify(buildOpenApi(routes, LOCAL_SERVER), null, 2) + '\n';
@@ -46,14 +75,19 @@ export async function generateSdks(root: string, log: (line: string) => void = (
   // The generator writes a whole folder and formats it with ruff (from the venv, on PATH).
   const scratch = mkdtempSync(join(tmpdir(), 'sdk-python-'));
   try {
+    const pythonDocument = join(scratch, 'openapi.json');
+    writeFileSync(pythonDocument, pythonGeneratorDocument(readFileSync(document, 'utf8')));
     const result = spawnSync(
       join(tools.bin, 'openapi-python-client'),
       [
         'generate',
         '--path',
-        document,
+        pythonDocument,
         '--config',
         join(projectRoot, 'sdk', 'python', 'generator.yml'),
+        // Three of the generator's templates, changed (sdk/python/generator.yml): request models refuse unknown keys (pythonGeneratorDocument).
+        '--custom-template-path',
+        join(projectRoot, 'sdk', 'python', 'templates'),
         '--meta',
         'none',
         '--output-path',
@@ -70,11 +104,19 @@ export async function generateSdks(root: string, log: (line: string) => void = (
 }
 
 /**
- * An open enum of the document (`anyOf: [enum, string]`) comes out as `'paid' | … | string`, which
- * TypeScript reduces to `string`: no completion. `(string & {})` still accepts a value added later
- * and the editor still offers the known ones.
+ * An open enum of the document (`anyOf: [enum, string]`) comes out as `'paid' | … | string`, or as
+ * `MailingStatus | string` where the enum is a named component, which TypeScript reduces to
+ * `string`: no completion. `(string & {})` still accepts a value added later and the editor still
+ * offers the known ones.
  */
 function completeOpenEnums(typesFile: string): void {
   const types = readFileSync(typesFile, 'utf8');
-  writeFileSync(typesFile, types.replace(/('[^'\n]*') \| string\b(?! &)/g, '$1 | (string & {})'));
+  // The named enums: aliases of string literals only (`export type MailingStatus = 'paid' | …;`).
+  const enums = new Set([...types.matchAll(/^export type (\w+) = '[^\n]*';$/gm)].filter(([line]) => /^[^=]+= ('[^'\n]*'(?: \| '[^'\n]*')*);$/.test(line)).map(([, name]) => name!));
+  writeFileSync(
+    typesFile,
+    types
+      .replace(/('[^'\n]*') \| string\b(?! &)/g, '$1 | (string & {})')
+      .replace(/\b(\w+) \| string\b(?! &)/g, (union, name: string) => (enums.has(name) ? `${name} | (string & {})` : union)),
+  );
 }

@@ -1,7 +1,8 @@
 """Drives the Python SDK (sdk/python) for test/e2e/sdk-python.test.ts, one step per run.
 
 python sdk_python_scenario.py STEP < input.json > output.json, with SDK_BASE_URL and SDK_API_KEY:
-the test arranges the stack and the proxy, this script only calls the SDK as a user would.
+the test arranges the stack and the proxy, this script only calls the SDK as a user would: through
+the typed client (SvcPostal), and the generated operations for asyncio.
 """
 
 import asyncio
@@ -11,18 +12,12 @@ import sys
 import uuid
 
 import svc_postal
-from svc_postal.generated.api.mailings import (
-    advance_test_mailing,
-    cancel_mailing,
-    create_mailing,
-    get_mailing,
-    list_mailings,
-)
-from svc_postal.generated.models import MailingRequest, V1TestAdvanceType0
+from svc_postal.generated.api.mailings import create_mailing
+from svc_postal.generated.models import MailingRequest
 
 
 def client(**options):
-    return svc_postal.create_client(os.environ["SDK_API_KEY"], os.environ["SDK_BASE_URL"], base_delay=0.05, **options)
+    return svc_postal.SvcPostal(os.environ["SDK_API_KEY"], os.environ["SDK_BASE_URL"], base_delay=0.05, **options)
 
 
 def error_fields(error: svc_postal.ApiError):
@@ -37,51 +32,43 @@ def error_fields(error: svc_postal.ApiError):
 
 
 def create(payload):
-    shipment = create_mailing.sync(client=client(), body=MailingRequest.from_dict(payload["body"]))
-    return shipment.to_dict()
+    return client().mailings.create(payload["body"]).to_dict()
 
 
 def create_async(payload):
     async def run():
-        return await create_mailing.asyncio(client=client(), body=MailingRequest.from_dict(payload["body"]))
+        return await create_mailing.asyncio(client=client().http, body=MailingRequest.from_dict(payload["body"]))
 
     return asyncio.run(run()).to_dict()
 
 
 def create_bounded(payload):
     try:
-        create_mailing.sync(
-            client=client(max_attempts=payload["maxAttempts"], max_delay=0.01),
-            body=MailingRequest.from_dict(payload["body"]),
-        )
+        client(max_attempts=payload["maxAttempts"], max_delay=0.01).mailings.create(payload["body"])
     except svc_postal.ApiError as error:
         return error_fields(error)
     return {"error": None}
 
 
 def advance(payload):
-    shipment = advance_test_mailing.sync(
-        uuid.UUID(payload["id"]), client=client(), body=V1TestAdvanceType0(step=payload["step"])
-    )
-    return shipment.to_dict()
+    return client().mailings.advance(payload["id"], step=payload["step"]).to_dict()
 
 
 def cancel(payload):
     try:
-        cancel_mailing.sync(uuid.UUID(payload["id"]), client=client())
+        client().mailings.cancel(payload["id"])
     except svc_postal.ApiError as error:
         return error_fields(error)
     return {"error": None}
 
 
 def list_all(payload):
-    pages = svc_postal.paginate(list_mailings.sync, client=client(), limit=payload["limit"])
-    return [mailing.id for mailing in pages]
+    return [mailing.id for mailing in client().mailings.iterate(limit=payload["limit"])]
 
 
 def get(payload):
     try:
-        shipment = get_mailing.sync(uuid.UUID(payload["id"]), client=client())
+        shipment = client().mailings.get(uuid.UUID(payload["id"]))
     except svc_postal.ApiError as error:
         return error_fields(error)
     return {"status": shipment.status, "statusType": type(shipment.status).__name__}
@@ -89,7 +76,7 @@ def get(payload):
 
 def post_invalid(payload):
     try:
-        create_mailing.sync(client=client(), body=MailingRequest.from_dict(payload["body"]))
+        client().mailings.create(payload["body"])
     except svc_postal.ApiError as error:
         return error_fields(error)
     return {"error": None}
@@ -102,7 +89,7 @@ def verify(payload):
         signature = webhook["signature"]
         t = int(signature.split(",")[0].split("=")[1])
         try:
-            event = svc_postal.parse_webhook(raw, signature, payload["secrets"])
+            event = client(webhook_secrets=payload["secrets"]).webhooks.parse(raw, signature)
             parsed = {"type": str(event.type_), "mailingId": str(event.data.mailing.id)}
         except svc_postal.WebhookSignatureError:
             parsed = None

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import Joi from 'joi';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { joiToOpenApiSchema, type JsonSchema } from '../../lib/json-schema.js';
+import { joiToOpenApiSchema, nameOpenEnums, type JsonSchema } from '../../lib/json-schema.js';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
 const PREFS: Joi.ValidationOptions = { abortEarly: false, convert: true, allowUnknown: false };
@@ -106,6 +106,43 @@ describe('Joi → JSON Schema for the published contract', () => {
     // A single value (a constant) and non-string lists stay as they are.
     expect(joiToOpenApiSchema(Joi.string().valid('list'), { components: {}, loose: true })).to.deep.equal({ type: 'string', enum: ['list'] });
     expect(joiToOpenApiSchema(Joi.number().valid(1, 2), { components: {}, loose: true })).to.deep.equal({ type: 'integer', enum: [1, 2] });
+  });
+
+  it("names an answer's open enums after where they sit, so generators name them (LegalSourceStatus, not LegalSourceStatusType0)", () => {
+    const components: Record<string, JsonSchema> = {};
+    const source = Joi.object({
+      status: Joi.string().valid('unverified', 'read_on_copy'),
+      events: Joi.array().items(Joi.string().valid('a', 'b')),
+    }).label('LegalSource');
+    joiToOpenApiSchema(source, { components, loose: true });
+    nameOpenEnums(components);
+    const open = { type: 'string', description: 'A value added after this version of the document' };
+    expect(components.LegalSourceStatus).to.deep.equal({ type: 'string', enum: ['unverified', 'read_on_copy'] });
+    expect(components.LegalSourceEventsItem).to.deep.equal({ type: 'string', enum: ['a', 'b'] });
+    expect((components.LegalSource!.properties as Record<string, JsonSchema>).status).to.deep.equal({
+      anyOf: [{ $ref: '#/components/schemas/LegalSourceStatus' }, open],
+    });
+  });
+
+  it('a labelled schema is its component without null (the use allows null); a request differing from an answer of its label is <label>Input', () => {
+    const components: Record<string, JsonSchema> = {};
+    const letter = Joi.object({ title: Joi.string().required() }).label('FreeLetter');
+    expect(joiToOpenApiSchema(Joi.object({ letter: letter.allow(null) }), { components, loose: true })).to.deep.include({
+      properties: { letter: { anyOf: [{ $ref: '#/components/schemas/FreeLetter' }, { type: 'null' }] } },
+    });
+    expect(components.FreeLetter).to.include({ type: 'object' });
+    // A request's strings refuse NUL: a schema of its own, named rather than inlined.
+    expect(joiToOpenApiSchema(letter, { components })).to.deep.equal({ $ref: '#/components/schemas/FreeLetterInput' });
+    expect(components.FreeLetterInput).to.not.deep.equal(components.FreeLetter);
+  });
+
+  it("an answer's condition whose other branch is forbidden documents the one value it can have", () => {
+    const field = Joi.object({
+      type: Joi.string(),
+      options: Joi.when('type', { is: 'enum', then: Joi.array().items(Joi.string()).required(), otherwise: Joi.forbidden() }),
+    });
+    const options = (joiToOpenApiSchema(field, { components: {}, loose: true }).properties as Record<string, JsonSchema>).options!;
+    expect(options).to.include({ type: 'array' }).and.not.have.property('anyOf');
   });
 
   it('a string of several patterns says its type in each part, for generators that read a part alone', () => {

@@ -22,7 +22,9 @@ def create_client(
     ``api_key``: ``svc_test_…`` or ``svc_live_…``; ``base_url``: the API's origin, e.g.
     ``http://localhost:3000`` (paths start with /v1). Every POST gets an ``Idempotency-Key``;
     network errors, 409 ``idempotency_in_progress``, 429 and 503 are retried with it, at most
-    ``max_attempts`` times in all; an answer that is not 2xx raises ApiError.
+    ``max_attempts`` times in all; a 4xx or 5xx answer then raises ApiError, so a generated
+    ``sync`` returns the success model (typed ``Error | X | None`` all the same: ``SvcPostal``'s
+    methods are typed as what they return).
     """
     base_url = base_url.rstrip("/")
     policy = RetryPolicy(max_attempts=max_attempts, max_delay=max_delay, base_delay=base_delay)

@@ -26,7 +26,7 @@ class RetryPolicy:
     base_delay: float = 0.5
 
     def backoff(self, attempt: int) -> float:
-        return min(self.max_delay, self.base_delay * 2 ** (attempt - 1))
+        return min(self.max_delay, self.base_delay * 2.0 ** (attempt - 1))
 
     def wait(self, attempt: int, response: httpx.Response) -> float:
         after = retry_after_seconds(response.headers.get("retry-after"))
@@ -60,7 +60,7 @@ def _is_retried(response: httpx.Response) -> bool:
         return True
     # Only the 409 that says the same request is still running; `conflict` is final.
     try:
-        return json.loads(response.content)["error"]["code"] == "idempotency_in_progress"
+        return bool(json.loads(response.content)["error"]["code"] == "idempotency_in_progress")
     except (ValueError, KeyError, TypeError):
         return False
 

@@ -21,11 +21,11 @@ export type PartnerBreaker = {
     /**
      * closed: calls go to the partner; open: answered at once without it; half_open: one call probes it
      */
-    state: 'closed' | 'open' | 'half_open' | (string & {});
+    state: PartnerBreakerState | (string & {});
 };
 
 export type Health = {
-    status: 'ok' | 'degraded' | (string & {});
+    status: HealthStatus | (string & {});
     /**
      * When the components were probed; the result is shared for a few seconds
      */
@@ -72,7 +72,7 @@ export type Health = {
 };
 
 export type Readiness = {
-    status: 'ready' | 'unready' | (string & {});
+    status: ReadinessStatus | (string & {});
     /**
      * When the database was probed; the result is shared for a few seconds
      */
@@ -115,7 +115,7 @@ export type LegalSource = {
     /**
      * "unverified": the text has not been read on the official site (then no checkedOn); "read_on_copy": it was read only on an unofficial copy, on the day checkedOn (not verified); absent: read on the official site or in its official data
      */
-    status?: 'unverified' | 'read_on_copy' | (string & {});
+    status?: LegalSourceStatus | (string & {});
     /**
      * Day (YYYY-MM-DD) the text was last read: on the official site or in its official data, or on a copy when status is "read_on_copy"; absent when status is "unverified"
      */
@@ -145,13 +145,13 @@ export type PostalAddress = {
 export type Field = {
     name: string;
     label: string;
-    type: 'text' | 'multiline' | 'date' | 'amount' | 'integer' | 'number' | 'email' | 'phone' | 'iban' | 'enum' | 'siret' | 'postcode' | 'address' | (string & {});
+    type: FieldType | (string & {});
     required: boolean;
     pattern?: string;
     options?: Array<{
         value: string;
         label: string;
-    }> | unknown;
+    }>;
     help?: string;
     example?: string | number;
     default?: string | number | boolean;
@@ -165,7 +165,7 @@ export type Field = {
     /**
      * In POST /v1/mailings this field is filled from the request's `sender` or `recipient` (the validated addresses the envelope window shows): no need to send it there; a different value is replaced, with a warning on the mailing
      */
-    filledFrom?: 'sender' | 'recipient' | (string & {});
+    filledFrom?: FieldFilledFrom | (string & {});
 };
 
 export type CatalogueLetter = {
@@ -175,7 +175,7 @@ export type CatalogueLetter = {
     summary: string;
     legalBasis: Array<string>;
     sources: Array<LegalSource>;
-    recommendedMode: 'simple' | 'registered' | 'ar' | (string & {});
+    recommendedMode: CatalogueLetterRecommendedMode | (string & {});
     keywords: Array<string>;
     providers: Array<{
         slug: string;
@@ -213,16 +213,22 @@ export type SearchResults = {
     /**
      * lexical when the semantic engine was not used or was unavailable
      */
-    mode: 'hybrid' | 'lexical' | (string & {});
+    mode: SearchResultsMode | (string & {});
     results: Array<{
-        kind: 'letter' | 'calculator' | 'ai_tool' | 'quote' | (string & {});
+        kind: SearchResultsResultsItemKind | (string & {});
         slug: string;
         title: string;
         category: string;
         summary: string;
         score: number;
-        matchedBy: Array<'lexical' | 'semantic' | (string & {})>;
+        matchedBy: Array<SearchResultsResultsItemMatchedByItem | (string & {})>;
     }>;
+};
+
+export type LetterProvider = {
+    slug: string;
+    name: string;
+    address: PostalAddress;
 };
 
 export type LetterDetail = {
@@ -232,18 +238,14 @@ export type LetterDetail = {
     summary: string;
     legalBasis: Array<string>;
     sources: Array<LegalSource>;
-    recommendedMode: 'simple' | 'registered' | 'ar' | (string & {});
+    recommendedMode: LetterDetailRecommendedMode | (string & {});
     keywords: Array<string>;
     providers: Array<{
         slug: string;
         name: string;
         address: PostalAddress;
     }>;
-    provider: {
-        slug: string;
-        name: string;
-        address: PostalAddress;
-    } | null;
+    provider: LetterProvider | null;
     /**
      * Every field to send, for this provider when one is given
      */
@@ -254,16 +256,25 @@ export type LetterDetail = {
     };
 };
 
-export type Segment = {
+export type LetterTextSegment = {
     type: 'text';
     text: string;
 };
+
+export type LetterFieldSegment = {
+    type: 'field';
+    name: string;
+    label: string;
+    value: string | null;
+};
+
+export type Segment = LetterTextSegment | LetterFieldSegment;
 
 export type RequestWarning = {
     /**
      * field_replaced: a value given in letter.fields was replaced by the validated sender or recipient; field_renamed: a field of an earlier catalogue was read under its new name; field_defaulted: a field added since was given the value that writes the earlier letter; value_retired: an option of an earlier catalogue, since withdrawn, was read as the option that replaces it (the message names both); address_unverified: the national address base does not confirm the recipient address, posted as given (options.addressCheck: lenient); address_check_unavailable: the address base could not be reached in time, the address was posted unchecked
      */
-    code: 'field_replaced' | 'field_renamed' | 'field_defaulted' | 'value_retired' | 'address_unverified' | 'address_check_unavailable' | (string & {});
+    code: RequestWarningCode | (string & {});
     /**
      * The field of the request concerned, e.g. letter.fields.senderName
      */
@@ -275,12 +286,7 @@ export type LetterRender = {
     /**
      * Literal text and field slots, in reading order
      */
-    segments: Array<Segment | {
-        type: 'field';
-        name: string;
-        label: string;
-        value: string | null;
-    }>;
+    segments: Array<Segment>;
     /**
      * The letter as plain text; a missing value reads as [its label]
      */
@@ -453,9 +459,9 @@ export type Shipment = {
      */
     id: string;
     title: string;
-    mode: 'simple' | 'registered' | 'ar' | (string & {});
+    mode: ShipmentMode | (string & {});
     modeLabel: string;
-    status: 'paid' | 'printed' | 'posted' | 'in_transit' | 'delivered' | 'ar_signed' | 'returned' | 'error' | 'canceled' | (string & {});
+    status: ShipmentStatus | (string & {});
     statusLabel: string;
     step: number;
     lastStep: number;
@@ -463,7 +469,7 @@ export type Shipment = {
     createdAt: string;
     events: Array<{
         step: number;
-        status: 'paid' | 'printed' | 'posted' | 'in_transit' | 'delivered' | 'ar_signed' | 'returned' | 'error' | 'canceled' | (string & {});
+        status: ShipmentEventsItemStatus | (string & {});
         label: string;
         at: string;
     }>;
@@ -473,7 +479,7 @@ export type Shipment = {
     reference: string;
     test: boolean;
     proofs: Array<{
-        kind: 'filing' | 'delivery' | 'return' | (string & {});
+        kind: ShipmentProofsItemKind | (string & {});
         label: string;
     }>;
     /**
@@ -492,7 +498,7 @@ export type Shipment = {
      * The letter content; absent from webhook payloads
      */
     document?: {
-        kind: 'catalogue' | 'free' | 'pdf' | (string & {});
+        kind: ShipmentDocumentKind | (string & {});
         title: string;
         /**
          * The letter as text; empty for a PDF letter (its text is not extracted)
@@ -517,7 +523,7 @@ export type Shipment = {
         /**
          * PDF letters: where the address is printed
          */
-        addressPlacement?: 'insert_blank_page' | 'first_page' | (string & {});
+        addressPlacement?: ShipmentDocumentAddressPlacement | (string & {});
     };
 };
 
@@ -530,6 +536,14 @@ export type CatalogueLetterContent = {
     fields?: {
         [key: string]: string | number;
     };
+};
+
+export type FreeLetterContentInput = {
+    title: string;
+    /**
+     * Plain text, a blank line between paragraphs
+     */
+    body: string;
 };
 
 export type PdfLetterContent = {
@@ -567,13 +581,7 @@ export type MailingRequest = {
      * simple, registered, or ar (registered with acknowledgment of receipt)
      */
     mode: 'simple' | 'registered' | 'ar';
-    letter: CatalogueLetterContent | {
-        title: string;
-        /**
-         * Plain text, a blank line between paragraphs
-         */
-        body: string;
-    } | PdfLetterContent;
+    letter: CatalogueLetterContent | FreeLetterContentInput | PdfLetterContent;
     sender: MailingAddress;
     /**
      * An address, or { siret, name? } for an establishment's registered address. Optional when the catalogue letter's provider carries the address
@@ -619,7 +627,7 @@ export type ShipmentList = {
 };
 
 export type ProofLink = {
-    kind: 'filing' | 'delivery' | 'return' | (string & {});
+    kind: ProofLinkKind | (string & {});
     /**
      * Signed download link of the PDF proof
      */
@@ -630,7 +638,7 @@ export type ProofLink = {
 export type V1TestAdvance = {
     step?: number;
     status?: 'returned' | 'error';
-} | null;
+};
 
 export type MailingQuote = {
     /**
@@ -664,12 +672,12 @@ export type MailingBatch = {
      * UUID
      */
     id: string;
-    mode: 'simple' | 'registered' | 'ar' | (string & {});
+    mode: MailingBatchMode | (string & {});
     test: boolean;
     /**
      * completed once every mailing of the batch is final (mailing_batch.completed)
      */
-    status: 'processing' | 'completed' | (string & {});
+    status: MailingBatchStatus | (string & {});
     mailingCount: number;
     /**
      * Debited once for the whole batch (live keys), excluding VAT
@@ -683,6 +691,12 @@ export type MailingBatch = {
     };
     createdAt: string;
     finishedAt: string | null;
+};
+
+export type MailingBatchRowError = {
+    code: string;
+    message: string;
+    details?: unknown;
 };
 
 export type MailingBatchReport = {
@@ -708,11 +722,7 @@ export type MailingBatchReport = {
         /**
          * What POST /v1/mailings would answer for this row (its 422 code, message and details)
          */
-        error: {
-            code: string;
-            message: string;
-            details?: unknown;
-        } | null;
+        error: MailingBatchRowError | null;
     }>;
 };
 
@@ -741,13 +751,7 @@ export type MailingBatchRequest = {
     /**
      * One letter for every row: a catalogue letter (each row completes its fields), a free-form letter whose title and body may hold {{variables}}, or an own PDF
      */
-    letter: CatalogueLetterContent | {
-        title: string;
-        /**
-         * Plain text, a blank line between paragraphs
-         */
-        body: string;
-    } | PdfLetterContent;
+    letter: CatalogueLetterContent | FreeLetterContentInput | PdfLetterContent;
     sender: MailingAddress;
     options?: {
         color?: boolean;
@@ -826,7 +830,7 @@ export type CompanySummary = {
     siren: string;
     name: string;
     acronym: string | null;
-    status: 'active' | 'closed' | (string & {});
+    status: CompanySummaryStatus | (string & {});
     headOffice: {
         siret: string;
         address: string;
@@ -854,7 +858,7 @@ export type CompanyProfile = {
         address: string;
         postcode: string;
         city: string;
-        status: 'active' | 'closed' | (string & {});
+        status: CompanyProfileEstablishmentStatus | (string & {});
         isHeadOffice: boolean;
         activity: string | null;
         createdOn: string | null;
@@ -863,7 +867,7 @@ export type CompanyProfile = {
         siren: string;
         name: string;
         acronym: string | null;
-        status: 'active' | 'closed' | (string & {});
+        status: CompanyProfileCompanyStatus | (string & {});
         /**
          * PME, ETI or GE
          */
@@ -965,6 +969,17 @@ export type FuelPrices = {
     };
 };
 
+export type FuelSearchCentre = {
+    lat: number;
+    lon: number;
+    label: string;
+};
+
+export type FuelSearchCommune = {
+    insee: string;
+    name: string;
+};
+
 export type FuelStation = {
     /**
      * Station identifier in the official data
@@ -989,17 +1004,10 @@ export type FuelStation = {
 export type FuelStations = {
     fuel: string;
     unit: 'EUR/L';
-    sort: 'price' | 'distance' | (string & {});
+    sort: FuelStationsSort | (string & {});
     radiusKm: number;
-    centre: {
-        lat: number;
-        lon: number;
-        label: string;
-    } | null;
-    commune: {
-        insee: string;
-        name: string;
-    } | null;
+    centre: FuelSearchCentre | null;
+    commune: FuelSearchCommune | null;
     /**
      * True when the commune had fewer than 3 stations and the radius around the centre was searched too
      */
@@ -1039,6 +1047,13 @@ export type ComputeRequest = {
     };
 };
 
+export type QuoteRoute = {
+    from: string;
+    to: string;
+    distanceKm: number;
+    durationMinutes: number;
+};
+
 export type QuoteLineItem = {
     /**
      * Stable identifier of the line, e.g. handling, transport, volumeDiscount
@@ -1074,12 +1089,7 @@ export type QuoteEstimate = {
     /**
      * The road route, for quotes that need one (geocoded labels of from and to); null otherwise
      */
-    route: {
-        from: string;
-        to: string;
-        distanceKm: number;
-        durationMinutes: number;
-    } | null;
+    route: QuoteRoute | null;
     currency: 'EUR';
     lineItems: Array<QuoteLineItem>;
     /**
@@ -1130,7 +1140,7 @@ export type Settlement = {
     /**
      * exact: proven minimum number of transfers (up to 22 non-zero balances)
      */
-    method: 'exact' | 'heuristic' | (string & {});
+    method: SettlementMethod | (string & {});
 };
 
 export type ExpenseMember = {
@@ -1178,7 +1188,7 @@ export type ExpenseGroup = {
 
 export type ServiceRequest = {
     id: string;
-    kind: 'letter' | 'calculator' | 'ai_tool' | (string & {});
+    kind: ServiceRequestKind | (string & {});
     title: string;
     description: string;
     example: string | null;
@@ -1187,7 +1197,7 @@ export type ServiceRequest = {
     /**
      * received → in_review → planned → published, or declined
      */
-    status: 'received' | 'in_review' | 'planned' | 'published' | 'declined' | (string & {});
+    status: ServiceRequestStatus | (string & {});
     /**
      * Our note on the latest status (e.g. why it was declined)
      */
@@ -1237,7 +1247,7 @@ export type WebhookEvent = {
      * Event identifier, the same on every retry and after a workflow reset: deduplicate on it
      */
     id: string;
-    type: 'mailing.created' | 'mailing.printed' | 'mailing.posted' | 'mailing.in_transit' | 'mailing.delivered' | 'mailing.ar_signed' | 'mailing.returned' | 'mailing.error' | 'mailing.canceled' | 'mailing.proof_available' | 'ping' | 'mailing_batch.completed' | (string & {});
+    type: WebhookEventType | (string & {});
     /**
      * Event time, ISO 8601 UTC with milliseconds
      */
@@ -1255,7 +1265,7 @@ export type WebhookEvent = {
          * Only for mailing.proof_available
          */
         proof?: {
-            kind: 'filing' | 'delivery' | 'return' | (string & {});
+            kind: WebhookEventDataProofKind | (string & {});
         };
         /**
          * Only for mailing_batch.completed (sent only to endpoints whose event filter names it): the batch, every mailing final
@@ -1279,10 +1289,72 @@ export type WebhookEvent = {
             /**
              * The event filter; empty: every event type
              */
-            events: Array<'mailing.created' | 'mailing.printed' | 'mailing.posted' | 'mailing.in_transit' | 'mailing.delivered' | 'mailing.ar_signed' | 'mailing.returned' | 'mailing.error' | 'mailing.canceled' | 'mailing.proof_available' | 'ping' | 'mailing_batch.completed' | (string & {})>;
+            events: Array<WebhookEventDataEndpointEventsItem | (string & {})>;
         };
     };
 };
+
+export type PartnerBreakerState = 'closed' | 'open' | 'half_open';
+
+export type HealthStatus = 'ok' | 'degraded';
+
+export type ReadinessStatus = 'ready' | 'unready';
+
+export type LegalSourceStatus = 'unverified' | 'read_on_copy';
+
+export type FieldType = 'text' | 'multiline' | 'date' | 'amount' | 'integer' | 'number' | 'email' | 'phone' | 'iban' | 'enum' | 'siret' | 'postcode' | 'address';
+
+export type FieldFilledFrom = 'sender' | 'recipient';
+
+export type CatalogueLetterRecommendedMode = 'simple' | 'registered' | 'ar';
+
+export type SearchResultsMode = 'hybrid' | 'lexical';
+
+export type SearchResultsResultsItemKind = 'letter' | 'calculator' | 'ai_tool' | 'quote';
+
+export type SearchResultsResultsItemMatchedByItem = 'lexical' | 'semantic';
+
+export type LetterDetailRecommendedMode = 'simple' | 'registered' | 'ar';
+
+export type RequestWarningCode = 'field_replaced' | 'field_renamed' | 'field_defaulted' | 'value_retired' | 'address_unverified' | 'address_check_unavailable';
+
+export type ShipmentMode = 'simple' | 'registered' | 'ar';
+
+export type ShipmentStatus = 'paid' | 'printed' | 'posted' | 'in_transit' | 'delivered' | 'ar_signed' | 'returned' | 'error' | 'canceled';
+
+export type ShipmentEventsItemStatus = 'paid' | 'printed' | 'posted' | 'in_transit' | 'delivered' | 'ar_signed' | 'returned' | 'error' | 'canceled';
+
+export type ShipmentProofsItemKind = 'filing' | 'delivery' | 'return';
+
+export type ShipmentDocumentKind = 'catalogue' | 'free' | 'pdf';
+
+export type ShipmentDocumentAddressPlacement = 'insert_blank_page' | 'first_page';
+
+export type ProofLinkKind = 'filing' | 'delivery' | 'return';
+
+export type MailingBatchMode = 'simple' | 'registered' | 'ar';
+
+export type MailingBatchStatus = 'processing' | 'completed';
+
+export type CompanySummaryStatus = 'active' | 'closed';
+
+export type CompanyProfileEstablishmentStatus = 'active' | 'closed';
+
+export type CompanyProfileCompanyStatus = 'active' | 'closed';
+
+export type FuelStationsSort = 'price' | 'distance';
+
+export type SettlementMethod = 'exact' | 'heuristic';
+
+export type ServiceRequestKind = 'letter' | 'calculator' | 'ai_tool';
+
+export type ServiceRequestStatus = 'received' | 'in_review' | 'planned' | 'published' | 'declined';
+
+export type WebhookEventType = 'mailing.created' | 'mailing.printed' | 'mailing.posted' | 'mailing.in_transit' | 'mailing.delivered' | 'mailing.ar_signed' | 'mailing.returned' | 'mailing.error' | 'mailing.canceled' | 'mailing.proof_available' | 'ping' | 'mailing_batch.completed';
+
+export type WebhookEventDataProofKind = 'filing' | 'delivery' | 'return';
+
+export type WebhookEventDataEndpointEventsItem = 'mailing.created' | 'mailing.printed' | 'mailing.posted' | 'mailing.in_transit' | 'mailing.delivered' | 'mailing.ar_signed' | 'mailing.returned' | 'mailing.error' | 'mailing.canceled' | 'mailing.proof_available' | 'ping' | 'mailing_batch.completed';
 
 export type HealthData = {
     body?: never;
@@ -2268,7 +2340,7 @@ export type CancelMailingResponses = {
 export type CancelMailingResponse = CancelMailingResponses[keyof CancelMailingResponses];
 
 export type AdvanceTestMailingData = {
-    body?: V1TestAdvance;
+    body?: V1TestAdvance | null;
     headers?: {
         /**
          * Replays the first response for 24 hours (UUID v4 recommended)

@@ -16,9 +16,7 @@ from .catalogue_letter import CatalogueLetter
 from .catalogue_letter_content import CatalogueLetterContent
 from .catalogue_letter_content_fields import CatalogueLetterContentFields
 from .catalogue_letter_providers_item import CatalogueLetterProvidersItem
-from .catalogue_letter_recommended_mode_type_0 import (
-    CatalogueLetterRecommendedModeType0,
-)
+from .catalogue_letter_recommended_mode import CatalogueLetterRecommendedMode
 from .catalogue_prices import CataloguePrices
 from .catalogue_tool import CatalogueTool
 from .category import Category
@@ -27,17 +25,15 @@ from .city_results import CityResults
 from .company_profile import CompanyProfile
 from .company_profile_activity import CompanyProfileActivity
 from .company_profile_company import CompanyProfileCompany
-from .company_profile_company_status_type_0 import CompanyProfileCompanyStatusType0
+from .company_profile_company_status import CompanyProfileCompanyStatus
 from .company_profile_establishment import CompanyProfileEstablishment
-from .company_profile_establishment_status_type_0 import (
-    CompanyProfileEstablishmentStatusType0,
-)
+from .company_profile_establishment_status import CompanyProfileEstablishmentStatus
 from .company_profile_head_office import CompanyProfileHeadOffice
 from .company_profile_headcount import CompanyProfileHeadcount
 from .company_results import CompanyResults
 from .company_summary import CompanySummary
 from .company_summary_head_office import CompanySummaryHeadOffice
-from .company_summary_status_type_0 import CompanySummaryStatusType0
+from .company_summary_status import CompanySummaryStatus
 from .compute_request import ComputeRequest
 from .compute_request_inputs import ComputeRequestInputs
 from .error import Error
@@ -50,56 +46,55 @@ from .expense_split_amounts import ExpenseSplitAmounts
 from .expense_split_mode import ExpenseSplitMode
 from .expense_split_shares import ExpenseSplitShares
 from .field import Field
-from .field_filled_from_type_0 import FieldFilledFromType0
-from .field_options_type_0_item import FieldOptionsType0Item
+from .field_filled_from import FieldFilledFrom
+from .field_options_item import FieldOptionsItem
 from .field_required_when import FieldRequiredWhen
-from .field_type_type_0 import FieldTypeType0
+from .field_type import FieldType
 from .free_letter_content import FreeLetterContent
+from .free_letter_content_input import FreeLetterContentInput
 from .fuel_prices import FuelPrices
 from .fuel_prices_department import FuelPricesDepartment
 from .fuel_prices_department_prices import FuelPricesDepartmentPrices
 from .fuel_prices_national import FuelPricesNational
 from .fuel_prices_national_prices import FuelPricesNationalPrices
 from .fuel_prices_unit import FuelPricesUnit
+from .fuel_search_centre import FuelSearchCentre
+from .fuel_search_commune import FuelSearchCommune
 from .fuel_station import FuelStation
 from .fuel_stations import FuelStations
-from .fuel_stations_centre_type_0 import FuelStationsCentreType0
-from .fuel_stations_commune_type_0 import FuelStationsCommuneType0
-from .fuel_stations_sort_type_0 import FuelStationsSortType0
+from .fuel_stations_sort import FuelStationsSort
 from .fuel_stations_unit import FuelStationsUnit
 from .get_mailing_proof_kind import GetMailingProofKind
 from .health import Health
 from .health_partners import HealthPartners
 from .health_postgres import HealthPostgres
-from .health_status_type_0 import HealthStatusType0
+from .health_status import HealthStatus
 from .health_temporal import HealthTemporal
 from .health_worker import HealthWorker
 from .legal_source import LegalSource
-from .legal_source_status_type_0 import LegalSourceStatusType0
+from .legal_source_status import LegalSourceStatus
 from .letter_detail import LetterDetail
-from .letter_detail_provider_type_0 import LetterDetailProviderType0
 from .letter_detail_providers_item import LetterDetailProvidersItem
-from .letter_detail_recommended_mode_type_0 import LetterDetailRecommendedModeType0
+from .letter_detail_recommended_mode import LetterDetailRecommendedMode
 from .letter_detail_template import LetterDetailTemplate
+from .letter_field_segment import LetterFieldSegment
+from .letter_field_segment_type import LetterFieldSegmentType
+from .letter_provider import LetterProvider
 from .letter_render import LetterRender
 from .letter_render_request import LetterRenderRequest
 from .letter_render_request_fields import LetterRenderRequestFields
-from .letter_render_segments_item_type_1 import LetterRenderSegmentsItemType1
-from .letter_render_segments_item_type_1_type import LetterRenderSegmentsItemType1Type
+from .letter_text_segment import LetterTextSegment
+from .letter_text_segment_type import LetterTextSegmentType
 from .list_mailings_status import ListMailingsStatus
 from .mailing_address import MailingAddress
 from .mailing_address_country import MailingAddressCountry
 from .mailing_batch import MailingBatch
 from .mailing_batch_counts import MailingBatchCounts
 from .mailing_batch_list import MailingBatchList
-from .mailing_batch_mode_type_0 import MailingBatchModeType0
+from .mailing_batch_mode import MailingBatchMode
 from .mailing_batch_report import MailingBatchReport
 from .mailing_batch_report_rows_item import MailingBatchReportRowsItem
-from .mailing_batch_report_rows_item_error_type_0 import (
-    MailingBatchReportRowsItemErrorType0,
-)
 from .mailing_batch_request import MailingBatchRequest
-from .mailing_batch_request_letter_type_1 import MailingBatchRequestLetterType1
 from .mailing_batch_request_mode import MailingBatchRequestMode
 from .mailing_batch_request_options import MailingBatchRequestOptions
 from .mailing_batch_request_options_address_check import (
@@ -109,12 +104,12 @@ from .mailing_batch_request_options_address_placement import (
     MailingBatchRequestOptionsAddressPlacement,
 )
 from .mailing_batch_row import MailingBatchRow
+from .mailing_batch_row_error import MailingBatchRowError
 from .mailing_batch_row_fields import MailingBatchRowFields
-from .mailing_batch_status_type_0 import MailingBatchStatusType0
+from .mailing_batch_status import MailingBatchStatus
 from .mailing_quote import MailingQuote
 from .mailing_quote_lines_item import MailingQuoteLinesItem
 from .mailing_request import MailingRequest
-from .mailing_request_letter_type_1 import MailingRequestLetterType1
 from .mailing_request_mode import MailingRequestMode
 from .mailing_request_options import MailingRequestOptions
 from .mailing_request_options_address_check import MailingRequestOptionsAddressCheck
@@ -123,25 +118,25 @@ from .mailing_request_options_address_placement import (
 )
 from .open_api_document import OpenApiDocument
 from .partner_breaker import PartnerBreaker
-from .partner_breaker_state_type_0 import PartnerBreakerStateType0
+from .partner_breaker_state import PartnerBreakerState
 from .pdf_letter_content import PdfLetterContent
 from .postal_address import PostalAddress
 from .postal_address_country import PostalAddressCountry
 from .proof_link import ProofLink
-from .proof_link_kind_type_0 import ProofLinkKindType0
+from .proof_link_kind import ProofLinkKind
 from .quote_estimate import QuoteEstimate
 from .quote_estimate_currency import QuoteEstimateCurrency
 from .quote_estimate_defaults_applied_item import QuoteEstimateDefaultsAppliedItem
 from .quote_estimate_inputs import QuoteEstimateInputs
 from .quote_estimate_request import QuoteEstimateRequest
 from .quote_estimate_request_inputs import QuoteEstimateRequestInputs
-from .quote_estimate_route_type_0 import QuoteEstimateRouteType0
 from .quote_line_item import QuoteLineItem
+from .quote_route import QuoteRoute
 from .readiness import Readiness
 from .readiness_postgres import ReadinessPostgres
-from .readiness_status_type_0 import ReadinessStatusType0
+from .readiness_status import ReadinessStatus
 from .request_warning import RequestWarning
-from .request_warning_code_type_0 import RequestWarningCodeType0
+from .request_warning_code import RequestWarningCode
 from .route_result import RouteResult
 from .route_result_from import RouteResultFrom
 from .route_result_geometry import RouteResultGeometry
@@ -153,39 +148,35 @@ from .search_fuel_stations_query import SearchFuelStationsQuery
 from .search_fuel_stations_query_fuel import SearchFuelStationsQueryFuel
 from .search_fuel_stations_query_sort import SearchFuelStationsQuerySort
 from .search_results import SearchResults
-from .search_results_mode_type_0 import SearchResultsModeType0
+from .search_results_mode import SearchResultsMode
 from .search_results_results_item import SearchResultsResultsItem
-from .search_results_results_item_kind_type_0 import SearchResultsResultsItemKindType0
-from .search_results_results_item_matched_by_item_type_0 import (
-    SearchResultsResultsItemMatchedByItemType0,
+from .search_results_results_item_kind import SearchResultsResultsItemKind
+from .search_results_results_item_matched_by_item import (
+    SearchResultsResultsItemMatchedByItem,
 )
-from .segment import Segment
-from .segment_type import SegmentType
 from .service_request import ServiceRequest
 from .service_request_input import ServiceRequestInput
 from .service_request_input_kind import ServiceRequestInputKind
-from .service_request_kind_type_0 import ServiceRequestKindType0
+from .service_request_kind import ServiceRequestKind
 from .service_request_list import ServiceRequestList
-from .service_request_status_type_0 import ServiceRequestStatusType0
+from .service_request_status import ServiceRequestStatus
 from .settlement import Settlement
 from .settlement_balances_item import SettlementBalancesItem
 from .settlement_currency import SettlementCurrency
-from .settlement_method_type_0 import SettlementMethodType0
+from .settlement_method import SettlementMethod
 from .settlement_transfers_item import SettlementTransfersItem
 from .shipment import Shipment
 from .shipment_document import ShipmentDocument
-from .shipment_document_address_placement_type_0 import (
-    ShipmentDocumentAddressPlacementType0,
-)
-from .shipment_document_kind_type_0 import ShipmentDocumentKindType0
+from .shipment_document_address_placement import ShipmentDocumentAddressPlacement
+from .shipment_document_kind import ShipmentDocumentKind
 from .shipment_document_letter import ShipmentDocumentLetter
 from .shipment_events_item import ShipmentEventsItem
-from .shipment_events_item_status_type_0 import ShipmentEventsItemStatusType0
+from .shipment_events_item_status import ShipmentEventsItemStatus
 from .shipment_list import ShipmentList
-from .shipment_mode_type_0 import ShipmentModeType0
+from .shipment_mode import ShipmentMode
 from .shipment_proofs_item import ShipmentProofsItem
-from .shipment_proofs_item_kind_type_0 import ShipmentProofsItemKindType0
-from .shipment_status_type_0 import ShipmentStatusType0
+from .shipment_proofs_item_kind import ShipmentProofsItemKind
+from .shipment_status import ShipmentStatus
 from .siret_recipient import SiretRecipient
 from .text_segment import TextSegment
 from .text_segment_type import TextSegmentType
@@ -194,18 +185,16 @@ from .v1_ai_fill_result_rejected_item import V1AiFillResultRejectedItem
 from .v1_ai_fill_result_values import V1AiFillResultValues
 from .v1_ai_letter_result import V1AiLetterResult
 from .v1_ai_tool_result import V1AiToolResult
-from .v1_test_advance_type_0 import V1TestAdvanceType0
-from .v1_test_advance_type_0_status import V1TestAdvanceType0Status
+from .v1_test_advance import V1TestAdvance
+from .v1_test_advance_status import V1TestAdvanceStatus
 from .webhook_event import WebhookEvent
 from .webhook_event_data import WebhookEventData
 from .webhook_event_data_details import WebhookEventDataDetails
 from .webhook_event_data_endpoint import WebhookEventDataEndpoint
-from .webhook_event_data_endpoint_events_item_type_0 import (
-    WebhookEventDataEndpointEventsItemType0,
-)
+from .webhook_event_data_endpoint_events_item import WebhookEventDataEndpointEventsItem
 from .webhook_event_data_proof import WebhookEventDataProof
-from .webhook_event_data_proof_kind_type_0 import WebhookEventDataProofKindType0
-from .webhook_event_type_type_0 import WebhookEventTypeType0
+from .webhook_event_data_proof_kind import WebhookEventDataProofKind
+from .webhook_event_type import WebhookEventType
 
 __all__ = (
     "AddressResult",
@@ -224,7 +213,7 @@ __all__ = (
     "CatalogueLetterContent",
     "CatalogueLetterContentFields",
     "CatalogueLetterProvidersItem",
-    "CatalogueLetterRecommendedModeType0",
+    "CatalogueLetterRecommendedMode",
     "CataloguePrices",
     "CatalogueTool",
     "Category",
@@ -233,15 +222,15 @@ __all__ = (
     "CompanyProfile",
     "CompanyProfileActivity",
     "CompanyProfileCompany",
-    "CompanyProfileCompanyStatusType0",
+    "CompanyProfileCompanyStatus",
     "CompanyProfileEstablishment",
-    "CompanyProfileEstablishmentStatusType0",
+    "CompanyProfileEstablishmentStatus",
     "CompanyProfileHeadOffice",
     "CompanyProfileHeadcount",
     "CompanyResults",
     "CompanySummary",
     "CompanySummaryHeadOffice",
-    "CompanySummaryStatusType0",
+    "CompanySummaryStatus",
     "ComputeRequest",
     "ComputeRequestInputs",
     "Error",
@@ -254,90 +243,91 @@ __all__ = (
     "ExpenseSplitMode",
     "ExpenseSplitShares",
     "Field",
-    "FieldFilledFromType0",
-    "FieldOptionsType0Item",
+    "FieldFilledFrom",
+    "FieldOptionsItem",
     "FieldRequiredWhen",
-    "FieldTypeType0",
+    "FieldType",
     "FreeLetterContent",
+    "FreeLetterContentInput",
     "FuelPrices",
     "FuelPricesDepartment",
     "FuelPricesDepartmentPrices",
     "FuelPricesNational",
     "FuelPricesNationalPrices",
     "FuelPricesUnit",
+    "FuelSearchCentre",
+    "FuelSearchCommune",
     "FuelStation",
     "FuelStations",
-    "FuelStationsCentreType0",
-    "FuelStationsCommuneType0",
-    "FuelStationsSortType0",
+    "FuelStationsSort",
     "FuelStationsUnit",
     "GetMailingProofKind",
     "Health",
     "HealthPartners",
     "HealthPostgres",
-    "HealthStatusType0",
+    "HealthStatus",
     "HealthTemporal",
     "HealthWorker",
     "LegalSource",
-    "LegalSourceStatusType0",
+    "LegalSourceStatus",
     "LetterDetail",
-    "LetterDetailProviderType0",
     "LetterDetailProvidersItem",
-    "LetterDetailRecommendedModeType0",
+    "LetterDetailRecommendedMode",
     "LetterDetailTemplate",
+    "LetterFieldSegment",
+    "LetterFieldSegmentType",
+    "LetterProvider",
     "LetterRender",
     "LetterRenderRequest",
     "LetterRenderRequestFields",
-    "LetterRenderSegmentsItemType1",
-    "LetterRenderSegmentsItemType1Type",
+    "LetterTextSegment",
+    "LetterTextSegmentType",
     "ListMailingsStatus",
     "MailingAddress",
     "MailingAddressCountry",
     "MailingBatch",
     "MailingBatchCounts",
     "MailingBatchList",
-    "MailingBatchModeType0",
+    "MailingBatchMode",
     "MailingBatchReport",
     "MailingBatchReportRowsItem",
-    "MailingBatchReportRowsItemErrorType0",
     "MailingBatchRequest",
-    "MailingBatchRequestLetterType1",
     "MailingBatchRequestMode",
     "MailingBatchRequestOptions",
     "MailingBatchRequestOptionsAddressCheck",
     "MailingBatchRequestOptionsAddressPlacement",
     "MailingBatchRow",
+    "MailingBatchRowError",
     "MailingBatchRowFields",
-    "MailingBatchStatusType0",
+    "MailingBatchStatus",
     "MailingQuote",
     "MailingQuoteLinesItem",
     "MailingRequest",
-    "MailingRequestLetterType1",
     "MailingRequestMode",
     "MailingRequestOptions",
     "MailingRequestOptionsAddressCheck",
     "MailingRequestOptionsAddressPlacement",
     "OpenApiDocument",
     "PartnerBreaker",
-    "PartnerBreakerStateType0",
+    "PartnerBreakerState",
     "PdfLetterContent",
     "PostalAddress",
     "PostalAddressCountry",
     "ProofLink",
-    "ProofLinkKindType0",
+    "ProofLinkKind",
     "QuoteEstimate",
     "QuoteEstimateCurrency",
     "QuoteEstimateDefaultsAppliedItem",
     "QuoteEstimateInputs",
     "QuoteEstimateRequest",
     "QuoteEstimateRequestInputs",
-    "QuoteEstimateRouteType0",
     "QuoteLineItem",
+    "QuoteRoute",
     "Readiness",
     "ReadinessPostgres",
-    "ReadinessStatusType0",
+    "ReadinessStatus",
     "RequestWarning",
-    "RequestWarningCodeType0",
+    "RequestWarningCode",
     "RouteResult",
     "RouteResultFrom",
     "RouteResultGeometry",
@@ -349,35 +339,33 @@ __all__ = (
     "SearchFuelStationsQueryFuel",
     "SearchFuelStationsQuerySort",
     "SearchResults",
-    "SearchResultsModeType0",
+    "SearchResultsMode",
     "SearchResultsResultsItem",
-    "SearchResultsResultsItemKindType0",
-    "SearchResultsResultsItemMatchedByItemType0",
-    "Segment",
-    "SegmentType",
+    "SearchResultsResultsItemKind",
+    "SearchResultsResultsItemMatchedByItem",
     "ServiceRequest",
     "ServiceRequestInput",
     "ServiceRequestInputKind",
-    "ServiceRequestKindType0",
+    "ServiceRequestKind",
     "ServiceRequestList",
-    "ServiceRequestStatusType0",
+    "ServiceRequestStatus",
     "Settlement",
     "SettlementBalancesItem",
     "SettlementCurrency",
-    "SettlementMethodType0",
+    "SettlementMethod",
     "SettlementTransfersItem",
     "Shipment",
     "ShipmentDocument",
-    "ShipmentDocumentAddressPlacementType0",
-    "ShipmentDocumentKindType0",
+    "ShipmentDocumentAddressPlacement",
+    "ShipmentDocumentKind",
     "ShipmentDocumentLetter",
     "ShipmentEventsItem",
-    "ShipmentEventsItemStatusType0",
+    "ShipmentEventsItemStatus",
     "ShipmentList",
-    "ShipmentModeType0",
+    "ShipmentMode",
     "ShipmentProofsItem",
-    "ShipmentProofsItemKindType0",
-    "ShipmentStatusType0",
+    "ShipmentProofsItemKind",
+    "ShipmentStatus",
     "SiretRecipient",
     "TextSegment",
     "TextSegmentType",
@@ -386,14 +374,14 @@ __all__ = (
     "V1AiFillResultValues",
     "V1AiLetterResult",
     "V1AiToolResult",
-    "V1TestAdvanceType0",
-    "V1TestAdvanceType0Status",
+    "V1TestAdvance",
+    "V1TestAdvanceStatus",
     "WebhookEvent",
     "WebhookEventData",
     "WebhookEventDataDetails",
     "WebhookEventDataEndpoint",
-    "WebhookEventDataEndpointEventsItemType0",
+    "WebhookEventDataEndpointEventsItem",
     "WebhookEventDataProof",
-    "WebhookEventDataProofKindType0",
-    "WebhookEventTypeType0",
+    "WebhookEventDataProofKind",
+    "WebhookEventType",
 )

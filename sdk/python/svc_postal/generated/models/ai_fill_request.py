@@ -5,6 +5,7 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..errors import refuse_unknown_keys
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="AiFillRequest")
@@ -53,6 +54,15 @@ class AiFillRequest:
 
         provider = d.pop("provider", UNSET)
 
+        refuse_unknown_keys(
+            cls.__name__,
+            d,
+            {
+                "slug": "slug",
+                "sentence": "sentence",
+                "provider": "provider",
+            },
+        )
         ai_fill_request = cls(
             slug=slug,
             sentence=sentence,

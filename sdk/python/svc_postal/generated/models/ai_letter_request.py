@@ -5,6 +5,7 @@ from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..errors import refuse_unknown_keys
 from ..models.ai_letter_request_tone import AiLetterRequestTone
 from ..types import UNSET, Unset
 
@@ -79,6 +80,17 @@ class AiLetterRequest:
 
         sender_name = d.pop("senderName", UNSET)
 
+        refuse_unknown_keys(
+            cls.__name__,
+            d,
+            {
+                "purpose": "purpose",
+                "recipient": "recipient",
+                "tone": "tone",
+                "facts": "facts",
+                "sender_name": "senderName",
+            },
+        )
         ai_letter_request = cls(
             purpose=purpose,
             recipient=recipient,

@@ -5,9 +5,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.catalogue_letter_recommended_mode_type_0 import (
-    CatalogueLetterRecommendedModeType0,
-)
+from ..models.catalogue_letter_recommended_mode import CatalogueLetterRecommendedMode
 
 if TYPE_CHECKING:
     from ..models.catalogue_letter_providers_item import CatalogueLetterProvidersItem
@@ -28,7 +26,7 @@ class CatalogueLetter:
         summary (str):
         legal_basis (list[str]):
         sources (list[LegalSource]):
-        recommended_mode (CatalogueLetterRecommendedModeType0 | str):
+        recommended_mode (CatalogueLetterRecommendedMode | str):
         keywords (list[str]):
         providers (list[CatalogueLetterProvidersItem]):
         fields (list[Field]):
@@ -40,7 +38,7 @@ class CatalogueLetter:
     summary: str
     legal_basis: list[str]
     sources: list[LegalSource]
-    recommended_mode: CatalogueLetterRecommendedModeType0 | str
+    recommended_mode: CatalogueLetterRecommendedMode | str
     keywords: list[str]
     providers: list[CatalogueLetterProvidersItem]
     fields: list[Field]
@@ -62,7 +60,7 @@ class CatalogueLetter:
             sources.append(sources_item)
 
         recommended_mode: str
-        if isinstance(self.recommended_mode, CatalogueLetterRecommendedModeType0):
+        if isinstance(self.recommended_mode, CatalogueLetterRecommendedMode):
             recommended_mode = self.recommended_mode.value
         else:
             recommended_mode = self.recommended_mode
@@ -126,16 +124,16 @@ class CatalogueLetter:
 
         def _parse_recommended_mode(
             data: object,
-        ) -> CatalogueLetterRecommendedModeType0 | str:
+        ) -> CatalogueLetterRecommendedMode | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                recommended_mode_type_0 = CatalogueLetterRecommendedModeType0(data)
+                recommended_mode_type_0 = CatalogueLetterRecommendedMode(data)
 
                 return recommended_mode_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(CatalogueLetterRecommendedModeType0 | str, data)
+            return cast(CatalogueLetterRecommendedMode | str, data)
 
         recommended_mode = _parse_recommended_mode(d.pop("recommendedMode"))
 

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..errors import refuse_unknown_keys
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -68,6 +69,15 @@ class CatalogueLetterContent:
         else:
             fields = CatalogueLetterContentFields.from_dict(_fields)
 
+        refuse_unknown_keys(
+            cls.__name__,
+            d,
+            {
+                "slug": "slug",
+                "provider": "provider",
+                "fields": "fields",
+            },
+        )
         catalogue_letter_content = cls(
             slug=slug,
             provider=provider,

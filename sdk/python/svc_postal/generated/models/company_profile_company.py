@@ -5,9 +5,7 @@ from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.company_profile_company_status_type_0 import (
-    CompanyProfileCompanyStatusType0,
-)
+from ..models.company_profile_company_status import CompanyProfileCompanyStatus
 
 T = TypeVar("T", bound="CompanyProfileCompany")
 
@@ -19,7 +17,7 @@ class CompanyProfileCompany:
         siren (str):
         name (str):
         acronym (None | str):
-        status (CompanyProfileCompanyStatusType0 | str):
+        status (CompanyProfileCompanyStatus | str):
         category (None | str): PME, ETI or GE
         legal_form (None | str): Legal category code (catégorie juridique)
         created_on (None | str):
@@ -29,7 +27,7 @@ class CompanyProfileCompany:
     siren: str
     name: str
     acronym: None | str
-    status: CompanyProfileCompanyStatusType0 | str
+    status: CompanyProfileCompanyStatus | str
     category: None | str
     legal_form: None | str
     created_on: None | str
@@ -44,7 +42,7 @@ class CompanyProfileCompany:
         acronym = self.acronym
 
         status: str
-        if isinstance(self.status, CompanyProfileCompanyStatusType0):
+        if isinstance(self.status, CompanyProfileCompanyStatus):
             status = self.status.value
         else:
             status = self.status
@@ -91,16 +89,16 @@ class CompanyProfileCompany:
 
         acronym = _parse_acronym(d.pop("acronym"))
 
-        def _parse_status(data: object) -> CompanyProfileCompanyStatusType0 | str:
+        def _parse_status(data: object) -> CompanyProfileCompanyStatus | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                status_type_0 = CompanyProfileCompanyStatusType0(data)
+                status_type_0 = CompanyProfileCompanyStatus(data)
 
                 return status_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(CompanyProfileCompanyStatusType0 | str, data)
+            return cast(CompanyProfileCompanyStatus | str, data)
 
         status = _parse_status(d.pop("status"))
 

@@ -5,8 +5,8 @@ from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.company_profile_establishment_status_type_0 import (
-    CompanyProfileEstablishmentStatusType0,
+from ..models.company_profile_establishment_status import (
+    CompanyProfileEstablishmentStatus,
 )
 
 T = TypeVar("T", bound="CompanyProfileEstablishment")
@@ -21,7 +21,7 @@ class CompanyProfileEstablishment:
         address (str):
         postcode (str):
         city (str):
-        status (CompanyProfileEstablishmentStatusType0 | str):
+        status (CompanyProfileEstablishmentStatus | str):
         is_head_office (bool):
         activity (None | str):
         created_on (None | str):
@@ -31,7 +31,7 @@ class CompanyProfileEstablishment:
     address: str
     postcode: str
     city: str
-    status: CompanyProfileEstablishmentStatusType0 | str
+    status: CompanyProfileEstablishmentStatus | str
     is_head_office: bool
     activity: None | str
     created_on: None | str
@@ -46,7 +46,7 @@ class CompanyProfileEstablishment:
         city = self.city
 
         status: str
-        if isinstance(self.status, CompanyProfileEstablishmentStatusType0):
+        if isinstance(self.status, CompanyProfileEstablishmentStatus):
             status = self.status.value
         else:
             status = self.status
@@ -87,16 +87,16 @@ class CompanyProfileEstablishment:
 
         city = d.pop("city")
 
-        def _parse_status(data: object) -> CompanyProfileEstablishmentStatusType0 | str:
+        def _parse_status(data: object) -> CompanyProfileEstablishmentStatus | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                status_type_0 = CompanyProfileEstablishmentStatusType0(data)
+                status_type_0 = CompanyProfileEstablishmentStatus(data)
 
                 return status_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(CompanyProfileEstablishmentStatusType0 | str, data)
+            return cast(CompanyProfileEstablishmentStatus | str, data)
 
         status = _parse_status(d.pop("status"))
 

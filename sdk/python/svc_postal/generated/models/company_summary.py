@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.company_summary_status_type_0 import CompanySummaryStatusType0
+from ..models.company_summary_status import CompanySummaryStatus
 
 if TYPE_CHECKING:
     from ..models.company_summary_head_office import CompanySummaryHeadOffice
@@ -21,7 +21,7 @@ class CompanySummary:
         siren (str):
         name (str):
         acronym (None | str):
-        status (CompanySummaryStatusType0 | str):
+        status (CompanySummaryStatus | str):
         head_office (CompanySummaryHeadOffice):
         activity (None | str): NAF/APE code
         establishments (int):
@@ -30,7 +30,7 @@ class CompanySummary:
     siren: str
     name: str
     acronym: None | str
-    status: CompanySummaryStatusType0 | str
+    status: CompanySummaryStatus | str
     head_office: CompanySummaryHeadOffice
     activity: None | str
     establishments: int
@@ -44,7 +44,7 @@ class CompanySummary:
         acronym = self.acronym
 
         status: str
-        if isinstance(self.status, CompanySummaryStatusType0):
+        if isinstance(self.status, CompanySummaryStatus):
             status = self.status.value
         else:
             status = self.status
@@ -88,16 +88,16 @@ class CompanySummary:
 
         acronym = _parse_acronym(d.pop("acronym"))
 
-        def _parse_status(data: object) -> CompanySummaryStatusType0 | str:
+        def _parse_status(data: object) -> CompanySummaryStatus | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                status_type_0 = CompanySummaryStatusType0(data)
+                status_type_0 = CompanySummaryStatus(data)
 
                 return status_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(CompanySummaryStatusType0 | str, data)
+            return cast(CompanySummaryStatus | str, data)
 
         status = _parse_status(d.pop("status"))
 

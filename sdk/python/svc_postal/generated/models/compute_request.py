@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..errors import refuse_unknown_keys
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -48,6 +49,13 @@ class ComputeRequest:
         else:
             inputs = ComputeRequestInputs.from_dict(_inputs)
 
+        refuse_unknown_keys(
+            cls.__name__,
+            d,
+            {
+                "inputs": "inputs",
+            },
+        )
         compute_request = cls(
             inputs=inputs,
         )

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..errors import refuse_unknown_keys
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -73,6 +74,16 @@ class Expense:
         else:
             split = ExpenseSplit.from_dict(_split)
 
+        refuse_unknown_keys(
+            cls.__name__,
+            d,
+            {
+                "amount_cents": "amountCents",
+                "paid_by": "paidBy",
+                "label": "label",
+                "split": "split",
+            },
+        )
         expense = cls(
             amount_cents=amount_cents,
             paid_by=paid_by,

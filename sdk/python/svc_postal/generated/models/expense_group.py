@@ -5,6 +5,8 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..errors import refuse_unknown_keys
+
 if TYPE_CHECKING:
     from ..models.expense import Expense
     from ..models.expense_member import ExpenseMember
@@ -66,6 +68,14 @@ class ExpenseGroup:
 
             expenses.append(expenses_item)
 
+        refuse_unknown_keys(
+            cls.__name__,
+            d,
+            {
+                "members": "members",
+                "expenses": "expenses",
+            },
+        )
         expense_group = cls(
             members=members,
             expenses=expenses,

@@ -5,6 +5,7 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..errors import refuse_unknown_keys
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="ExpenseMember")
@@ -45,6 +46,14 @@ class ExpenseMember:
 
         name = d.pop("name", UNSET)
 
+        refuse_unknown_keys(
+            cls.__name__,
+            d,
+            {
+                "id": "id",
+                "name": "name",
+            },
+        )
         expense_member = cls(
             id=id,
             name=name,

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..errors import refuse_unknown_keys
 from ..models.expense_split_mode import ExpenseSplitMode
 from ..types import UNSET, Unset
 
@@ -86,6 +87,16 @@ class ExpenseSplit:
         else:
             amounts = ExpenseSplitAmounts.from_dict(_amounts)
 
+        refuse_unknown_keys(
+            cls.__name__,
+            d,
+            {
+                "mode": "mode",
+                "members": "members",
+                "shares": "shares",
+                "amounts": "amounts",
+            },
+        )
         expense_split = cls(
             mode=mode,
             members=members,

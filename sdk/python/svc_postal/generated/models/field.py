@@ -5,12 +5,12 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.field_filled_from_type_0 import FieldFilledFromType0
-from ..models.field_type_type_0 import FieldTypeType0
+from ..models.field_filled_from import FieldFilledFrom
+from ..models.field_type import FieldType
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.field_options_type_0_item import FieldOptionsType0Item
+    from ..models.field_options_item import FieldOptionsItem
     from ..models.field_required_when import FieldRequiredWhen
 
 
@@ -23,31 +23,31 @@ class Field:
     Attributes:
         name (str):
         label (str):
-        type_ (FieldTypeType0 | str):
+        type_ (FieldType | str):
         required (bool):
         pattern (str | Unset):
-        options (Any | list[FieldOptionsType0Item] | Unset):
+        options (list[FieldOptionsItem] | Unset):
         help_ (str | Unset):
         example (float | str | Unset):
         default (bool | float | str | Unset):
         required_when (FieldRequiredWhen | Unset): The field is required when the enum field `field` has one of `values`
             (a letter then prints the passage that uses it; a calculator computes with it)
-        filled_from (FieldFilledFromType0 | str | Unset): In POST /v1/mailings this field is filled from the request's
+        filled_from (FieldFilledFrom | str | Unset): In POST /v1/mailings this field is filled from the request's
             `sender` or `recipient` (the validated addresses the envelope window shows): no need to send it there; a
             different value is replaced, with a warning on the mailing
     """
 
     name: str
     label: str
-    type_: FieldTypeType0 | str
+    type_: FieldType | str
     required: bool
     pattern: str | Unset = UNSET
-    options: Any | list[FieldOptionsType0Item] | Unset = UNSET
+    options: list[FieldOptionsItem] | Unset = UNSET
     help_: str | Unset = UNSET
     example: float | str | Unset = UNSET
     default: bool | float | str | Unset = UNSET
     required_when: FieldRequiredWhen | Unset = UNSET
-    filled_from: FieldFilledFromType0 | str | Unset = UNSET
+    filled_from: FieldFilledFrom | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         name = self.name
@@ -55,7 +55,7 @@ class Field:
         label = self.label
 
         type_: str
-        if isinstance(self.type_, FieldTypeType0):
+        if isinstance(self.type_, FieldType):
             type_ = self.type_.value
         else:
             type_ = self.type_
@@ -64,17 +64,12 @@ class Field:
 
         pattern = self.pattern
 
-        options: Any | list[dict[str, Any]] | Unset
-        if isinstance(self.options, Unset):
-            options = UNSET
-        elif isinstance(self.options, list):
+        options: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.options, Unset):
             options = []
-            for options_type_0_item_data in self.options:
-                options_type_0_item = options_type_0_item_data.to_dict()
-                options.append(options_type_0_item)
-
-        else:
-            options = self.options
+            for options_item_data in self.options:
+                options_item = options_item_data.to_dict()
+                options.append(options_item)
 
         help_ = self.help_
 
@@ -97,7 +92,7 @@ class Field:
         filled_from: str | Unset
         if isinstance(self.filled_from, Unset):
             filled_from = UNSET
-        elif isinstance(self.filled_from, FieldFilledFromType0):
+        elif isinstance(self.filled_from, FieldFilledFrom):
             filled_from = self.filled_from.value
         else:
             filled_from = self.filled_from
@@ -131,7 +126,7 @@ class Field:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.field_options_type_0_item import FieldOptionsType0Item
+        from ..models.field_options_item import FieldOptionsItem
         from ..models.field_required_when import FieldRequiredWhen
 
         d = dict(src_dict)
@@ -139,16 +134,16 @@ class Field:
 
         label = d.pop("label")
 
-        def _parse_type_(data: object) -> FieldTypeType0 | str:
+        def _parse_type_(data: object) -> FieldType | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                type_type_0 = FieldTypeType0(data)
+                type_type_0 = FieldType(data)
 
                 return type_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(FieldTypeType0 | str, data)
+            return cast(FieldType | str, data)
 
         type_ = _parse_type_(d.pop("type"))
 
@@ -156,27 +151,14 @@ class Field:
 
         pattern = d.pop("pattern", UNSET)
 
-        def _parse_options(data: object) -> Any | list[FieldOptionsType0Item] | Unset:
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, list):
-                    raise TypeError()
-                options_type_0 = []
-                _options_type_0 = data
-                for options_type_0_item_data in _options_type_0:
-                    options_type_0_item = FieldOptionsType0Item.from_dict(
-                        options_type_0_item_data
-                    )
+        _options = d.pop("options", UNSET)
+        options: list[FieldOptionsItem] | Unset = UNSET
+        if _options is not UNSET:
+            options = []
+            for options_item_data in _options:
+                options_item = FieldOptionsItem.from_dict(options_item_data)
 
-                    options_type_0.append(options_type_0_item)
-
-                return options_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(Any | list[FieldOptionsType0Item] | Unset, data)
-
-        options = _parse_options(d.pop("options", UNSET))
+                options.append(options_item)
 
         help_ = d.pop("help", UNSET)
 
@@ -201,18 +183,18 @@ class Field:
         else:
             required_when = FieldRequiredWhen.from_dict(_required_when)
 
-        def _parse_filled_from(data: object) -> FieldFilledFromType0 | str | Unset:
+        def _parse_filled_from(data: object) -> FieldFilledFrom | str | Unset:
             if isinstance(data, Unset):
                 return data
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                filled_from_type_0 = FieldFilledFromType0(data)
+                filled_from_type_0 = FieldFilledFrom(data)
 
                 return filled_from_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(FieldFilledFromType0 | str | Unset, data)
+            return cast(FieldFilledFrom | str | Unset, data)
 
         filled_from = _parse_filled_from(d.pop("filledFrom", UNSET))
 

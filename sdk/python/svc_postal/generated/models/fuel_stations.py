@@ -5,13 +5,13 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.fuel_stations_sort_type_0 import FuelStationsSortType0
+from ..models.fuel_stations_sort import FuelStationsSort
 from ..models.fuel_stations_unit import FuelStationsUnit
 
 if TYPE_CHECKING:
+    from ..models.fuel_search_centre import FuelSearchCentre
+    from ..models.fuel_search_commune import FuelSearchCommune
     from ..models.fuel_station import FuelStation
-    from ..models.fuel_stations_centre_type_0 import FuelStationsCentreType0
-    from ..models.fuel_stations_commune_type_0 import FuelStationsCommuneType0
 
 
 T = TypeVar("T", bound="FuelStations")
@@ -23,10 +23,10 @@ class FuelStations:
     Attributes:
         fuel (str):
         unit (FuelStationsUnit):
-        sort (FuelStationsSortType0 | str):
+        sort (FuelStationsSort | str):
         radius_km (float):
-        centre (FuelStationsCentreType0 | None):
-        commune (FuelStationsCommuneType0 | None):
+        centre (FuelSearchCentre | None):
+        commune (FuelSearchCommune | None):
         widened (bool): True when the commune had fewer than 3 stations and the radius around the centre was searched
             too
         stations (list[FuelStation]):
@@ -34,23 +34,23 @@ class FuelStations:
 
     fuel: str
     unit: FuelStationsUnit
-    sort: FuelStationsSortType0 | str
+    sort: FuelStationsSort | str
     radius_km: float
-    centre: FuelStationsCentreType0 | None
-    commune: FuelStationsCommuneType0 | None
+    centre: FuelSearchCentre | None
+    commune: FuelSearchCommune | None
     widened: bool
     stations: list[FuelStation]
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.fuel_stations_centre_type_0 import FuelStationsCentreType0
-        from ..models.fuel_stations_commune_type_0 import FuelStationsCommuneType0
+        from ..models.fuel_search_centre import FuelSearchCentre
+        from ..models.fuel_search_commune import FuelSearchCommune
 
         fuel = self.fuel
 
         unit = self.unit.value
 
         sort: str
-        if isinstance(self.sort, FuelStationsSortType0):
+        if isinstance(self.sort, FuelStationsSort):
             sort = self.sort.value
         else:
             sort = self.sort
@@ -58,13 +58,13 @@ class FuelStations:
         radius_km = self.radius_km
 
         centre: dict[str, Any] | None
-        if isinstance(self.centre, FuelStationsCentreType0):
+        if isinstance(self.centre, FuelSearchCentre):
             centre = self.centre.to_dict()
         else:
             centre = self.centre
 
         commune: dict[str, Any] | None
-        if isinstance(self.commune, FuelStationsCommuneType0):
+        if isinstance(self.commune, FuelSearchCommune):
             commune = self.commune.to_dict()
         else:
             commune = self.commune
@@ -95,57 +95,57 @@ class FuelStations:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.fuel_search_centre import FuelSearchCentre
+        from ..models.fuel_search_commune import FuelSearchCommune
         from ..models.fuel_station import FuelStation
-        from ..models.fuel_stations_centre_type_0 import FuelStationsCentreType0
-        from ..models.fuel_stations_commune_type_0 import FuelStationsCommuneType0
 
         d = dict(src_dict)
         fuel = d.pop("fuel")
 
         unit = FuelStationsUnit(d.pop("unit"))
 
-        def _parse_sort(data: object) -> FuelStationsSortType0 | str:
+        def _parse_sort(data: object) -> FuelStationsSort | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                sort_type_0 = FuelStationsSortType0(data)
+                sort_type_0 = FuelStationsSort(data)
 
                 return sort_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(FuelStationsSortType0 | str, data)
+            return cast(FuelStationsSort | str, data)
 
         sort = _parse_sort(d.pop("sort"))
 
         radius_km = d.pop("radiusKm")
 
-        def _parse_centre(data: object) -> FuelStationsCentreType0 | None:
+        def _parse_centre(data: object) -> FuelSearchCentre | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                centre_type_0 = FuelStationsCentreType0.from_dict(data)
+                centre_type_0 = FuelSearchCentre.from_dict(data)
 
                 return centre_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(FuelStationsCentreType0 | None, data)
+            return cast(FuelSearchCentre | None, data)
 
         centre = _parse_centre(d.pop("centre"))
 
-        def _parse_commune(data: object) -> FuelStationsCommuneType0 | None:
+        def _parse_commune(data: object) -> FuelSearchCommune | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                commune_type_0 = FuelStationsCommuneType0.from_dict(data)
+                commune_type_0 = FuelSearchCommune.from_dict(data)
 
                 return commune_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(FuelStationsCommuneType0 | None, data)
+            return cast(FuelSearchCommune | None, data)
 
         commune = _parse_commune(d.pop("commune"))
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.health_status_type_0 import HealthStatusType0
+from ..models.health_status import HealthStatus
 
 if TYPE_CHECKING:
     from ..models.health_partners import HealthPartners
@@ -22,7 +22,7 @@ T = TypeVar("T", bound="Health")
 class Health:
     """
     Attributes:
-        status (HealthStatusType0 | str):
+        status (HealthStatus | str):
         checked_at (datetime.datetime): When the components were probed; the result is shared for a few seconds
         postgres (HealthPostgres): The database answers SELECT 1
         temporal (HealthTemporal): The Temporal server answers
@@ -33,7 +33,7 @@ class Health:
             components: an open breaker leaves status ok.
     """
 
-    status: HealthStatusType0 | str
+    status: HealthStatus | str
     checked_at: datetime.datetime
     postgres: HealthPostgres
     temporal: HealthTemporal
@@ -42,7 +42,7 @@ class Health:
 
     def to_dict(self) -> dict[str, Any]:
         status: str
-        if isinstance(self.status, HealthStatusType0):
+        if isinstance(self.status, HealthStatus):
             status = self.status.value
         else:
             status = self.status
@@ -81,16 +81,16 @@ class Health:
 
         d = dict(src_dict)
 
-        def _parse_status(data: object) -> HealthStatusType0 | str:
+        def _parse_status(data: object) -> HealthStatus | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                status_type_0 = HealthStatusType0(data)
+                status_type_0 = HealthStatus(data)
 
                 return status_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(HealthStatusType0 | str, data)
+            return cast(HealthStatus | str, data)
 
         status = _parse_status(d.pop("status"))
 

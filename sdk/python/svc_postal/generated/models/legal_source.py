@@ -5,7 +5,7 @@ from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.legal_source_status_type_0 import LegalSourceStatusType0
+from ..models.legal_source_status import LegalSourceStatus
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="LegalSource")
@@ -19,9 +19,9 @@ class LegalSource:
         article (str): The article(s) relied on, numbered as Légifrance numbers them (e.g. "R*311-12"), or "—" for a
             text as a whole
         url (str): Légifrance, service-public.fr, or EUR-Lex for EU texts
-        status (LegalSourceStatusType0 | str | Unset): "unverified": the text has not been read on the official site
-            (then no checkedOn); "read_on_copy": it was read only on an unofficial copy, on the day checkedOn (not
-            verified); absent: read on the official site or in its official data
+        status (LegalSourceStatus | str | Unset): "unverified": the text has not been read on the official site (then no
+            checkedOn); "read_on_copy": it was read only on an unofficial copy, on the day checkedOn (not verified); absent:
+            read on the official site or in its official data
         checked_on (str | Unset): Day (YYYY-MM-DD) the text was last read: on the official site or in its official data,
             or on a copy when status is "read_on_copy"; absent when status is "unverified"
         legiarti (str | Unset): Légifrance's id of the version of the article relied on (LEGIARTI and 12 digits), as in
@@ -33,7 +33,7 @@ class LegalSource:
     text: str
     article: str
     url: str
-    status: LegalSourceStatusType0 | str | Unset = UNSET
+    status: LegalSourceStatus | str | Unset = UNSET
     checked_on: str | Unset = UNSET
     legiarti: str | Unset = UNSET
     quote: str | Unset = UNSET
@@ -49,7 +49,7 @@ class LegalSource:
         status: str | Unset
         if isinstance(self.status, Unset):
             status = UNSET
-        elif isinstance(self.status, LegalSourceStatusType0):
+        elif isinstance(self.status, LegalSourceStatus):
             status = self.status.value
         else:
             status = self.status
@@ -93,18 +93,18 @@ class LegalSource:
 
         url = d.pop("url")
 
-        def _parse_status(data: object) -> LegalSourceStatusType0 | str | Unset:
+        def _parse_status(data: object) -> LegalSourceStatus | str | Unset:
             if isinstance(data, Unset):
                 return data
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                status_type_0 = LegalSourceStatusType0(data)
+                status_type_0 = LegalSourceStatus(data)
 
                 return status_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(LegalSourceStatusType0 | str | Unset, data)
+            return cast(LegalSourceStatus | str | Unset, data)
 
         status = _parse_status(d.pop("status", UNSET))
 

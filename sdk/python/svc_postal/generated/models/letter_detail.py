@@ -5,16 +5,14 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.letter_detail_recommended_mode_type_0 import (
-    LetterDetailRecommendedModeType0,
-)
+from ..models.letter_detail_recommended_mode import LetterDetailRecommendedMode
 
 if TYPE_CHECKING:
     from ..models.field import Field
     from ..models.legal_source import LegalSource
-    from ..models.letter_detail_provider_type_0 import LetterDetailProviderType0
     from ..models.letter_detail_providers_item import LetterDetailProvidersItem
     from ..models.letter_detail_template import LetterDetailTemplate
+    from ..models.letter_provider import LetterProvider
 
 
 T = TypeVar("T", bound="LetterDetail")
@@ -30,10 +28,10 @@ class LetterDetail:
         summary (str):
         legal_basis (list[str]):
         sources (list[LegalSource]):
-        recommended_mode (LetterDetailRecommendedModeType0 | str):
+        recommended_mode (LetterDetailRecommendedMode | str):
         keywords (list[str]):
         providers (list[LetterDetailProvidersItem]):
-        provider (LetterDetailProviderType0 | None):
+        provider (LetterProvider | None):
         fields (list[Field]): Every field to send, for this provider when one is given
         template (LetterDetailTemplate):
     """
@@ -44,15 +42,15 @@ class LetterDetail:
     summary: str
     legal_basis: list[str]
     sources: list[LegalSource]
-    recommended_mode: LetterDetailRecommendedModeType0 | str
+    recommended_mode: LetterDetailRecommendedMode | str
     keywords: list[str]
     providers: list[LetterDetailProvidersItem]
-    provider: LetterDetailProviderType0 | None
+    provider: LetterProvider | None
     fields: list[Field]
     template: LetterDetailTemplate
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.letter_detail_provider_type_0 import LetterDetailProviderType0
+        from ..models.letter_provider import LetterProvider
 
         slug = self.slug
 
@@ -70,7 +68,7 @@ class LetterDetail:
             sources.append(sources_item)
 
         recommended_mode: str
-        if isinstance(self.recommended_mode, LetterDetailRecommendedModeType0):
+        if isinstance(self.recommended_mode, LetterDetailRecommendedMode):
             recommended_mode = self.recommended_mode.value
         else:
             recommended_mode = self.recommended_mode
@@ -83,7 +81,7 @@ class LetterDetail:
             providers.append(providers_item)
 
         provider: dict[str, Any] | None
-        if isinstance(self.provider, LetterDetailProviderType0):
+        if isinstance(self.provider, LetterProvider):
             provider = self.provider.to_dict()
         else:
             provider = self.provider
@@ -120,9 +118,9 @@ class LetterDetail:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.field import Field
         from ..models.legal_source import LegalSource
-        from ..models.letter_detail_provider_type_0 import LetterDetailProviderType0
         from ..models.letter_detail_providers_item import LetterDetailProvidersItem
         from ..models.letter_detail_template import LetterDetailTemplate
+        from ..models.letter_provider import LetterProvider
 
         d = dict(src_dict)
         slug = d.pop("slug")
@@ -142,18 +140,16 @@ class LetterDetail:
 
             sources.append(sources_item)
 
-        def _parse_recommended_mode(
-            data: object,
-        ) -> LetterDetailRecommendedModeType0 | str:
+        def _parse_recommended_mode(data: object) -> LetterDetailRecommendedMode | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                recommended_mode_type_0 = LetterDetailRecommendedModeType0(data)
+                recommended_mode_type_0 = LetterDetailRecommendedMode(data)
 
                 return recommended_mode_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(LetterDetailRecommendedModeType0 | str, data)
+            return cast(LetterDetailRecommendedMode | str, data)
 
         recommended_mode = _parse_recommended_mode(d.pop("recommendedMode"))
 
@@ -166,18 +162,18 @@ class LetterDetail:
 
             providers.append(providers_item)
 
-        def _parse_provider(data: object) -> LetterDetailProviderType0 | None:
+        def _parse_provider(data: object) -> LetterProvider | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                provider_type_0 = LetterDetailProviderType0.from_dict(data)
+                provider_type_0 = LetterProvider.from_dict(data)
 
                 return provider_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(LetterDetailProviderType0 | None, data)
+            return cast(LetterProvider | None, data)
 
         provider = _parse_provider(d.pop("provider"))
 

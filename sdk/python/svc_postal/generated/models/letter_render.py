@@ -6,11 +6,9 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 
 if TYPE_CHECKING:
-    from ..models.letter_render_segments_item_type_1 import (
-        LetterRenderSegmentsItemType1,
-    )
+    from ..models.letter_field_segment import LetterFieldSegment
+    from ..models.letter_text_segment import LetterTextSegment
     from ..models.request_warning import RequestWarning
-    from ..models.segment import Segment
 
 
 T = TypeVar("T", bound="LetterRender")
@@ -20,25 +18,25 @@ T = TypeVar("T", bound="LetterRender")
 class LetterRender:
     """
     Attributes:
-        segments (list[LetterRenderSegmentsItemType1 | Segment]): Literal text and field slots, in reading order
+        segments (list[LetterFieldSegment | LetterTextSegment]): Literal text and field slots, in reading order
         text (str): The letter as plain text; a missing value reads as [its label]
         missing_fields (list[str]): Required fields without a value
         warnings (list[RequestWarning]): What was done with the request instead of refusing it; empty when nothing. New
             in 1.3.0
     """
 
-    segments: list[LetterRenderSegmentsItemType1 | Segment]
+    segments: list[LetterFieldSegment | LetterTextSegment]
     text: str
     missing_fields: list[str]
     warnings: list[RequestWarning]
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.segment import Segment
+        from ..models.letter_text_segment import LetterTextSegment
 
         segments = []
         for segments_item_data in self.segments:
             segments_item: dict[str, Any]
-            if isinstance(segments_item_data, Segment):
+            if isinstance(segments_item_data, LetterTextSegment):
                 segments_item = segments_item_data.to_dict()
             else:
                 segments_item = segments_item_data.to_dict()
@@ -69,11 +67,9 @@ class LetterRender:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.letter_render_segments_item_type_1 import (
-            LetterRenderSegmentsItemType1,
-        )
+        from ..models.letter_field_segment import LetterFieldSegment
+        from ..models.letter_text_segment import LetterTextSegment
         from ..models.request_warning import RequestWarning
-        from ..models.segment import Segment
 
         d = dict(src_dict)
         segments = []
@@ -82,20 +78,20 @@ class LetterRender:
 
             def _parse_segments_item(
                 data: object,
-            ) -> LetterRenderSegmentsItemType1 | Segment:
+            ) -> LetterFieldSegment | LetterTextSegment:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    segments_item_type_0 = Segment.from_dict(data)
+                    componentsschemas_segment_type_0 = LetterTextSegment.from_dict(data)
 
-                    return segments_item_type_0
+                    return componentsschemas_segment_type_0
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                segments_item_type_1 = LetterRenderSegmentsItemType1.from_dict(data)
+                componentsschemas_segment_type_1 = LetterFieldSegment.from_dict(data)
 
-                return segments_item_type_1
+                return componentsschemas_segment_type_1
 
             segments_item = _parse_segments_item(segments_item_data)
 

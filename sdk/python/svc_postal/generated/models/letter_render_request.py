@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..errors import refuse_unknown_keys
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -56,6 +57,14 @@ class LetterRenderRequest:
         else:
             fields = LetterRenderRequestFields.from_dict(_fields)
 
+        refuse_unknown_keys(
+            cls.__name__,
+            d,
+            {
+                "provider": "provider",
+                "fields": "fields",
+            },
+        )
         letter_render_request = cls(
             provider=provider,
             fields=fields,

@@ -5,6 +5,7 @@ from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..errors import refuse_unknown_keys
 from ..models.mailing_address_country import MailingAddressCountry
 from ..types import UNSET, Unset
 
@@ -74,6 +75,17 @@ class MailingAddress:
         else:
             country = MailingAddressCountry(_country)
 
+        refuse_unknown_keys(
+            cls.__name__,
+            d,
+            {
+                "name": "name",
+                "lines": "lines",
+                "postcode": "postcode",
+                "city": "city",
+                "country": "country",
+            },
+        )
         mailing_address = cls(
             name=name,
             lines=lines,

@@ -7,8 +7,8 @@ from uuid import UUID
 
 from attrs import define as _attrs_define
 
-from ..models.mailing_batch_mode_type_0 import MailingBatchModeType0
-from ..models.mailing_batch_status_type_0 import MailingBatchStatusType0
+from ..models.mailing_batch_mode import MailingBatchMode
+from ..models.mailing_batch_status import MailingBatchStatus
 
 if TYPE_CHECKING:
     from ..models.mailing_batch_counts import MailingBatchCounts
@@ -22,10 +22,9 @@ class MailingBatch:
     """
     Attributes:
         id (UUID): UUID
-        mode (MailingBatchModeType0 | str):
+        mode (MailingBatchMode | str):
         test (bool):
-        status (MailingBatchStatusType0 | str): completed once every mailing of the batch is final
-            (mailing_batch.completed)
+        status (MailingBatchStatus | str): completed once every mailing of the batch is final (mailing_batch.completed)
         mailing_count (int):
         amount_cents (int): Debited once for the whole batch (live keys), excluding VAT
         counts (MailingBatchCounts): The batch's mailings by status (statuses with none are absent)
@@ -34,9 +33,9 @@ class MailingBatch:
     """
 
     id: UUID
-    mode: MailingBatchModeType0 | str
+    mode: MailingBatchMode | str
     test: bool
-    status: MailingBatchStatusType0 | str
+    status: MailingBatchStatus | str
     mailing_count: int
     amount_cents: int
     counts: MailingBatchCounts
@@ -47,7 +46,7 @@ class MailingBatch:
         id = str(self.id)
 
         mode: str
-        if isinstance(self.mode, MailingBatchModeType0):
+        if isinstance(self.mode, MailingBatchMode):
             mode = self.mode.value
         else:
             mode = self.mode
@@ -55,7 +54,7 @@ class MailingBatch:
         test = self.test
 
         status: str
-        if isinstance(self.status, MailingBatchStatusType0):
+        if isinstance(self.status, MailingBatchStatus):
             status = self.status.value
         else:
             status = self.status
@@ -99,31 +98,31 @@ class MailingBatch:
         d = dict(src_dict)
         id = UUID(d.pop("id"))
 
-        def _parse_mode(data: object) -> MailingBatchModeType0 | str:
+        def _parse_mode(data: object) -> MailingBatchMode | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                mode_type_0 = MailingBatchModeType0(data)
+                mode_type_0 = MailingBatchMode(data)
 
                 return mode_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(MailingBatchModeType0 | str, data)
+            return cast(MailingBatchMode | str, data)
 
         mode = _parse_mode(d.pop("mode"))
 
         test = d.pop("test")
 
-        def _parse_status(data: object) -> MailingBatchStatusType0 | str:
+        def _parse_status(data: object) -> MailingBatchStatus | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                status_type_0 = MailingBatchStatusType0(data)
+                status_type_0 = MailingBatchStatus(data)
 
                 return status_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(MailingBatchStatusType0 | str, data)
+            return cast(MailingBatchStatus | str, data)
 
         status = _parse_status(d.pop("status"))
 

@@ -6,9 +6,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 
 if TYPE_CHECKING:
-    from ..models.mailing_batch_report_rows_item_error_type_0 import (
-        MailingBatchReportRowsItemErrorType0,
-    )
+    from ..models.mailing_batch_row_error import MailingBatchRowError
     from ..models.request_warning import RequestWarning
 
 
@@ -25,8 +23,8 @@ class MailingBatchReportRowsItem:
         amount_cents (int | None):
         warnings (list[RequestWarning]): What was done with the request instead of refusing it; empty when nothing. New
             in 1.3.0
-        error (MailingBatchReportRowsItemErrorType0 | None): What POST /v1/mailings would answer for this row (its 422
-            code, message and details)
+        error (MailingBatchRowError | None): What POST /v1/mailings would answer for this row (its 422 code, message and
+            details)
     """
 
     index: int
@@ -34,12 +32,10 @@ class MailingBatchReportRowsItem:
     ok: bool
     amount_cents: int | None
     warnings: list[RequestWarning]
-    error: MailingBatchReportRowsItemErrorType0 | None
+    error: MailingBatchRowError | None
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.mailing_batch_report_rows_item_error_type_0 import (
-            MailingBatchReportRowsItemErrorType0,
-        )
+        from ..models.mailing_batch_row_error import MailingBatchRowError
 
         index = self.index
 
@@ -57,7 +53,7 @@ class MailingBatchReportRowsItem:
             warnings.append(warnings_item)
 
         error: dict[str, Any] | None
-        if isinstance(self.error, MailingBatchReportRowsItemErrorType0):
+        if isinstance(self.error, MailingBatchRowError):
             error = self.error.to_dict()
         else:
             error = self.error
@@ -79,9 +75,7 @@ class MailingBatchReportRowsItem:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.mailing_batch_report_rows_item_error_type_0 import (
-            MailingBatchReportRowsItemErrorType0,
-        )
+        from ..models.mailing_batch_row_error import MailingBatchRowError
         from ..models.request_warning import RequestWarning
 
         d = dict(src_dict)
@@ -110,18 +104,18 @@ class MailingBatchReportRowsItem:
 
             warnings.append(warnings_item)
 
-        def _parse_error(data: object) -> MailingBatchReportRowsItemErrorType0 | None:
+        def _parse_error(data: object) -> MailingBatchRowError | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                error_type_0 = MailingBatchReportRowsItemErrorType0.from_dict(data)
+                error_type_0 = MailingBatchRowError.from_dict(data)
 
                 return error_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(MailingBatchReportRowsItemErrorType0 | None, data)
+            return cast(MailingBatchRowError | None, data)
 
         error = _parse_error(d.pop("error"))
 

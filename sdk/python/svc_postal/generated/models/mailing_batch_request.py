@@ -5,15 +5,14 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..errors import refuse_unknown_keys
 from ..models.mailing_batch_request_mode import MailingBatchRequestMode
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.catalogue_letter_content import CatalogueLetterContent
+    from ..models.free_letter_content_input import FreeLetterContentInput
     from ..models.mailing_address import MailingAddress
-    from ..models.mailing_batch_request_letter_type_1 import (
-        MailingBatchRequestLetterType1,
-    )
     from ..models.mailing_batch_request_options import MailingBatchRequestOptions
     from ..models.mailing_batch_row import MailingBatchRow
     from ..models.pdf_letter_content import PdfLetterContent
@@ -27,7 +26,7 @@ class MailingBatchRequest:
     """
     Attributes:
         mode (MailingBatchRequestMode): simple, registered, or ar (registered with acknowledgment of receipt)
-        letter (CatalogueLetterContent | MailingBatchRequestLetterType1 | PdfLetterContent): One letter for every row: a
+        letter (CatalogueLetterContent | FreeLetterContentInput | PdfLetterContent): One letter for every row: a
             catalogue letter (each row completes its fields), a free-form letter whose title and body may hold
             {{variables}}, or an own PDF
         sender (MailingAddress):
@@ -41,7 +40,7 @@ class MailingBatchRequest:
     """
 
     mode: MailingBatchRequestMode
-    letter: CatalogueLetterContent | MailingBatchRequestLetterType1 | PdfLetterContent
+    letter: CatalogueLetterContent | FreeLetterContentInput | PdfLetterContent
     sender: MailingAddress
     rows: list[MailingBatchRow]
     options: MailingBatchRequestOptions | Unset = UNSET
@@ -50,15 +49,13 @@ class MailingBatchRequest:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.catalogue_letter_content import CatalogueLetterContent
-        from ..models.mailing_batch_request_letter_type_1 import (
-            MailingBatchRequestLetterType1,
-        )
+        from ..models.free_letter_content_input import FreeLetterContentInput
 
         mode = self.mode.value
 
         letter: dict[str, Any]
         if isinstance(self.letter, CatalogueLetterContent) or isinstance(
-            self.letter, MailingBatchRequestLetterType1
+            self.letter, FreeLetterContentInput
         ):
             letter = self.letter.to_dict()
         else:
@@ -101,10 +98,8 @@ class MailingBatchRequest:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.catalogue_letter_content import CatalogueLetterContent
+        from ..models.free_letter_content_input import FreeLetterContentInput
         from ..models.mailing_address import MailingAddress
-        from ..models.mailing_batch_request_letter_type_1 import (
-            MailingBatchRequestLetterType1,
-        )
         from ..models.mailing_batch_request_options import MailingBatchRequestOptions
         from ..models.mailing_batch_row import MailingBatchRow
         from ..models.pdf_letter_content import PdfLetterContent
@@ -114,7 +109,7 @@ class MailingBatchRequest:
 
         def _parse_letter(
             data: object,
-        ) -> CatalogueLetterContent | MailingBatchRequestLetterType1 | PdfLetterContent:
+        ) -> CatalogueLetterContent | FreeLetterContentInput | PdfLetterContent:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
@@ -126,7 +121,7 @@ class MailingBatchRequest:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                letter_type_1 = MailingBatchRequestLetterType1.from_dict(data)
+                letter_type_1 = FreeLetterContentInput.from_dict(data)
 
                 return letter_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
@@ -159,6 +154,19 @@ class MailingBatchRequest:
 
         dry_run = d.pop("dryRun", UNSET)
 
+        refuse_unknown_keys(
+            cls.__name__,
+            d,
+            {
+                "mode": "mode",
+                "letter": "letter",
+                "sender": "sender",
+                "rows": "rows",
+                "options": "options",
+                "send_at": "sendAt",
+                "dry_run": "dryRun",
+            },
+        )
         mailing_batch_request = cls(
             mode=mode,
             letter=letter,

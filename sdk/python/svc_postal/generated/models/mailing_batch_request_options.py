@@ -5,6 +5,7 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..errors import refuse_unknown_keys
 from ..models.mailing_batch_request_options_address_check import (
     MailingBatchRequestOptionsAddressCheck,
 )
@@ -94,6 +95,17 @@ class MailingBatchRequestOptions:
         else:
             address_check = MailingBatchRequestOptionsAddressCheck(_address_check)
 
+        refuse_unknown_keys(
+            cls.__name__,
+            d,
+            {
+                "color": "color",
+                "duplex": "duplex",
+                "email_copy": "emailCopy",
+                "address_placement": "addressPlacement",
+                "address_check": "addressCheck",
+            },
+        )
         mailing_batch_request_options = cls(
             color=color,
             duplex=duplex,

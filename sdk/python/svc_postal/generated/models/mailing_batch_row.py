@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..errors import refuse_unknown_keys
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -94,6 +95,15 @@ class MailingBatchRow:
 
         reference = d.pop("reference", UNSET)
 
+        refuse_unknown_keys(
+            cls.__name__,
+            d,
+            {
+                "recipient": "recipient",
+                "fields": "fields",
+                "reference": "reference",
+            },
+        )
         mailing_batch_row = cls(
             recipient=recipient,
             fields=fields,

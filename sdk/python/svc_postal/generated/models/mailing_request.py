@@ -5,13 +5,14 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..errors import refuse_unknown_keys
 from ..models.mailing_request_mode import MailingRequestMode
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.catalogue_letter_content import CatalogueLetterContent
+    from ..models.free_letter_content_input import FreeLetterContentInput
     from ..models.mailing_address import MailingAddress
-    from ..models.mailing_request_letter_type_1 import MailingRequestLetterType1
     from ..models.mailing_request_options import MailingRequestOptions
     from ..models.pdf_letter_content import PdfLetterContent
     from ..models.siret_recipient import SiretRecipient
@@ -25,7 +26,7 @@ class MailingRequest:
     """
     Attributes:
         mode (MailingRequestMode): simple, registered, or ar (registered with acknowledgment of receipt)
-        letter (CatalogueLetterContent | MailingRequestLetterType1 | PdfLetterContent):
+        letter (CatalogueLetterContent | FreeLetterContentInput | PdfLetterContent):
         sender (MailingAddress):
         recipient (MailingAddress | SiretRecipient | Unset): An address, or { siret, name? } for an establishment's
             registered address. Optional when the catalogue letter's provider carries the address
@@ -38,7 +39,7 @@ class MailingRequest:
     """
 
     mode: MailingRequestMode
-    letter: CatalogueLetterContent | MailingRequestLetterType1 | PdfLetterContent
+    letter: CatalogueLetterContent | FreeLetterContentInput | PdfLetterContent
     sender: MailingAddress
     recipient: MailingAddress | SiretRecipient | Unset = UNSET
     recipient_email: str | Unset = UNSET
@@ -48,14 +49,14 @@ class MailingRequest:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.catalogue_letter_content import CatalogueLetterContent
+        from ..models.free_letter_content_input import FreeLetterContentInput
         from ..models.mailing_address import MailingAddress
-        from ..models.mailing_request_letter_type_1 import MailingRequestLetterType1
 
         mode = self.mode.value
 
         letter: dict[str, Any]
         if isinstance(self.letter, CatalogueLetterContent) or isinstance(
-            self.letter, MailingRequestLetterType1
+            self.letter, FreeLetterContentInput
         ):
             letter = self.letter.to_dict()
         else:
@@ -106,8 +107,8 @@ class MailingRequest:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.catalogue_letter_content import CatalogueLetterContent
+        from ..models.free_letter_content_input import FreeLetterContentInput
         from ..models.mailing_address import MailingAddress
-        from ..models.mailing_request_letter_type_1 import MailingRequestLetterType1
         from ..models.mailing_request_options import MailingRequestOptions
         from ..models.pdf_letter_content import PdfLetterContent
         from ..models.siret_recipient import SiretRecipient
@@ -117,7 +118,7 @@ class MailingRequest:
 
         def _parse_letter(
             data: object,
-        ) -> CatalogueLetterContent | MailingRequestLetterType1 | PdfLetterContent:
+        ) -> CatalogueLetterContent | FreeLetterContentInput | PdfLetterContent:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
@@ -129,7 +130,7 @@ class MailingRequest:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                letter_type_1 = MailingRequestLetterType1.from_dict(data)
+                letter_type_1 = FreeLetterContentInput.from_dict(data)
 
                 return letter_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
@@ -176,6 +177,20 @@ class MailingRequest:
 
         send_at = d.pop("sendAt", UNSET)
 
+        refuse_unknown_keys(
+            cls.__name__,
+            d,
+            {
+                "mode": "mode",
+                "letter": "letter",
+                "sender": "sender",
+                "recipient": "recipient",
+                "recipient_email": "recipientEmail",
+                "reference": "reference",
+                "options": "options",
+                "send_at": "sendAt",
+            },
+        )
         mailing_request = cls(
             mode=mode,
             letter=letter,

@@ -5,6 +5,7 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..errors import refuse_unknown_keys
 from ..models.mailing_request_options_address_check import (
     MailingRequestOptionsAddressCheck,
 )
@@ -94,6 +95,17 @@ class MailingRequestOptions:
         else:
             address_check = MailingRequestOptionsAddressCheck(_address_check)
 
+        refuse_unknown_keys(
+            cls.__name__,
+            d,
+            {
+                "color": "color",
+                "duplex": "duplex",
+                "email_copy": "emailCopy",
+                "address_placement": "addressPlacement",
+                "address_check": "addressCheck",
+            },
+        )
         mailing_request_options = cls(
             color=color,
             duplex=duplex,

@@ -5,7 +5,7 @@ from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.partner_breaker_state_type_0 import PartnerBreakerStateType0
+from ..models.partner_breaker_state import PartnerBreakerState
 
 T = TypeVar("T", bound="PartnerBreaker")
 
@@ -14,15 +14,15 @@ T = TypeVar("T", bound="PartnerBreaker")
 class PartnerBreaker:
     """
     Attributes:
-        state (PartnerBreakerStateType0 | str): closed: calls go to the partner; open: answered at once without it;
+        state (PartnerBreakerState | str): closed: calls go to the partner; open: answered at once without it;
             half_open: one call probes it
     """
 
-    state: PartnerBreakerStateType0 | str
+    state: PartnerBreakerState | str
 
     def to_dict(self) -> dict[str, Any]:
         state: str
-        if isinstance(self.state, PartnerBreakerStateType0):
+        if isinstance(self.state, PartnerBreakerState):
             state = self.state.value
         else:
             state = self.state
@@ -41,16 +41,16 @@ class PartnerBreaker:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
 
-        def _parse_state(data: object) -> PartnerBreakerStateType0 | str:
+        def _parse_state(data: object) -> PartnerBreakerState | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                state_type_0 = PartnerBreakerStateType0(data)
+                state_type_0 = PartnerBreakerState(data)
 
                 return state_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(PartnerBreakerStateType0 | str, data)
+            return cast(PartnerBreakerState | str, data)
 
         state = _parse_state(d.pop("state"))
 

@@ -5,6 +5,7 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..errors import refuse_unknown_keys
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="PdfLetterContent")
@@ -46,6 +47,14 @@ class PdfLetterContent:
 
         title = d.pop("title", UNSET)
 
+        refuse_unknown_keys(
+            cls.__name__,
+            d,
+            {
+                "pdf": "pdf",
+                "title": "title",
+            },
+        )
         pdf_letter_content = cls(
             pdf=pdf,
             title=title,

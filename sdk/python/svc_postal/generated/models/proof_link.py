@@ -6,7 +6,7 @@ from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.proof_link_kind_type_0 import ProofLinkKindType0
+from ..models.proof_link_kind import ProofLinkKind
 
 T = TypeVar("T", bound="ProofLink")
 
@@ -15,18 +15,18 @@ T = TypeVar("T", bound="ProofLink")
 class ProofLink:
     """
     Attributes:
-        kind (ProofLinkKindType0 | str):
+        kind (ProofLinkKind | str):
         url (str): Signed download link of the PDF proof
         expires_at (datetime.datetime):
     """
 
-    kind: ProofLinkKindType0 | str
+    kind: ProofLinkKind | str
     url: str
     expires_at: datetime.datetime
 
     def to_dict(self) -> dict[str, Any]:
         kind: str
-        if isinstance(self.kind, ProofLinkKindType0):
+        if isinstance(self.kind, ProofLinkKind):
             kind = self.kind.value
         else:
             kind = self.kind
@@ -51,16 +51,16 @@ class ProofLink:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
 
-        def _parse_kind(data: object) -> ProofLinkKindType0 | str:
+        def _parse_kind(data: object) -> ProofLinkKind | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                kind_type_0 = ProofLinkKindType0(data)
+                kind_type_0 = ProofLinkKind(data)
 
                 return kind_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(ProofLinkKindType0 | str, data)
+            return cast(ProofLinkKind | str, data)
 
         kind = _parse_kind(d.pop("kind"))
 

@@ -12,8 +12,8 @@ if TYPE_CHECKING:
         QuoteEstimateDefaultsAppliedItem,
     )
     from ..models.quote_estimate_inputs import QuoteEstimateInputs
-    from ..models.quote_estimate_route_type_0 import QuoteEstimateRouteType0
     from ..models.quote_line_item import QuoteLineItem
+    from ..models.quote_route import QuoteRoute
 
 
 T = TypeVar("T", bound="QuoteEstimate")
@@ -27,8 +27,8 @@ class QuoteEstimate:
         title (str):
         inputs (QuoteEstimateInputs): The inputs used, defaults included
         defaults_applied (list[QuoteEstimateDefaultsAppliedItem]):
-        route (None | QuoteEstimateRouteType0): The road route, for quotes that need one (geocoded labels of from and
-            to); null otherwise
+        route (None | QuoteRoute): The road route, for quotes that need one (geocoded labels of from and to); null
+            otherwise
         currency (QuoteEstimateCurrency):
         line_items (list[QuoteLineItem]):
         total_cents (int): Sum of the line items, excluding VAT
@@ -44,7 +44,7 @@ class QuoteEstimate:
     title: str
     inputs: QuoteEstimateInputs
     defaults_applied: list[QuoteEstimateDefaultsAppliedItem]
-    route: None | QuoteEstimateRouteType0
+    route: None | QuoteRoute
     currency: QuoteEstimateCurrency
     line_items: list[QuoteLineItem]
     total_cents: int
@@ -56,7 +56,7 @@ class QuoteEstimate:
     source: list[str]
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.quote_estimate_route_type_0 import QuoteEstimateRouteType0
+        from ..models.quote_route import QuoteRoute
 
         slug = self.slug
 
@@ -70,7 +70,7 @@ class QuoteEstimate:
             defaults_applied.append(defaults_applied_item)
 
         route: dict[str, Any] | None
-        if isinstance(self.route, QuoteEstimateRouteType0):
+        if isinstance(self.route, QuoteRoute):
             route = self.route.to_dict()
         else:
             route = self.route
@@ -125,8 +125,8 @@ class QuoteEstimate:
             QuoteEstimateDefaultsAppliedItem,
         )
         from ..models.quote_estimate_inputs import QuoteEstimateInputs
-        from ..models.quote_estimate_route_type_0 import QuoteEstimateRouteType0
         from ..models.quote_line_item import QuoteLineItem
+        from ..models.quote_route import QuoteRoute
 
         d = dict(src_dict)
         slug = d.pop("slug")
@@ -144,18 +144,18 @@ class QuoteEstimate:
 
             defaults_applied.append(defaults_applied_item)
 
-        def _parse_route(data: object) -> None | QuoteEstimateRouteType0:
+        def _parse_route(data: object) -> None | QuoteRoute:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                route_type_0 = QuoteEstimateRouteType0.from_dict(data)
+                route_type_0 = QuoteRoute.from_dict(data)
 
                 return route_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(None | QuoteEstimateRouteType0, data)
+            return cast(None | QuoteRoute, data)
 
         route = _parse_route(d.pop("route"))
 

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..errors import refuse_unknown_keys
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -49,6 +50,13 @@ class QuoteEstimateRequest:
         else:
             inputs = QuoteEstimateRequestInputs.from_dict(_inputs)
 
+        refuse_unknown_keys(
+            cls.__name__,
+            d,
+            {
+                "inputs": "inputs",
+            },
+        )
         quote_estimate_request = cls(
             inputs=inputs,
         )

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.readiness_status_type_0 import ReadinessStatusType0
+from ..models.readiness_status import ReadinessStatus
 
 if TYPE_CHECKING:
     from ..models.readiness_postgres import ReadinessPostgres
@@ -19,18 +19,18 @@ T = TypeVar("T", bound="Readiness")
 class Readiness:
     """
     Attributes:
-        status (ReadinessStatusType0 | str):
+        status (ReadinessStatus | str):
         checked_at (datetime.datetime): When the database was probed; the result is shared for a few seconds
         postgres (ReadinessPostgres): The database answers SELECT 1
     """
 
-    status: ReadinessStatusType0 | str
+    status: ReadinessStatus | str
     checked_at: datetime.datetime
     postgres: ReadinessPostgres
 
     def to_dict(self) -> dict[str, Any]:
         status: str
-        if isinstance(self.status, ReadinessStatusType0):
+        if isinstance(self.status, ReadinessStatus):
             status = self.status.value
         else:
             status = self.status
@@ -57,16 +57,16 @@ class Readiness:
 
         d = dict(src_dict)
 
-        def _parse_status(data: object) -> ReadinessStatusType0 | str:
+        def _parse_status(data: object) -> ReadinessStatus | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                status_type_0 = ReadinessStatusType0(data)
+                status_type_0 = ReadinessStatus(data)
 
                 return status_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(ReadinessStatusType0 | str, data)
+            return cast(ReadinessStatus | str, data)
 
         status = _parse_status(d.pop("status"))
 

@@ -5,7 +5,7 @@ from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.request_warning_code_type_0 import RequestWarningCodeType0
+from ..models.request_warning_code import RequestWarningCode
 
 T = TypeVar("T", bound="RequestWarning")
 
@@ -14,8 +14,8 @@ T = TypeVar("T", bound="RequestWarning")
 class RequestWarning:
     """
     Attributes:
-        code (RequestWarningCodeType0 | str): field_replaced: a value given in letter.fields was replaced by the
-            validated sender or recipient; field_renamed: a field of an earlier catalogue was read under its new name;
+        code (RequestWarningCode | str): field_replaced: a value given in letter.fields was replaced by the validated
+            sender or recipient; field_renamed: a field of an earlier catalogue was read under its new name;
             field_defaulted: a field added since was given the value that writes the earlier letter; value_retired: an
             option of an earlier catalogue, since withdrawn, was read as the option that replaces it (the message names
             both); address_unverified: the national address base does not confirm the recipient address, posted as given
@@ -25,13 +25,13 @@ class RequestWarning:
         message (str):
     """
 
-    code: RequestWarningCodeType0 | str
+    code: RequestWarningCode | str
     field: str
     message: str
 
     def to_dict(self) -> dict[str, Any]:
         code: str
-        if isinstance(self.code, RequestWarningCodeType0):
+        if isinstance(self.code, RequestWarningCode):
             code = self.code.value
         else:
             code = self.code
@@ -56,16 +56,16 @@ class RequestWarning:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
 
-        def _parse_code(data: object) -> RequestWarningCodeType0 | str:
+        def _parse_code(data: object) -> RequestWarningCode | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                code_type_0 = RequestWarningCodeType0(data)
+                code_type_0 = RequestWarningCode(data)
 
                 return code_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(RequestWarningCodeType0 | str, data)
+            return cast(RequestWarningCode | str, data)
 
         code = _parse_code(d.pop("code"))
 

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.search_results_mode_type_0 import SearchResultsModeType0
+from ..models.search_results_mode import SearchResultsMode
 
 if TYPE_CHECKING:
     from ..models.search_results_results_item import SearchResultsResultsItem
@@ -19,19 +19,19 @@ class SearchResults:
     """
     Attributes:
         query (str):
-        mode (SearchResultsModeType0 | str): lexical when the semantic engine was not used or was unavailable
+        mode (SearchResultsMode | str): lexical when the semantic engine was not used or was unavailable
         results (list[SearchResultsResultsItem]):
     """
 
     query: str
-    mode: SearchResultsModeType0 | str
+    mode: SearchResultsMode | str
     results: list[SearchResultsResultsItem]
 
     def to_dict(self) -> dict[str, Any]:
         query = self.query
 
         mode: str
-        if isinstance(self.mode, SearchResultsModeType0):
+        if isinstance(self.mode, SearchResultsMode):
             mode = self.mode.value
         else:
             mode = self.mode
@@ -60,16 +60,16 @@ class SearchResults:
         d = dict(src_dict)
         query = d.pop("query")
 
-        def _parse_mode(data: object) -> SearchResultsModeType0 | str:
+        def _parse_mode(data: object) -> SearchResultsMode | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                mode_type_0 = SearchResultsModeType0(data)
+                mode_type_0 = SearchResultsMode(data)
 
                 return mode_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(SearchResultsModeType0 | str, data)
+            return cast(SearchResultsMode | str, data)
 
         mode = _parse_mode(d.pop("mode"))
 

@@ -5,11 +5,9 @@ from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.search_results_results_item_kind_type_0 import (
-    SearchResultsResultsItemKindType0,
-)
-from ..models.search_results_results_item_matched_by_item_type_0 import (
-    SearchResultsResultsItemMatchedByItemType0,
+from ..models.search_results_results_item_kind import SearchResultsResultsItemKind
+from ..models.search_results_results_item_matched_by_item import (
+    SearchResultsResultsItemMatchedByItem,
 )
 
 T = TypeVar("T", bound="SearchResultsResultsItem")
@@ -19,26 +17,26 @@ T = TypeVar("T", bound="SearchResultsResultsItem")
 class SearchResultsResultsItem:
     """
     Attributes:
-        kind (SearchResultsResultsItemKindType0 | str):
+        kind (SearchResultsResultsItemKind | str):
         slug (str):
         title (str):
         category (str):
         summary (str):
         score (float):
-        matched_by (list[SearchResultsResultsItemMatchedByItemType0 | str]):
+        matched_by (list[SearchResultsResultsItemMatchedByItem | str]):
     """
 
-    kind: SearchResultsResultsItemKindType0 | str
+    kind: SearchResultsResultsItemKind | str
     slug: str
     title: str
     category: str
     summary: str
     score: float
-    matched_by: list[SearchResultsResultsItemMatchedByItemType0 | str]
+    matched_by: list[SearchResultsResultsItemMatchedByItem | str]
 
     def to_dict(self) -> dict[str, Any]:
         kind: str
-        if isinstance(self.kind, SearchResultsResultsItemKindType0):
+        if isinstance(self.kind, SearchResultsResultsItemKind):
             kind = self.kind.value
         else:
             kind = self.kind
@@ -56,9 +54,7 @@ class SearchResultsResultsItem:
         matched_by = []
         for matched_by_item_data in self.matched_by:
             matched_by_item: str
-            if isinstance(
-                matched_by_item_data, SearchResultsResultsItemMatchedByItemType0
-            ):
+            if isinstance(matched_by_item_data, SearchResultsResultsItemMatchedByItem):
                 matched_by_item = matched_by_item_data.value
             else:
                 matched_by_item = matched_by_item_data
@@ -84,16 +80,16 @@ class SearchResultsResultsItem:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
 
-        def _parse_kind(data: object) -> SearchResultsResultsItemKindType0 | str:
+        def _parse_kind(data: object) -> SearchResultsResultsItemKind | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                kind_type_0 = SearchResultsResultsItemKindType0(data)
+                kind_type_0 = SearchResultsResultsItemKind(data)
 
                 return kind_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(SearchResultsResultsItemKindType0 | str, data)
+            return cast(SearchResultsResultsItemKind | str, data)
 
         kind = _parse_kind(d.pop("kind"))
 
@@ -113,18 +109,16 @@ class SearchResultsResultsItem:
 
             def _parse_matched_by_item(
                 data: object,
-            ) -> SearchResultsResultsItemMatchedByItemType0 | str:
+            ) -> SearchResultsResultsItemMatchedByItem | str:
                 try:
                     if not isinstance(data, str):
                         raise TypeError()
-                    matched_by_item_type_0 = SearchResultsResultsItemMatchedByItemType0(
-                        data
-                    )
+                    matched_by_item_type_0 = SearchResultsResultsItemMatchedByItem(data)
 
                     return matched_by_item_type_0
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
-                return cast(SearchResultsResultsItemMatchedByItemType0 | str, data)
+                return cast(SearchResultsResultsItemMatchedByItem | str, data)
 
             matched_by_item = _parse_matched_by_item(matched_by_item_data)
 

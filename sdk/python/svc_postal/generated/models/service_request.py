@@ -7,8 +7,8 @@ from uuid import UUID
 
 from attrs import define as _attrs_define
 
-from ..models.service_request_kind_type_0 import ServiceRequestKindType0
-from ..models.service_request_status_type_0 import ServiceRequestStatusType0
+from ..models.service_request_kind import ServiceRequestKind
+from ..models.service_request_status import ServiceRequestStatus
 
 T = TypeVar("T", bound="ServiceRequest")
 
@@ -18,26 +18,26 @@ class ServiceRequest:
     """
     Attributes:
         id (UUID):
-        kind (ServiceRequestKindType0 | str):
+        kind (ServiceRequestKind | str):
         title (str):
         description (str):
         example (None | str):
         use_case (None | str):
         contact_email (None | str):
-        status (ServiceRequestStatusType0 | str): received → in_review → planned → published, or declined
+        status (ServiceRequestStatus | str): received → in_review → planned → published, or declined
         status_note (None | str): Our note on the latest status (e.g. why it was declined)
         created_at (datetime.datetime):
         updated_at (datetime.datetime):
     """
 
     id: UUID
-    kind: ServiceRequestKindType0 | str
+    kind: ServiceRequestKind | str
     title: str
     description: str
     example: None | str
     use_case: None | str
     contact_email: None | str
-    status: ServiceRequestStatusType0 | str
+    status: ServiceRequestStatus | str
     status_note: None | str
     created_at: datetime.datetime
     updated_at: datetime.datetime
@@ -46,7 +46,7 @@ class ServiceRequest:
         id = str(self.id)
 
         kind: str
-        if isinstance(self.kind, ServiceRequestKindType0):
+        if isinstance(self.kind, ServiceRequestKind):
             kind = self.kind.value
         else:
             kind = self.kind
@@ -65,7 +65,7 @@ class ServiceRequest:
         contact_email = self.contact_email
 
         status: str
-        if isinstance(self.status, ServiceRequestStatusType0):
+        if isinstance(self.status, ServiceRequestStatus):
             status = self.status.value
         else:
             status = self.status
@@ -102,16 +102,16 @@ class ServiceRequest:
         d = dict(src_dict)
         id = UUID(d.pop("id"))
 
-        def _parse_kind(data: object) -> ServiceRequestKindType0 | str:
+        def _parse_kind(data: object) -> ServiceRequestKind | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                kind_type_0 = ServiceRequestKindType0(data)
+                kind_type_0 = ServiceRequestKind(data)
 
                 return kind_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(ServiceRequestKindType0 | str, data)
+            return cast(ServiceRequestKind | str, data)
 
         kind = _parse_kind(d.pop("kind"))
 
@@ -140,16 +140,16 @@ class ServiceRequest:
 
         contact_email = _parse_contact_email(d.pop("contactEmail"))
 
-        def _parse_status(data: object) -> ServiceRequestStatusType0 | str:
+        def _parse_status(data: object) -> ServiceRequestStatus | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                status_type_0 = ServiceRequestStatusType0(data)
+                status_type_0 = ServiceRequestStatus(data)
 
                 return status_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(ServiceRequestStatusType0 | str, data)
+            return cast(ServiceRequestStatus | str, data)
 
         status = _parse_status(d.pop("status"))
 

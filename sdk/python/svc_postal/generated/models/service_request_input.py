@@ -5,6 +5,7 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..errors import refuse_unknown_keys
 from ..models.service_request_input_kind import ServiceRequestInputKind
 from ..types import UNSET, Unset
 
@@ -76,6 +77,18 @@ class ServiceRequestInput:
 
         contact_email = d.pop("contactEmail", UNSET)
 
+        refuse_unknown_keys(
+            cls.__name__,
+            d,
+            {
+                "kind": "kind",
+                "title": "title",
+                "description": "description",
+                "example": "example",
+                "use_case": "useCase",
+                "contact_email": "contactEmail",
+            },
+        )
         service_request_input = cls(
             kind=kind,
             title=title,

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 
 from ..models.settlement_currency import SettlementCurrency
-from ..models.settlement_method_type_0 import SettlementMethodType0
+from ..models.settlement_method import SettlementMethod
 
 if TYPE_CHECKING:
     from ..models.settlement_balances_item import SettlementBalancesItem
@@ -25,7 +25,7 @@ class Settlement:
         balances (list[SettlementBalancesItem]):
         transfers (list[SettlementTransfersItem]):
         transfer_count (int):
-        method (SettlementMethodType0 | str): exact: proven minimum number of transfers (up to 22 non-zero balances)
+        method (SettlementMethod | str): exact: proven minimum number of transfers (up to 22 non-zero balances)
     """
 
     currency: SettlementCurrency
@@ -33,7 +33,7 @@ class Settlement:
     balances: list[SettlementBalancesItem]
     transfers: list[SettlementTransfersItem]
     transfer_count: int
-    method: SettlementMethodType0 | str
+    method: SettlementMethod | str
 
     def to_dict(self) -> dict[str, Any]:
         currency = self.currency.value
@@ -53,7 +53,7 @@ class Settlement:
         transfer_count = self.transfer_count
 
         method: str
-        if isinstance(self.method, SettlementMethodType0):
+        if isinstance(self.method, SettlementMethod):
             method = self.method.value
         else:
             method = self.method
@@ -99,16 +99,16 @@ class Settlement:
 
         transfer_count = d.pop("transferCount")
 
-        def _parse_method(data: object) -> SettlementMethodType0 | str:
+        def _parse_method(data: object) -> SettlementMethod | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                method_type_0 = SettlementMethodType0(data)
+                method_type_0 = SettlementMethod(data)
 
                 return method_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(SettlementMethodType0 | str, data)
+            return cast(SettlementMethod | str, data)
 
         method = _parse_method(d.pop("method"))
 

@@ -7,8 +7,8 @@ from uuid import UUID
 
 from attrs import define as _attrs_define
 
-from ..models.shipment_mode_type_0 import ShipmentModeType0
-from ..models.shipment_status_type_0 import ShipmentStatusType0
+from ..models.shipment_mode import ShipmentMode
+from ..models.shipment_status import ShipmentStatus
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -27,9 +27,9 @@ class Shipment:
     Attributes:
         id (UUID): UUID
         title (str):
-        mode (ShipmentModeType0 | str):
+        mode (ShipmentMode | str):
         mode_label (str):
-        status (ShipmentStatusType0 | str):
+        status (ShipmentStatus | str):
         status_label (str):
         step (int):
         last_step (int):
@@ -52,9 +52,9 @@ class Shipment:
 
     id: UUID
     title: str
-    mode: ShipmentModeType0 | str
+    mode: ShipmentMode | str
     mode_label: str
-    status: ShipmentStatusType0 | str
+    status: ShipmentStatus | str
     status_label: str
     step: int
     last_step: int
@@ -78,7 +78,7 @@ class Shipment:
         title = self.title
 
         mode: str
-        if isinstance(self.mode, ShipmentModeType0):
+        if isinstance(self.mode, ShipmentMode):
             mode = self.mode.value
         else:
             mode = self.mode
@@ -86,7 +86,7 @@ class Shipment:
         mode_label = self.mode_label
 
         status: str
-        if isinstance(self.status, ShipmentStatusType0):
+        if isinstance(self.status, ShipmentStatus):
             status = self.status.value
         else:
             status = self.status
@@ -182,31 +182,31 @@ class Shipment:
 
         title = d.pop("title")
 
-        def _parse_mode(data: object) -> ShipmentModeType0 | str:
+        def _parse_mode(data: object) -> ShipmentMode | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                mode_type_0 = ShipmentModeType0(data)
+                mode_type_0 = ShipmentMode(data)
 
                 return mode_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(ShipmentModeType0 | str, data)
+            return cast(ShipmentMode | str, data)
 
         mode = _parse_mode(d.pop("mode"))
 
         mode_label = d.pop("modeLabel")
 
-        def _parse_status(data: object) -> ShipmentStatusType0 | str:
+        def _parse_status(data: object) -> ShipmentStatus | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                status_type_0 = ShipmentStatusType0(data)
+                status_type_0 = ShipmentStatus(data)
 
                 return status_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(ShipmentStatusType0 | str, data)
+            return cast(ShipmentStatus | str, data)
 
         status = _parse_status(d.pop("status"))
 

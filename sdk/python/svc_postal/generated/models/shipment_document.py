@@ -5,10 +5,10 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.shipment_document_address_placement_type_0 import (
-    ShipmentDocumentAddressPlacementType0,
+from ..models.shipment_document_address_placement import (
+    ShipmentDocumentAddressPlacement,
 )
-from ..models.shipment_document_kind_type_0 import ShipmentDocumentKindType0
+from ..models.shipment_document_kind import ShipmentDocumentKind
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ class ShipmentDocument:
     """The letter content; absent from webhook payloads
 
     Attributes:
-        kind (ShipmentDocumentKindType0 | str):
+        kind (ShipmentDocumentKind | str):
         title (str):
         text (str): The letter as text; empty for a PDF letter (its text is not extracted)
         letter (ShipmentDocumentLetter | Unset):
@@ -31,22 +31,21 @@ class ShipmentDocument:
             sheet) and posted
         pages (int | Unset): PDF letters: pages of the PDF as sent
         sheets (int | Unset): PDF letters: sheets in the envelope (the address sheet included)
-        address_placement (ShipmentDocumentAddressPlacementType0 | str | Unset): PDF letters: where the address is
-            printed
+        address_placement (ShipmentDocumentAddressPlacement | str | Unset): PDF letters: where the address is printed
     """
 
-    kind: ShipmentDocumentKindType0 | str
+    kind: ShipmentDocumentKind | str
     title: str
     text: str
     letter: ShipmentDocumentLetter | Unset = UNSET
     sha256: str | Unset = UNSET
     pages: int | Unset = UNSET
     sheets: int | Unset = UNSET
-    address_placement: ShipmentDocumentAddressPlacementType0 | str | Unset = UNSET
+    address_placement: ShipmentDocumentAddressPlacement | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         kind: str
-        if isinstance(self.kind, ShipmentDocumentKindType0):
+        if isinstance(self.kind, ShipmentDocumentKind):
             kind = self.kind.value
         else:
             kind = self.kind
@@ -68,7 +67,7 @@ class ShipmentDocument:
         address_placement: str | Unset
         if isinstance(self.address_placement, Unset):
             address_placement = UNSET
-        elif isinstance(self.address_placement, ShipmentDocumentAddressPlacementType0):
+        elif isinstance(self.address_placement, ShipmentDocumentAddressPlacement):
             address_placement = self.address_placement.value
         else:
             address_placement = self.address_placement
@@ -101,16 +100,16 @@ class ShipmentDocument:
 
         d = dict(src_dict)
 
-        def _parse_kind(data: object) -> ShipmentDocumentKindType0 | str:
+        def _parse_kind(data: object) -> ShipmentDocumentKind | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                kind_type_0 = ShipmentDocumentKindType0(data)
+                kind_type_0 = ShipmentDocumentKind(data)
 
                 return kind_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(ShipmentDocumentKindType0 | str, data)
+            return cast(ShipmentDocumentKind | str, data)
 
         kind = _parse_kind(d.pop("kind"))
 
@@ -133,18 +132,18 @@ class ShipmentDocument:
 
         def _parse_address_placement(
             data: object,
-        ) -> ShipmentDocumentAddressPlacementType0 | str | Unset:
+        ) -> ShipmentDocumentAddressPlacement | str | Unset:
             if isinstance(data, Unset):
                 return data
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                address_placement_type_0 = ShipmentDocumentAddressPlacementType0(data)
+                address_placement_type_0 = ShipmentDocumentAddressPlacement(data)
 
                 return address_placement_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(ShipmentDocumentAddressPlacementType0 | str | Unset, data)
+            return cast(ShipmentDocumentAddressPlacement | str | Unset, data)
 
         address_placement = _parse_address_placement(d.pop("addressPlacement", UNSET))
 

@@ -6,7 +6,7 @@ from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.shipment_events_item_status_type_0 import ShipmentEventsItemStatusType0
+from ..models.shipment_events_item_status import ShipmentEventsItemStatus
 
 T = TypeVar("T", bound="ShipmentEventsItem")
 
@@ -16,13 +16,13 @@ class ShipmentEventsItem:
     """
     Attributes:
         step (int):
-        status (ShipmentEventsItemStatusType0 | str):
+        status (ShipmentEventsItemStatus | str):
         label (str):
         at (datetime.datetime):
     """
 
     step: int
-    status: ShipmentEventsItemStatusType0 | str
+    status: ShipmentEventsItemStatus | str
     label: str
     at: datetime.datetime
 
@@ -30,7 +30,7 @@ class ShipmentEventsItem:
         step = self.step
 
         status: str
-        if isinstance(self.status, ShipmentEventsItemStatusType0):
+        if isinstance(self.status, ShipmentEventsItemStatus):
             status = self.status.value
         else:
             status = self.status
@@ -57,16 +57,16 @@ class ShipmentEventsItem:
         d = dict(src_dict)
         step = d.pop("step")
 
-        def _parse_status(data: object) -> ShipmentEventsItemStatusType0 | str:
+        def _parse_status(data: object) -> ShipmentEventsItemStatus | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                status_type_0 = ShipmentEventsItemStatusType0(data)
+                status_type_0 = ShipmentEventsItemStatus(data)
 
                 return status_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(ShipmentEventsItemStatusType0 | str, data)
+            return cast(ShipmentEventsItemStatus | str, data)
 
         status = _parse_status(d.pop("status"))
 

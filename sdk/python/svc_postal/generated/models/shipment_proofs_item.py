@@ -5,7 +5,7 @@ from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.shipment_proofs_item_kind_type_0 import ShipmentProofsItemKindType0
+from ..models.shipment_proofs_item_kind import ShipmentProofsItemKind
 
 T = TypeVar("T", bound="ShipmentProofsItem")
 
@@ -14,16 +14,16 @@ T = TypeVar("T", bound="ShipmentProofsItem")
 class ShipmentProofsItem:
     """
     Attributes:
-        kind (ShipmentProofsItemKindType0 | str):
+        kind (ShipmentProofsItemKind | str):
         label (str):
     """
 
-    kind: ShipmentProofsItemKindType0 | str
+    kind: ShipmentProofsItemKind | str
     label: str
 
     def to_dict(self) -> dict[str, Any]:
         kind: str
-        if isinstance(self.kind, ShipmentProofsItemKindType0):
+        if isinstance(self.kind, ShipmentProofsItemKind):
             kind = self.kind.value
         else:
             kind = self.kind
@@ -45,16 +45,16 @@ class ShipmentProofsItem:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
 
-        def _parse_kind(data: object) -> ShipmentProofsItemKindType0 | str:
+        def _parse_kind(data: object) -> ShipmentProofsItemKind | str:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                kind_type_0 = ShipmentProofsItemKindType0(data)
+                kind_type_0 = ShipmentProofsItemKind(data)
 
                 return kind_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(ShipmentProofsItemKindType0 | str, data)
+            return cast(ShipmentProofsItemKind | str, data)
 
         kind = _parse_kind(d.pop("kind"))
 

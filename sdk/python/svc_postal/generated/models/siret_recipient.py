@@ -5,6 +5,7 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..errors import refuse_unknown_keys
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="SiretRecipient")
@@ -46,6 +47,14 @@ class SiretRecipient:
 
         name = d.pop("name", UNSET)
 
+        refuse_unknown_keys(
+            cls.__name__,
+            d,
+            {
+                "siret": "siret",
+                "name": "name",
+            },
+        )
         siret_recipient = cls(
             siret=siret,
             name=name,

@@ -7,7 +7,7 @@ from uuid import UUID
 
 from attrs import define as _attrs_define
 
-from ..models.webhook_event_type_type_0 import WebhookEventTypeType0
+from ..models.webhook_event_type import WebhookEventType
 
 if TYPE_CHECKING:
     from ..models.webhook_event_data import WebhookEventData
@@ -21,14 +21,14 @@ class WebhookEvent:
     """
     Attributes:
         id (UUID): Event identifier, the same on every retry and after a workflow reset: deduplicate on it
-        type_ (str | WebhookEventTypeType0):
+        type_ (str | WebhookEventType):
         created (datetime.datetime): Event time, ISO 8601 UTC with milliseconds
         livemode (bool): False in the sandbox
         data (WebhookEventData):
     """
 
     id: UUID
-    type_: str | WebhookEventTypeType0
+    type_: str | WebhookEventType
     created: datetime.datetime
     livemode: bool
     data: WebhookEventData
@@ -37,7 +37,7 @@ class WebhookEvent:
         id = str(self.id)
 
         type_: str
-        if isinstance(self.type_, WebhookEventTypeType0):
+        if isinstance(self.type_, WebhookEventType):
             type_ = self.type_.value
         else:
             type_ = self.type_
@@ -69,16 +69,16 @@ class WebhookEvent:
         d = dict(src_dict)
         id = UUID(d.pop("id"))
 
-        def _parse_type_(data: object) -> str | WebhookEventTypeType0:
+        def _parse_type_(data: object) -> str | WebhookEventType:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                type_type_0 = WebhookEventTypeType0(data)
+                type_type_0 = WebhookEventType(data)
 
                 return type_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(str | WebhookEventTypeType0, data)
+            return cast(str | WebhookEventType, data)
 
         type_ = _parse_type_(d.pop("type"))
 

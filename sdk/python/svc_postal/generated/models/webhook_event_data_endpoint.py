@@ -6,8 +6,8 @@ from uuid import UUID
 
 from attrs import define as _attrs_define
 
-from ..models.webhook_event_data_endpoint_events_item_type_0 import (
-    WebhookEventDataEndpointEventsItemType0,
+from ..models.webhook_event_data_endpoint_events_item import (
+    WebhookEventDataEndpointEventsItem,
 )
 
 T = TypeVar("T", bound="WebhookEventDataEndpoint")
@@ -20,12 +20,12 @@ class WebhookEventDataEndpoint:
     Attributes:
         id (UUID):
         url (str):
-        events (list[str | WebhookEventDataEndpointEventsItemType0]): The event filter; empty: every event type
+        events (list[str | WebhookEventDataEndpointEventsItem]): The event filter; empty: every event type
     """
 
     id: UUID
     url: str
-    events: list[str | WebhookEventDataEndpointEventsItemType0]
+    events: list[str | WebhookEventDataEndpointEventsItem]
 
     def to_dict(self) -> dict[str, Any]:
         id = str(self.id)
@@ -35,7 +35,7 @@ class WebhookEventDataEndpoint:
         events = []
         for events_item_data in self.events:
             events_item: str
-            if isinstance(events_item_data, WebhookEventDataEndpointEventsItemType0):
+            if isinstance(events_item_data, WebhookEventDataEndpointEventsItem):
                 events_item = events_item_data.value
             else:
                 events_item = events_item_data
@@ -66,16 +66,16 @@ class WebhookEventDataEndpoint:
 
             def _parse_events_item(
                 data: object,
-            ) -> str | WebhookEventDataEndpointEventsItemType0:
+            ) -> str | WebhookEventDataEndpointEventsItem:
                 try:
                     if not isinstance(data, str):
                         raise TypeError()
-                    events_item_type_0 = WebhookEventDataEndpointEventsItemType0(data)
+                    events_item_type_0 = WebhookEventDataEndpointEventsItem(data)
 
                     return events_item_type_0
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
-                return cast(str | WebhookEventDataEndpointEventsItemType0, data)
+                return cast(str | WebhookEventDataEndpointEventsItem, data)
 
             events_item = _parse_events_item(events_item_data)
 

@@ -5,7 +5,7 @@ from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.webhook_event_data_proof_kind_type_0 import WebhookEventDataProofKindType0
+from ..models.webhook_event_data_proof_kind import WebhookEventDataProofKind
 
 T = TypeVar("T", bound="WebhookEventDataProof")
 
@@ -15,14 +15,14 @@ class WebhookEventDataProof:
     """Only for mailing.proof_available
 
     Attributes:
-        kind (str | WebhookEventDataProofKindType0):
+        kind (str | WebhookEventDataProofKind):
     """
 
-    kind: str | WebhookEventDataProofKindType0
+    kind: str | WebhookEventDataProofKind
 
     def to_dict(self) -> dict[str, Any]:
         kind: str
-        if isinstance(self.kind, WebhookEventDataProofKindType0):
+        if isinstance(self.kind, WebhookEventDataProofKind):
             kind = self.kind.value
         else:
             kind = self.kind
@@ -41,16 +41,16 @@ class WebhookEventDataProof:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
 
-        def _parse_kind(data: object) -> str | WebhookEventDataProofKindType0:
+        def _parse_kind(data: object) -> str | WebhookEventDataProofKind:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                kind_type_0 = WebhookEventDataProofKindType0(data)
+                kind_type_0 = WebhookEventDataProofKind(data)
 
                 return kind_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(str | WebhookEventDataProofKindType0, data)
+            return cast(str | WebhookEventDataProofKind, data)
 
         kind = _parse_kind(d.pop("kind"))
 

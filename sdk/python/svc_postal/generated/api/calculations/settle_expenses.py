@@ -126,8 +126,8 @@ def sync_detailed(
         body (ExpenseGroup):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        svc_postal.ApiError: A 4xx or 5xx answer, after the retries of the client of svc_postal.create_client (or SvcPostal.http): the Error models are never returned then.
+        httpx.TransportError: A network error or timeout after the last attempt.
 
     Returns:
         Response[Error | Settlement]
@@ -163,8 +163,8 @@ def sync(
         body (ExpenseGroup):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        svc_postal.ApiError: A 4xx or 5xx answer, after the retries of the client of svc_postal.create_client (or SvcPostal.http): the Error models are never returned then.
+        httpx.TransportError: A network error or timeout after the last attempt.
 
     Returns:
         Error | Settlement
@@ -195,8 +195,8 @@ async def asyncio_detailed(
         body (ExpenseGroup):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        svc_postal.ApiError: A 4xx or 5xx answer, after the retries of the client of svc_postal.create_client (or SvcPostal.http): the Error models are never returned then.
+        httpx.TransportError: A network error or timeout after the last attempt.
 
     Returns:
         Response[Error | Settlement]
@@ -230,8 +230,8 @@ async def asyncio(
         body (ExpenseGroup):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        svc_postal.ApiError: A 4xx or 5xx answer, after the retries of the client of svc_postal.create_client (or SvcPostal.http): the Error models are never returned then.
+        httpx.TransportError: A network error or timeout after the last attempt.
 
     Returns:
         Error | Settlement

@@ -9,14 +9,14 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.shipment import Shipment
-from ...models.v1_test_advance_type_0 import V1TestAdvanceType0
+from ...models.v1_test_advance import V1TestAdvance
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     id: UUID,
     *,
-    body: None | Unset | V1TestAdvanceType0 = UNSET,
+    body: None | Unset | V1TestAdvance = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -30,7 +30,7 @@ def _get_kwargs(
         ),
     }
 
-    if isinstance(body, V1TestAdvanceType0):
+    if isinstance(body, V1TestAdvance):
         _kwargs["json"] = body.to_dict()
     else:
         _kwargs["json"] = body
@@ -120,7 +120,7 @@ def sync_detailed(
     id: UUID,
     *,
     client: AuthenticatedClient,
-    body: None | Unset | V1TestAdvanceType0 = UNSET,
+    body: None | Unset | V1TestAdvance = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | Shipment]:
     """Move a test mailing to its next step, a given step, or returned / error
@@ -131,11 +131,11 @@ def sync_detailed(
     Args:
         id (UUID): UUID
         idempotency_key (str | Unset):
-        body (None | Unset | V1TestAdvanceType0):
+        body (None | Unset | V1TestAdvance):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        svc_postal.ApiError: A 4xx or 5xx answer, after the retries of the client of svc_postal.create_client (or SvcPostal.http): the Error models are never returned then.
+        httpx.TransportError: A network error or timeout after the last attempt.
 
     Returns:
         Response[Error | Shipment]
@@ -158,7 +158,7 @@ def sync(
     id: UUID,
     *,
     client: AuthenticatedClient,
-    body: None | Unset | V1TestAdvanceType0 = UNSET,
+    body: None | Unset | V1TestAdvance = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Error | Shipment | None:
     """Move a test mailing to its next step, a given step, or returned / error
@@ -169,11 +169,11 @@ def sync(
     Args:
         id (UUID): UUID
         idempotency_key (str | Unset):
-        body (None | Unset | V1TestAdvanceType0):
+        body (None | Unset | V1TestAdvance):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        svc_postal.ApiError: A 4xx or 5xx answer, after the retries of the client of svc_postal.create_client (or SvcPostal.http): the Error models are never returned then.
+        httpx.TransportError: A network error or timeout after the last attempt.
 
     Returns:
         Error | Shipment
@@ -191,7 +191,7 @@ async def asyncio_detailed(
     id: UUID,
     *,
     client: AuthenticatedClient,
-    body: None | Unset | V1TestAdvanceType0 = UNSET,
+    body: None | Unset | V1TestAdvance = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | Shipment]:
     """Move a test mailing to its next step, a given step, or returned / error
@@ -202,11 +202,11 @@ async def asyncio_detailed(
     Args:
         id (UUID): UUID
         idempotency_key (str | Unset):
-        body (None | Unset | V1TestAdvanceType0):
+        body (None | Unset | V1TestAdvance):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        svc_postal.ApiError: A 4xx or 5xx answer, after the retries of the client of svc_postal.create_client (or SvcPostal.http): the Error models are never returned then.
+        httpx.TransportError: A network error or timeout after the last attempt.
 
     Returns:
         Response[Error | Shipment]
@@ -227,7 +227,7 @@ async def asyncio(
     id: UUID,
     *,
     client: AuthenticatedClient,
-    body: None | Unset | V1TestAdvanceType0 = UNSET,
+    body: None | Unset | V1TestAdvance = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Error | Shipment | None:
     """Move a test mailing to its next step, a given step, or returned / error
@@ -238,11 +238,11 @@ async def asyncio(
     Args:
         id (UUID): UUID
         idempotency_key (str | Unset):
-        body (None | Unset | V1TestAdvanceType0):
+        body (None | Unset | V1TestAdvance):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        svc_postal.ApiError: A 4xx or 5xx answer, after the retries of the client of svc_postal.create_client (or SvcPostal.http): the Error models are never returned then.
+        httpx.TransportError: A network error or timeout after the last attempt.
 
     Returns:
         Error | Shipment

@@ -125,8 +125,8 @@ def sync_detailed(
         batch (UUID | Unset): Only this batch's mailings
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        svc_postal.ApiError: A 4xx or 5xx answer, after the retries of the client of svc_postal.create_client (or SvcPostal.http): the Error models are never returned then.
+        httpx.TransportError: A network error or timeout after the last attempt.
 
     Returns:
         Response[Error | ShipmentList]
@@ -166,8 +166,8 @@ def sync(
         batch (UUID | Unset): Only this batch's mailings
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        svc_postal.ApiError: A 4xx or 5xx answer, after the retries of the client of svc_postal.create_client (or SvcPostal.http): the Error models are never returned then.
+        httpx.TransportError: A network error or timeout after the last attempt.
 
     Returns:
         Error | ShipmentList
@@ -202,8 +202,8 @@ async def asyncio_detailed(
         batch (UUID | Unset): Only this batch's mailings
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        svc_postal.ApiError: A 4xx or 5xx answer, after the retries of the client of svc_postal.create_client (or SvcPostal.http): the Error models are never returned then.
+        httpx.TransportError: A network error or timeout after the last attempt.
 
     Returns:
         Response[Error | ShipmentList]
@@ -241,8 +241,8 @@ async def asyncio(
         batch (UUID | Unset): Only this batch's mailings
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        svc_postal.ApiError: A 4xx or 5xx answer, after the retries of the client of svc_postal.create_client (or SvcPostal.http): the Error models are never returned then.
+        httpx.TransportError: A network error or timeout after the last attempt.
 
     Returns:
         Error | ShipmentList

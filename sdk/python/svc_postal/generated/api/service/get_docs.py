@@ -57,8 +57,8 @@ def sync_detailed(
     """Human-readable API reference (HTML): this document rendered by Redoc, served from its npm package
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        svc_postal.ApiError: A 4xx or 5xx answer, after the retries of the client of svc_postal.create_client (or SvcPostal.http): the Error models are never returned then.
+        httpx.TransportError: A network error or timeout after the last attempt.
 
     Returns:
         Response[Error | File]
@@ -80,8 +80,8 @@ def sync(
     """Human-readable API reference (HTML): this document rendered by Redoc, served from its npm package
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        svc_postal.ApiError: A 4xx or 5xx answer, after the retries of the client of svc_postal.create_client (or SvcPostal.http): the Error models are never returned then.
+        httpx.TransportError: A network error or timeout after the last attempt.
 
     Returns:
         Error | File
@@ -99,8 +99,8 @@ async def asyncio_detailed(
     """Human-readable API reference (HTML): this document rendered by Redoc, served from its npm package
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        svc_postal.ApiError: A 4xx or 5xx answer, after the retries of the client of svc_postal.create_client (or SvcPostal.http): the Error models are never returned then.
+        httpx.TransportError: A network error or timeout after the last attempt.
 
     Returns:
         Response[Error | File]
@@ -120,8 +120,8 @@ async def asyncio(
     """Human-readable API reference (HTML): this document rendered by Redoc, served from its npm package
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        svc_postal.ApiError: A 4xx or 5xx answer, after the retries of the client of svc_postal.create_client (or SvcPostal.http): the Error models are never returned then.
+        httpx.TransportError: A network error or timeout after the last attempt.
 
     Returns:
         Error | File

@@ -62,8 +62,8 @@ def sync_detailed(
     """Whether Postgres, Temporal and a worker are up (no authentication; probed at most every few seconds)
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        svc_postal.ApiError: A 4xx or 5xx answer, after the retries of the client of svc_postal.create_client (or SvcPostal.http): the Error models are never returned then.
+        httpx.TransportError: A network error or timeout after the last attempt.
 
     Returns:
         Response[Error | Health]
@@ -85,8 +85,8 @@ def sync(
     """Whether Postgres, Temporal and a worker are up (no authentication; probed at most every few seconds)
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        svc_postal.ApiError: A 4xx or 5xx answer, after the retries of the client of svc_postal.create_client (or SvcPostal.http): the Error models are never returned then.
+        httpx.TransportError: A network error or timeout after the last attempt.
 
     Returns:
         Error | Health
@@ -104,8 +104,8 @@ async def asyncio_detailed(
     """Whether Postgres, Temporal and a worker are up (no authentication; probed at most every few seconds)
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        svc_postal.ApiError: A 4xx or 5xx answer, after the retries of the client of svc_postal.create_client (or SvcPostal.http): the Error models are never returned then.
+        httpx.TransportError: A network error or timeout after the last attempt.
 
     Returns:
         Response[Error | Health]
@@ -125,8 +125,8 @@ async def asyncio(
     """Whether Postgres, Temporal and a worker are up (no authentication; probed at most every few seconds)
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        svc_postal.ApiError: A 4xx or 5xx answer, after the retries of the client of svc_postal.create_client (or SvcPostal.http): the Error models are never returned then.
+        httpx.TransportError: A network error or timeout after the last attempt.
 
     Returns:
         Error | Health

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class CompanyProfileEstablishmentStatus(StrEnum):
+    ACTIVE = "active"
+    CLOSED = "closed"
+
+    def __str__(self) -> str:
+        return str(self.value)

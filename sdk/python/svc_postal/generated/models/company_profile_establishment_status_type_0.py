@@ -1,9 +1,0 @@
-from enum import StrEnum
-
-
-class CompanyProfileEstablishmentStatusType0(StrEnum):
-    ACTIVE = "active"
-    CLOSED = "closed"
-
-    def __str__(self) -> str:
-        return str(self.value)

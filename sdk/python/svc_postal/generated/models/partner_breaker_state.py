@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class PartnerBreakerState(StrEnum):
+    CLOSED = "closed"
+    HALF_OPEN = "half_open"
+    OPEN = "open"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,9 +1,0 @@
-from enum import StrEnum
-
-
-class ShipmentDocumentAddressPlacementType0(StrEnum):
-    FIRST_PAGE = "first_page"
-    INSERT_BLANK_PAGE = "insert_blank_page"
-
-    def __str__(self) -> str:
-        return str(self.value)

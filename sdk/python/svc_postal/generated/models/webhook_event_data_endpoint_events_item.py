@@ -1,0 +1,19 @@
+from enum import StrEnum
+
+
+class WebhookEventDataEndpointEventsItem(StrEnum):
+    MAILING_AR_SIGNED = "mailing.ar_signed"
+    MAILING_BATCH_COMPLETED = "mailing_batch.completed"
+    MAILING_CANCELED = "mailing.canceled"
+    MAILING_CREATED = "mailing.created"
+    MAILING_DELIVERED = "mailing.delivered"
+    MAILING_ERROR = "mailing.error"
+    MAILING_IN_TRANSIT = "mailing.in_transit"
+    MAILING_POSTED = "mailing.posted"
+    MAILING_PRINTED = "mailing.printed"
+    MAILING_PROOF_AVAILABLE = "mailing.proof_available"
+    MAILING_RETURNED = "mailing.returned"
+    PING = "ping"
+
+    def __str__(self) -> str:
+        return str(self.value)
