@@ -26,6 +26,12 @@ export const OWN_PDF_LIMITS = {
   sizeTolerancePt: 3,
   /** What fits in SPEC.md's 1 MB body once base64 encoded (4/3) with the rest of the request. */
   approxMaxBytes: 750_000,
+  /**
+   * What a file's decoded content may weigh when its operators are read for fonts (pages and forms
+   * together): a letter's text is a few kilobytes a page, and reading takes about a quarter of a
+   * second a megabyte; a compressed stream can inflate a thousandfold, and is decoded no further.
+   */
+  fontCheckContentBytes: 4_000_000,
 } as const;
 
 export const A4_PT = { width: 595.28, height: 841.89 } as const;
@@ -130,7 +136,7 @@ function fontsReached(doc: PDFDocument, page: PDFDict | undefined, embedded: (fo
 }
 
 /** A stream's names read through pdf-lib for lib/pdf/text-fonts.ts; a form without resources uses its parent's (PDF 1.1). */
-function textFontResources(doc: PDFDocument, resources: PDFDict | undefined): TextFontResources<PDFDict> {
+function textFontResources(doc: PDFDocument, resources: PDFDict | undefined, budget: { bytesLeft: number }): TextFontResources<PDFDict> {
   const entry = (category: string, name: string): PDFObject | undefined =>
     doc.context.lookup(resources?.lookupMaybe(PDFName.of(category), PDFDict)?.get(PDFName.of(name)));
   return {
@@ -149,8 +155,8 @@ function textFontResources(doc: PDFDocument, resources: PDFDict | undefined): Te
       if (!(form instanceof PDFStream) || form.dict.lookupMaybe(PDFName.of('Subtype'), PDFName)?.decodeText() !== 'Form') return undefined;
       return {
         key: form,
-        content: () => streamContent(form),
-        resources: textFontResources(doc, form.dict.lookupMaybe(PDFName.of('Resources'), PDFDict) ?? resources),
+        content: () => streamContent(form, budget),
+        resources: textFontResources(doc, form.dict.lookupMaybe(PDFName.of('Resources'), PDFDict) ?? resources, budget),
       };
     },
   };
@@ -160,21 +166,22 @@ function textFontResources(doc: PDFDocument, resources: PDFDict | undefined): Te
  * The fonts not embedded that draw text, each named once at the first page it draws on. A font a
  * page only selects draws nothing and passes (reportlab selects Helvetica on every page). The
  * operators are read only on pages that reach a font not embedded: most files embed all theirs
- * and no content stream is decoded for them. A page whose content cannot be decoded is judged by
- * the fonts it reaches.
+ * and no content stream is decoded for them. A page whose content cannot be decoded, or is past
+ * OWN_PDF_LIMITS.fontCheckContentBytes, is judged by the fonts it reaches, as if each drew text.
  */
 function fontsNotEmbedded(doc: PDFDocument): { page: number; font: string }[] {
   const known = new Map<PDFDict, boolean>();
   const embedded = (font: PDFDict): boolean => known.get(font) ?? known.set(font, fontEmbedded(doc, font)).get(font)!;
   const missing: { page: number; font: string }[] = [];
   const named = new Set<PDFDict>();
+  const budget = { bytesLeft: OWN_PDF_LIMITS.fontCheckContentBytes };
   doc.getPages().forEach((page, i) => {
     const resources = page.node.Resources();
     const reached = fontsReached(doc, resources, embedded);
     if (!reached.length) return;
     let drawing: PDFDict[];
     try {
-      drawing = [...fontsDrawingText(pageContent(doc, i), textFontResources(doc, resources))].filter((font) => !embedded(font));
+      drawing = [...fontsDrawingText(pageContent(doc, i, budget), textFontResources(doc, resources, budget))].filter((font) => !embedded(font));
     } catch {
       drawing = reached;
     }
@@ -204,21 +211,44 @@ function formBounds(doc: PDFDocument): XObjectBounds {
   };
 }
 
-/** The decoded content of a page (its streams joined), for reading its operators. */
-export function pageContent(doc: PDFDocument, index: number): Uint8Array {
+/** More decoded content than the budget left (OWN_PDF_LIMITS.fontCheckContentBytes). */
+class ContentOverBudget extends Error {}
+
+/** The decoded content of a page (its streams joined), for reading its operators; with a budget, no more than it leaves. */
+export function pageContent(doc: PDFDocument, index: number, budget?: { bytesLeft: number }): Uint8Array {
   const contents = doc.getPage(index).node.Contents();
   const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => doc.context.lookup(ref)) : [contents];
   const parts: Uint8Array[] = [];
-  for (const stream of streams) if (stream instanceof PDFStream) parts.push(streamContent(stream), new Uint8Array([0x0a]));
+  for (const stream of streams) if (stream instanceof PDFStream) parts.push(streamContent(stream, budget), new Uint8Array([0x0a]));
   return Buffer.concat(parts);
 }
 
-/** A stream's decoded content (a page's, a form's). */
-function streamContent(stream: PDFStream): Uint8Array {
-  // pdf-lib decodes Flate, LZW, ASCIIHex, ASCII85 and RunLength; a stream without filters is its own content.
-  if (stream instanceof PDFRawStream) return stream.dict.has(PDFName.of('Filter')) ? decodePDFRawStream(stream).decode() : stream.getContents();
-  // A stream pdf-lib made itself (a document built in memory) keeps its content unencoded.
-  return stream instanceof PDFFlateStream ? stream.getUnencodedContents() : stream.getContents();
+/** A stream's decoded content (a page's, a form's); with a budget, taken from it, and ContentOverBudget past it. */
+function streamContent(stream: PDFStream, budget?: { bytesLeft: number }): Uint8Array {
+  let content: Uint8Array;
+  if (stream instanceof PDFRawStream && stream.dict.has(PDFName.of('Filter'))) {
+    // pdf-lib decodes Flate, LZW, ASCIIHex, ASCII85 and RunLength, block by block as it is read:
+    // with a budget, read in chunks and stopped past it rather than inflated whole.
+    const decoder = decodePDFRawStream(stream);
+    if (!budget) return decoder.decode();
+    const chunks: Uint8Array[] = [];
+    let length = 0;
+    const read = (): Uint8Array => decoder.getBytes(65_536) as Uint8Array;
+    for (let chunk = read(); chunk.length; chunk = read()) {
+      chunks.push(chunk);
+      length += chunk.length;
+      if (length > budget.bytesLeft) throw new ContentOverBudget();
+    }
+    content = Buffer.concat(chunks);
+  } else {
+    // A stream without filters is its own content; one pdf-lib made itself (a document built in memory) keeps it unencoded.
+    content = stream instanceof PDFFlateStream ? stream.getUnencodedContents() : stream.getContents();
+  }
+  if (budget) {
+    if (content.length > budget.bytesLeft) throw new ContentOverBudget();
+    budget.bytesLeft -= content.length;
+  }
+  return content;
 }
 
 /**

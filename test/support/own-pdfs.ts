@@ -128,6 +128,23 @@ export async function helveticaFormPdf(options: { drawsText: boolean }): Promise
 }
 
 /**
+ * A one-page text PDF that also selects Helvetica (not embedded) without drawing in it, as
+ * reportlab does, its content stream padded with blanks to `contentBytes` once decoded.
+ */
+export async function helveticaSelectedPdf(options: { contentBytes: number }): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(await textPdf());
+  const page = doc.getPage(0);
+  page.node.setFontDictionary(
+    PDFName.of('H'),
+    doc.context.register(doc.context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: StandardFonts.Helvetica, Encoding: 'WinAnsiEncoding' })),
+  );
+  const selected = 'BT /H 12 Tf ET\n';
+  const padding = ' '.repeat(Math.max(options.contentBytes - selected.length, 0));
+  page.node.addContentStream(doc.context.register(doc.context.flateStream(selected + padding)));
+  return doc.save();
+}
+
+/**
  * A PDF made by reportlab (test/fixtures/own-pdfs/, made by its reportlab_pdfs.py): `embedded`
  * draws all its text in an embedded TrueType font though reportlab selects Helvetica on every
  * page; `helvetica` draws one line of page 2 in Helvetica, not embedded.

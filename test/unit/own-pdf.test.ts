@@ -5,7 +5,17 @@ import { Unprocessable } from '../../domain/errors.js';
 import { composeOwnPdf, envelopeSheets, firstPageOf, inspectOwnPdf, OWN_PDF_LIMITS, type AddressPlacement } from '../../domain/mailings/own-pdf.js';
 import { flatMailingPrice, ownPdfPrice } from '../../domain/mailings/pricing.js';
 import { priceOf } from '../../domain/billing/prices.js';
-import { encryptedPdf, helveticaFormPdf, javascriptPdf, launchPdf, malformedPdf, reportlabPdf, textPdf, US_LETTER } from '../support/own-pdfs.js';
+import {
+  encryptedPdf,
+  helveticaFormPdf,
+  helveticaSelectedPdf,
+  javascriptPdf,
+  launchPdf,
+  malformedPdf,
+  reportlabPdf,
+  textPdf,
+  US_LETTER,
+} from '../support/own-pdfs.js';
 
 const simplex = { duplex: false, placement: 'insert_blank_page' as AddressPlacement };
 
@@ -75,6 +85,14 @@ describe('own PDFs: checks, sheets and price (domain/mailings/own-pdf.ts, pricin
       fonts: [{ page: 2, font: 'Helvetica' }],
     });
     expect((await inspectOwnPdf(await helveticaFormPdf({ drawsText: false }), simplex)).pages).to.equal(2);
+  });
+
+  it(`reads no more than ${OWN_PDF_LIMITS.fontCheckContentBytes} bytes of decoded content for fonts: past it, a font reached is refused as if it drew text`, async () => {
+    expect((await inspectOwnPdf(await helveticaSelectedPdf({ contentBytes: 100_000 }), simplex)).pages).to.equal(1);
+    // Five megabytes of blanks, a few kilobytes once compressed: within the budget, the same file would pass.
+    const inflating = await helveticaSelectedPdf({ contentBytes: 5_000_000 });
+    expect(inflating.length).to.be.below(100_000);
+    expect(await refusal(inflating)).to.deep.include({ reason: 'font_not_embedded', fonts: [{ page: 1, font: 'Helvetica' }] });
   });
 
   it('first_page: refuses text or a drawing in the window zone of page 1, accepts a page that leaves it blank', async () => {
