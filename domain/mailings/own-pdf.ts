@@ -165,8 +165,8 @@ function textFontResources(doc: PDFDocument, resources: PDFDict | undefined, bud
 /**
  * The fonts not embedded that draw text, each named once at the first page it draws on. A font a
  * page only selects draws nothing and passes (reportlab selects Helvetica on every page). The
- * operators are read only on pages that reach a font not embedded: most files embed all theirs
- * and no content stream is decoded for them. A page whose content cannot be decoded, or is past
+ * operators are read only on pages that reach a font not embedded and not yet named: most files
+ * embed all theirs and no content stream is decoded for them. A page whose content cannot be decoded, or is past
  * OWN_PDF_LIMITS.fontCheckContentBytes, is judged by the fonts it reaches, as if each drew text.
  */
 function fontsNotEmbedded(doc: PDFDocument): { page: number; font: string }[] {
@@ -177,7 +177,8 @@ function fontsNotEmbedded(doc: PDFDocument): { page: number; font: string }[] {
   const budget = { bytesLeft: OWN_PDF_LIMITS.fontCheckContentBytes };
   doc.getPages().forEach((page, i) => {
     const resources = page.node.Resources();
-    const reached = fontsReached(doc, resources, embedded);
+    // Only a font not yet named can add to the refusal.
+    const reached = fontsReached(doc, resources, embedded).filter((font) => !named.has(font));
     if (!reached.length) return;
     let drawing: PDFDict[];
     try {
