@@ -114,7 +114,7 @@ function fontEmbedded(doc: PDFDocument, font: PDFDict): boolean {
   return !!descriptor && ['FontFile', 'FontFile2', 'FontFile3'].some((key) => descriptor.has(PDFName.of(key)));
 }
 
-/** The fonts not embedded that a page reaches: its resources', and those of the form XObjects they hold. */
+/** The fonts not embedded that a page reaches: its resources' (Font, ExtGState), and those of the form XObjects they hold. */
 function fontsReached(doc: PDFDocument, page: PDFDict | undefined, embedded: (font: PDFDict) => boolean): PDFDict[] {
   const reached = new Set<PDFDict>();
   const seen = new Set<PDFDict>();
@@ -123,6 +123,12 @@ function fontsReached(doc: PDFDocument, page: PDFDict | undefined, embedded: (fo
     seen.add(resources);
     for (const [, entry] of resources.lookupMaybe(PDFName.of('Font'), PDFDict)?.entries() ?? []) {
       const font = doc.context.lookup(entry);
+      if (font instanceof PDFDict && !embedded(font)) reached.add(font);
+    }
+    // An ExtGState may set the font itself (its Font entry, [font size]).
+    for (const [, entry] of resources.lookupMaybe(PDFName.of('ExtGState'), PDFDict)?.entries() ?? []) {
+      const state = doc.context.lookup(entry);
+      const font = state instanceof PDFDict ? state.lookupMaybe(PDFName.of('Font'), PDFArray)?.lookup(0) : undefined;
       if (font instanceof PDFDict && !embedded(font)) reached.add(font);
     }
     for (const [, entry] of resources.lookupMaybe(PDFName.of('XObject'), PDFDict)?.entries() ?? []) {

@@ -127,6 +127,16 @@ export async function helveticaFormPdf(options: { drawsText: boolean }): Promise
   return doc.save();
 }
 
+/** A one-page text PDF that draws a line in Helvetica (not embedded) set by an ExtGState's Font entry (`/GS1 gs`), not by Tf. */
+export async function helveticaGraphicsStatePdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(await textPdf());
+  const helvetica = doc.context.register(doc.context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: StandardFonts.Helvetica, Encoding: 'WinAnsiEncoding' }));
+  const page = doc.getPage(0);
+  page.node.setExtGState(PDFName.of('GS1'), doc.context.obj({ Type: 'ExtGState', Font: [helvetica, 12] }));
+  page.node.addContentStream(doc.context.register(doc.context.flateStream('q /GS1 gs BT 60 400 Td (Helvetica) Tj ET Q')));
+  return doc.save();
+}
+
 /**
  * A one-page text PDF that also selects Helvetica (not embedded) without drawing in it, as
  * reportlab does, its content stream padded with blanks to `contentBytes` once decoded.

@@ -8,6 +8,7 @@ import { priceOf } from '../../domain/billing/prices.js';
 import {
   encryptedPdf,
   helveticaFormPdf,
+  helveticaGraphicsStatePdf,
   helveticaSelectedPdf,
   javascriptPdf,
   launchPdf,
@@ -85,6 +86,10 @@ describe('own PDFs: checks, sheets and price (domain/mailings/own-pdf.ts, pricin
       fonts: [{ page: 2, font: 'Helvetica' }],
     });
     expect((await inspectOwnPdf(await helveticaFormPdf({ drawsText: false }), simplex)).pages).to.equal(2);
+  });
+
+  it("refuses a font set by an ExtGState's Font entry (gs) when it draws text", async () => {
+    expect(await refusal(await helveticaGraphicsStatePdf())).to.deep.include({ reason: 'font_not_embedded', fonts: [{ page: 1, font: 'Helvetica' }] });
   });
 
   it(`reads no more than ${OWN_PDF_LIMITS.fontCheckContentBytes} bytes of decoded content for fonts: past it, a font reached is refused as if it drew text`, async () => {
