@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFStream, type PDFObject } from 'pdf-lib';
+import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFFlateStream, PDFName, PDFRawStream, PDFStream, type PDFObject } from 'pdf-lib';
 import { Unprocessable, unprocessable } from '../errors.js';
 import { contentInWindow, WINDOW_ZONE_MM } from './pdf-window.js';
 import type { XObjectBounds } from '../../lib/pdf/painted-marks.js';
+import { fontsDrawingText, type TextFontResources } from '../../lib/pdf/text-fonts.js';
 
 /**
  * The customer's own PDF (letter.pdf): every check that decides whether it can be printed and
@@ -25,6 +26,12 @@ export const OWN_PDF_LIMITS = {
   sizeTolerancePt: 3,
   /** What fits in SPEC.md's 1 MB body once base64 encoded (4/3) with the rest of the request. */
   approxMaxBytes: 750_000,
+  /**
+   * What a file's decoded content may weigh when its operators are read for fonts (pages and forms
+   * together): a letter's text is a few kilobytes a page, and reading takes about a quarter of a
+   * second a megabyte; a compressed stream can inflate a thousandfold, and is decoded no further.
+   */
+  fontCheckContentBytes: 4_000_000,
 } as const;
 
 export const A4_PT = { width: 595.28, height: 841.89 } as const;
@@ -107,28 +114,90 @@ function fontEmbedded(doc: PDFDocument, font: PDFDict): boolean {
   return !!descriptor && ['FontFile', 'FontFile2', 'FontFile3'].some((key) => descriptor.has(PDFName.of(key)));
 }
 
-/** Fonts reached from each page's resources, and from the resources of the form XObjects it draws, that are not embedded. */
-function fontsNotEmbedded(doc: PDFDocument): { page: number; font: string }[] {
-  const missing: { page: number; font: string }[] = [];
-  const seen = new Set<PDFObject>();
-  const walk = (resources: PDFDict | undefined, page: number): void => {
+/** The fonts not embedded that a page reaches: its resources' (Font, ExtGState), and those of the form XObjects they hold. */
+function fontsReached(doc: PDFDocument, page: PDFDict | undefined, embedded: (font: PDFDict) => boolean): PDFDict[] {
+  const reached = new Set<PDFDict>();
+  const seen = new Set<PDFDict>();
+  const walk = (resources: PDFDict | undefined): void => {
     if (!resources || seen.has(resources)) return;
     seen.add(resources);
-    const fonts = resources.lookupMaybe(PDFName.of('Font'), PDFDict);
-    for (const [, entry] of fonts?.entries() ?? []) {
+    for (const [, entry] of resources.lookupMaybe(PDFName.of('Font'), PDFDict)?.entries() ?? []) {
       const font = doc.context.lookup(entry);
-      if (!(font instanceof PDFDict) || seen.has(font)) continue;
-      seen.add(font);
-      if (!fontEmbedded(doc, font)) missing.push({ page, font: font.lookupMaybe(PDFName.of('BaseFont'), PDFName)?.decodeText() ?? '(unnamed)' });
+      if (font instanceof PDFDict && !embedded(font)) reached.add(font);
     }
-    const xobjects = resources.lookupMaybe(PDFName.of('XObject'), PDFDict);
-    for (const [, entry] of xobjects?.entries() ?? []) {
+    // An ExtGState may set the font itself (its Font entry, [font size]).
+    for (const [, entry] of resources.lookupMaybe(PDFName.of('ExtGState'), PDFDict)?.entries() ?? []) {
+      const state = doc.context.lookup(entry);
+      const font = state instanceof PDFDict ? state.lookupMaybe(PDFName.of('Font'), PDFArray)?.lookup(0) : undefined;
+      if (font instanceof PDFDict && !embedded(font)) reached.add(font);
+    }
+    for (const [, entry] of resources.lookupMaybe(PDFName.of('XObject'), PDFDict)?.entries() ?? []) {
       const xobject = doc.context.lookup(entry);
       if (xobject instanceof PDFStream && xobject.dict.lookupMaybe(PDFName.of('Subtype'), PDFName)?.decodeText() === 'Form')
-        walk(xobject.dict.lookupMaybe(PDFName.of('Resources'), PDFDict), page);
+        walk(xobject.dict.lookupMaybe(PDFName.of('Resources'), PDFDict));
     }
   };
-  doc.getPages().forEach((p, i) => walk(p.node.Resources(), i + 1));
+  walk(page);
+  return [...reached];
+}
+
+/** A stream's names read through pdf-lib for lib/pdf/text-fonts.ts; a form without resources uses its parent's (PDF 1.1). */
+function textFontResources(doc: PDFDocument, resources: PDFDict | undefined, budget: { bytesLeft: number }): TextFontResources<PDFDict> {
+  const entry = (category: string, name: string): PDFObject | undefined =>
+    doc.context.lookup(resources?.lookupMaybe(PDFName.of(category), PDFDict)?.get(PDFName.of(name)));
+  return {
+    font: (name) => {
+      const font = entry('Font', name);
+      return font instanceof PDFDict ? font : undefined;
+    },
+    stateFont: (name) => {
+      // An ExtGState's Font is [font size].
+      const state = entry('ExtGState', name);
+      const font = state instanceof PDFDict ? state.lookupMaybe(PDFName.of('Font'), PDFArray)?.lookup(0) : undefined;
+      return font instanceof PDFDict ? font : undefined;
+    },
+    form: (name) => {
+      const form = entry('XObject', name);
+      if (!(form instanceof PDFStream) || form.dict.lookupMaybe(PDFName.of('Subtype'), PDFName)?.decodeText() !== 'Form') return undefined;
+      return {
+        key: form,
+        content: () => streamContent(form, budget),
+        resources: textFontResources(doc, form.dict.lookupMaybe(PDFName.of('Resources'), PDFDict) ?? resources, budget),
+      };
+    },
+  };
+}
+
+/**
+ * The fonts not embedded that draw text, each named once at the first page it draws on. A font a
+ * page only selects draws nothing and passes (reportlab selects Helvetica on every page). The
+ * operators are read only on pages that reach a font not embedded and not yet named: most files
+ * embed all theirs and no content stream is decoded for them. A page whose content cannot be decoded, or is past
+ * OWN_PDF_LIMITS.fontCheckContentBytes, is judged by the fonts it reaches, as if each drew text.
+ */
+function fontsNotEmbedded(doc: PDFDocument): { page: number; font: string }[] {
+  const known = new Map<PDFDict, boolean>();
+  const embedded = (font: PDFDict): boolean => known.get(font) ?? known.set(font, fontEmbedded(doc, font)).get(font)!;
+  const missing: { page: number; font: string }[] = [];
+  const named = new Set<PDFDict>();
+  const budget = { bytesLeft: OWN_PDF_LIMITS.fontCheckContentBytes };
+  doc.getPages().forEach((page, i) => {
+    const resources = page.node.Resources();
+    // Only a font not yet named can add to the refusal.
+    const reached = fontsReached(doc, resources, embedded).filter((font) => !named.has(font));
+    if (!reached.length) return;
+    let drawing: PDFDict[];
+    try {
+      drawing = [...fontsDrawingText(pageContent(doc, i, budget), textFontResources(doc, resources, budget))].filter((font) => !embedded(font));
+    } catch {
+      drawing = reached;
+    }
+    for (const font of drawing) {
+      if (named.has(font)) continue;
+      named.add(font);
+      missing.push({ page: i + 1, font: font.lookupMaybe(PDFName.of('BaseFont'), PDFName)?.decodeText() ?? '(unnamed)' });
+    }
+  });
   return missing;
 }
 
@@ -149,21 +218,44 @@ function formBounds(doc: PDFDocument): XObjectBounds {
   };
 }
 
-/** The decoded content of a page (its streams joined), for reading its operators. */
-export function pageContent(doc: PDFDocument, index: number): Uint8Array {
+/** More decoded content than the budget left (OWN_PDF_LIMITS.fontCheckContentBytes). */
+class ContentOverBudget extends Error {}
+
+/** The decoded content of a page (its streams joined), for reading its operators; with a budget, no more than it leaves. */
+export function pageContent(doc: PDFDocument, index: number, budget?: { bytesLeft: number }): Uint8Array {
   const contents = doc.getPage(index).node.Contents();
   const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => doc.context.lookup(ref)) : [contents];
   const parts: Uint8Array[] = [];
-  for (const stream of streams) {
-    if (stream instanceof PDFRawStream) parts.push(decodeRaw(stream), new Uint8Array([0x0a]));
-    else if (stream instanceof PDFStream) parts.push(stream.getContents(), new Uint8Array([0x0a]));
-  }
+  for (const stream of streams) if (stream instanceof PDFStream) parts.push(streamContent(stream, budget), new Uint8Array([0x0a]));
   return Buffer.concat(parts);
 }
 
-function decodeRaw(stream: PDFRawStream): Uint8Array {
-  // pdf-lib decodes Flate, LZW, ASCIIHex, ASCII85 and RunLength; a stream without filters is its own content.
-  return stream.dict.has(PDFName.of('Filter')) ? decodePDFRawStream(stream).decode() : stream.getContents();
+/** A stream's decoded content (a page's, a form's); with a budget, taken from it, and ContentOverBudget past it. */
+function streamContent(stream: PDFStream, budget?: { bytesLeft: number }): Uint8Array {
+  let content: Uint8Array;
+  if (stream instanceof PDFRawStream && stream.dict.has(PDFName.of('Filter'))) {
+    // pdf-lib decodes Flate, LZW, ASCIIHex, ASCII85 and RunLength, block by block as it is read:
+    // with a budget, read in chunks and stopped past it rather than inflated whole.
+    const decoder = decodePDFRawStream(stream);
+    if (!budget) return decoder.decode();
+    const chunks: Uint8Array[] = [];
+    let length = 0;
+    const read = (): Uint8Array => decoder.getBytes(65_536) as Uint8Array;
+    for (let chunk = read(); chunk.length; chunk = read()) {
+      chunks.push(chunk);
+      length += chunk.length;
+      if (length > budget.bytesLeft) throw new ContentOverBudget();
+    }
+    content = Buffer.concat(chunks);
+  } else {
+    // A stream without filters is its own content; one pdf-lib made itself (a document built in memory) keeps it unencoded.
+    content = stream instanceof PDFFlateStream ? stream.getUnencodedContents() : stream.getContents();
+  }
+  if (budget) {
+    if (content.length > budget.bytesLeft) throw new ContentOverBudget();
+    budget.bytesLeft -= content.length;
+  }
+  return content;
 }
 
 /**
@@ -234,9 +326,13 @@ async function inspect(bytes: Uint8Array, options: { duplex: boolean; placement:
     );
   const missingFonts = fontsNotEmbedded(doc);
   if (missingFonts.length)
-    throw refuse('font_not_embedded', `letter.pdf uses fonts it does not embed (${missingFonts[0]!.font}, page ${missingFonts[0]!.page}): embed every font.`, {
-      fonts: missingFonts.slice(0, 20),
-    });
+    throw refuse(
+      'font_not_embedded',
+      `letter.pdf draws text in fonts it does not embed (${missingFonts[0]!.font}, page ${missingFonts[0]!.page}): embed every font that draws text.`,
+      {
+        fonts: missingFonts.slice(0, 20),
+      },
+    );
   if (options.placement === 'first_page') {
     const drawn = contentInWindow(pageContent(doc, 0), doc.getPage(0).getSize().height, formBounds(doc));
     if (drawn)

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import {
   PDFDocument,
   PDFHexString,
@@ -7,6 +8,8 @@ import {
   PDFString,
   StandardFonts,
   beginText,
+  concatTransformationMatrix,
+  drawObject,
   endText,
   moveText,
   popGraphicsState,
@@ -16,6 +19,7 @@ import {
   setFontAndSize,
   showText,
 } from 'pdf-lib';
+import { projectRoot } from '../../lib/paths.js';
 
 /**
  * PDFs made in the tests with pdf-lib, the way a customer's software would: A4 pages of text in a
@@ -105,6 +109,58 @@ export async function textPdf(options: PdfOptions = {}): Promise<Uint8Array> {
   }
   return doc.save();
 }
+
+/**
+ * A two-page text PDF whose page 2 draws a form XObject holding Helvetica (not embedded) in its own
+ * resources: the form draws a line in it, or (`drawsText: false`) only selects it.
+ */
+export async function helveticaFormPdf(options: { drawsText: boolean }): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(await textPdf({ pages: 2 }));
+  const helvetica = doc.context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: StandardFonts.Helvetica, Encoding: 'WinAnsiEncoding' });
+  const content = options.drawsText ? 'BT /H 10 Tf 0 5 Td (Signature) Tj ET' : 'BT /H 10 Tf ET 0 0 100 20 re S';
+  const form = doc.context.register(
+    doc.context.stream(content, { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 100, 20], Resources: { Font: { H: helvetica } } }),
+  );
+  const page = doc.getPage(1);
+  page.node.setXObject(PDFName.of('Fm1'), form);
+  page.pushOperators(pushGraphicsState(), concatTransformationMatrix(1, 0, 0, 1, 60, 300), drawObject('Fm1'), popGraphicsState());
+  return doc.save();
+}
+
+/** A one-page text PDF that draws a line in Helvetica (not embedded) set by an ExtGState's Font entry (`/GS1 gs`), not by Tf. */
+export async function helveticaGraphicsStatePdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(await textPdf());
+  const helvetica = doc.context.register(doc.context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: StandardFonts.Helvetica, Encoding: 'WinAnsiEncoding' }));
+  const page = doc.getPage(0);
+  page.node.setExtGState(PDFName.of('GS1'), doc.context.obj({ Type: 'ExtGState', Font: [helvetica, 12] }));
+  page.node.addContentStream(doc.context.register(doc.context.flateStream('q /GS1 gs BT 60 400 Td (Helvetica) Tj ET Q')));
+  return doc.save();
+}
+
+/**
+ * A one-page text PDF that also selects Helvetica (not embedded) without drawing in it, as
+ * reportlab does, its content stream padded with blanks to `contentBytes` once decoded.
+ */
+export async function helveticaSelectedPdf(options: { contentBytes: number }): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(await textPdf());
+  const page = doc.getPage(0);
+  page.node.setFontDictionary(
+    PDFName.of('H'),
+    doc.context.register(doc.context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: StandardFonts.Helvetica, Encoding: 'WinAnsiEncoding' })),
+  );
+  const selected = 'BT /H 12 Tf ET\n';
+  const padding = ' '.repeat(Math.max(options.contentBytes - selected.length, 0));
+  page.node.addContentStream(doc.context.register(doc.context.flateStream(selected + padding)));
+  return doc.save();
+}
+
+/**
+ * A PDF made by reportlab (test/fixtures/own-pdfs/, made by its reportlab_pdfs.py): `embedded`
+ * draws all its text in an embedded TrueType font though reportlab selects Helvetica on every
+ * page; `helvetica` draws one line of page 2 in Helvetica, not embedded.
+ */
+export const reportlabPdf = (name: 'embedded' | 'helvetica'): Uint8Array =>
+  readFileSync(join(projectRoot, 'test', 'fixtures', 'own-pdfs', `reportlab-${name}.pdf`));
 
 /** The same PDF with an Encrypt dictionary in its trailer (standard security handler, RC4 40 bits): what every reader takes as encrypted. */
 export async function encryptedPdf(): Promise<Uint8Array> {

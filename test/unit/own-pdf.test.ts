@@ -5,7 +5,18 @@ import { Unprocessable } from '../../domain/errors.js';
 import { composeOwnPdf, envelopeSheets, firstPageOf, inspectOwnPdf, OWN_PDF_LIMITS, type AddressPlacement } from '../../domain/mailings/own-pdf.js';
 import { flatMailingPrice, ownPdfPrice } from '../../domain/mailings/pricing.js';
 import { priceOf } from '../../domain/billing/prices.js';
-import { encryptedPdf, javascriptPdf, launchPdf, malformedPdf, textPdf, US_LETTER } from '../support/own-pdfs.js';
+import {
+  encryptedPdf,
+  helveticaFormPdf,
+  helveticaGraphicsStatePdf,
+  helveticaSelectedPdf,
+  javascriptPdf,
+  launchPdf,
+  malformedPdf,
+  reportlabPdf,
+  textPdf,
+  US_LETTER,
+} from '../support/own-pdfs.js';
 
 const simplex = { duplex: false, placement: 'insert_blank_page' as AddressPlacement };
 
@@ -61,6 +72,32 @@ describe('own PDFs: checks, sheets and price (domain/mailings/own-pdf.ts, pricin
   it('refuses a font that is not embedded (a standard Helvetica)', async () => {
     const details = await refusal(await textPdf({ standardFont: true }));
     expect(details).to.deep.include({ reason: 'font_not_embedded', fonts: [{ page: 1, font: 'Helvetica' }] });
+  });
+
+  it('refuses a font only where it draws text: reportlab selecting Helvetica on every page passes, Helvetica drawing a line is named with its page', async () => {
+    expect((await inspectOwnPdf(reportlabPdf('embedded'), simplex)).pages).to.equal(2);
+    const details = await refusal(reportlabPdf('helvetica'));
+    expect(details).to.deep.include({ reason: 'font_not_embedded', fonts: [{ page: 2, font: 'Helvetica' }] });
+  });
+
+  it('reads the form XObjects a page draws: a font drawing text in one is refused, a font only selected there passes', async () => {
+    expect(await refusal(await helveticaFormPdf({ drawsText: true }))).to.deep.include({
+      reason: 'font_not_embedded',
+      fonts: [{ page: 2, font: 'Helvetica' }],
+    });
+    expect((await inspectOwnPdf(await helveticaFormPdf({ drawsText: false }), simplex)).pages).to.equal(2);
+  });
+
+  it("refuses a font set by an ExtGState's Font entry (gs) when it draws text", async () => {
+    expect(await refusal(await helveticaGraphicsStatePdf())).to.deep.include({ reason: 'font_not_embedded', fonts: [{ page: 1, font: 'Helvetica' }] });
+  });
+
+  it(`reads no more than ${OWN_PDF_LIMITS.fontCheckContentBytes} bytes of decoded content for fonts: past it, a font reached is refused as if it drew text`, async () => {
+    expect((await inspectOwnPdf(await helveticaSelectedPdf({ contentBytes: 100_000 }), simplex)).pages).to.equal(1);
+    // Five megabytes of blanks, a few kilobytes once compressed: within the budget, the same file would pass.
+    const inflating = await helveticaSelectedPdf({ contentBytes: 5_000_000 });
+    expect(inflating.length).to.be.below(100_000);
+    expect(await refusal(inflating)).to.deep.include({ reason: 'font_not_embedded', fonts: [{ page: 1, font: 'Helvetica' }] });
   });
 
   it('first_page: refuses text or a drawing in the window zone of page 1, accepts a page that leaves it blank', async () => {
