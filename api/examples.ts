@@ -1,6 +1,6 @@
 import { catalogue, letterFields, type Field, type ToolData } from '../domain/catalogue/catalogue.js';
 
-/** A request that the operation accepts: what the OpenAPI document shows, and its curl example. */
+/** A request that the operation accepts: what the OpenAPI document shows, and its samples (api/code-samples.ts). */
 export interface RequestExample {
   params?: Record<string, string>;
   query?: Record<string, string | number | boolean>;
