@@ -73,12 +73,15 @@ describe('The reference’s code samples, run as pasted, twice', function () {
     }
   });
 
+  // In one account, one after the other: a key shared by two samples would be 422 idempotency_key_reused at the second.
   it('runs every curl sample twice with bash: each POST succeeds both times under a fresh key (the quote’s PDF is accepted)', async () => {
     for (const operation of operations)
       for (const attempt of [1, 2]) {
         const result = await runShell(operation.samples.Shell!, dir, env);
         expect(result.code, `${operation.operationId}: ${result.err}`).to.equal(0);
         expect(result.statuses, operation.operationId).to.have.length(1);
+        // The same key twice would be answered again (Idempotent-Replayed), not run again.
+        expect(result.replayed, operation.operationId).to.deep.equal([false]);
         expectAnswer(operation, 'curl', attempt, result.statuses[0]!, result.out);
       }
   });

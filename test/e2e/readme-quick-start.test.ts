@@ -42,6 +42,7 @@ describe('README quick start: a test mailing created, moved to posted and read, 
       const result = await runShell(here(blocks.sh!), dir, env);
       expect(result.code, result.err).to.equal(0);
       expect(result.statuses, `run ${attempt}: ${result.out}`).to.deep.equal([201, 200, 200]);
+      expect(result.replayed, `run ${attempt}`).to.deep.equal([false, false, false]);
       // The advance's answer, then the read's, one after the other on stdout.
       const read = JSON.parse(result.out.slice(result.out.lastIndexOf('}{') + 1));
       expect(read, `run ${attempt}`).to.include({ status: 'posted', test: true });

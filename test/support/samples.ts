@@ -38,15 +38,12 @@ export function runProcess(command: string, args: string[], options: { cwd: stri
 }
 
 /** A shell sample as a reader runs it: bash, its curl calls as written, their outputs untouched (a pipe reads them). */
-export async function runShell(source: string, cwd: string, env: Record<string, string>): Promise<SampleRun & { statuses: number[] }> {
-  // Each call's status on stderr, one line each (`%{stderr}`: curl 7.63 or later).
-  const curlWithStatus = `curl() { command curl -sS -w '%{stderr}%{http_code}\\n' "$@"; }\n`;
+export async function runShell(source: string, cwd: string, env: Record<string, string>): Promise<SampleRun & { statuses: number[]; replayed: boolean[] }> {
+  // Each call's status and Idempotent-Replayed on stderr, one line each (`%{stderr}` and `%header{}`: curl 7.84 or later).
+  const curlWithStatus = `curl() { command curl -sS -w '%{stderr}%{http_code} %header{idempotent-replayed}\\n' "$@"; }\n`;
   const result = await runProcess('bash', ['-c', curlWithStatus + source], { cwd, env });
-  const statuses = result.err
-    .split('\n')
-    .filter((line) => /^\d{3}$/.test(line))
-    .map(Number);
-  return { ...result, statuses };
+  const calls = [...result.err.matchAll(/^(\d{3}) (\S*)$/gm)];
+  return { ...result, statuses: calls.map((c) => Number(c[1])), replayed: calls.map((c) => c[2] === 'true') };
 }
 
 /**
