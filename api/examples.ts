@@ -1,16 +1,20 @@
 import { catalogue, letterFields, type Field, type ToolData } from '../domain/catalogue/catalogue.js';
 
-/** A request that the operation accepts: what the OpenAPI document shows, and its curl example. */
+/** A request that the operation accepts: what the OpenAPI document shows, and its samples (api/code-samples.ts). */
 export interface RequestExample {
   params?: Record<string, string>;
   query?: Record<string, string | number | boolean>;
   body?: unknown;
 }
 
-/** A field's example value, or its first option. */
+/**
+ * A field's example value, or its first option. An optional date is left out: its example goes
+ * stale (a quote's send date must be today or later) and the samples must run on any day.
+ */
 function fieldValues(fields: Field[]): Record<string, string | number> {
   const values: Record<string, string | number> = {};
   for (const field of fields) {
+    if (field.type === 'date' && !field.required) continue;
     const value = field.example ?? field.options?.[0]?.value;
     if (value !== undefined && (field.required || field.example !== undefined)) values[field.name] = value;
   }
@@ -18,6 +22,15 @@ function fieldValues(fields: Field[]): Record<string, string | number> {
 }
 
 const firstTool = (tools: Map<string, ToolData>, wanted?: (t: ToolData) => boolean): ToolData => [...tools.values()].find(wanted ?? (() => true))!;
+
+/**
+ * A whole PDF, base64 encoded, that the own-PDF checks accept (docs/own-pdf.md): one blank A4
+ * portrait page, no fonts, written once by pdf-lib (`PDFDocument.create()`, `addPage([595.28,
+ * 841.89])`, `save({ useObjectStreams: false })`), so that the quote sample runs as pasted. A real
+ * letter carries its own file, about 750 KB at most.
+ */
+const BLANK_A4_PDF =
+  'JVBERi0xLjcKJYGBgYEKCjEgMCBvYmoKPDwKL1R5cGUgL1BhZ2VzCi9LaWRzIFsgMyAwIFIgXQovQ291bnQgMQo+PgplbmRvYmoKCjIgMCBvYmoKPDwKL1R5cGUgL0NhdGFsb2cKL1BhZ2VzIDEgMCBSCj4+CmVuZG9iagoKMyAwIG9iago8PAovVHlwZSAvUGFnZQovUGFyZW50IDEgMCBSCi9SZXNvdXJjZXMgPDwKPj4KL01lZGlhQm94IFsgMCAwIDU5NS4yOCA4NDEuODkgXQo+PgplbmRvYmoKCnhyZWYKMCA0CjAwMDAwMDAwMDAgNjU1MzUgZiAKMDAwMDAwMDAxNiAwMDAwMCBuIAowMDAwMDAwMDc2IDAwMDAwIG4gCjAwMDAwMDAxMjYgMDAwMDAgbiAKCnRyYWlsZXIKPDwKL1NpemUgNAovUm9vdCAyIDAgUgo+PgoKc3RhcnR4cmVmCjIyMwolJUVPRg==';
 
 const SAMPLE_ID = '0b9e8a8e-6b53-4c1e-9a57-3f0f6c1d2a10';
 
@@ -68,8 +81,7 @@ export function requestExamples(): Record<string, RequestExample> {
     quoteMailing: {
       body: {
         mode: 'simple',
-        // The first bytes of a PDF, base64 encoded: a real request carries the whole file (about 750 KB at most).
-        letter: { pdf: 'JVBERi0xLjcKJeLjz9MK', title: 'Mise en demeure' },
+        letter: { pdf: BLANK_A4_PDF, title: 'Mise en demeure' },
         sender: address('Marie Dupont', '12 rue des Lilas', '75011', 'Paris'),
         recipient: address('Service Clients', '5 avenue de la République', '69002', 'Lyon'),
         options: { color: true, duplex: true, addressPlacement: 'insert_blank_page' },
@@ -102,11 +114,12 @@ export function requestExamples(): Record<string, RequestExample> {
     cancelMailing: { params: { id: SAMPLE_ID } },
     advanceTestMailing: { params: { id: SAMPLE_ID }, body: { step: 2 } },
     downloadProof: { params: { token: 'ZXhhbXBsZS10b2tlbi1mcm9tLWEtcHJvb2YtbGluaw' } },
+    // The partners' lookups ask what test/fixtures/partners/ recorded, so that test/e2e/code-samples.test.ts runs them.
     searchCities: { query: { q: '69003', limit: 8 } },
-    searchAddresses: { query: { q: '12 rue des Lilas Paris', limit: 5 } },
-    searchCompanies: { query: { q: 'boulangerie Lyon', limit: 5, status: 'active' } },
+    searchAddresses: { query: { q: '20 avenue de Ségur Paris', limit: 5 } },
+    searchCompanies: { query: { q: 'La Poste', limit: 5, status: 'active' } },
     getCompany: { params: { siret: '35600000000048' } },
-    getRoute: { query: { from: '12 rue des Lilas, 69003 Lyon', to: '8 avenue Jean Jaurès, 31000 Toulouse', geometry: false } },
+    getRoute: { query: { from: '20 avenue de Ségur Paris', to: 'Lyon', geometry: false } },
     getFuelPrices: { query: { department: '69' } },
     searchFuelStations: { query: { fuel: 'gazole', insee: '69123', radiusKm: 10, sort: 'price', limit: 20 } },
     computeCalculator: { params: { slug: calculator.slug }, body: { inputs: fieldValues(calculator.inputs) } },

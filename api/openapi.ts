@@ -5,7 +5,8 @@ import { errorObject } from './schemas/common.js';
 import { webhookEventSchema } from './schemas/webhooks.js';
 import type { Route } from './routes/route.js';
 import { IDEMPOTENCY_KEY_PATTERN } from './middleware/idempotency.js';
-import { requestExamples, type RequestExample } from './examples.js';
+import { requestExamples } from './examples.js';
+import { codeSamples, SAMPLE_KEY_VARIABLE } from './code-samples.js';
 import { API_VERSION } from '../domain/version.js';
 import { EVENT_TYPES } from '../domain/webhooks/event-types.js';
 
@@ -129,7 +130,7 @@ export function verify(rawBody, signatureHeader, secret, now = Date.now()) {
 function description(): string {
   return `Postal mailings (simple, registered, registered with acknowledgment of receipt), administrative letters, calculators, quotes and public-data lookups.
 
-Amounts are integers in euro cents, excluding VAT. Authenticate every call with \`Authorization: Bearer svc_test_…\` (sandbox: nothing is billed or posted) or \`svc_live_…\`. Call the API from a server: no CORS header is sent.
+Amounts are integers in euro cents, excluding VAT. Authenticate every call with \`Authorization: Bearer svc_test_…\` (sandbox: nothing is billed or posted) or \`svc_live_…\`. The samples of each operation (curl, TypeScript with the \`svc-postal\` package, Python with \`svc_postal\`) read the key from \`${SAMPLE_KEY_VARIABLE}\` (\`export ${SAMPLE_KEY_VARIABLE}=svc_test_…\`) and send a fresh \`Idempotency-Key\` on each POST: they run as pasted, as many times as wanted. Call the API from a server: no CORS header is sent.
 
 # Errors
 
@@ -212,19 +213,6 @@ function parameters(
   }));
 }
 
-const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
-
-/** The curl command of an example request. */
-export function curlExample(route: Route, example: RequestExample | undefined, serverUrl: string): string {
-  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(example?.params?.[name] ?? `{${name}}`));
-  const query = example?.query ? '?' + new URLSearchParams(Object.entries(example.query).map(([k, v]): [string, string] => [k, String(v)])).toString() : '';
-  const lines = [`curl ${route.method === 'GET' ? '' : `-X ${route.method} `}${shellQuote(serverUrl + path + query)}`];
-  if (route.scope) lines.push(`-H 'Authorization: Bearer svc_test_…'`);
-  if (route.method === 'POST') lines.push(`-H 'Idempotency-Key: 7f3c1a52-3c2e-4c8e-9d6b-1b2f0e4d5a6c'`);
-  if (example?.body !== undefined) lines.push(`-H 'Content-Type: application/json'`, `-d ${shellQuote(JSON.stringify(example.body, null, 2))}`);
-  return lines.join(' \\\n  ');
-}
-
 function errorExample(status: number): Record<string, unknown> {
   const first = ERROR_CODES.find((e) => e.status === status);
   return {
@@ -290,6 +278,13 @@ export function buildOpenApi(routes: Route[], serverUrl: string): JsonSchema {
     const bodyContent = route.body
       ? { schema: joiToOpenApiSchema(route.body, { components }), ...(example?.body !== undefined ? { example: example.body } : {}) }
       : undefined;
+    const operationParameters = [
+      ...parameters(route.params, 'path', example?.params, components),
+      ...parameters(route.query, 'query', example?.query, components),
+      ...idempotencyHeader,
+    ];
+    const bodyRef = typeof bodyContent?.schema.$ref === 'string' ? bodyContent.schema.$ref : undefined;
+    const bodyModel = bodyRef?.replace('#/components/schemas/', '');
     paths[route.path] ??= {};
     paths[route.path]![route.method.toLowerCase()] = {
       operationId: route.operationId,
@@ -297,14 +292,16 @@ export function buildOpenApi(routes: Route[], serverUrl: string): JsonSchema {
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       ...(authenticated ? { security: [{ bearerAuth: [] }], 'x-required-scope': route.scope } : { security: [] }),
-      parameters: [
-        ...parameters(route.params, 'path', example?.params, components),
-        ...parameters(route.query, 'query', example?.query, components),
-        ...idempotencyHeader,
-      ],
+      parameters: operationParameters,
       ...(bodyContent ? { requestBody: { required: bodyRequired, content: { 'application/json': bodyContent } } } : {}),
       responses,
-      'x-codeSamples': [{ lang: 'Shell', label: 'curl', source: curlExample(route, example, serverUrl) }],
+      'x-codeSamples': codeSamples({
+        route,
+        example,
+        serverUrl,
+        parameters: operationParameters,
+        bodyModel,
+      }),
     };
   }
   const event = response(webhookEventSchema);
