@@ -112,7 +112,9 @@ export async function generateSdks(root: string, log: (line: string) => void = (
 function completeOpenEnums(typesFile: string): void {
   const types = readFileSync(typesFile, 'utf8');
   // The named enums: aliases of string literals only (`export type MailingStatus = 'paid' | …;`).
-  const enums = new Set([...types.matchAll(/^export type (\w+) = '[^\n]*';$/gm)].filter(([line]) => /^[^=]+= ('[^'\n]*'(?: \| '[^'\n]*')*);$/.test(line)).map(([, name]) => name!));
+  const enums = new Set(
+    [...types.matchAll(/^export type (\w+) = '[^\n]*';$/gm)].filter(([line]) => /^[^=]+= ('[^'\n]*'(?: \| '[^'\n]*')*);$/.test(line)).map(([, name]) => name!),
+  );
   writeFileSync(
     typesFile,
     types

@@ -78,7 +78,10 @@ describe('the SDKs as packages, installed outside the clone', function () {
     buildTypeScriptSdk();
     const sdk = join(projectRoot, 'sdk', 'typescript');
     // Built just above with the project's TypeScript: the tarball's prepack would need the SDK's own dev dependencies.
-    const [packed] = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: sdk })) as { filename: string; files: { path: string }[] }[];
+    const [packed] = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: sdk })) as {
+      filename: string;
+      files: { path: string }[];
+    }[];
     const files = packed!.files.map((f) => f.path);
     expect(files).to.include.members(['LICENSE', 'CHANGELOG.md', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts']);
     expect(files.filter((f) => f.startsWith('src/'))).to.deep.equal([]);
@@ -91,7 +94,11 @@ describe('the SDKs as packages, installed outside the clone', function () {
     const installed = JSON.parse(readFileSync(join(app, 'node_modules', 'svc-postal', 'package.json'), 'utf8')) as { version: string; license: string };
     expect(installed).to.include({ license: 'MIT' });
     writeFileSync(join(app, 'quick-start.mjs'), typeScriptQuickStart);
-    expect(JSON.parse(await runAgainstTheStack(process.execPath, ['quick-start.mjs'], { cwd: app, env: env() }))).to.deep.equal({ created: 'paid', read: 'printed', step: 1 });
+    expect(JSON.parse(await runAgainstTheStack(process.execPath, ['quick-start.mjs'], { cwd: app, env: env() }))).to.deep.equal({
+      created: 'paid',
+      read: 'printed',
+      step: 1,
+    });
   });
 
   it('Python: a wheel, pip install into a new venv, the quick start, py.typed shipped', async () => {
@@ -106,7 +113,9 @@ describe('the SDKs as packages, installed outside the clone', function () {
     expect(where.startsWith(venv), 'imported from the venv, not the clone').to.equal(true);
     expect(run('sh', ['-c', `ls ${where}`]).split('\n')).to.include('py.typed');
     writeFileSync(join(work, 'quick_start.py'), pythonQuickStart);
-    const answer = JSON.parse(await runAgainstTheStack(join(venv, 'bin', 'python'), [join(work, 'quick_start.py')], { cwd: work, env: { ...env(), PYTHONPATH: '' } })) as Record<string, unknown>;
+    const answer = JSON.parse(
+      await runAgainstTheStack(join(venv, 'bin', 'python'), [join(work, 'quick_start.py')], { cwd: work, env: { ...env(), PYTHONPATH: '' } }),
+    ) as Record<string, unknown>;
     expect(answer).to.deep.equal({ created: 'paid', read: 'printed', step: 1 });
   });
 });
