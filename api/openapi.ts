@@ -283,7 +283,9 @@ export function buildOpenApi(routes: Route[], serverUrl: string): JsonSchema {
       ...parameters(route.query, 'query', example?.query, components),
       ...idempotencyHeader,
     ];
-    const bodyRef = typeof bodyContent?.schema.$ref === 'string' ? bodyContent.schema.$ref : undefined;
+    // A nullable body is `anyOf: [{ $ref }, { type: 'null' }]` (lib/json-schema.ts): its model is the component's still.
+    const bodySchema = bodyContent?.schema as { $ref?: unknown; anyOf?: { $ref?: unknown }[] } | undefined;
+    const bodyRef = [bodySchema?.$ref, ...(bodySchema?.anyOf ?? []).map((branch) => branch.$ref)].find((ref): ref is string => typeof ref === 'string');
     const bodyModel = bodyRef?.replace('#/components/schemas/', '');
     paths[route.path] ??= {};
     paths[route.path]![route.method.toLowerCase()] = {

@@ -125,6 +125,8 @@ describe('POST /v1/quotes/{slug}/estimate', function () {
     await stack().db('partner_cache').delete();
     router.failNext = 10;
     const outage = await estimate('devis-demenagement', { ...moving, to: 'Lyon' }, account.liveKey);
+    // The failures not taken must not reach the next file's routes (the stand-in serves the whole process).
+    router.reset();
     expect(outage.status, JSON.stringify(outage.body)).to.equal(422);
     expect(outage.body.error.details[0].message).to.match(/^route_unavailable/);
     expect(await balanceOf(account.id)).to.equal(before - 1);

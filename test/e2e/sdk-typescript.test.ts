@@ -71,6 +71,13 @@ describe('TypeScript SDK (sdk/typescript) against a running stack', function () 
     expectEveryRetriedFailureThenOneKey(scene.proxy);
   });
 
+  it('sends an object query parameter as its fields, as the document says (GET /v1/fuel/stations)', async () => {
+    const { data } = await sdk.searchFuelStations({ client, query: { query: { lat: 45.758, lon: 4.835, sort: 'distance', limit: 3 } } });
+    expect(data.stations.length).to.be.within(1, 3);
+    const [sent] = scene.proxy.requests.filter((r) => r.path.startsWith('/v1/fuel/stations'));
+    expect(sent!.path).to.equal('/v1/fuel/stations?lat=45.758&lon=4.835&sort=distance&limit=3');
+  });
+
   it('pages through a list with the iterator, passing each nextCursor on', async () => {
     const references = ['ts-page-1', 'ts-page-2', 'ts-page-3', 'ts-page-4', 'ts-page-5'];
     const ids: string[] = [];

@@ -36,6 +36,9 @@ export function createClient(options: ClientOptions): SvcPostal {
       headers: { authorization: `Bearer ${options.apiKey}` },
       fetch: retryingFetch(options),
       throwOnError: true,
+      // The document's query parameters are all of its default style (form, exploded): an object
+      // parameter (GET /v1/fuel/stations's) is sent as its fields, not the generator's `query[fuel]=`.
+      querySerializer: { object: { style: 'form', explode: true } },
     }),
   );
   client.interceptors.error.use((error, response) => (response && !response.ok ? ApiError.fromAnswer(response.status, response.headers, error) : error));
