@@ -2,6 +2,8 @@ import type { Context, Next } from 'koa';
 import { ApiError, badRequest } from '../errors.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { claimKey, releaseKey, saveAnswer, type IdempotencyClaim } from '../../domain/access/idempotency.js';
+import { currentBalance } from '../../domain/billing/ledger.js';
+import { setBalanceHeader } from './authenticate.js';
 
 /** SPEC.md: 1 to 255 printable ASCII characters. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
@@ -76,6 +78,9 @@ export async function idempotency(ctx: Context, next: Next): Promise<void> {
       ctx.type = outcome.type;
       ctx.body = outcome.body;
       ctx.set('Idempotent-Replayed', 'true');
+      // The balance now, as the first answer gave it after its debit: the key's cached record may
+      // not have heard of that debit yet (its change notification is asynchronous).
+      setBalanceHeader(ctx, await currentBalance(db, ctx.state.auth!.accountId));
       ctx.services.metrics?.replay();
       return;
   }

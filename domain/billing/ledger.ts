@@ -35,6 +35,12 @@ async function appendEntry(
 /** Month of the free quota, in Europe/Paris like every calendar rule of the service. */
 export const PARIS_MONTH = "to_char(now() AT TIME ZONE 'Europe/Paris', 'YYYY-MM')";
 
+/** The account's balance as it stands (not the authenticated key's cached copy). */
+export async function currentBalance(db: Db, accountId: string): Promise<number> {
+  const account = await db('accounts').where({ id: accountId }).first('balance_cents');
+  return Number(account?.balance_cents ?? 0);
+}
+
 /**
  * Debits one paid unit from a live account, before the work it pays for. Run it inside the
  * transaction that records that work when there is one: both commit or neither does.
