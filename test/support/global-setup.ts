@@ -162,6 +162,21 @@ async function prepareSharedTools(): Promise<void> {
 const inParallelWorker = process.env.MOCHA_WORKER_ID !== undefined;
 let environment: Promise<void> | undefined;
 
+/**
+ * The partner stand-ins serve every file of a process: a fault one file injected and did not use up
+ * (a `failNext` larger than the client's retries) would fail the next file's calls. Each file's first
+ * test therefore meets them without faults. Faults are only ever injected inside tests, never in
+ * `before` hooks, which run before this one.
+ */
+let faultsClearedFor: string | undefined;
+async function clearPartnerFaultsForEachFile(this: Mocha.Context): Promise<void> {
+  const file = this.currentTest?.file;
+  if (file === faultsClearedFor) return;
+  faultsClearedFor = file;
+  const [{ partnerStandIns }, { llm }] = await Promise.all([import('./partner-server.js'), import('./llm-server.js')]);
+  for (const standIn of [...partnerStandIns, llm]) standIn.clearFaults();
+}
+
 export const mochaHooks = inParallelWorker
   ? {
       async beforeAll(this: Mocha.Context): Promise<void> {
@@ -169,8 +184,9 @@ export const mochaHooks = inParallelWorker
         environment ??= startEnvironment();
         await environment;
       },
+      beforeEach: clearPartnerFaultsForEachFile,
     }
-  : {};
+  : { beforeEach: clearPartnerFaultsForEachFile };
 
 if (inParallelWorker) {
   // mocha's own worker pool, found from mocha (it is mocha's dependency, not ours).

@@ -44,6 +44,11 @@ export class LlmServer {
     this.generation += 1;
     this.calls = [];
     this.answers = [];
+    this.clearFaults();
+  }
+
+  /** Ends every injected fault (the queued answers and recorded calls stay). */
+  clearFaults(): void {
     this.failNext = 0;
     this.refuseNext = 0;
     this.malformedNext = 0;

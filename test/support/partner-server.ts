@@ -33,6 +33,11 @@ export class PartnerServer {
 
   reset(): void {
     this.requests = [];
+    this.clearFaults();
+  }
+
+  /** Ends every injected fault (the recorded requests stay). */
+  clearFaults(): void {
     this.failNext = 0;
     this.malformedNext = 0;
     this.delayMs = 0;
@@ -105,3 +110,5 @@ function fuelFixture(url: URL): string {
   return /code_departement="([^"]+)"/.exec(where)?.[1] ?? 'france';
 }
 export const fuelData = new PartnerServer('prix-carburants', fuelFixture, true);
+
+export const partnerStandIns = [geocoder, companyDirectory, router, fuelData];
