@@ -309,3 +309,69 @@ export const calculators: Record<string, (inputs: Inputs) => Output> = {
     );
   },
 };
+
+/** A rule between inputs that their fields alone cannot say, broken (a 422 before anything is billed). */
+export interface InputProblem {
+  field: string;
+  message: string;
+}
+
+/** Each calculator's rules between its inputs, checked before its formula runs. */
+export const inputProblems: Record<string, (inputs: Inputs) => InputProblem[]> = {
+  'indemnite-licenciement'(inputs) {
+    const problems: InputProblem[] = [];
+    if (String(inputs.notificationDate) < String(inputs.hireDate)) problems.push({ field: 'notificationDate', message: 'must be on or after hireDate' });
+    if (String(inputs.noticeEndDate) < String(inputs.notificationDate))
+      problems.push({ field: 'noticeEndDate', message: 'must be on or after notificationDate' });
+    return problems;
+  },
+  'indemnites-kilometriques'(inputs) {
+    const problems: InputProblem[] = [];
+    const years = kilometricScale().incomeYears;
+    if (!years.includes(Number(inputs.incomeYear)))
+      problems.push({ field: 'incomeYear', message: `no scale for this income year (known: ${years.join(', ')})` });
+    return problems;
+  },
+  'conges-payes-acquis'(inputs) {
+    const problems: InputProblem[] = [];
+    // One reference period is 12 months: more would let sick leave earn past the 24-day cap of L3141-5-1.
+    const worked = Number(inputs.monthsWorked);
+    const sick = Number(inputs.sickLeaveMonths);
+    if (worked < 0) problems.push({ field: 'monthsWorked', message: 'must not be negative' });
+    if (sick < 0) problems.push({ field: 'sickLeaveMonths', message: 'must not be negative' });
+    if (worked + sick > 12)
+      problems.push({ field: 'sickLeaveMonths', message: 'monthsWorked + sickLeaveMonths must not exceed the 12 months of the reference period' });
+    return problems;
+  },
+  'indemnite-retard-avion'(inputs) {
+    const problems: InputProblem[] = [];
+    if (Number(inputs.reroutingDepartureAdvanceMinutes) < 0)
+      problems.push({
+        field: 'reroutingDepartureAdvanceMinutes',
+        message: 'must not be negative (0 when the re-routing left at or after the scheduled departure)',
+      });
+    // Article 5(1)(c)(ii) and (iii): a cancellation notified less than two weeks ahead gives no
+    // compensation when the re-routing offered left early enough and arrived soon enough; only how
+    // early it left can then decide.
+    const arrival = Number(inputs.reroutingArrivalDelayMinutes);
+    const decisive =
+      inputs.incident === 'annulation' &&
+      inputs.reroutingOffered === 'oui' &&
+      ((inputs.cancellationNotice === '7-jours-a-2-semaines' && arrival < 240) || (inputs.cancellationNotice === 'moins-de-7-jours' && arrival < 120));
+    if (decisive && inputs.reroutingDepartureAdvanceMinutes === undefined)
+      problems.push({
+        field: 'reroutingDepartureAdvanceMinutes',
+        message:
+          'is required here: the re-routing arrived soon enough for article 5(1)(c) of Regulation 261/2004 to exclude compensation if it left no earlier than it allows',
+      });
+    return problems;
+  },
+  'depot-garantie-restitution'(inputs) {
+    const problems: InputProblem[] = [];
+    const max = Math.floor(Number(inputs.depositAmountCents) * 0.2);
+    if (Number(inputs.sharedBuildingProvisionCents) > max) {
+      problems.push({ field: 'sharedBuildingProvisionCents', message: `must be at most 20 % of the deposit (${max} cents)` });
+    }
+    return problems;
+  },
+};

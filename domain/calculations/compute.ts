@@ -6,7 +6,7 @@ import { parisTodayIso } from '../letters/render.js';
 import { fuelPrices } from '../lookups/lookup.js';
 import { partnerBreaker, throughBreaker } from '../lookups/breaker.js';
 import type { Deps } from '../deps.js';
-import { calculators, kilometricScale, type Inputs } from './calculators.js';
+import { calculators, inputProblems, kilometricScale, type Inputs } from './calculators.js';
 
 export interface DefaultApplied {
   field: string;
@@ -42,53 +42,7 @@ function localDefaults(slug: string, inputs: Inputs): DefaultApplied[] {
 
 /** Rules between inputs that their fields alone cannot say (422, before anything is billed). */
 function crossChecks(slug: string, inputs: Inputs): void {
-  const problems: { field: string; message: string }[] = [];
-  if (slug === 'indemnite-licenciement') {
-    if (String(inputs.notificationDate) < String(inputs.hireDate)) problems.push({ field: 'notificationDate', message: 'must be on or after hireDate' });
-    if (String(inputs.noticeEndDate) < String(inputs.notificationDate))
-      problems.push({ field: 'noticeEndDate', message: 'must be on or after notificationDate' });
-  }
-  if (slug === 'indemnites-kilometriques') {
-    const years = kilometricScale().incomeYears;
-    if (!years.includes(Number(inputs.incomeYear)))
-      problems.push({ field: 'incomeYear', message: `no scale for this income year (known: ${years.join(', ')})` });
-  }
-  if (slug === 'conges-payes-acquis') {
-    // One reference period is 12 months: more would let sick leave earn past the 24-day cap of L3141-5-1.
-    const worked = Number(inputs.monthsWorked);
-    const sick = Number(inputs.sickLeaveMonths);
-    if (worked < 0) problems.push({ field: 'monthsWorked', message: 'must not be negative' });
-    if (sick < 0) problems.push({ field: 'sickLeaveMonths', message: 'must not be negative' });
-    if (worked + sick > 12)
-      problems.push({ field: 'sickLeaveMonths', message: 'monthsWorked + sickLeaveMonths must not exceed the 12 months of the reference period' });
-  }
-  if (slug === 'indemnite-retard-avion') {
-    if (Number(inputs.reroutingDepartureAdvanceMinutes) < 0)
-      problems.push({
-        field: 'reroutingDepartureAdvanceMinutes',
-        message: 'must not be negative (0 when the re-routing left at or after the scheduled departure)',
-      });
-    // Article 5(1)(c)(ii) and (iii): a cancellation notified less than two weeks ahead gives no
-    // compensation when the re-routing offered left early enough and arrived soon enough; only how
-    // early it left can then decide.
-    const arrival = Number(inputs.reroutingArrivalDelayMinutes);
-    const decisive =
-      inputs.incident === 'annulation' &&
-      inputs.reroutingOffered === 'oui' &&
-      ((inputs.cancellationNotice === '7-jours-a-2-semaines' && arrival < 240) || (inputs.cancellationNotice === 'moins-de-7-jours' && arrival < 120));
-    if (decisive && inputs.reroutingDepartureAdvanceMinutes === undefined)
-      problems.push({
-        field: 'reroutingDepartureAdvanceMinutes',
-        message:
-          'is required here: the re-routing arrived soon enough for article 5(1)(c) of Regulation 261/2004 to exclude compensation if it left no earlier than it allows',
-      });
-  }
-  if (slug === 'depot-garantie-restitution') {
-    const max = Math.floor(Number(inputs.depositAmountCents) * 0.2);
-    if (Number(inputs.sharedBuildingProvisionCents) > max) {
-      problems.push({ field: 'sharedBuildingProvisionCents', message: `must be at most 20 % of the deposit (${max} cents)` });
-    }
-  }
+  const problems = inputProblems[slug]?.(inputs) ?? [];
   if (problems.length) throw unprocessable(problems.map((p) => `${p.field} ${p.message}`).join('; ') + '.', problems);
 }
 

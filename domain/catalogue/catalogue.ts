@@ -281,12 +281,7 @@ export function catalogueProblems(data: CatalogueData): string[] {
       ? letter.providers.map((p) => new Set(p.fields.map((f) => f.name))).reduce((a, b) => new Set([...a].filter((n) => b.has(n))))
       : new Set<string>();
     const template = letter.subject + '\n' + letter.body;
-    const enums = new Map(letter.fields.filter((f) => f.type === 'enum').map((f) => [f.name, new Set(f.options!.map((o) => o.value))]));
-    const condition = (where: string, field: string, values: string[]): void => {
-      const options = enums.get(field);
-      if (!options) problems.push(`letter ${letter.slug}: ${where} depends on ${field}, which is not an enum field of the letter`);
-      else for (const v of values) if (!options.has(v)) problems.push(`letter ${letter.slug}: ${where} names ${field}=${v}, which is not one of its options`);
-    };
+    const condition = conditionCheck(`letter ${letter.slug}`, letter.fields, 'field of the letter', problems);
     for (const passage of passages(template)) condition(`a passage`, passage.field, passage.values);
     if (/\{\{[#/]/.test(resolvePassages(template, {}))) problems.push(`letter ${letter.slug}: a passage {{#…}} is not closed by its {{/…}}, or is nested`);
     for (const field of letter.fields) if (field.requiredWhen) condition(`field ${field.name}`, field.requiredWhen.field, field.requiredWhen.values);
@@ -309,20 +304,30 @@ export function catalogueProblems(data: CatalogueData): string[] {
   ];
   for (const [kind, list] of tools) {
     for (const tool of list) {
-      const enums = new Map(tool.inputs.filter((f) => f.type === 'enum').map((f) => [f.name, new Set(f.options!.map((o) => o.value))]));
-      for (const input of tool.inputs) {
-        if (!input.requiredWhen) continue;
-        const { field, values } = input.requiredWhen;
-        const options = enums.get(field);
-        if (!options) problems.push(`${kind} ${tool.slug}: input ${input.name} depends on ${field}, which is not an enum input of the ${kind}`);
-        else
-          for (const v of values)
-            if (!options.has(v)) problems.push(`${kind} ${tool.slug}: input ${input.name} names ${field}=${v}, which is not one of its options`);
-      }
+      const condition = conditionCheck(`${kind} ${tool.slug}`, tool.inputs, `input of the ${kind}`, problems);
+      for (const input of tool.inputs) if (input.requiredWhen) condition(`input ${input.name}`, input.requiredWhen.field, input.requiredWhen.values);
     }
   }
   problems.push(...compatibilityProblems(data));
   return problems;
+}
+
+/**
+ * The check of a condition (a passage, `requiredWhen`, `onlyWhen`) on one letter's fields or one
+ * tool's inputs: it must name an enum among them, and only that enum's options.
+ */
+function conditionCheck(
+  owner: string,
+  fields: readonly { name: string; type: string; options?: { value: string }[] }[],
+  fieldWord: string,
+  problems: string[],
+): (where: string, field: string, values: string[]) => void {
+  const enums = new Map(fields.filter((f) => f.type === 'enum').map((f) => [f.name, new Set(f.options!.map((o) => o.value))]));
+  return (where, field, values) => {
+    const options = enums.get(field);
+    if (!options) problems.push(`${owner}: ${where} depends on ${field}, which is not an enum ${fieldWord}`);
+    else for (const v of values) if (!options.has(v)) problems.push(`${owner}: ${where} names ${field}=${v}, which is not one of its options`);
+  };
 }
 
 export function loadCatalogueData(): CatalogueData {
