@@ -43,5 +43,5 @@ export const requestWarningsSchema = Joi.array()
       message: Joi.string().required(),
     }).label('RequestWarning'),
   )
-  .description('What was done with the request instead of refusing it; empty when nothing. New in 1.3.0')
+  .description('What was done with the request instead of refusing it; empty when nothing')
   .label('RequestWarnings');

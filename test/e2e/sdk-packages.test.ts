@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,28 +7,13 @@ import { projectRoot } from '../../lib/paths.js';
 import { pythonSdkTools } from '../../scripts/local/python-sdk-venv.js';
 import { freeLetter, recipient, sender } from '../support/fixtures.js';
 import { buildTypeScriptSdk, startSdkScene, type SdkScene } from '../support/sdk-scene.js';
+import { outputOf } from '../support/samples.js';
 
 /** A command that must succeed; its standard output. */
 function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): string {
   const result = spawnSync(command, args, { encoding: 'utf8', cwd: options.cwd, env: options.env ?? process.env });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status ?? result.error?.message}:\n${result.stdout}${result.stderr}`);
   return result.stdout;
-}
-
-/**
- * A program that calls the API, whose answers come from this process (the API and the fault proxy
- * run in the suite's process): spawned without blocking its event loop.
- */
-function runAgainstTheStack(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(' ')} exited ${code}:\n${out}${err}`))));
-  });
 }
 
 const letterRequest = { mode: 'simple', letter: freeLetter, sender, recipient };
@@ -72,7 +57,7 @@ describe('the SDKs as packages, installed outside the clone', function () {
   beforeEach(async () => (scene = await startSdkScene()));
   afterEach(() => scene.stop());
 
-  const env = (): NodeJS.ProcessEnv => ({ ...process.env, SVC_API_KEY: scene.account.testKey, SVC_BASE_URL: scene.proxy.url });
+  const env = (): Record<string, string> => ({ SVC_API_KEY: scene.account.testKey, SVC_BASE_URL: scene.proxy.url });
 
   it('TypeScript: npm pack, npm install of the tarball in a new project, the quick start', async () => {
     buildTypeScriptSdk();
@@ -94,7 +79,7 @@ describe('the SDKs as packages, installed outside the clone', function () {
     const installed = JSON.parse(readFileSync(join(app, 'node_modules', 'svc-postal', 'package.json'), 'utf8')) as { version: string; license: string };
     expect(installed).to.include({ license: 'MIT' });
     writeFileSync(join(app, 'quick-start.mjs'), typeScriptQuickStart);
-    expect(JSON.parse(await runAgainstTheStack(process.execPath, ['quick-start.mjs'], { cwd: app, env: env() }))).to.deep.equal({
+    expect(JSON.parse(await outputOf(process.execPath, ['quick-start.mjs'], { cwd: app, env: env() }))).to.deep.equal({
       created: 'paid',
       read: 'printed',
       step: 1,
@@ -114,7 +99,7 @@ describe('the SDKs as packages, installed outside the clone', function () {
     expect(run('sh', ['-c', `ls ${where}`]).split('\n')).to.include('py.typed');
     writeFileSync(join(work, 'quick_start.py'), pythonQuickStart);
     const answer = JSON.parse(
-      await runAgainstTheStack(join(venv, 'bin', 'python'), [join(work, 'quick_start.py')], { cwd: work, env: { ...env(), PYTHONPATH: '' } }),
+      await outputOf(join(venv, 'bin', 'python'), [join(work, 'quick_start.py')], { cwd: work, env: { ...env(), PYTHONPATH: '' } }),
     ) as Record<string, unknown>;
     expect(answer).to.deep.equal({ created: 'paid', read: 'printed', step: 1 });
   });

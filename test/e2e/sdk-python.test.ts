@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { freeLetter, recipient, sender } from '../support/fixtures.js';
@@ -17,6 +16,7 @@ import {
 } from '../support/sdk-scene.js';
 import { projectRoot } from '../../lib/paths.js';
 import { pythonSdkTools } from '../../scripts/local/python-sdk-venv.js';
+import { outputOf } from '../support/samples.js';
 
 describe('Python SDK (sdk/python) against a running stack', function () {
   this.timeout(120_000);
@@ -32,26 +32,18 @@ describe('Python SDK (sdk/python) against a running stack', function () {
   afterEach(() => scene.stop());
 
   /** One step of test/support/sdk_python_scenario.py, its input on stdin, its JSON answer on stdout. */
-  function step(name: string, input: unknown): Promise<any> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(python, [join(projectRoot, 'test', 'support', 'sdk_python_scenario.py'), name], {
-        env: {
-          ...process.env,
-          PYTHONDONTWRITEBYTECODE: '1',
-          PYTHONPATH: join(projectRoot, 'sdk', 'python'),
-          SDK_BASE_URL: scene.proxy.url,
-          SDK_API_KEY: scene.account.testKey,
-        },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (chunk: Buffer) => (out += chunk));
-      child.stderr.on('data', (chunk: Buffer) => (err += chunk));
-      child.on('error', reject);
-      child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`python step ${name} exited ${code}:\n${err}`))));
-      child.stdin.end(JSON.stringify(input));
+  async function step(name: string, input: unknown): Promise<any> {
+    const out = await outputOf(python, [join(projectRoot, 'test', 'support', 'sdk_python_scenario.py'), name], {
+      env: {
+        PYTHONDONTWRITEBYTECODE: '1',
+        PYTHONPATH: join(projectRoot, 'sdk', 'python'),
+        SDK_BASE_URL: scene.proxy.url,
+        SDK_API_KEY: scene.account.testKey,
+      },
+      stdin: JSON.stringify(input),
+      timeoutMs: 120_000,
     });
+    return JSON.parse(out);
   }
   const body = (extra: Record<string, unknown> = {}) => ({ mode: 'simple', letter: freeLetter, sender, recipient, ...extra });
 

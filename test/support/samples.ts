@@ -12,29 +12,46 @@ export interface SampleRun {
   err: string;
 }
 
+/** How a process under test is run: where, with what added to the environment, what it reads on stdin. */
+export interface RunOptions {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  stdin?: string;
+  /** Killed past this (default 60 s). */
+  timeoutMs?: number;
+}
+
 /**
  * Runs a command and answers its exit code and both outputs; asynchronously, as the API under
  * test answers from this very process.
  */
-export function runProcess(command: string, args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<SampleRun> {
+export function runProcess(command: string, args: string[], options: RunOptions = {}): Promise<SampleRun> {
   return new Promise((resolve, reject) => {
     // The suite's relative NODE_EXTRA_CA_CERTS means nothing from the samples' directory.
     const child = spawn(command, args, {
       cwd: options.cwd,
       env: { ...process.env, NODE_EXTRA_CA_CERTS: undefined, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     let out = '';
     let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk));
-    const timer = setTimeout(() => child.kill(), 60_000);
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk));
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk));
+    const timer = setTimeout(() => child.kill(), options.timeoutMs ?? 60_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code: code ?? -1, out, err });
     });
+    if (options.stdin !== undefined) child.stdin!.end(options.stdin);
   });
+}
+
+/** Runs a command to its end and answers its standard output; a non-zero exit fails, with both outputs. */
+export async function outputOf(command: string, args: string[], options: RunOptions = {}): Promise<string> {
+  const { code, out, err } = await runProcess(command, args, options);
+  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${code}:\n${out}${err}`);
+  return out;
 }
 
 /** A shell sample as a reader runs it: bash, its curl calls as written, their outputs untouched (a pipe reads them). */
