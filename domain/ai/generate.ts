@@ -72,6 +72,11 @@ export async function generatePaid<T>(
 /** Validates a model's answer against the Joi schema of its shape; anything else is the provider's failure (502). */
 export function validOutput<T>(schema: Joi.Schema, output: unknown): T {
   const { error, value } = schema.validate(output, { abortEarly: true, stripUnknown: true });
-  if (error) throw upstreamError(`The AI provider answered outside the expected shape (${error.message}); nothing was billed. Please retry.`);
+  // The field and the rule, never Joi's message: it can quote the answer's value, which is logged with a 502.
+  const problem = error?.details[0];
+  if (error)
+    throw upstreamError(
+      `The AI provider answered outside the expected shape (${problem ? `${problem.path.join('.') || 'answer'}: ${problem.type}` : 'invalid'}); nothing was billed. Please retry.`,
+    );
   return value as T;
 }
