@@ -83,7 +83,10 @@ export const PROCESSORS: readonly Processor[] = [
   {
     id: 'embeddings',
     name: 'None by default (semantic search off)',
-    hosted: { en: 'Where the configured provider is (the host of EMBEDDINGS_BASE_URL)', fr: 'Là où est le fournisseur configuré (l’hôte de EMBEDDINGS_BASE_URL)' },
+    hosted: {
+      en: 'Where the configured provider is (the host of EMBEDDINGS_BASE_URL)',
+      fr: 'Là où est le fournisseur configuré (l’hôte de EMBEDDINGS_BASE_URL)',
+    },
     purpose: { en: 'Semantic search of the catalogue', fr: 'Recherche sémantique dans le catalogue' },
     receives: {
       en: 'When configured: the words of GET /v1/search queries and the catalogue’s texts. No letter, no recipient',
