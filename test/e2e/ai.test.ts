@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { balanceOf, call, createAccount, type TestAccount } from '../support/api.js';
 import { admin } from '../support/admin.js';
 import { stack } from '../support/stack.js';
+import { createAccount as createDomainAccount } from '../../domain/access/accounts.js';
+import * as aiConsentMigration from '../../db/migrations/20261205000100_ai_consent.js';
+import type { Db } from '../../db/knex.js';
 import { llm } from '../support/llm-server.js';
 import { recipient, sender } from '../support/fixtures.js';
 import { catalogue } from '../../domain/catalogue/catalogue.js';
@@ -279,6 +282,26 @@ describe('AI operations', function () {
       expect(llm.calls).to.have.length(0);
       expect(await balanceOf(fresh.id)).to.equal(1000);
       expect(await stack().db('ledger_entries').where({ account_id: fresh.id }).whereNot({ kind: 'topup' }).count('* as n').first()).to.deep.equal({ n: '0' });
+    });
+
+    it('the migration keeps AI on for the accounts that exist when it runs, and only for them (no breaking change within /v1)', async () => {
+      const older = await createAccount();
+      const trx = await stack().db.transaction();
+      try {
+        // Run again, in a transaction that is rolled back: as on the day of the deploy.
+        await aiConsentMigration.down(trx as unknown as Db);
+        await aiConsentMigration.up(trx as unknown as Db);
+        const row = await trx('accounts').where({ id: older.id }).first('ai_enabled_at', 'ai_enabled_by');
+        expect(row.ai_enabled_at).to.be.an.instanceOf(Date);
+        expect(row.ai_enabled_by).to.match(/^migration 20261205000100/);
+        const newer = await createDomainAccount(trx as unknown as Db, { name: 'after the migration' });
+        expect(await trx('accounts').where({ id: newer.id }).first('ai_enabled_at', 'ai_enabled_by')).to.deep.equal({
+          ai_enabled_at: null,
+          ai_enabled_by: null,
+        });
+      } finally {
+        await trx.rollback();
+      }
     });
 
     it('test keys of an account with AI on send nothing to the provider, on every AI endpoint', async () => {
