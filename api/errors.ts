@@ -31,6 +31,7 @@ export const badRequest = (message: string, details?: unknown): ApiError => new 
 const HTTP_OF: [new (...args: never[]) => DomainError, number, string][] = [
   [InvalidRequest, 400, 'invalid_request'],
   [InsufficientBalance, 402, 'insufficient_balance'],
+  // Or the code the domain names: account_suspended, live_not_enabled, test_only, ai_not_enabled (domain/errors.ts).
   [NotAllowed, 403, 'forbidden'],
   [NotFound, 404, 'not_found'],
   [Conflict, 409, 'conflict'],

@@ -25,6 +25,11 @@ export const ERROR_CODES: { status: number; code: string; condition: string }[] 
   { status: 403, code: 'insufficient_scope', condition: 'Key lacks the scope the operation requires' },
   { status: 403, code: 'account_suspended', condition: 'Account suspended' },
   { status: 403, code: 'live_not_enabled', condition: 'Production not yet opened for the account' },
+  {
+    status: 403,
+    code: 'ai_not_enabled',
+    condition: 'A live key calls an AI operation of an account that has not turned the AI features on; nothing is sent to the AI provider or billed',
+  },
   { status: 403, code: 'test_only', condition: 'A test-only operation called with a live key or on a live mailing' },
   { status: 408, code: 'request_timeout', condition: 'The request did not arrive in full in time (answered before any route; the connection closes)' },
   { status: 404, code: 'not_found', condition: 'Unknown slug, id, SIRET or route' },

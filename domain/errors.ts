@@ -43,3 +43,15 @@ export const notFound = (message: string): NotFound => new NotFound(message);
 export const unprocessable = (message: string, details?: unknown, code?: string): Unprocessable => new Unprocessable(message, details, code);
 export const upstreamError = (message: string): PartnerFailure => new PartnerFailure(message);
 export const serviceUnavailable = (message: string): Unavailable => new Unavailable(message);
+
+/**
+ * 403 `ai_not_enabled`: a live key's AI call for an account that has not turned the AI features on
+ * (domain/access/ai-consent.ts); nothing is sent to the provider, nothing is billed.
+ */
+export const aiNotEnabled = (): NotAllowed =>
+  new NotAllowed(
+    'The AI features are off for this account: nothing was sent to the AI provider and nothing was billed. ' +
+      'An owner of the account can turn them on in the developer space (Paramètres du compte, "Fonctions d’IA"), which names the provider and where it is hosted.',
+    undefined,
+    'ai_not_enabled',
+  );

@@ -147,7 +147,11 @@ export interface Config {
   pdf: { executablePath: string | undefined; pages: number };
   /** OpenAI-compatible embeddings endpoint of the semantic search; unset: search stays lexical. */
   embeddings: { baseUrl: string | undefined; apiKey: string | undefined; model: string };
-  /** The LLM of the AI operations: an OpenAI-compatible chat-completions API. */
+  /**
+   * The LLM of the AI operations: an OpenAI-compatible chat-completions API. Mistral AI's by
+   * default (a provider established and hosting in the EU, docs/privacy.md); any other
+   * OpenAI-compatible API by LLM_BASE_URL and LLM_MODEL.
+   */
   llm: { baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number; perSecond: number };
   /** Who posts live letters (POSTAL_OPERATOR): the bundled simulator, or Maileva with its credentials. */
   postalOperator: PostalOperatorConfig;
@@ -531,9 +535,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
     },
     llm: {
-      baseUrl: env.LLM_BASE_URL || 'https://api.openai.com/v1',
+      baseUrl: env.LLM_BASE_URL || 'https://api.mistral.ai/v1',
       apiKey: env.LLM_API_KEY || undefined,
-      model: env.LLM_MODEL || 'gpt-4o-mini',
+      model: env.LLM_MODEL || 'mistral-small-latest',
       timeoutMs: parseDuration(env.LLM_TIMEOUT || '30s'),
       perSecond: positiveInt(env.LLM_RATE_PER_SECOND, 'LLM_RATE_PER_SECOND', 5),
     },

@@ -34,7 +34,9 @@ export function createMailer(config: Config): Mailer {
       mkdirSync(outboxDir, { recursive: true });
       const file = join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`);
       writeFileSync(file, (info as { message: Buffer }).message);
-      logger.info({ to: email.to, subject: email.subject, file }, `email written to the outbox\n${email.text}`);
+      // Locally the log shows the message (its links): the developer's own machine. Deployed, only the file: an address is personal data.
+      if (config.appEnv === 'local') logger.info({ to: email.to, subject: email.subject, file }, `email written to the outbox\n${email.text}`);
+      else logger.info({ subject: email.subject, file }, 'email written to the outbox');
     },
     close() {
       transport.close();

@@ -7,6 +7,8 @@ import type { Db } from '../db/knex.js';
 import { createApiKey, KEY_PATTERN, revokeApiKey } from '../domain/access/keys.js';
 import { changeAccount, createAccount, requireAccount } from '../domain/access/accounts.js';
 import { ADMIN_CLI } from '../domain/access/audit.js';
+import { setAiEnabled } from '../domain/access/ai-consent.js';
+import { aiProvider } from '../domain/privacy/processors.js';
 import { pendingProductionAccess } from '../domain/access/production-requests.js';
 import { NotFound } from '../domain/errors.js';
 import { listDeliveries } from '../domain/webhooks/deliveries.js';
@@ -51,6 +53,7 @@ const usage = `usage:
   admin account create --name NAME [--live-enabled]
   admin account suspend|unsuspend|live-enable --account ID
   admin account pending
+  admin account ai-enable|ai-disable --account ID
   admin key create --account ID --mode test|live [--scopes a,b]
   admin key revoke --key KEY_OR_ID
   admin balance topup --account ID --cents N
@@ -110,6 +113,21 @@ async function run(db: Db, command: string, values: Record<string, string | bool
       const id = required(values, 'account');
       await accountExists(db, id);
       return changeAccount(db, id, command === 'account live-enable' ? { liveEnabled: true } : { suspended: command === 'account suspend' }, ADMIN_CLI);
+    }
+    case 'account ai-enable':
+    case 'account ai-disable': {
+      // The AI features of the account (POST /v1/ai/*): what a live key sends goes to the configured provider.
+      const id = required(values, 'account');
+      await accountExists(db, id);
+      const provider = aiProvider(config);
+      const consent = await setAiEnabled(db, id, command === 'account ai-enable', ADMIN_CLI, provider);
+      return {
+        id,
+        aiEnabled: consent.enabled,
+        aiEnabledAt: consent.enabledAt,
+        aiEnabledBy: consent.enabledBy,
+        provider: { name: provider.name, host: provider.host },
+      };
     }
     case 'account pending':
       // Production access requests waiting for `account live-enable`, oldest first.

@@ -107,7 +107,7 @@ export function createKit(services: WebServices): WebKit {
     publicUrl: services.publicUrl,
     async queueEmail(ctx, email, when = true) {
       if (!(await reserve(db, budgets.email(ctx.ip, email.to)))) {
-        if (when) logger.warn({ to: email.to, subject: email.subject, address: ctx.ip }, 'developer space: email budget spent, email not sent');
+        if (when) logger.warn({ subject: email.subject, address: ctx.ip }, 'developer space: email budget spent, email not sent');
         return;
       }
       const id = await enqueueEmail(db, config.secretKey, email, when);

@@ -54,7 +54,8 @@ export class OutboxSender {
           await this.mailer.send(email);
           await dropEmail(this.db, id);
         } catch (error) {
-          const context = { err: error, outboxId: id, to: email.to, subject: email.subject, attempts };
+          // No address: an email is personal data, and the outbox id finds the message.
+          const context = { err: error, outboxId: id, subject: email.subject, attempts };
           if (attempts >= OUTBOX_MAX_ATTEMPTS) {
             logger.error(context, 'developer space outbox: email given up after its last attempt');
             await dropEmail(this.db, id);

@@ -20,7 +20,8 @@ const isTest = (ctx: Context): boolean => ctx.state.auth!.mode === 'test';
 const simulated = { simulated: true, model: SIMULATOR, promptVersion: null };
 const BILLING =
   'With a test key the answer is simulated (deterministic, derived from the input, marked simulated), the provider is never called and nothing is billed. ' +
-  'With a live key it is debited at the catalogue price before the call and credited back when the provider fails or answers unusably (502 upstream_error).';
+  'With a live key it is debited at the catalogue price before the call and credited back when the provider fails or answers unusably (502 upstream_error). ' +
+  'A live key of an account that has not turned the AI features on (developer space, account settings) is refused with 403 ai_not_enabled: nothing is sent to the AI provider, nothing is billed.';
 
 export const aiRoutes = [
   defineRoute<Record<string, never>, Record<string, never>, { slug: string; provider?: string; sentence: string }>({

@@ -32,6 +32,8 @@ export const AUDIT_ACTIONS = [
   'account.live_enabled',
   'account.suspended',
   'account.unsuspended',
+  'account.ai_enabled',
+  'account.ai_disabled',
   'password.reset',
   'password.changed',
   'email.change_requested',

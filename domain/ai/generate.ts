@@ -3,6 +3,7 @@ import { joiToJsonSchema } from '../../lib/json-schema.js';
 import { payThen } from '../billing/charge.js';
 import type { PriceUnit } from '../billing/prices.js';
 import { upstreamError } from '../errors.js';
+import { requireAiEnabled } from '../access/ai-consent.js';
 import type { Caller, Deps } from '../deps.js';
 import type { Generation, GenerationTask, OutputSchema } from './task.js';
 
@@ -40,9 +41,10 @@ export function outputSchema(name: string, schema: Joi.Schema): OutputSchema {
 /**
  * A live AI operation: debited at the catalogue price before the call, run as a workflow on the
  * LLM's task queue, its answer validated by `accept`. A failing provider or an unusable answer is
- * 502 upstream_error and the debit is credited back.
+ * 502 upstream_error and the debit is credited back. An account without the AI features on is
+ * refused first (403 ai_not_enabled): nothing is debited, nothing reaches the provider.
  */
-export function generatePaid<T>(
+export async function generatePaid<T>(
   deps: Deps,
   caller: Caller,
   unit: PriceUnit,
@@ -50,6 +52,7 @@ export function generatePaid<T>(
   accept: (generation: Generation) => T,
   reference: string | null = null,
 ): Promise<T> {
+  await requireAiEnabled(deps.db, caller.accountId);
   return payThen(
     deps,
     caller,
@@ -69,6 +72,11 @@ export function generatePaid<T>(
 /** Validates a model's answer against the Joi schema of its shape; anything else is the provider's failure (502). */
 export function validOutput<T>(schema: Joi.Schema, output: unknown): T {
   const { error, value } = schema.validate(output, { abortEarly: true, stripUnknown: true });
-  if (error) throw upstreamError(`The AI provider answered outside the expected shape (${error.message}); nothing was billed. Please retry.`);
+  // The field and the rule, never Joi's message: it can quote the answer's value, which is logged with a 502.
+  const problem = error?.details[0];
+  if (error)
+    throw upstreamError(
+      `The AI provider answered outside the expected shape (${problem ? `${problem.path.join('.') || 'answer'}: ${problem.type}` : 'invalid'}); nothing was billed. Please retry.`,
+    );
   return value as T;
 }

@@ -9,9 +9,10 @@ export type Role = (typeof ROLES)[number];
 export const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
 
 /** The page families of the developer space, one per routes family. */
-export type PageFamily = 'home' | 'keys' | 'webhooks' | 'mailings' | 'requests' | 'production' | 'balance' | 'billing' | 'logs' | 'audit' | 'settings' | 'team';
+export type PageFamily =
+  'home' | 'keys' | 'webhooks' | 'mailings' | 'requests' | 'production' | 'balance' | 'billing' | 'logs' | 'audit' | 'settings' | 'team' | 'privacy';
 
-const EVERYONE: readonly PageFamily[] = ['home', 'settings'];
+const EVERYONE: readonly PageFamily[] = ['home', 'settings', 'privacy'];
 
 export const ROLE_PAGES: Readonly<Record<Role, readonly PageFamily[]>> = {
   /** Everything. */

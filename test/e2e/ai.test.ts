@@ -2,6 +2,11 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { balanceOf, call, createAccount, type TestAccount } from '../support/api.js';
+import { admin } from '../support/admin.js';
+import { stack } from '../support/stack.js';
+import { createAccount as createDomainAccount } from '../../domain/access/accounts.js';
+import * as aiConsentMigration from '../../db/migrations/20261205000100_ai_consent.js';
+import type { Db } from '../../db/knex.js';
 import { llm } from '../support/llm-server.js';
 import { recipient, sender } from '../support/fixtures.js';
 import { catalogue } from '../../domain/catalogue/catalogue.js';
@@ -14,7 +19,7 @@ describe('AI operations', function () {
   let account: TestAccount;
   beforeEach(async () => {
     llm.reset();
-    account = await createAccount({ balanceCents: 1000 });
+    account = await createAccount({ balanceCents: 1000, aiEnabled: true });
   });
 
   describe('POST /v1/ai/fill', () => {
@@ -121,7 +126,7 @@ describe('AI operations', function () {
     });
 
     it('402 before any call when the balance is too low; 404 for an unknown letter or provider; 400 for a bad body', async () => {
-      const poor = await createAccount();
+      const poor = await createAccount({ aiEnabled: true });
       const broke = await fill(poor.liveKey, { slug: 'resiliation-forfait-mobile', sentence });
       expect(broke.status).to.equal(402);
       expect(broke.body.error.code).to.equal('insufficient_balance');
@@ -245,6 +250,99 @@ describe('AI operations', function () {
       expect(missing.body.error.details.missingFields).to.deep.equal(['receivedText']);
       expect(await balanceOf(account.id)).to.equal(1000);
       expect(llm.calls).to.have.length(0);
+    });
+  });
+
+  describe('AI off until the account turns it on (issue 53)', () => {
+    const fillBody = { slug: 'resiliation-forfait-mobile', provider: 'bouygues-telecom', sentence };
+    const letterBody = {
+      recipient: 'Service client de Bidule Télécom',
+      purpose: 'obtenir un remboursement',
+      tone: 'ferme',
+      facts: ['un prélèvement en double'],
+    };
+    const toolBody = { inputs: { text: 'bonjour ,je vous ecris  pour signaler un probleme.merci', spelling: 'traditionnelle' } };
+    const calls = (key: string) => [
+      call('POST', '/v1/ai/fill', { key, body: fillBody }),
+      call('POST', '/v1/ai/letters', { key, body: letterBody }),
+      call('POST', '/v1/ai/tools/corriger-orthographe', { key, body: toolBody }),
+    ];
+
+    it('a new account: 403 ai_not_enabled for a live key on every AI endpoint, nothing billed, nothing sent; test keys still simulate', async () => {
+      const fresh = await createAccount({ balanceCents: 1000 });
+      for (const res of await Promise.all(calls(fresh.liveKey))) {
+        expect(res.status, JSON.stringify(res.body)).to.equal(403);
+        expect(res.body.error.code).to.equal('ai_not_enabled');
+        expect(res.body.error.message).to.include('developer space');
+      }
+      for (const res of await Promise.all(calls(fresh.testKey))) {
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        expect(res.body.simulated).to.equal(true);
+      }
+      expect(llm.calls).to.have.length(0);
+      expect(await balanceOf(fresh.id)).to.equal(1000);
+      expect(await stack().db('ledger_entries').where({ account_id: fresh.id }).whereNot({ kind: 'topup' }).count('* as n').first()).to.deep.equal({ n: '0' });
+    });
+
+    it('the migration keeps AI on for the accounts that exist when it runs, and only for them (no breaking change within /v1)', async () => {
+      const older = await createAccount();
+      const trx = await stack().db.transaction();
+      try {
+        // Run again, in a transaction that is rolled back: as on the day of the deploy.
+        await aiConsentMigration.down(trx as unknown as Db);
+        await aiConsentMigration.up(trx as unknown as Db);
+        const row = await trx('accounts').where({ id: older.id }).first('ai_enabled_at', 'ai_enabled_by');
+        expect(row.ai_enabled_at).to.be.an.instanceOf(Date);
+        expect(row.ai_enabled_by).to.match(/^migration 20261205000100/);
+        const newer = await createDomainAccount(trx as unknown as Db, { name: 'after the migration' });
+        expect(await trx('accounts').where({ id: newer.id }).first('ai_enabled_at', 'ai_enabled_by')).to.deep.equal({
+          ai_enabled_at: null,
+          ai_enabled_by: null,
+        });
+      } finally {
+        await trx.rollback();
+      }
+    });
+
+    it('test keys of an account with AI on send nothing to the provider, on every AI endpoint', async () => {
+      for (const res of await Promise.all(calls(account.testKey))) expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(llm.calls).to.have.length(0);
+      expect(await balanceOf(account.id)).to.equal(1000);
+    });
+
+    it('admin account ai-enable turns it on (audited, provider named), ai-disable off again', async () => {
+      const fresh = await createAccount({ balanceCents: 1000 });
+      const on = await admin(['account', 'ai-enable', '--account', fresh.id]);
+      expect(on.code, JSON.stringify(on.json)).to.equal(0);
+      expect(on.json).to.include({ id: fresh.id, aiEnabled: true, aiEnabledBy: 'admin CLI' });
+      expect(on.json.provider.host).to.equal(new URL(stack().config.llm.baseUrl).host);
+      llm.answer('tool-corriger-orthographe');
+      const live = await call('POST', '/v1/ai/tools/corriger-orthographe', { key: fresh.liveKey, body: toolBody });
+      expect(live.status, JSON.stringify(live.body)).to.equal(200);
+      expect(llm.calls).to.have.length(1);
+      expect(await balanceOf(fresh.id)).to.equal(990);
+
+      // Repeating changes nothing and records nothing.
+      expect((await admin(['account', 'ai-enable', '--account', fresh.id])).json.aiEnabledAt).to.equal(on.json.aiEnabledAt);
+      const off = await admin(['account', 'ai-disable', '--account', fresh.id]);
+      expect(off.json).to.include({ aiEnabled: false, aiEnabledAt: null, aiEnabledBy: null });
+      const refused = await call('POST', '/v1/ai/tools/corriger-orthographe', { key: fresh.liveKey, body: toolBody });
+      expect(refused.status).to.equal(403);
+      expect(refused.body.error.code).to.equal('ai_not_enabled');
+      expect(llm.calls).to.have.length(1);
+      expect(await balanceOf(fresh.id)).to.equal(990);
+      const audit = await stack()
+        .db('audit_log')
+        .where({ account_id: fresh.id })
+        .whereLike('action', 'account.ai_%')
+        .orderBy('created_at')
+        .select('action', 'actor_label', 'details');
+      expect(audit.map((a) => [a.action, a.actor_label])).to.deep.equal([
+        ['account.ai_enabled', 'admin CLI'],
+        ['account.ai_disabled', 'admin CLI'],
+      ]);
+      expect(audit[0].details.provider).to.equal(on.json.provider.host);
+      expect((await admin(['account', 'ai-enable', '--account', '00000000-0000-0000-0000-000000000000'])).json.error.code).to.equal('not_found');
     });
   });
 });

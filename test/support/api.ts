@@ -55,9 +55,13 @@ export interface TestAccount {
 }
 
 /** A fresh account with a test key and a live key, created through the same functions as the admin CLI. */
-export async function createAccount(options: { liveEnabled?: boolean; balanceCents?: number; scopes?: Scope[]; name?: string } = {}): Promise<TestAccount> {
+/** `aiEnabled`: the account has turned the AI features on (a new account has them off, as in production). */
+export async function createAccount(
+  options: { liveEnabled?: boolean; balanceCents?: number; scopes?: Scope[]; name?: string; aiEnabled?: boolean } = {},
+): Promise<TestAccount> {
   const { db } = stack();
   const row = await createDomainAccount(db, { name: options.name ?? 'test account', liveEnabled: options.liveEnabled ?? true });
+  if (options.aiEnabled) await db('accounts').where({ id: row.id }).update({ ai_enabled_at: db.fn.now(), ai_enabled_by: 'test setup' });
   const scopes = options.scopes ?? [...SCOPES];
   const test = await createApiKey(db, row.id, 'test', scopes);
   const live = await createApiKey(db, row.id, 'live', scopes);

@@ -32,6 +32,7 @@ const MENU: ReadonlyArray<{ path: string; text: string; family: PageFamily }> = 
   { path: '/audit', text: 'Audit', family: 'audit' },
   { path: '/equipe', text: 'Équipe', family: 'team' },
   { path: '/parametres', text: 'Paramètres du compte', family: 'settings' },
+  { path: '/confidentialite', text: 'Données personnelles', family: 'privacy' },
 ];
 
 /**

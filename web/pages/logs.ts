@@ -110,6 +110,8 @@ const ACTION_TEXT: Record<AuditAction, string> = {
   'account.live_enabled': 'Production ouverte',
   'account.suspended': 'Compte suspendu',
   'account.unsuspended': 'Compte réactivé',
+  'account.ai_enabled': 'Fonctions d’IA activées',
+  'account.ai_disabled': 'Fonctions d’IA désactivées',
   'password.reset': 'Mot de passe réinitialisé',
   'password.changed': 'Mot de passe changé',
   'email.change_requested': 'Changement d’adresse e-mail demandé',

@@ -1,12 +1,45 @@
 import { html } from '../html.js';
 import type { Session } from '../../domain/developers/sessions.js';
 import { PASSWORD_MIN_LENGTH } from '../../domain/developers/passwords.js';
-import { BASE, csrfField, layout, message, type Message } from './layout.js';
+import { BASE, csrfField, layout, message, when, type Message } from './layout.js';
+import type { AiConsent } from '../../domain/access/ai-consent.js';
+
+/** The AI features of the account: on or off, the provider they send to, and whether this user may change it (owners). */
+export interface AiSetting {
+  consent: AiConsent;
+  provider: { name: string; host: string; hosted: string };
+  mayChange: boolean;
+}
+
+function aiSection(session: Session, ai: AiSetting): ReturnType<typeof html> {
+  const { consent, provider } = ai;
+  const state = consent.enabled
+    ? html`<p id="ai-state">Les fonctions d’IA sont <strong>activées</strong> depuis le ${when(consent.enabledAt)} (par ${consent.enabledBy ?? '—'}).</p>`
+    : html`<p id="ai-state">
+        Les fonctions d’IA sont <strong>désactivées</strong> : avec une clé svc_live_, POST /v1/ai/fill, /v1/ai/letters et /v1/ai/tools/… répondent 403
+        ai_not_enabled, sans rien envoyer ni facturer.
+      </p>`;
+  const form = ai.mayChange
+    ? html`<form id="ai-form" method="post" action="${BASE}/parametres/ia">
+        ${csrfField(session)}<input type="hidden" name="enabled" value="${consent.enabled ? '0' : '1'}" />
+        <p><button type="submit">${consent.enabled ? 'Désactiver les fonctions d’IA' : 'Activer les fonctions d’IA'}</button></p>
+      </form>`
+    : html`<p>Seul un propriétaire du compte peut changer ce réglage.</p>`;
+  return html`<h2>Fonctions d’IA</h2>
+    ${state}
+    <p id="ai-provider">
+      Fournisseur : <strong>${provider.name}</strong> (<code>${provider.host}</code>), hébergement : ${provider.hosted}. Une fois activées, le texte qu’une clé
+      de production envoie à ces opérations (phrase, description, faits, entrées d’un outil, qui peuvent contenir des données personnelles) est transmis à ce
+      fournisseur pour produire la réponse. Les clés de test ne transmettent rien : leurs réponses sont simulées.
+    </p>
+    ${form}
+    <p><a href="${BASE}/confidentialite">Nos sous-traitants et le traitement des données personnelles</a></p>`;
+}
 
 export type TwoFactorState = { kind: 'off' } | { kind: 'waiting'; secret: string; uri: string } | { kind: 'on'; recoveryCodesLeft: number };
 
 /** Each form's fields have names of their own: the page holds three forms that ask the password. */
-export function settingsPage(session: Session, twoFactor: TwoFactorState, m?: Message): string {
+export function settingsPage(session: Session, twoFactor: TwoFactorState, ai: AiSetting, m?: Message): string {
   const user = session.user!;
   const secondFactor =
     twoFactor.kind === 'on'
@@ -60,7 +93,7 @@ export function settingsPage(session: Session, twoFactor: TwoFactorState, m?: Me
         <p><button type="submit">Changer d’adresse</button></p>
       </form>
       <h2>Double authentification</h2>
-      ${secondFactor}`,
+      ${secondFactor} ${aiSection(session, ai)}`,
   );
 }
 

@@ -5,7 +5,9 @@ import { changePassword, confirmEmailChange, confirmTwoFactor, disableTwoFactor,
 import { pendingTwoFactorSecret, recoveryCodesLeft, startTwoFactor, totpUri, twoFactorEnabled } from '../../domain/developers/two-factor.js';
 import type { WebKit } from '../kit.js';
 import { BASE, infoPage, type Message } from '../pages/layout.js';
-import { recoveryCodesPage, settingsPage, type TwoFactorState } from '../pages/settings.js';
+import { recoveryCodesPage, settingsPage, type AiSetting, type TwoFactorState } from '../pages/settings.js';
+import { aiConsent, setAiEnabled } from '../../domain/access/ai-consent.js';
+import { aiProvider } from '../../domain/privacy/processors.js';
 import { CODE_REPLAYED, emailSchema, passwordRefusal, TOO_MANY_CODES, WRONG_CODE } from './account.js';
 
 const WRONG_PASSWORD = 'Mot de passe actuel incorrect.';
@@ -21,9 +23,14 @@ export function settingsRoutes(router: Router, kit: WebKit): void {
     const secret = await pendingTwoFactorSecret(db, config.secretKey, user.id);
     return secret ? { kind: 'waiting', secret, uri: totpUri(secret, user.email) } : { kind: 'off' };
   }
+  const aiSetting = async (session: Session): Promise<AiSetting> => ({
+    consent: await aiConsent(db, session.user!.accountId),
+    provider: aiProvider(config),
+    mayChange: session.user!.role === 'owner',
+  });
   const show = async (ctx: Context, status: number, m?: Message): Promise<void> => {
     const session = ctx.state.session!;
-    kit.page(ctx, status, settingsPage(session, await twoFactorState(session), m));
+    kit.page(ctx, status, settingsPage(session, await twoFactorState(session), await aiSetting(session), m));
   };
   const error = (text: string): Message => ({ kind: 'error', text });
 
@@ -31,6 +38,8 @@ export function settingsRoutes(router: Router, kit: WebKit): void {
     const done: Record<string, string> = {
       'mot-de-passe': 'Mot de passe changé. Vos autres sessions sont fermées.',
       '2fa-desactivee': 'La double authentification est désactivée.',
+      'ia-activee': 'Les fonctions d’IA sont activées.',
+      'ia-desactivee': 'Les fonctions d’IA sont désactivées.',
     };
     const notice = done[String(ctx.query.fait ?? '')];
     await show(ctx, 200, notice ? { kind: 'notice', text: notice } : undefined);
@@ -96,6 +105,15 @@ export function settingsRoutes(router: Router, kit: WebKit): void {
       200,
       infoPage(ctx.state.session, 'Adresse changée', { kind: 'notice', text: 'L’adresse de votre compte est changée.' }, { href: BASE, text: 'Accueil' }),
     );
+  });
+
+  // The account's AI features (issue 53): its owners only, since it decides where the account's data goes.
+  router.post('/parametres/ia', kit.allowed('settings'), async (ctx) => {
+    const session = ctx.state.session!;
+    if (session.user!.role !== 'owner') return show(ctx, 403, error('Seul un propriétaire du compte peut activer ou désactiver les fonctions d’IA.'));
+    const enabled = kit.form(ctx, 'enabled') === '1';
+    await setAiEnabled(db, session.user!.accountId, enabled, kit.actor(ctx), aiProvider(config));
+    ctx.redirect(`${BASE}/parametres?fait=${enabled ? 'ia-activee' : 'ia-desactivee'}`);
   });
 
   router.post('/parametres/2fa/activer', kit.allowed('settings'), async (ctx) => {
