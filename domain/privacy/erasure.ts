@@ -37,6 +37,8 @@ export interface ErasureOptions {
 export interface MailingErasure {
   mailingId: string;
   accountId: string;
+  /** A test mailing (true) or a live one. */
+  test: boolean;
   /** When it was erased (by this call, or by an earlier one). */
   erasedAt: string;
   /** Erased before this call: nothing was done. */
@@ -72,7 +74,7 @@ export async function eraseMailingPersonalData(db: Db, mailingId: string, option
       (options.test !== undefined && mailing.test !== options.test)
     )
       throw notFound(`No mailing ${mailingId}.`);
-    const outcome = { mailingId, accountId: mailing.account_id };
+    const outcome = { mailingId, accountId: mailing.account_id, test: mailing.test };
     if (mailing.erased_at)
       return { ...outcome, erasedAt: mailing.erased_at.toISOString(), alreadyErased: true, proofPdfs: 0, ownPdfBytes: false, webhookEvents: 0 };
     if (!isFinal(mailing.mode, mailing.status)) throw mailingNotFinal(mailingId, mailing.status);
