@@ -41,7 +41,7 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     duration: "Until the mailing is final, then the account's retention period (default 5 years, 30 days to 10 years)",
     reason:
       "Needed to print and post the letter, then as the customer's evidence of what was sent within the limitation period it relies on (Code civil art. 2224: five years); no law requires us to keep it",
-    appliedBy: 'the `mailing-retention` Schedule (daily), or at once on request (`POST /v1/mailings/{id}/erase`)',
+    appliedBy: 'the `mailing-retention` Schedule (hourly), or at once on request (`POST /v1/mailings/{id}/erase`)',
   },
   {
     data: "Recipient's name, address and email",
