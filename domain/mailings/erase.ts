@@ -15,6 +15,7 @@ export interface ErasableMailing {
   test: boolean;
   mode: Mode;
   status: MailingStatus;
+  title: string;
   document: MailingDocument;
   warnings: RequestWarning[] | null;
   erased_at: Date | null;
@@ -28,7 +29,7 @@ export async function lockMailingForErasure(trx: Tx, mailingId: string): Promise
   return (await trx('shipments')
     .where('id', mailingId)
     .forUpdate()
-    .first('id', 'account_id', 'test', 'mode', 'status', 'document', 'warnings', 'erased_at')) as ErasableMailing | undefined;
+    .first('id', 'account_id', 'test', 'mode', 'status', 'title', 'document', 'warnings', 'erased_at')) as ErasableMailing | undefined;
 }
 
 /** What an erased mailing's letter keeps: its kind, a catalogue letter's title and slug, an own PDF's hash, pages and sheets. */
@@ -59,13 +60,15 @@ function erasedWarnings(warnings: RequestWarning[] | null): RequestWarning[] {
  */
 export async function eraseMailingRow(trx: Tx, mailing: ErasableMailing): Promise<{ erasedAt: Date; title: string; proofs: number }> {
   const document = erasedDocument(mailing.document);
+  // A catalogue letter's title is the catalogue's: it stays; a free or PDF letter's is the customer's.
+  const title = mailing.document.kind === 'catalogue' ? mailing.title : ERASED;
   const [row] = (await trx('shipments')
     .where('id', mailing.id)
     .update({
       recipient: JSON.stringify({ name: ERASED, lines: [], postcode: '', city: '', country: 'FR' }),
       recipient_email: null,
       document: JSON.stringify(document),
-      title: document.title,
+      title,
       layout: null,
       warnings: JSON.stringify(erasedWarnings(mailing.warnings)),
       erased_at: trx.fn.now(),
@@ -73,7 +76,7 @@ export async function eraseMailingRow(trx: Tx, mailing: ErasableMailing): Promis
     })
     .returning(['erased_at'])) as { erased_at: Date }[];
   const proofs = await trx('shipment_proofs').where('shipment_id', mailing.id).whereNotNull('pdf').update({ pdf: null });
-  return { erasedAt: row!.erased_at, title: document.title, proofs };
+  return { erasedAt: row!.erased_at, title, proofs };
 }
 
 /** The SQL condition of a final mailing `s` (domain/mailings/states.ts isFinal). */

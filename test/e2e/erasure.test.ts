@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { balanceOf, call, createAccount, eventually, type TestAccount } from '../support/api.js';
 import { stack } from '../support/stack.js';
-import { freeLetter, recipient, sender } from '../support/fixtures.js';
+import { boxLetterValues, freeLetter, recipient, sender } from '../support/fixtures.js';
 import { base64, textPdf } from '../support/own-pdfs.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { createWebhookEndpoint } from '../../domain/webhooks/endpoints.js';
@@ -147,6 +147,22 @@ describe('erasure of a mailing’s personal data (domain/privacy/erasure.ts)', f
     const stored = await findOwnPdf(db, c.id);
     expect(stored && sha256(stored.pdf), 'what filing reads').to.equal(digest);
     expect(await findOwnPdf(db, b.id), 'an erased mailing has no PDF to read').to.equal(undefined);
+  });
+
+  it('a catalogue letter keeps the catalogue’s title and slug, not its fields’ values', async () => {
+    const letter = { slug: 'resiliation-box-internet', provider: 'bouygues-telecom', fields: boxLetterValues };
+    const res = await post(account.testKey, { mode: 'simple', letter, sender, recipient });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    await advance(res.body.id, { step: 2 });
+    const before = (await get(res.body.id)).body;
+    expect(before.document.text).to.include(boxLetterValues.subscriberId);
+    await eraseMailingPersonalData(stack().db, res.body.id);
+    const after = (await get(res.body.id)).body;
+    expect(after.title).to.equal(before.title);
+    expect(after.document).to.deep.equal({ kind: 'catalogue', title: before.document.title, text: '', letter: before.document.letter });
+    const row = await stack().db('shipments').where({ id: res.body.id }).first('layout', 'document');
+    expect(row.layout).to.equal(null);
+    expect(JSON.stringify(row)).not.to.include(boxLetterValues.subscriberId);
   });
 
   it('two erasures of one mailing at once give one result, recorded once', async () => {
