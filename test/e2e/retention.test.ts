@@ -141,6 +141,25 @@ describe('retention and erasure of mailings', function () {
       expect(proofs.every((p) => /^[0-9a-f]{64}$/.test(p.sha256))).to.equal(true);
     });
 
+    it('is the worker’s registered Schedule: a run it starts erases what is past its term', async () => {
+      const owner = await createAccount();
+      const id = await delivered(owner.testKey);
+      await endedDaysAgo(id, MAILING_RETENTION_DEFAULT_DAYS + 1);
+      const schedule = stack().temporal.client.schedule.getHandle('mailing-retention');
+      const described = await schedule.describe();
+      expect(described.action).to.deep.include({ type: 'startWorkflow', workflowType: 'applyRetention' });
+      expect(described.spec.intervals?.map((i) => i.every)).to.deep.equal([3_600_000]);
+      await schedule.trigger();
+      expect(
+        await eventually(
+          () => erasedAt(id),
+          (at) => at !== null,
+          20_000,
+          200,
+        ),
+      ).to.be.instanceOf(Date);
+    });
+
     it('applies the account’s own period (set within its bounds), and never erases a mailing that is not final', async () => {
       const owner = await createAccount();
       await stack().db('accounts').where({ id: owner.id }).update({ retention_days: 30 });
