@@ -49,7 +49,11 @@ export async function down(knex: Knex): Promise<void> {
     BEGIN
       RAISE EXCEPTION 'audit_log is append-only';
     END $$;
-    DELETE FROM pdf_documents d WHERE d.pdf IS NULL AND NOT EXISTS (SELECT 1 FROM shipment_pdfs p WHERE p.sha256 = d.sha256);
+    -- Erased bytes cannot come back: the columns are required again only when nothing was erased.
+    DO $$ BEGIN
+      IF NOT EXISTS (SELECT 1 FROM shipment_proofs WHERE pdf IS NULL) THEN ALTER TABLE shipment_proofs ALTER COLUMN pdf SET NOT NULL; END IF;
+      IF NOT EXISTS (SELECT 1 FROM pdf_documents WHERE pdf IS NULL) THEN ALTER TABLE pdf_documents ALTER COLUMN pdf SET NOT NULL; END IF;
+    END $$;
     DROP TRIGGER IF EXISTS shipment_proof_sha256 ON shipment_proofs;
     DROP FUNCTION IF EXISTS shipment_proof_sha256();
     ALTER TABLE shipment_proofs DROP COLUMN sha256;
