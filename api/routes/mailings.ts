@@ -4,7 +4,7 @@ import { notFound } from '../../domain/errors.js';
 import { createMailing } from '../../domain/mailings/create.js';
 import type { Mailing, MailingViewRow } from '../../domain/mailings/mailing.js';
 import { listMailings } from '../../domain/mailings/listing.js';
-import { erasedProofHash, proofErased, proofPdf } from '../../domain/mailings/proofs.js';
+import { erasedProofHash, proofErased, proofHash, proofPdf } from '../../domain/mailings/proofs.js';
 import { eraseMailingPersonalData } from '../../domain/privacy/erasure.js';
 import { PROOF_LABELS, type ProofKind, type MailingStatus } from '../../domain/mailings/states.js';
 import { advanceMailing, cancelMailing, type OwnMailingRow } from '../../domain/mailings/updates.js';
@@ -120,13 +120,16 @@ export const mailingRoutes = [
       const { shipment: mailing } = await ownMailing(ctx, params.id);
       if (!mailing.proofs.some((p) => p.kind === params.kind))
         throw notFound(`The ${PROOF_LABELS[params.kind].toLowerCase()} of mailing ${params.id} is not available yet.`);
-      if (mailing.erasedAt) {
-        const sha256 = await erasedProofHash(deps(ctx).db, params.id, params.kind);
-        if (sha256) throw proofErased(params.id, params.kind, sha256);
-      }
+      const hash = await proofHash(deps(ctx).db, params.id, params.kind);
+      if (hash?.erased) throw proofErased(params.id, params.kind, hash.sha256);
       const expiresAt = new Date(Date.now() + PROOF_LINK_SECONDS * 1000);
       const token = sealToken({ id: params.id, kind: params.kind, exp: expiresAt.getTime() }, deps(ctx).config.secretKey, 'proof-link');
-      ctx.body = { kind: params.kind, url: `${publicOrigin(ctx)}/v1/proof-files/${token}`, expiresAt: expiresAt.toISOString() };
+      ctx.body = {
+        kind: params.kind,
+        url: `${publicOrigin(ctx)}/v1/proof-files/${token}`,
+        expiresAt: expiresAt.toISOString(),
+        ...(hash && { sha256: hash.sha256 }),
+      };
     },
   }),
   defineRoute<{ id: string }, Record<string, never>, undefined>({

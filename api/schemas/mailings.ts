@@ -210,6 +210,11 @@ export const proofLinkSchema = Joi.object({
     .required(),
   url: Joi.string().uri().required().description('Signed download link of the PDF proof'),
   expiresAt: Joi.string().isoDate().required(),
+  sha256: Joi.string()
+    .pattern(/^[0-9a-f]{64}$/)
+    .description(
+      "SHA-256 of the proof's PDF, as the download serves it; it stays once the mailing's personal data is erased (404 proof_erased gives it then), to check a copy you kept",
+    ),
 }).label('ProofLink');
 
 /** V1TestAdvance: {} (next step), { step } (that step) or { status: returned | error }. */

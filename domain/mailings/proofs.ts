@@ -21,6 +21,13 @@ export function storeProofCte(mailingId: string, kind: string, pdf: string): str
   )`;
 }
 
+/** A proof's SHA-256 (of its PDF as stored), and whether its PDF was erased; undefined when there is no such proof. */
+export async function proofHash(db: Db, mailingId: string, kind: ProofKind): Promise<{ sha256: string; erased: boolean } | undefined> {
+  const proof = (await db('shipment_proofs').where({ shipment_id: mailingId, kind }).first('sha256', db.raw('pdf IS NULL AS erased'))) as
+    { sha256: string; erased: boolean } | undefined;
+  return proof && { sha256: proof.sha256, erased: proof.erased };
+}
+
 /** The SHA-256 of a proof whose PDF was erased with its mailing's personal data (domain/privacy/erasure.ts); undefined otherwise. */
 export async function erasedProofHash(db: Db, mailingId: string, kind: ProofKind): Promise<string | undefined> {
   const proof = (await db('shipment_proofs').where({ shipment_id: mailingId, kind }).whereNull('pdf').first('sha256')) as { sha256: string } | undefined;

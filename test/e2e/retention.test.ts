@@ -50,6 +50,7 @@ describe('retention and erasure of mailings', function () {
       const link = await call('GET', `/v1/mailings/${id}/proofs/delivery`, { key: account.testKey });
       expect(link.status).to.equal(200);
       const pdf = await fetch(link.body.url).then(async (r) => Buffer.from(await r.arrayBuffer()));
+      expect(link.body.sha256, 'the link gives the hash of what it serves').to.equal(sha256(pdf));
 
       const res = await erase(id);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
