@@ -3,6 +3,9 @@ import { purgeExpiredCounters } from '../domain/access/keys.js';
 import { purgeExpiredIdempotencyKeys } from '../domain/access/idempotency.js';
 import { purgeExpiredCache } from '../domain/lookups/cache.js';
 import { purgeRequestLog } from '../domain/access/request-log.js';
+import { purgeAuditLog } from '../domain/access/audit.js';
+import { erasePastRetention } from '../domain/privacy/erasure.js';
+import { AUDIT_LOG_RETENTION_DAYS } from '../domain/privacy/retention.js';
 
 export function maintenanceActivities(db: Db) {
   return {
@@ -21,6 +24,19 @@ export function maintenanceActivities(db: Db) {
       await purgeExpiredCache(db);
       const idempotencyKeys = await purgeExpiredIdempotencyKeys(db);
       return { idempotencyKeys, requestLogRows: await purgeRequestLog(db) };
+    },
+
+    /**
+     * One pass of the "mailing-retention" schedule (domain/privacy/erasure.ts): final mailings past
+     * their account's retention period at `now` lose their personal data, at most `limit` of them.
+     */
+    async eraseMailingsPastRetention(options: { now: string; limit?: number }): Promise<{ erased: number; more: boolean }> {
+      return erasePastRetention(db, { now: new Date(options.now), ...(options.limit !== undefined && { limit: options.limit }) });
+    },
+
+    /** Audit log entries older than a year (domain/privacy/retention.ts). */
+    async purgeOldAuditEntries(): Promise<number> {
+      return purgeAuditLog(db, AUDIT_LOG_RETENTION_DAYS);
     },
   };
 }

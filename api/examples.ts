@@ -112,6 +112,7 @@ export function requestExamples(): Record<string, RequestExample> {
     getMailing: { params: { id: SAMPLE_ID } },
     getMailingProof: { params: { id: SAMPLE_ID, kind: 'filing' } },
     cancelMailing: { params: { id: SAMPLE_ID } },
+    eraseMailing: { params: { id: SAMPLE_ID } },
     advanceTestMailing: { params: { id: SAMPLE_ID }, body: { step: 2 } },
     downloadProof: { params: { token: 'ZXhhbXBsZS10b2tlbi1mcm9tLWEtcHJvb2YtbGluaw' } },
     // The partners' lookups ask what test/fixtures/partners/ recorded, so that test/e2e/code-samples.test.ts runs them.

@@ -5,12 +5,14 @@ import { loadConfig } from '../lib/config.js';
 import { openToolDatabase } from './local/database.js';
 import type { Db } from '../db/knex.js';
 import { createApiKey, KEY_PATTERN, revokeApiKey } from '../domain/access/keys.js';
-import { changeAccount, createAccount, requireAccount } from '../domain/access/accounts.js';
+import { accountRetentionDays, changeAccount, createAccount, requireAccount, setAccountRetentionDays } from '../domain/access/accounts.js';
 import { ADMIN_CLI } from '../domain/access/audit.js';
 import { setAiEnabled } from '../domain/access/ai-consent.js';
 import { aiProvider } from '../domain/privacy/processors.js';
 import { pendingProductionAccess } from '../domain/access/production-requests.js';
-import { NotFound } from '../domain/errors.js';
+import { DomainError, NotFound } from '../domain/errors.js';
+import { eraseMailingPersonalData } from '../domain/privacy/erasure.js';
+import { isAllowedRetention, MAILING_RETENTION_MAX_DAYS, MAILING_RETENTION_MIN_DAYS } from '../domain/privacy/retention.js';
 import { listDeliveries } from '../domain/webhooks/deliveries.js';
 import { isScope, SCOPES, type Scope } from '../domain/access/scopes.js';
 import { topUp } from '../domain/billing/ledger.js';
@@ -54,6 +56,7 @@ const usage = `usage:
   admin account suspend|unsuspend|live-enable --account ID
   admin account pending
   admin account ai-enable|ai-disable --account ID
+  admin account retention --account ID [--days N]
   admin key create --account ID --mode test|live [--scopes a,b]
   admin key revoke --key KEY_OR_ID
   admin balance topup --account ID --cents N
@@ -61,6 +64,7 @@ const usage = `usage:
   admin webhook deliveries --account ID [--limit N]
   admin webhook ping --id ENDPOINT_ID
   admin mailing costs [--account ID] [--id SHIPMENT_ID] [--limit N]
+  admin mailing erase --id SHIPMENT_ID
   admin request list [--status S] [--account ID] [--limit N]
   admin request set-status --id ID --status received|in_review|planned|published|declined [--note TEXT]`;
 
@@ -132,6 +136,18 @@ async function run(db: Db, command: string, values: Record<string, string | bool
     case 'account pending':
       // Production access requests waiting for `account live-enable`, oldest first.
       return { data: await pendingProductionAccess(db) };
+    case 'account retention': {
+      // How long the account's final mailings keep their personal data (docs/retention.md); --days sets it.
+      const id = required(values, 'account');
+      await accountExists(db, id);
+      const bounds = { minDays: MAILING_RETENTION_MIN_DAYS, maxDays: MAILING_RETENTION_MAX_DAYS };
+      if (values.days === undefined) return { accountId: id, retentionDays: await accountRetentionDays(db, id), ...bounds };
+      const days = Number(values.days);
+      if (!isAllowedRetention(days))
+        throw new CliError('invalid_arguments', `--days is a whole number of days from ${MAILING_RETENTION_MIN_DAYS} to ${MAILING_RETENTION_MAX_DAYS}`, 1);
+      const { before } = await setAccountRetentionDays(db, id, days, ADMIN_CLI);
+      return { accountId: id, retentionDays: days, previousDays: before, ...bounds };
+    }
     case 'key create': {
       const account = required(values, 'account');
       await accountExists(db, account);
@@ -194,6 +210,18 @@ async function run(db: Db, command: string, values: Record<string, string | bool
       if (mailingId && !UUID.test(mailingId)) throw new CliError('invalid_arguments', '--id is a mailing id', 1);
       return { mailings: await operatorCosts(db, { accountId, shipmentId: mailingId, limit: limitOf(values) }) };
     }
+    case 'mailing erase': {
+      // A final mailing's personal data, erased as POST /v1/mailings/{id}/erase does (docs/retention.md).
+      const id = required(values, 'id');
+      if (!UUID.test(id)) throw new CliError('invalid_arguments', '--id is a mailing id', 1);
+      try {
+        return await eraseMailingPersonalData(db, id, { actor: ADMIN_CLI, via: 'admin' });
+      } catch (error) {
+        if (error instanceof NotFound) throw new CliError('not_found', error.message);
+        if (error instanceof DomainError && error.code) throw new CliError(error.code, error.message);
+        throw error;
+      }
+    }
     case 'request list': {
       const status = typeof values.status === 'string' ? requestStatus(values.status) : undefined;
       return {
@@ -232,6 +260,7 @@ async function main(): Promise<number> {
         status: { type: 'string' },
         note: { type: 'string' },
         limit: { type: 'string' },
+        days: { type: 'string' },
       },
     });
   } catch (error) {

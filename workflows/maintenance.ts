@@ -26,6 +26,31 @@ export async function purgeWebhookDeliveries(): Promise<{ deliveries: number }> 
   return { deliveries: await purgeWebhookHistory() };
 }
 
+const { eraseMailingsPastRetention, purgeOldAuditEntries } = proxyActivities<Activities>({
+  startToCloseTimeout: '5m',
+  retry: { maximumAttempts: 3 },
+});
+
+/** Passes of one run of applyRetention; what remains waits for the next run. */
+const RETENTION_PASSES = 20;
+
+/**
+ * Run by the "mailing-retention" Temporal Schedule (hourly): final mailings past their account's
+ * retention period (accounts.retention_days) lose their personal data, and audit log entries older
+ * than a year go (domain/privacy/retention.ts). `now` (an ISO time) defaults to the workflow's
+ * clock: what a test on the time-skipping server skips, or the time it passes.
+ */
+export async function applyRetention(options: { now?: string; limit?: number } = {}): Promise<{ mailings: number; auditEntries: number }> {
+  const now = options.now ?? new Date().toISOString();
+  let mailings = 0;
+  for (let pass = 0; pass < RETENTION_PASSES; pass++) {
+    const { erased, more } = await eraseMailingsPastRetention({ now, ...(options.limit !== undefined && { limit: options.limit }) });
+    mailings += erased;
+    if (!more) break;
+  }
+  return { mailings, auditEntries: await purgeOldAuditEntries() };
+}
+
 const { resumeUnattendedMailings } = proxyActivities<Activities>({
   startToCloseTimeout: '5m',
   retry: { maximumAttempts: 3 },

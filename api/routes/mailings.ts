@@ -4,7 +4,8 @@ import { notFound } from '../../domain/errors.js';
 import { createMailing } from '../../domain/mailings/create.js';
 import type { Mailing, MailingViewRow } from '../../domain/mailings/mailing.js';
 import { listMailings } from '../../domain/mailings/listing.js';
-import { proofPdf } from '../../domain/mailings/proofs.js';
+import { erasedProofHash, proofErased, proofHash, proofPdf } from '../../domain/mailings/proofs.js';
+import { eraseMailingPersonalData } from '../../domain/privacy/erasure.js';
 import { PROOF_LABELS, type ProofKind, type MailingStatus } from '../../domain/mailings/states.js';
 import { advanceMailing, cancelMailing, type OwnMailingRow } from '../../domain/mailings/updates.js';
 import { openToken, sealToken } from '../../lib/crypto.js';
@@ -109,7 +110,8 @@ export const mailingRoutes = [
     path: '/v1/mailings/{id}/proofs/{kind}',
     tag: 'Mailings',
     summary: 'A temporary download link (5 minutes) for a proof: filing, delivery or return',
-    description: '404 until the proof is available (mailing.proof_available announces it).',
+    description:
+      '404 until the proof is available (mailing.proof_available announces it). Once the mailing is erased (erasedAt), 404 proof_erased with details { kind, sha256 }: the PDF is gone, its SHA-256 stays to check a copy you kept.',
     scope: 'mailings:read',
     params: proofParams,
     success: { status: 200, description: 'ProofLink', schema: proofLinkSchema },
@@ -118,9 +120,16 @@ export const mailingRoutes = [
       const { shipment: mailing } = await ownMailing(ctx, params.id);
       if (!mailing.proofs.some((p) => p.kind === params.kind))
         throw notFound(`The ${PROOF_LABELS[params.kind].toLowerCase()} of mailing ${params.id} is not available yet.`);
+      const hash = await proofHash(deps(ctx).db, params.id, params.kind);
+      if (hash?.erased) throw proofErased(params.id, params.kind, hash.sha256);
       const expiresAt = new Date(Date.now() + PROOF_LINK_SECONDS * 1000);
       const token = sealToken({ id: params.id, kind: params.kind, exp: expiresAt.getTime() }, deps(ctx).config.secretKey, 'proof-link');
-      ctx.body = { kind: params.kind, url: `${publicOrigin(ctx)}/v1/proof-files/${token}`, expiresAt: expiresAt.toISOString() };
+      ctx.body = {
+        kind: params.kind,
+        url: `${publicOrigin(ctx)}/v1/proof-files/${token}`,
+        expiresAt: expiresAt.toISOString(),
+        ...(hash && { sha256: hash.sha256 }),
+      };
     },
   }),
   defineRoute<{ id: string }, Record<string, never>, undefined>({
@@ -136,6 +145,25 @@ export const mailingRoutes = [
     errors: [400, 401, 403, 404, 409, 429, 500, 503],
     async handler(ctx, { params }) {
       await cancelMailing(deps(ctx), ownRow(ctx), params.id, updateId(ctx, 'cancel'));
+      ctx.services.mailings.forget(params.id);
+      ctx.body = (await ownMailing(ctx, params.id)).shipment;
+    },
+  }),
+  defineRoute<{ id: string }, Record<string, never>, undefined>({
+    operationId: 'eraseMailing',
+    method: 'POST',
+    path: '/v1/mailings/{id}/erase',
+    tag: 'Mailings',
+    summary: "Erase a final mailing's personal data: the recipient, the letter's content, the proofs' PDFs",
+    description:
+      'Beyond SPEC.md, non-breaking. Once the mailing is final (409 mailing_not_final before). The answer is the erased mailing: erasedAt set, recipient ["(effacé)"], document with an empty text (title "(effacé)" unless a catalogue letter); its amount, events, tracking number, reference, proofs (listed, with 404 proof_erased for their PDFs) and SHA-256 hashes stay. Erasing an erased mailing answers it as it is. Done anyway after the account\'s retention period (docs/retention.md).',
+    scope: 'mailings:write',
+    params: mailingIdParams,
+    success: { status: 200, description: 'Shipment, erased', schema: mailingSchema },
+    errors: [400, 401, 403, 404, 409, 429, 500],
+    async handler(ctx, { params }) {
+      const auth = ctx.state.auth!;
+      await eraseMailingPersonalData(deps(ctx).db, params.id, { accountId: auth.accountId, test: auth.mode === 'test', via: 'api' });
       ctx.services.mailings.forget(params.id);
       ctx.body = (await ownMailing(ctx, params.id)).shipment;
     },
@@ -178,7 +206,10 @@ export const mailingRoutes = [
         throw notFound('This proof link is unknown or has expired; ask for a new one.');
       }
       const pdf = await proofPdf(deps(ctx).db, link.id, link.kind);
-      if (!pdf) throw notFound('No such proof.');
+      if (!pdf) {
+        const sha256 = await erasedProofHash(deps(ctx).db, link.id, link.kind);
+        throw sha256 ? proofErased(link.id, link.kind, sha256) : notFound('No such proof.');
+      }
       ctx.type = 'application/pdf';
       ctx.set('Content-Disposition', `inline; filename="${link.kind}-${link.id}.pdf"`);
       ctx.body = pdf;

@@ -141,6 +141,13 @@ export const mailingSchema = Joi.object({
   warnings: requestWarningsSchema.required(),
   sendAt: sendAt.allow(null).required().description('The send date (YYYY-MM-DD, Europe/Paris) the mailing waits for while paid; null when filed at once'),
   batch: uuid.allow(null).required().description('The batch it was sent in (POST /v1/mailing-batches); null for a mailing of its own'),
+  erasedAt: Joi.string()
+    .isoDate()
+    .allow(null)
+    .required()
+    .description(
+      'When its personal data was erased (POST /v1/mailings/{id}/erase, or the account\'s retention period after it became final); null: not erased. An erased mailing keeps its amount, history, tracking number and hashes; its recipient reads ["(effacé)"], its document has an empty text (and the title "(effacé)" unless a catalogue letter), its proofs are listed but no longer downloadable',
+    ),
   document: Joi.object({
     kind: Joi.string().valid('catalogue', 'free', 'pdf').required(),
     title: Joi.string().required(),
@@ -203,6 +210,11 @@ export const proofLinkSchema = Joi.object({
     .required(),
   url: Joi.string().uri().required().description('Signed download link of the PDF proof'),
   expiresAt: Joi.string().isoDate().required(),
+  sha256: Joi.string()
+    .pattern(/^[0-9a-f]{64}$/)
+    .description(
+      "SHA-256 of the proof's PDF, as the download serves it; it stays once the mailing's personal data is erased (404 proof_erased gives it then), to check a copy you kept",
+    ),
 }).label('ProofLink');
 
 /** V1TestAdvance: {} (next step), { step } (that step) or { status: returned | error }. */

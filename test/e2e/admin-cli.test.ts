@@ -2,6 +2,7 @@ import { admin } from '../support/admin.js';
 import { expect } from 'chai';
 import { call, eventually, expenseGroup } from '../support/api.js';
 import { stack } from '../support/stack.js';
+import { freeLetter, recipient, sender } from '../support/fixtures.js';
 import { decrypt } from '../../lib/crypto.js';
 import { SCOPES } from '../../domain/access/scopes.js';
 import { submitProductionAccess } from '../../domain/access/production-access.js';
@@ -153,6 +154,37 @@ describe('admin CLI (DESIGN.md §3)', function () {
     } finally {
       await receiver.stop();
     }
+  });
+
+  it('shows and sets an account’s retention period within its bounds (audit-logged), and erases a final mailing’s personal data', async () => {
+    const created = (await admin(['account', 'create', '--name', 'Retention SAS'])).json.id as string;
+    const shown = await admin(['account', 'retention', '--account', created]);
+    expect(shown).to.deep.equal({ code: 0, json: { accountId: created, retentionDays: 1827, minDays: 30, maxDays: 3653 } });
+    const set = await admin(['account', 'retention', '--account', created, '--days', '365']);
+    expect(set.json).to.deep.equal({ accountId: created, retentionDays: 365, previousDays: 1827, minDays: 30, maxDays: 3653 });
+    expect((await stack().db('accounts').where({ id: created }).first('retention_days')).retention_days).to.equal(365);
+    const logged = await stack().db('audit_log').where({ account_id: created, action: 'account.retention_changed' });
+    expect(logged.map((e) => [e.actor_label, e.details])).to.deep.equal([['admin CLI', { from: 1827, to: 365 }]]);
+    for (const days of ['29', '3654', '12.5', 'ten']) {
+      const refused = await admin(['account', 'retention', '--account', created, '--days', days]);
+      expect([refused.code, refused.json.error.code], days).to.deep.equal([1, 'invalid_arguments']);
+    }
+    expect((await admin(['account', 'retention', '--account', '00000000-0000-4000-8000-000000000000'])).json.error.code).to.equal('not_found');
+
+    const key = (await admin(['key', 'create', '--account', created, '--mode', 'test'])).json.key as string;
+    const mailing = (await call('POST', '/v1/mailings', { key, body: { mode: 'simple', letter: freeLetter, sender, recipient } })).body.id as string;
+    const early = await admin(['mailing', 'erase', '--id', mailing]);
+    expect([early.code, early.json.error.code]).to.deep.equal([2, 'mailing_not_final']);
+    await call('POST', `/v1/test/mailings/${mailing}/advance`, { key, body: { step: 2 } });
+    const erased = await admin(['mailing', 'erase', '--id', mailing]);
+    expect(erased.code).to.equal(0);
+    expect(erased.json).to.include({ mailingId: mailing, accountId: created, test: true, alreadyErased: false, proofPdfs: 1 });
+    expect((await call('GET', `/v1/mailings/${mailing}`, { key })).body.recipient).to.deep.equal(['(effacé)']);
+    expect((await admin(['mailing', 'erase', '--id', mailing])).json).to.include({ alreadyErased: true, erasedAt: erased.json.erasedAt });
+    expect((await admin(['mailing', 'erase', '--id', '00000000-0000-4000-8000-000000000000'])).json.error.code).to.equal('not_found');
+    expect((await admin(['mailing', 'erase', '--id', 'nope'])).json.error.code).to.equal('invalid_arguments');
+    const [entry] = await stack().db('audit_log').where({ account_id: created, action: 'mailing.erased' });
+    expect(entry).to.include({ target_id: mailing, actor_label: 'admin CLI' });
   });
 
   it('answers unknown commands and missing options with a JSON error and a non-zero exit', async () => {

@@ -25,6 +25,7 @@ const PLACEHOLDER_ANSWERS: Record<string, number> = {
   getMailing: 404,
   getMailingProof: 404,
   cancelMailing: 404,
+  eraseMailing: 404,
   advanceTestMailing: 404,
   downloadProof: 404,
 };

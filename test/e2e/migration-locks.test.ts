@@ -29,6 +29,7 @@ describe('migrations give way to traffic (MIGRATION_LOCK_TIMEOUT)', function () 
     const db = createDb(postgres.url, { role: 'tool' });
     try {
       await migrateLatest(db);
+      await db.migrate.down(); // retention and erasure (accounts.retention_days, shipments.erased_at…)
       await db.migrate.down(); // the batch list's index, built concurrently
       await db.migrate.down(); // the simulated operator's document columns: an ALTER TABLE
     } finally {
@@ -101,12 +102,16 @@ describe('migrations give way to traffic (MIGRATION_LOCK_TIMEOUT)', function () 
     expect((JSON.parse(again.output) as { applied: string[] }).applied).to.deep.equal([
       '20261203000100_simulator_documents.js',
       '20261204000100_batch_list_index_concurrently.js',
+      '20261205000200_retention.js',
     ]);
   });
 
   it('an index built concurrently waits for writers within the timeout; the next run replaces what a failed build left', async () => {
     const db = createDb(postgres.url, { role: 'tool' });
-    await db.migrate.down().finally(() => db.destroy());
+    await db.migrate
+      .down() // retention and erasure
+      .then(() => db.migrate.down()) // the batch list's index
+      .finally(() => db.destroy());
     const [admin, writer] = await Promise.all([connect(), connect()]);
     try {
       expect(await batchIndex(admin)).to.equal(undefined);

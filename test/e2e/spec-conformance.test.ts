@@ -66,7 +66,7 @@ describe('SPEC.md Endpoints table', function () {
     const spec = new Set(specEndpoints().map((r) => `${r.method} ${r.path}`));
     const extra = routes.filter((r) => r.path.startsWith('/v1/') && !spec.has(`${r.method} ${r.path}`)).map((r) => `${r.method} ${r.path}`);
     // DESIGN.md §2 (cancel), the proof download behind ProofLink, the public OpenAPI document, the quote of a mailing (issue 28),
-    // and mailing batches (issue 29).
+    // mailing batches (issue 29) and the erasure of a mailing's personal data (issue 53).
     expect(extra.sort()).to.deep.equal(
       [
         'GET /v1/proof-files/{token}',
@@ -76,6 +76,7 @@ describe('SPEC.md Endpoints table', function () {
         'POST /v1/mailing-batches',
         'GET /v1/mailing-batches',
         'GET /v1/mailing-batches/{id}',
+        'POST /v1/mailings/{id}/erase',
       ].sort(),
     );
   });

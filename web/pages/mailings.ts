@@ -1,8 +1,8 @@
 import { html, type Html } from '../html.js';
 import type { Session } from '../../domain/developers/sessions.js';
 import type { Mailing } from '../../domain/mailings/mailing.js';
-import { STATUS_LABELS, STATUSES } from '../../domain/mailings/states.js';
-import { BASE, layout, message, when, type Message } from './layout.js';
+import { isFinal, STATUS_LABELS, STATUSES } from '../../domain/mailings/states.js';
+import { BASE, csrfField, layout, message, when, type Message } from './layout.js';
 import { sendDateNote } from './mailing-send-date.js';
 import { mailingWarnings } from './mailing-warnings.js';
 import { ownPdfDetails } from './own-pdf.js';
@@ -46,7 +46,23 @@ function filterForm(filters: MailingFilters, referenceMax: number): Html {
   </form>`;
 }
 
-function row(s: Mailing): Html {
+/**
+ * What the row says of the mailing's personal data: erased (when), or a button that erases it once
+ * the mailing is final (owners only, as POST /v1/mailings/{id}/erase; docs/retention.md).
+ */
+function erasure(session: Session, s: Mailing): Html | string {
+  if (s.erasedAt)
+    return html`<br /><small class="erased" data-erased-at="${s.erasedAt}">Données personnelles effacées le ${when(new Date(s.erasedAt))}</small>`;
+  if (!isFinal(s.mode, s.status) || session.user?.role !== 'owner') return '';
+  return html`<form class="erase" method="post" action="${BASE}/envois/${s.id}/effacer">
+    ${csrfField(session)}
+    <button type="submit" title="Destinataire, contenu, PDF et preuves ; restent le montant, l’historique, le suivi et les empreintes">
+      Effacer les données personnelles
+    </button>
+  </form>`;
+}
+
+function row(session: Session, s: Mailing): Html {
   return html`<tr data-mailing-id="${s.id}">
     <td>${when(new Date(s.createdAt))}</td>
     <td>${s.title}<br /><small>${s.modeLabel} · ${euros(s.amountCents)}</small>${ownPdfDetails(s)}</td>
@@ -57,15 +73,23 @@ function row(s: Mailing): Html {
       <ol class="events">
         ${s.events.map((e) => html`<li>${when(new Date(e.at))} : ${e.label}</li>`)}
       </ol>
-      <small>Suivi ${s.trackingNumber}</small>${sendDateNote(s)}
+      <small>Suivi ${s.trackingNumber}</small>${sendDateNote(s)}${erasure(session, s)}
     </td>
     <td class="proofs">
-      ${s.proofs.length ? s.proofs.map((p) => html`<a href="${BASE}/envois/${s.id}/preuves/${p.kind}" data-proof="${p.kind}">${p.label} (PDF)</a><br />`) : '—'}
+      ${
+        s.proofs.length
+          ? s.proofs.map((p) =>
+              s.erasedAt
+                ? html`<span data-proof="${p.kind}">${p.label} (PDF effacé)</span><br />`
+                : html`<a href="${BASE}/envois/${s.id}/preuves/${p.kind}" data-proof="${p.kind}">${p.label} (PDF)</a><br />`,
+            )
+          : '—'
+      }
     </td>
   </tr>`;
 }
 
-/** The account's mailings (read-only), one environment at a time, with filters and pages. */
+/** The account's mailings (read-only but for the erasure of a final one), one environment at a time, with filters and pages. */
 export function mailingsPage(
   session: Session,
   input: { filters: MailingFilters; referenceMax: number; mailings: Mailing[]; nextCursor: string | null; m?: Message },
@@ -96,7 +120,7 @@ export function mailingsPage(
                 </tr>
               </thead>
               <tbody>
-                ${mailings.map(row)}
+                ${mailings.map((s) => row(session, s))}
               </tbody>
             </table>`
           : html`<p id="no-mailings">Aucun envoi ${filters.env === 'live' ? 'de production' : 'de test'} ne correspond.</p>`

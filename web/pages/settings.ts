@@ -1,8 +1,9 @@
-import { html } from '../html.js';
+import { html, type Html } from '../html.js';
 import type { Session } from '../../domain/developers/sessions.js';
 import { PASSWORD_MIN_LENGTH } from '../../domain/developers/passwords.js';
 import { BASE, csrfField, layout, message, when, type Message } from './layout.js';
 import type { AiConsent } from '../../domain/access/ai-consent.js';
+import { MAILING_RETENTION_DEFAULT_DAYS, MAILING_RETENTION_MAX_DAYS, MAILING_RETENTION_MIN_DAYS } from '../../domain/privacy/retention.js';
 
 /** The AI features of the account: on or off, the provider they send to, and whether this user may change it (owners). */
 export interface AiSetting {
@@ -36,10 +37,53 @@ function aiSection(session: Session, ai: AiSetting): ReturnType<typeof html> {
     <p><a href="${BASE}/confidentialite">Nos sous-traitants et le traitement des données personnelles</a></p>`;
 }
 
+/** The account's retention of final mailings, as the settings page shows it (owners may change it). */
+export interface RetentionState {
+  days: number;
+  mayChange: boolean;
+}
+
+/** "1827 jours (environ 5 ans)". */
+function daysText(days: number): string {
+  const years = days / 365.25;
+  return years >= 1 ? `${days} jours (environ ${Math.round(years * 10) / 10} an${years >= 2 ? 's' : ''})` : `${days} jours`;
+}
+
+function retentionSection(session: Session, retention: RetentionState): Html {
+  return html`<h2 id="conservation">Conservation des envois</h2>
+    <p>
+      Une fois un envoi terminé (distribué, retourné, annulé…), ses données personnelles (adresse et e-mail du destinataire, contenu de la lettre, PDF, preuves)
+      sont effacées au bout de <strong id="retention-days">${daysText(retention.days)}</strong>. Restent le montant, l’historique des statuts, le numéro de
+      suivi et les empreintes SHA-256 du document et des preuves. Les factures sont conservées dix ans (Code de commerce, art. L123-22).
+    </p>
+    ${
+      retention.mayChange
+        ? html`<form id="retention-form" method="post" action="${BASE}/parametres/conservation">
+            ${csrfField(session)}
+            <label for="retention_days"
+              >Durée de conservation, en jours (de ${String(MAILING_RETENTION_MIN_DAYS)} à ${String(MAILING_RETENTION_MAX_DAYS)} ;
+              ${String(MAILING_RETENTION_DEFAULT_DAYS)} par défaut, le délai de prescription de cinq ans)</label
+            ><input
+              id="retention_days"
+              name="retention_days"
+              type="number"
+              required
+              min="${String(MAILING_RETENTION_MIN_DAYS)}"
+              max="${String(MAILING_RETENTION_MAX_DAYS)}"
+              step="1"
+              value="${String(retention.days)}"
+            />
+            <p>Raccourcir la durée efface, dans l’heure, les envois terminés depuis plus longtemps.</p>
+            <p><button type="submit">Enregistrer la durée</button></p>
+          </form>`
+        : html`<p>Seul un propriétaire du compte peut changer cette durée.</p>`
+    }`;
+}
+
 export type TwoFactorState = { kind: 'off' } | { kind: 'waiting'; secret: string; uri: string } | { kind: 'on'; recoveryCodesLeft: number };
 
 /** Each form's fields have names of their own: the page holds three forms that ask the password. */
-export function settingsPage(session: Session, twoFactor: TwoFactorState, ai: AiSetting, m?: Message): string {
+export function settingsPage(session: Session, twoFactor: TwoFactorState, ai: AiSetting, retention: RetentionState, m?: Message): string {
   const user = session.user!;
   const secondFactor =
     twoFactor.kind === 'on'
@@ -93,7 +137,7 @@ export function settingsPage(session: Session, twoFactor: TwoFactorState, ai: Ai
         <p><button type="submit">Changer d’adresse</button></p>
       </form>
       <h2>Double authentification</h2>
-      ${secondFactor} ${aiSection(session, ai)}`,
+      ${secondFactor} ${aiSection(session, ai)} ${retentionSection(session, retention)}`,
   );
 }
 

@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import Joi from 'joi';
-import { InvalidRequest } from '../../domain/errors.js';
+import { Conflict, InvalidRequest, NotFound } from '../../domain/errors.js';
+import { eraseMailingPersonalData } from '../../domain/privacy/erasure.js';
 import { listMailings } from '../../domain/mailings/listing.js';
 import { proofPdf } from '../../domain/mailings/proofs.js';
 import type { MailingStatus, ProofKind } from '../../domain/mailings/states.js';
@@ -47,6 +48,34 @@ export function mailingRoutes(router: Router, kit: WebKit): void {
       kit.page(ctx, 200, mailingsPage(session, { filters, referenceMax: REFERENCE_MAX, mailings: list.data, nextCursor: list.nextCursor }));
     } catch (failure) {
       if (failure instanceof InvalidRequest) return refuse('Ce lien de page n’est plus valide : revenez à la première page de la liste.');
+      throw failure;
+    }
+  });
+
+  // A final mailing's personal data, erased as POST /v1/mailings/{id}/erase does: the account's owners only.
+  router.post('/envois/:id/effacer', kit.allowed('mailings'), async (ctx) => {
+    const session = ctx.state.session!;
+    const back = { href: `${BASE}/envois`, text: 'Envois' };
+    if (session.user!.role !== 'owner')
+      return kit.page(
+        ctx,
+        403,
+        infoPage(session, 'Accès refusé', { kind: 'error', text: 'Seul un propriétaire du compte peut effacer les données personnelles d’un envoi.' }, back),
+      );
+    const { error } = mailingIdParams.validate({ id: ctx.params.id });
+    try {
+      if (error) throw new NotFound('not a mailing id');
+      const done = await eraseMailingPersonalData(db, ctx.params.id!, { accountId: session.user!.accountId, actor: kit.actor(ctx), via: 'developer_space' });
+      ctx.redirect(`${BASE}/envois?env=${done.test ? 'test' : 'live'}`);
+    } catch (failure) {
+      if (failure instanceof NotFound)
+        return kit.page(ctx, 404, infoPage(session, 'Envoi introuvable', { kind: 'error', text: 'Aucun envoi de ce compte n’a cet identifiant.' }, back));
+      if (failure instanceof Conflict)
+        return kit.page(
+          ctx,
+          409,
+          infoPage(session, 'Envoi en cours', { kind: 'error', text: 'Les données personnelles d’un envoi s’effacent une fois l’envoi terminé.' }, back),
+        );
       throw failure;
     }
   });

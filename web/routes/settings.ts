@@ -8,6 +8,8 @@ import { BASE, infoPage, type Message } from '../pages/layout.js';
 import { recoveryCodesPage, settingsPage, type AiSetting, type TwoFactorState } from '../pages/settings.js';
 import { aiConsent, setAiEnabled } from '../../domain/access/ai-consent.js';
 import { aiProvider } from '../../domain/privacy/processors.js';
+import { accountRetentionDays, setAccountRetentionDays } from '../../domain/access/accounts.js';
+import { isAllowedRetention, MAILING_RETENTION_MAX_DAYS, MAILING_RETENTION_MIN_DAYS } from '../../domain/privacy/retention.js';
 import { CODE_REPLAYED, emailSchema, passwordRefusal, TOO_MANY_CODES, WRONG_CODE } from './account.js';
 
 const WRONG_PASSWORD = 'Mot de passe actuel incorrect.';
@@ -30,7 +32,9 @@ export function settingsRoutes(router: Router, kit: WebKit): void {
   });
   const show = async (ctx: Context, status: number, m?: Message): Promise<void> => {
     const session = ctx.state.session!;
-    kit.page(ctx, status, settingsPage(session, await twoFactorState(session), await aiSetting(session), m));
+    const user = session.user!;
+    const retention = { days: await accountRetentionDays(db, user.accountId), mayChange: user.role === 'owner' };
+    kit.page(ctx, status, settingsPage(session, await twoFactorState(session), await aiSetting(session), retention, m));
   };
   const error = (text: string): Message => ({ kind: 'error', text });
 
@@ -40,9 +44,22 @@ export function settingsRoutes(router: Router, kit: WebKit): void {
       '2fa-desactivee': 'La double authentification est désactivée.',
       'ia-activee': 'Les fonctions d’IA sont activées.',
       'ia-desactivee': 'Les fonctions d’IA sont désactivées.',
+      conservation: 'Durée de conservation des envois enregistrée.',
     };
     const notice = done[String(ctx.query.fait ?? '')];
     await show(ctx, 200, notice ? { kind: 'notice', text: notice } : undefined);
+  });
+
+  // The account's retention of final mailings (docs/retention.md): its owners only, audit-logged.
+  router.post('/parametres/conservation', kit.allowed('settings'), async (ctx) => {
+    const user = ctx.state.session!.user!;
+    if (user.role !== 'owner') return show(ctx, 403, error('Seul un propriétaire du compte peut changer la durée de conservation des envois.'));
+    const text = kit.form(ctx, 'retention_days').trim();
+    const days = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
+    if (!isAllowedRetention(days))
+      return show(ctx, 400, error(`Durée de conservation : un nombre entier de jours, de ${MAILING_RETENTION_MIN_DAYS} à ${MAILING_RETENTION_MAX_DAYS}.`));
+    await setAccountRetentionDays(db, user.accountId, days, kit.actor(ctx));
+    ctx.redirect(`${BASE}/parametres?fait=conservation`);
   });
 
   router.post('/parametres/mot-de-passe', kit.allowed('settings'), async (ctx) => {
