@@ -3,8 +3,10 @@ import { purgeExpiredCounters } from '../domain/access/keys.js';
 import { purgeExpiredIdempotencyKeys } from '../domain/access/idempotency.js';
 import { purgeExpiredCache } from '../domain/lookups/cache.js';
 import { purgeRequestLog } from '../domain/access/request-log.js';
+import { closeDueAccounts } from '../domain/access/closing.js';
+import type { Config } from '../lib/config.js';
 
-export function maintenanceActivities(db: Db) {
+export function maintenanceActivities(db: Db, config: Pick<Config, 'secretKey'>) {
   return {
     /** Answers from the worker process: proves API → Temporal → worker → activity end to end. */
     async reportWorkerAlive(): Promise<string> {
@@ -21,6 +23,11 @@ export function maintenanceActivities(db: Db) {
       await purgeExpiredCache(db);
       const idempotencyKeys = await purgeExpiredIdempotencyKeys(db);
       return { idempotencyKeys, requestLogRows: await purgeRequestLog(db) };
+    },
+
+    /** Closes the accounts whose closing's grace period is over and whose mailings have all ended (domain/access/closing.ts). */
+    async closeDueAccounts(): Promise<{ closed: string[]; waiting: string[] }> {
+      return closeDueAccounts(db, config.secretKey);
     },
   };
 }

@@ -19,6 +19,7 @@ import { billingRoutes } from './routes/billing.js';
 import { auditRoutes, requestLogRoutes } from './routes/logs.js';
 import { settingsRoutes } from './routes/settings.js';
 import { teamRoutes } from './routes/team.js';
+import { accountDataRoutes } from './routes/account-data.js';
 import { trustProxies } from '../lib/net/proxies.js';
 
 export { SESSION_COOKIE, type WebServices } from './kit.js';
@@ -164,6 +165,7 @@ export function createWebApp(services: WebServices): Koa {
   auditRoutes(router, kit);
   settingsRoutes(router, kit);
   teamRoutes(router, kit);
+  accountDataRoutes(router, kit);
 
   app.use(router.routes());
   app.use(router.allowedMethods());

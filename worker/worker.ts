@@ -18,7 +18,7 @@ import {
   trackingQueue,
 } from '../workflows/contract.js';
 import { temporalConnectionOptions } from '../temporal/connection.js';
-import { purgeExpiredData, purgeWebhookDeliveries, reconcileMailings } from '../workflows/index.js';
+import { closeAccounts, purgeExpiredData, purgeWebhookDeliveries, reconcileMailings } from '../workflows/index.js';
 import { logger } from '../lib/logger.js';
 import { startWorkerMetrics } from './metrics.js';
 import { SdkLogger } from './sdk-logger.js';
@@ -175,6 +175,8 @@ export async function ensureSchedules(client: Client, config: Config): Promise<v
     { scheduleId: 'maintenance-purge', every: '10m', workflowType: purgeExpiredData },
     { scheduleId: 'webhook-history-purge', every: '1h', workflowType: purgeWebhookDeliveries },
     { scheduleId: 'mailing-reconciler', every: '10m', workflowType: reconcileMailings },
+    // Accounts whose closing's grace period is over (docs/developer-space.md, "Closing the account").
+    { scheduleId: 'account-closing', every: '1h', workflowType: closeAccounts },
   ];
   for (const { scheduleId, every, workflowType } of schedules) {
     try {

@@ -1,5 +1,5 @@
 // The workflow bundle's entry point: every workflow type the worker serves.
-export { healthCheck, purgeExpiredData, purgeWebhookDeliveries, reconcileMailings } from './maintenance.js';
+export { closeAccounts, healthCheck, purgeExpiredData, purgeWebhookDeliveries, reconcileMailings } from './maintenance.js';
 export { letterPdf } from './letters.js';
 export { embedQuery, embedCatalogue } from './search.js';
 export { mailing } from './mailing.js';

@@ -8,7 +8,7 @@ import { isPublicAddress, isWebhookPort, WEBHOOK_PORTS } from '../../lib/net/pub
 import { EVENT_TYPES, type EventType } from './event-types.js';
 import { recordAudit, type Actor } from '../access/audit.js';
 import { WebhookEndpointError } from './endpoint-error.js';
-import { cancelPendingDeliveries } from './deliveries.js';
+import { cancelAccountPendingDeliveries, cancelPendingDeliveries } from './deliveries.js';
 
 /** SPEC.md "Limits": webhook addresses per account (deleted ones do not count). */
 export const MAX_WEBHOOK_ENDPOINTS = 5;
@@ -198,4 +198,51 @@ export async function rotateWebhookSecret(
     await recordAudit(trx, actor, { accountId, action: 'webhook.secret_rotated', target: { type: 'webhook', id }, details: { url: endpoint.url } });
     return { secret, previousExpiresAt };
   });
+}
+
+/** Every endpoint of the account, deleted ones included, without their secrets: the account's export. */
+export async function exportWebhookEndpoints(db: Db, accountId: string): Promise<(EndpointSummary & { deletedAt: Date | null })[]> {
+  const rows = await db('webhook_endpoints')
+    .where({ account_id: accountId })
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .select([...SUMMARY_COLUMNS, 'deleted_at']);
+  return rows.map((row) => ({ ...summary(row), deletedAt: row.deleted_at as Date | null }));
+}
+
+/**
+ * A closing account's webhooks stop (issue 53): each enabled endpoint is disabled, marked as
+ * disabled by the closing, and its pending deliveries end (`canceled`: a delivery waiting for its
+ * next retry is not attempted again). Within the confirmation's transaction.
+ */
+export async function stopAccountWebhooks(trx: Db, accountId: string): Promise<{ endpoints: number; deliveries: number }> {
+  const endpoints = await trx('webhook_endpoints')
+    .where({ account_id: accountId })
+    .whereNull('disabled_at')
+    .whereNull('deleted_at')
+    .update({ disabled_at: trx.fn.now(), disabled_by_closing: true })
+    .returning('id');
+  const deliveries = await cancelAccountPendingDeliveries(trx, accountId, 'account closing');
+  return { endpoints: endpoints.length, deliveries };
+}
+
+/** A canceled closing enables again the endpoints it had disabled (the deliveries it ended stay ended). */
+export async function resumeAccountWebhooks(trx: Db, accountId: string): Promise<number> {
+  return trx('webhook_endpoints')
+    .where({ account_id: accountId, disabled_by_closing: true })
+    .whereNull('deleted_at')
+    .update({ disabled_at: null, disabled_by_closing: false });
+}
+
+/** A closed account's endpoints erased: deleted, their URL and secrets gone (the delivery history keeps their ids). */
+export async function eraseAccountEndpoints(trx: Db, accountId: string): Promise<number> {
+  return trx('webhook_endpoints')
+    .where({ account_id: accountId })
+    .update({
+      url: 'https://erased.invalid/',
+      secret_sealed: '',
+      previous_secret_sealed: null,
+      previous_secret_expires_at: null,
+      disabled_at: trx.raw('coalesce(disabled_at, now())'),
+      deleted_at: trx.raw('coalesce(deleted_at, now())'),
+    });
 }
