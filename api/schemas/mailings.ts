@@ -141,6 +141,13 @@ export const mailingSchema = Joi.object({
   warnings: requestWarningsSchema.required(),
   sendAt: sendAt.allow(null).required().description('The send date (YYYY-MM-DD, Europe/Paris) the mailing waits for while paid; null when filed at once'),
   batch: uuid.allow(null).required().description('The batch it was sent in (POST /v1/mailing-batches); null for a mailing of its own'),
+  erasedAt: Joi.string()
+    .isoDate()
+    .allow(null)
+    .required()
+    .description(
+      'When its personal data was erased (POST /v1/mailings/{id}/erase, or the account\'s retention period after it became final); null: not erased. An erased mailing keeps its amount, history, tracking number and hashes; its recipient reads ["(effacé)"], its document has an empty text (and the title "(effacé)" unless a catalogue letter), its proofs are listed but no longer downloadable',
+    ),
   document: Joi.object({
     kind: Joi.string().valid('catalogue', 'free', 'pdf').required(),
     title: Joi.string().required(),

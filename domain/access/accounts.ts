@@ -89,3 +89,30 @@ export async function accountStanding(db: Db, id: string): Promise<AccountStandi
     addressCheckDefault: row.address_check_default as AddressCheck,
   };
 }
+
+/** How many days a final mailing of the account keeps its personal data (domain/privacy/retention.ts). */
+export async function accountRetentionDays(db: Db | Tx, id: string): Promise<number> {
+  await requireAccount(db as Db, id);
+  const row = (await db('accounts').where({ id }).first('retention_days')) as { retention_days: number };
+  return row.retention_days;
+}
+
+/**
+ * Sets the account's retention period, already checked against its bounds (the database checks them
+ * again); audit-logged when it changes. Returns the period before and after.
+ */
+export async function setAccountRetentionDays(db: Db, id: string, days: number, actor?: Actor): Promise<{ before: number; days: number }> {
+  await requireAccount(db, id);
+  return db.transaction(async (trx) => {
+    const before = (await trx('accounts').where({ id }).forUpdate().first('retention_days')) as { retention_days: number };
+    await trx('accounts').where({ id }).update({ retention_days: days });
+    if (before.retention_days !== days)
+      await recordAudit(trx, actor, {
+        accountId: id,
+        action: 'account.retention_changed',
+        target: { type: 'account', id },
+        details: { from: before.retention_days, to: days },
+      });
+    return { before: before.retention_days, days };
+  });
+}

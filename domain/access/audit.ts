@@ -52,13 +52,15 @@ export const AUDIT_ACTIONS = [
   'team.joined',
   'team.role_changed',
   'team.removed',
+  'account.retention_changed',
+  'mailing.erased',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditInput {
   accountId: string;
   action: AuditAction;
-  target: { type: 'key' | 'webhook' | 'account' | 'production_request' | 'user' | 'invitation'; id: string };
+  target: { type: 'key' | 'webhook' | 'account' | 'production_request' | 'user' | 'invitation' | 'mailing'; id: string };
   /** What helps read the entry later (a key's mode and last four characters, an address): never a secret. */
   details?: Record<string, unknown>;
 }
@@ -121,4 +123,14 @@ export async function auditPage(
     })),
     nextCursor,
   };
+}
+
+/**
+ * Deletes entries older than AUDIT_LOG_RETENTION_DAYS (domain/privacy/retention.ts; the table's
+ * trigger refuses any other delete). Returns how many went.
+ */
+export async function purgeAuditLog(db: Db, days: number): Promise<number> {
+  return db('audit_log')
+    .where('created_at', '<', db.raw('now() - make_interval(days => ?)', [days]))
+    .delete();
 }

@@ -47,6 +47,8 @@ export interface Mailing {
   sendAt: string | null;
   /** The batch it was sent in (POST /v1/mailing-batches); null for a mailing of its own. */
   batch: string | null;
+  /** When its personal data was erased (domain/privacy/erasure.ts); null: not erased. */
+  erasedAt: string | null;
   document?: MailingDocument;
 }
 
@@ -73,6 +75,8 @@ export interface MailingRow {
   send_at?: string | null;
   /** Its batch (domain/batches/); null or absent: a mailing of its own. */
   batch_id?: string | null;
+  /** When its personal data was erased; null or absent: not erased. */
+  erased_at?: Date | null;
 }
 
 /** The columns a Mailing is built from (and the owner): never the layout, which only printing reads. */
@@ -92,9 +96,13 @@ export const MAILING_VIEW_COLUMNS = [
   'amount_cents',
   'tracking_number',
   'created_at',
+  'erased_at',
 ] as const;
 
 export type MailingViewRow = Pick<MailingRow, (typeof MAILING_VIEW_COLUMNS)[number] | 'send_at' | 'batch_id'>;
+
+/** What an erased mailing shows instead of its recipient's lines and its letter's title and text (docs/retention.md). */
+export const ERASED = '(effacé)';
 
 /** The lines printed in the address window. */
 export function addressLines(address: PostalAddress): string[] {
@@ -122,7 +130,7 @@ export function toMailing(
       .sort((a, b) => a.step - b.step)
       .map((e) => ({ step: e.step, status: e.status, label: STATUS_LABELS[e.status], at: e.at.toISOString() })),
     orderId: null,
-    recipient: addressLines(row.recipient),
+    recipient: row.erased_at ? [ERASED] : addressLines(row.recipient),
     amountCents: row.amount_cents,
     reference: row.reference,
     test: row.test,
@@ -130,6 +138,7 @@ export function toMailing(
     warnings: row.warnings ?? [],
     sendAt: row.send_at ?? null,
     batch: row.batch_id ?? null,
+    erasedAt: row.erased_at ? row.erased_at.toISOString() : null,
     ...(withDocument ? { document: row.document } : {}),
   };
 }

@@ -179,3 +179,19 @@ export async function pingEndpoint(
   }
   return { deliveryId: delivery.deliveryId, endpointId: found.id, eventId };
 }
+
+/**
+ * The recipient and letter title of a mailing, erased from the payloads of its events
+ * (domain/privacy/erasure.ts): what a redelivery or the developer space's history shows afterwards.
+ * Returns how many events were rewritten.
+ */
+export async function eraseMailingFromEvents(trx: Tx, mailingId: string, erased: { recipient: string[]; title: string; erasedAt: string }): Promise<number> {
+  const { rowCount } = (await trx.raw(
+    `UPDATE webhook_events
+        SET payload = jsonb_set(jsonb_set(jsonb_set(payload, '{data,mailing,recipient}', ?::jsonb), '{data,mailing,title}', to_jsonb(?::text)),
+                      '{data,mailing,erasedAt}', to_jsonb(?::text))
+      WHERE shipment_id = ? AND payload #> '{data,mailing}' IS NOT NULL`,
+    [JSON.stringify(erased.recipient), erased.title, erased.erasedAt, mailingId],
+  )) as { rowCount: number };
+  return rowCount;
+}

@@ -91,6 +91,7 @@ export class MailingDouble {
       warnings: [],
       sendAt: input.sendAt ?? null,
       batch: null,
+      erasedAt: null,
       ...initial,
     };
   }

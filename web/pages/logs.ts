@@ -130,6 +130,8 @@ const ACTION_TEXT: Record<AuditAction, string> = {
   'team.joined': 'Invitation acceptée',
   'team.role_changed': 'Rôle d’un membre changé',
   'team.removed': 'Membre retiré',
+  'account.retention_changed': 'Durée de conservation des envois changée',
+  'mailing.erased': 'Données personnelles d’un envoi effacées',
 };
 
 function target(e: AuditEntry): string {

@@ -1,0 +1,124 @@
+import type { Db } from '../../db/knex.js';
+import { recordAudit, type Actor } from '../access/audit.js';
+import { Conflict, notFound } from '../errors.js';
+import { eraseMailingRow, lockMailingForErasure, mailingsPastRetention, unerasedMailingsOfAccount } from '../mailings/erase.js';
+import { ERASED } from '../mailings/mailing.js';
+import { releaseOwnPdf } from '../mailings/own-pdf-store.js';
+import { isFinal } from '../mailings/states.js';
+import { eraseMailingFromEvents } from '../webhooks/events.js';
+
+/**
+ * Erasure of a final mailing's personal data (issue 53; docs/retention.md, "Erasure"): on request
+ * (POST /v1/mailings/{id}/erase, the developer space's mailing page, `npm run admin -- mailing
+ * erase`), past its account's retention period (the `mailing-retention` Schedule), and for all of
+ * an account's mailings (account closing). One transaction per mailing, the mailing locked first:
+ * two erasures at once, or an erasure and the schedule, give one result, recorded once.
+ *
+ * Erased: the recipient's lines and email, the letter's text (and a free or PDF letter's title), the
+ * layout printed from them, the customer's own PDF bytes once no mailing that is not erased prints
+ * them, the proofs' PDFs, and the recipient and title in its webhook events' payloads. Kept: the
+ * amount (the ledger balances), the status history, the tracking number, the reference, the sender
+ * (the customer's own address, erased with its account), the own PDF's and each proof's SHA-256.
+ */
+
+/** Which path asked for the erasure, recorded in the audit log. */
+export type ErasureVia = 'api' | 'developer_space' | 'admin' | 'retention' | 'account_closing';
+
+export interface ErasureOptions {
+  /** Only a mailing of this account (NotFound otherwise). */
+  accountId?: string;
+  /** Only a test (true) or live (false) mailing: an API key sees its own environment's mailings only. */
+  test?: boolean;
+  /** Who asked (the audit log's actor); absent: the service itself. */
+  actor?: Actor;
+  via?: ErasureVia;
+}
+
+export interface MailingErasure {
+  mailingId: string;
+  accountId: string;
+  /** When it was erased (by this call, or by an earlier one). */
+  erasedAt: string;
+  /** Erased before this call: nothing was done. */
+  alreadyErased: boolean;
+  /** Proof PDFs erased by this call. */
+  proofPdfs: number;
+  /** Whether this call erased the bytes of its own PDF (false: none, or another mailing still prints them). */
+  ownPdfBytes: boolean;
+  /** Webhook events whose payload was rewritten. */
+  webhookEvents: number;
+}
+
+/** Conflict `mailing_not_final`: a mailing is erased only once final (its letter may still be printed or posted). */
+export function mailingNotFinal(mailingId: string, status: string): Conflict {
+  return new Conflict(
+    `Mailing ${mailingId} is ${status}: its personal data can be erased once it is final (delivered, returned, canceled…).`,
+    { status },
+    'mailing_not_final',
+  );
+}
+
+/**
+ * Erases one final mailing's personal data; a mailing already erased answers as it is (idempotent).
+ * NotFound when there is no such mailing (for `accountId` and `test` when given), Conflict
+ * `mailing_not_final` while it is not final.
+ */
+export async function eraseMailingPersonalData(db: Db, mailingId: string, options: ErasureOptions = {}): Promise<MailingErasure> {
+  return db.transaction(async (trx) => {
+    const mailing = await lockMailingForErasure(trx, mailingId);
+    if (
+      !mailing ||
+      (options.accountId !== undefined && mailing.account_id !== options.accountId) ||
+      (options.test !== undefined && mailing.test !== options.test)
+    )
+      throw notFound(`No mailing ${mailingId}.`);
+    const outcome = { mailingId, accountId: mailing.account_id };
+    if (mailing.erased_at)
+      return { ...outcome, erasedAt: mailing.erased_at.toISOString(), alreadyErased: true, proofPdfs: 0, ownPdfBytes: false, webhookEvents: 0 };
+    if (!isFinal(mailing.mode, mailing.status)) throw mailingNotFinal(mailingId, mailing.status);
+    const { erasedAt, title, proofs } = await eraseMailingRow(trx, mailing);
+    const ownPdfBytes = await releaseOwnPdf(trx, mailingId);
+    const webhookEvents = await eraseMailingFromEvents(trx, mailingId, { recipient: [ERASED], title, erasedAt: erasedAt.toISOString() });
+    await recordAudit(trx, options.actor, {
+      accountId: mailing.account_id,
+      action: 'mailing.erased',
+      target: { type: 'mailing', id: mailingId },
+      details: { via: options.via ?? 'retention', test: mailing.test },
+    });
+    return { ...outcome, erasedAt: erasedAt.toISOString(), alreadyErased: false, proofPdfs: proofs, ownPdfBytes, webhookEvents };
+  });
+}
+
+/**
+ * Erases every final mailing of the account (account closing); those not final yet are named in
+ * `notFinal` and left as they are (their letters may still be printed or posted).
+ */
+export async function eraseAccountMailings(
+  db: Db,
+  accountId: string,
+  options: Omit<ErasureOptions, 'accountId'> = {},
+): Promise<{ erased: number; notFinal: string[] }> {
+  const { final, notFinal } = await unerasedMailingsOfAccount(db, accountId);
+  let erased = 0;
+  for (const id of final) {
+    const done = await eraseMailingPersonalData(db, id, { ...options, accountId, via: options.via ?? 'account_closing' });
+    if (!done.alreadyErased) erased++;
+  }
+  return { erased, notFinal };
+}
+
+/**
+ * One pass of the retention Schedule: final mailings whose account's retention period is over at
+ * `now`, at most `limit` of them (the schedule runs again for the rest). Returns how many were
+ * erased and whether more may remain.
+ */
+export async function erasePastRetention(db: Db, options: { now?: Date; limit?: number } = {}): Promise<{ erased: number; more: boolean }> {
+  const limit = options.limit ?? 500;
+  const ids = await mailingsPastRetention(db, { now: options.now ?? new Date(), limit });
+  let erased = 0;
+  for (const id of ids) {
+    const done = await eraseMailingPersonalData(db, id, { via: 'retention' });
+    if (!done.alreadyErased) erased++;
+  }
+  return { erased, more: ids.length === limit };
+}
