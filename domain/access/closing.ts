@@ -11,6 +11,7 @@ import { settleClosedAccount } from '../billing/ledger.js';
 import { eraseBillingContact } from '../billing/profiles.js';
 import { eraseRequestContacts } from '../requests/service-requests.js';
 import { countMailingsInFlight } from '../mailings/listing.js';
+import { eraseAccountMailings } from '../privacy/erasure.js';
 
 /**
  * Closing an account (issue 53 item 2; docs/developer-space.md, "Closing the account"):
@@ -25,7 +26,10 @@ import { countMailingsInFlight } from '../mailings/listing.js';
  * 4. at its end, once no mailing is in flight, the `account-closing` Schedule closes the account
  *    (`closeAccount`): the prepaid credit left is settled (a `closing_refund` ledger entry, owed back
  *    to the customer), every key revoked, the personal data the law does not require us to keep
- *    erased; invoices and the ledger are kept (Code de commerce L123-22, ten years).
+ *    erased (the developers' emails, password hashes, second factors, sessions and links; the
+ *    webhook endpoints' addresses; the billing email; every mailing's recipient, letter and PDFs,
+ *    through domain/privacy/erasure.ts); invoices and the ledger are kept (Code de commerce
+ *    L123-22, ten years).
  *
  * An operator's closing (`admin account close`, at a customer's written request) starts at step 2.
  */
@@ -254,12 +258,6 @@ export type CloseOutcome =
   /** Nothing to close: no confirmed closing whose grace period is over (canceled, closed already, not due). */
   | { kind: 'none'; accountId: string };
 
-/**
- * Erases one closed account's mailings' personal data, within the closing's transaction, and answers
- * how many mailings were erased (the retention module's erasure: domain/privacy/erasure.ts).
- */
-export type MailingEraser = (trx: Tx, accountId: string) => Promise<number>;
-
 /** The emails telling the owners, in French. */
 function closedEmail(to: string, refundCents: number): OutgoingEmail {
   const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' }).format(refundCents / 100);
@@ -279,12 +277,7 @@ function closedEmail(to: string, refundCents: number): OutgoingEmail {
  * data erased, the owners told by email, all in one transaction. Run twice or at once from two
  * places, it closes once (the closing's row is claimed under the account's lock).
  */
-export async function closeAccount(
-  db: Db,
-  secretKey: Buffer,
-  accountId: string,
-  options: { force?: boolean; eraseMailings?: MailingEraser } = {},
-): Promise<CloseOutcome> {
+export async function closeAccount(db: Db, secretKey: Buffer, accountId: string, options: { force?: boolean } = {}): Promise<CloseOutcome> {
   const inFlight = await countMailingsInFlight(db, accountId);
   return db.transaction(async (trx) => {
     await lockAccount(trx, accountId);
@@ -302,7 +295,8 @@ export async function closeAccount(
     const { refundCents, ledgerEntryId } = await settleClosedAccount(trx, accountId, `closing:${closing.id}`);
     const erased: ErasedCounts = {
       keysRevoked: await revokeAccountKeys(trx, accountId, SYSTEM),
-      mailings: options.eraseMailings ? await options.eraseMailings(trx, accountId) : 0,
+      // Each mailing in a savepoint of this transaction (the retention module's erasure): a cancel cannot come between.
+      mailings: (await eraseAccountMailings(trx, accountId, { via: 'account_closing' })).erased,
       webhookEndpoints: await eraseAccountEndpoints(trx, accountId),
       billingContacts: await eraseBillingContact(trx, accountId),
       requestContacts: await eraseRequestContacts(trx, accountId),
@@ -328,7 +322,7 @@ export async function closeAccount(
  * Run by the `account-closing` Schedule: closes every account whose grace period is over and whose
  * mailings have all ended; the others wait for a later run.
  */
-export async function closeDueAccounts(db: Db, secretKey: Buffer, eraseMailings?: MailingEraser, limit = 50): Promise<{ closed: string[]; waiting: string[] }> {
+export async function closeDueAccounts(db: Db, secretKey: Buffer, limit = 50): Promise<{ closed: string[]; waiting: string[] }> {
   const due = await db('account_closings')
     .whereNotNull('confirmed_at')
     .whereNull('canceled_at')
@@ -340,7 +334,7 @@ export async function closeDueAccounts(db: Db, secretKey: Buffer, eraseMailings?
   const closed: string[] = [];
   const waiting: string[] = [];
   for (const { account_id: accountId } of due as { account_id: string }[]) {
-    const outcome = await closeAccount(db, secretKey, accountId, { eraseMailings });
+    const outcome = await closeAccount(db, secretKey, accountId);
     if (outcome.kind === 'closed') closed.push(accountId);
     if (outcome.kind === 'waiting') waiting.push(accountId);
   }

@@ -13,7 +13,7 @@ import { topUp } from '../../domain/billing/ledger.js';
 import { createWebhookEndpoint } from '../../domain/webhooks/endpoints.js';
 import { closeAccounts } from '../../workflows/index.js';
 import { admin } from '../support/admin.js';
-import { call, createAccount, createKey, eventually, postSimpleLetter } from '../support/api.js';
+import { call, createAccount, createKey, eventually, postSimpleLetter, startedMailingWorkflow } from '../support/api.js';
 import { startDashboard, PASSWORD, type Dashboard } from '../support/dashboard.js';
 import { freeLetter, recipient, sender } from '../support/fixtures.js';
 import { base64, textPdf } from '../support/own-pdfs.js';
@@ -93,14 +93,12 @@ describe('account export and closing', function () {
         body: { mode: 'simple', letter: { pdf: base64(pdf), title: 'Mon courrier' }, sender, recipient },
       });
       expect(own.status, own.text).to.equal(201);
-      // The registered letter to its end: its proofs are stored, its webhooks delivered.
-      await eventually(
-        () => statusOf(registered.body.id),
-        (s) => s === 'delivered',
-        120_000,
-        300,
-      );
+      // The registered letter to its end (its workflow over): its proofs are stored, its webhooks delivered.
+      await (await startedMailingWorkflow(registered.body.id)).result();
+      await (await startedMailingWorkflow(own.body.id)).result();
+      expect(await statusOf(registered.body.id)).to.equal('delivered');
       const proofs = await db()('shipment_proofs').where({ shipment_id: registered.body.id }).select('kind', 'pdf');
+      const allProofs = await db()('shipment_proofs').whereIn('shipment_id', [registered.body.id, own.body.id]).select('shipment_id', 'kind', 'pdf');
       expect(proofs.length).to.be.greaterThan(0);
       await eventually(
         () => db()('webhook_deliveries').where({ account_id: accountId, status: 'delivered' }).count({ n: '*' }),
@@ -120,13 +118,16 @@ describe('account export and closing', function () {
 
       const manifest = jsonOf(files, 'manifest.json');
       expect(manifest).to.include({ format: 'svc-postal-account-export', version: 1, accountId });
-      expect(manifest.counts).to.include({ mailings: 2, ownPdfs: 1, proofs: proofs.length, webhookEndpoints: 1, teamMembers: 1 });
+      expect(manifest.counts).to.include({ mailings: 2, ownPdfs: 1, proofs: allProofs.length, webhookEndpoints: 1, teamMembers: 1 });
+      for (const proof of allProofs)
+        expect(files.get(`mailings/${proof.shipment_id}/proof-${proof.kind}.pdf`)!.equals(proof.pdf), `${proof.shipment_id} ${proof.kind}`).to.equal(true);
       expect(jsonOf(files, 'account.json')).to.include({ id: accountId, closure: null });
 
       // Each mailing: its stored letter and recipient, its events, its files.
       const registeredJson = jsonOf(files, `mailings/${registered.body.id}/mailing.json`);
       expect(registeredJson.mailing.recipient).to.deep.equal((await db()('shipments').where({ id: registered.body.id }).first('recipient')).recipient);
-      expect(registeredJson.mailing.document.body).to.equal(freeLetter.body);
+      expect(registeredJson.mailing.document).to.deep.equal((await db()('shipments').where({ id: registered.body.id }).first('document')).document);
+      expect(JSON.stringify(registeredJson.mailing.document)).to.include(JSON.stringify(freeLetter.body).slice(1, -1));
       expect(registeredJson.events.map((e: { status: string }) => e.status)).to.include.members(['paid', 'printed', 'posted', 'delivered']);
       for (const proof of proofs) expect(files.get(`mailings/${registered.body.id}/proof-${proof.kind}.pdf`)!.equals(proof.pdf), proof.kind).to.equal(true);
       expect(files.get(`mailings/${own.body.id}/letter.pdf`)!.equals(Buffer.from(pdf))).to.equal(true);
@@ -166,7 +167,7 @@ describe('account export and closing', function () {
         expect(cli.json.counts).to.deep.include({
           mailings: 2,
           ownPdfs: 1,
-          proofs: proofs.length,
+          proofs: allProofs.length,
           webhookDeliveries: recorded.length,
           ledgerEntries: entries.length,
         });
@@ -212,7 +213,9 @@ describe('account export and closing', function () {
 
       // A mailing paid before the confirmation, and a delivery that keeps failing, retrying.
       receiver.respond = () => ({ status: 500 });
-      const mailingId = await postSimpleLetter(apiUrl(), liveKey);
+      const posted = await call('POST', '/v1/mailings', { key: liveKey, body: { mode: 'registered', letter: freeLetter, sender, recipient } });
+      expect(posted.status, posted.text).to.equal(201);
+      const mailingId = posted.body.id as string;
       const balanceBefore = Number((await db()('accounts').where({ id: accountId }).first('balance_cents')).balance_cents);
       expect(balanceBefore).to.equal(3500 - Number((await db()('shipments').where({ id: mailingId }).first('amount_cents')).amount_cents));
       await eventually(
@@ -245,12 +248,9 @@ describe('account export and closing', function () {
       expect((await db()('webhook_endpoints').where({ id: endpointId }).first('disabled_at')).disabled_at).to.be.instanceOf(Date);
 
       // The paid mailing reaches its end all the same.
-      await eventually(
-        () => statusOf(mailingId),
-        (s) => s === 'delivered',
-        120_000,
-        300,
-      );
+      expect(await statusOf(mailingId)).to.not.equal('delivered');
+      await (await startedMailingWorkflow(mailingId)).result();
+      expect(await statusOf(mailingId)).to.equal('delivered');
       await sleep(1500);
       expect(receiver.received.filter((r) => r.at > confirmedAt + 1000)).to.have.length(0);
       const attemptsNow = await db()('webhook_deliveries')
@@ -288,6 +288,12 @@ describe('account export and closing', function () {
       // Kept: the invoice, the ledger, the mailing's amount and history. Erased: the developer's data, the endpoint's address; keys revoked.
       expect((await db()('topups').where({ id: topUp.id }).first('invoice_id', 'amount_cents')).invoice_id).to.equal(topUp.invoice_id);
       expect(await db()('shipment_events').where({ shipment_id: mailingId }).pluck('status')).to.include('delivered');
+      // The mailing's personal data erased (its recipient, its letter, its proofs' bytes), its amount and history kept.
+      const erased = await db()('shipments').where({ id: mailingId }).first('erased_at', 'recipient', 'document', 'amount_cents');
+      expect(erased.erased_at).to.be.instanceOf(Date);
+      expect(JSON.stringify(erased.recipient)).to.not.include(recipient.lines[0]);
+      expect(JSON.stringify(erased.document)).to.not.include('rendez-vous');
+      expect(Number(erased.amount_cents)).to.be.greaterThan(0);
       const user = await db()('developer_users').where({ account_id: accountId }).first('email', 'password_hash');
       expect(user.email).to.match(/^erased-[0-9a-f-]+@erased\.invalid$/);
       expect(user.password_hash).to.equal('!erased');
