@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import type { Page } from 'puppeteer-core';
 import { readTar } from '../../lib/tar.js';
 import { changeAccount } from '../../domain/access/accounts.js';
@@ -19,6 +21,8 @@ import { freeLetter, recipient, sender } from '../support/fixtures.js';
 import { base64, textPdf } from '../support/own-pdfs.js';
 import { stack } from '../support/stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
+
+const run = promisify(execFile);
 
 /** Issue 53 item 2: the export of everything held for an account, and closing an account. */
 describe('account export and closing', function () {
@@ -157,6 +161,23 @@ describe('account export and closing', function () {
       expect(pagedRows(files, 'audit/audit-').map((a: { action: string }) => a.action)).to.include.members(['webhook.created', 'signin.succeeded']);
       expect(jsonOf(files, 'team.json').members).to.have.length(1);
 
+      // Owners only: a member with the developer role, invited through the team page, is refused the page and the download.
+      const memberEmail = dash.newEmail();
+      await page.goto(`${dash.base}/equipe`);
+      await page.select('#invite_role', 'developer');
+      expect(await dash.submit(page, { email: memberEmail }, '#invite-form button')).to.equal(200);
+      const invitation = await dash.waitForMail(memberEmail, /http:\/\/\S+\/dashboard\/invitation\?token=\S+/);
+      await dash.withPage(async (member) => {
+        await member.goto(invitation);
+        expect(await dash.submit(member, { password: PASSWORD }, '#join-form button')).to.equal(200);
+        expect((await member.goto(`${dash.base}/donnees`))!.status()).to.equal(403);
+        expect(await member.$$eval('nav a', (links) => links.map((a) => a.getAttribute('href')))).to.not.include('/dashboard/donnees');
+        await member.goto(`${dash.base}/parametres`);
+        expect((await postForm(member, '/donnees/export')).status).to.equal(403);
+        expect((await postForm(member, '/donnees/cloture', { closing_password: PASSWORD })).status).to.equal(403);
+      });
+      expect(await auditCount(accountId, 'account.exported')).to.equal(1);
+
       // The admin CLI writes the same archive to a file.
       const out = join(tmpdir(), `export-${randomUUID()}.tar.gz`);
       try {
@@ -172,6 +193,9 @@ describe('account export and closing', function () {
           ledgerEntries: entries.length,
         });
         const fromCli = untar(await readFile(out));
+        // An independent reader, GNU tar, lists the same files.
+        const { stdout } = await run('tar', ['-tzf', out]);
+        expect(stdout.trim().split('\n').sort()).to.deep.equal([...fromCli.keys()].sort());
         expect([...fromCli.keys()].filter((p) => p.startsWith('mailings/')).sort()).to.deep.equal(
           [...files.keys()].filter((p) => p.startsWith('mailings/')).sort(),
         );
