@@ -14,6 +14,9 @@ import { SCOPES } from '../../domain/access/scopes.js';
 import { topUp } from '../../domain/billing/ledger.js';
 import { createWebhookEndpoint } from '../../domain/webhooks/endpoints.js';
 import { closeAccounts } from '../../workflows/index.js';
+import { advanceMailing } from '../../domain/mailings/updates.js';
+import { findMailingRow } from '../../domain/mailings/mailing.js';
+import { domainDeps } from '../../temporal/domain-deps.js';
 import { admin } from '../support/admin.js';
 import { call, createAccount, createKey, eventually, postSimpleLetter, startedMailingWorkflow } from '../support/api.js';
 import { startDashboard, PASSWORD, type Dashboard } from '../support/dashboard.js';
@@ -379,6 +382,29 @@ describe('account export and closing', function () {
       expect(await auditCount(accountId, 'account.closing_canceled')).to.equal(1);
       expect((await postSimpleLetter(apiUrl(), liveKey)).length).to.equal(36);
     });
+  });
+
+  it('a closing waits for the mailings in flight: closed once the last one has reached its end, then erased', async () => {
+    const account = await createAccount({ balanceCents: 5000 });
+    const created = await call('POST', '/v1/mailings', { key: account.testKey, body: { mode: 'registered', letter: freeLetter, sender, recipient } });
+    expect(created.status, created.text).to.equal(201);
+    const id = created.body.id as string;
+    await startedMailingWorkflow(id);
+    // A sandbox mailing stays paid until it is advanced: the closing cannot end under it.
+    const closing = await admin(['account', 'close', '--account', account.id, '--now']);
+    expect(closing.json).to.deep.include({ accountId: account.id, closure: 'closing', mailingsInFlight: 1 });
+    await runClosingSchedule();
+    expect((await db()('accounts').where({ id: account.id }).first('closure')).closure).to.equal('closing');
+    expect(await db()('ledger_entries').where({ account_id: account.id, kind: 'closing_refund' }).count({ n: '*' })).to.deep.equal([{ n: '0' }]);
+    // Its key is refused now; the advance goes through the same domain function as POST /v1/test/mailings/{id}/advance.
+    const { config, temporal } = stack();
+    const ownRow = async (mailingId: string) => (await findMailingRow(db(), mailingId))!;
+    await advanceMailing(domainDeps(db(), config, temporal.client), { mode: 'test' }, ownRow, id, { step: 4 });
+    await (await startedMailingWorkflow(id)).result();
+    await runClosingSchedule();
+    expect(await db()('accounts').where({ id: account.id }).first('closure', 'balance_cents')).to.deep.equal({ closure: 'closed', balance_cents: '0' });
+    expect(await db()('ledger_entries').where({ account_id: account.id, kind: 'closing_refund' }).pluck('amount_cents')).to.deep.equal(['-5000']);
+    expect((await db()('shipments').where({ id }).first('erased_at')).erased_at).to.be.instanceOf(Date);
   });
 
   it('admin account close [--now] and close-cancel: an operator’s closing, at the customer’s written request', async () => {
