@@ -10,6 +10,10 @@ import { recordAudit, type Actor } from '../access/audit.js';
 import { WebhookEndpointError } from './endpoint-error.js';
 import { cancelAccountPendingDeliveries, cancelPendingDeliveries } from './deliveries.js';
 
+/** A closing (or closed) account gets no new endpoint, and enables none again: its webhooks are stopped. */
+const accountClosing = (): WebhookEndpointError =>
+  new WebhookEndpointError('account_closing', 'This account is closing: its webhooks are stopped until the closing is canceled.');
+
 /** SPEC.md "Limits": webhook addresses per account (deleted ones do not count). */
 export const MAX_WEBHOOK_ENDPOINTS = 5;
 /** After a rotation, the replaced secret keeps signing this long (docs/webhooks.md). */
@@ -54,8 +58,9 @@ export async function createWebhookEndpoint(db: Db, config: Config, input: NewEn
   const secret = `whsec_${randomBase62(32)}`;
   return db.transaction(async (trx) => {
     // Serializes concurrent creations for one account so the limit of 5 holds.
-    const account = await trx('accounts').where({ id: input.accountId }).forUpdate().first('id');
+    const account = await trx('accounts').where({ id: input.accountId }).forUpdate().first('id', 'closure');
     if (!account) throw new WebhookEndpointError('not_found', `No account ${input.accountId}.`);
+    if (account.closure !== null) throw accountClosing();
     const [{ count }] = await trx('webhook_endpoints').where({ account_id: input.accountId }).whereNull('deleted_at').count<{ count: string }[]>('* as count');
     if (Number(count) >= MAX_WEBHOOK_ENDPOINTS)
       throw new WebhookEndpointError('limit_reached', `An account has at most ${MAX_WEBHOOK_ENDPOINTS} webhook addresses.`);
@@ -134,6 +139,8 @@ export async function setWebhookEndpointEnabled(db: Db, accountId: string, id: s
   await findWebhookEndpoint(db, accountId, id);
   return db.transaction(async (trx) => {
     // Only a change of state is recorded in the audit log: the row is locked to know the state it had.
+    // A closing account's webhooks stay stopped (the account's row locked: a confirmation cannot come between).
+    if (enabled && (await trx('accounts').where({ id: accountId }).forShare().first('closure'))?.closure !== null) throw accountClosing();
     const before = await trx('webhook_endpoints').where({ id, account_id: accountId }).forUpdate().first('disabled_at', 'url');
     await trx('webhook_endpoints')
       .where({ id, account_id: accountId })

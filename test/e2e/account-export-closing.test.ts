@@ -12,7 +12,7 @@ import { readTar } from '../../lib/tar.js';
 import { changeAccount } from '../../domain/access/accounts.js';
 import { SCOPES } from '../../domain/access/scopes.js';
 import { topUp } from '../../domain/billing/ledger.js';
-import { createWebhookEndpoint } from '../../domain/webhooks/endpoints.js';
+import { createWebhookEndpoint, setWebhookEndpointEnabled } from '../../domain/webhooks/endpoints.js';
 import { closeAccounts } from '../../workflows/index.js';
 import { advanceMailing } from '../../domain/mailings/updates.js';
 import { findMailingRow } from '../../domain/mailings/mailing.js';
@@ -362,6 +362,17 @@ describe('account export and closing', function () {
           )
         ).status,
       ).to.equal(403);
+
+      // While closing, no endpoint is added nor enabled again.
+      const refusedCode = (promise: Promise<unknown>) =>
+        promise.then(
+          () => 'accepted',
+          (error: { code?: string }) => error.code,
+        );
+      expect(await refusedCode(createWebhookEndpoint(db(), stack().config, { accountId, url: receiver.url, env: 'live', events: [] }))).to.equal(
+        'account_closing',
+      );
+      expect(await refusedCode(setWebhookEndpointEnabled(db(), accountId, endpointId, true))).to.equal('account_closing');
 
       await page.goto(`${dash.base}/donnees`);
       expect(await page.$eval('#closing-state', (p) => p.textContent!)).to.include('confirmée');
