@@ -23,6 +23,7 @@ import { startDashboard, PASSWORD, type Dashboard } from '../support/dashboard.j
 import { freeLetter, recipient, sender } from '../support/fixtures.js';
 import { base64, textPdf } from '../support/own-pdfs.js';
 import { stack } from '../support/stack.js';
+import { seedMailings } from '../support/seed-mailings.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 const run = promisify(execFile);
@@ -209,6 +210,29 @@ describe('account export and closing', function () {
       expect(await auditCount(accountId, 'account.exported')).to.equal(2);
       expect((await admin(['account', 'export', '--account', randomUUID(), '--out', out])).json.error.code).to.equal('not_found');
     });
+  });
+
+  it('exports an account of many mailings page after page: each mailing once, with its proofs', async () => {
+    const account = await createAccount({ balanceCents: 5000 });
+    const template = await postSimpleLetter(apiUrl(), account.liveKey);
+    await (await startedMailingWorkflow(template)).result();
+    // 450 more: over two pages of the export's reads (200 rows), with filing proofs.
+    await seedMailings(db(), template, 450, { proofs: true });
+    const ids = await db()('shipments').where({ account_id: account.id }).pluck('id');
+    const proofRows = await db()('shipment_proofs').whereIn('shipment_id', ids).count({ n: '*' });
+    expect(ids).to.have.length(451);
+    expect(Number(proofRows[0]!.n)).to.be.greaterThan(100);
+    const out = join(tmpdir(), `export-${randomUUID()}.tar.gz`);
+    try {
+      const cli = await admin(['account', 'export', '--account', account.id, '--out', out]);
+      expect(cli.code, JSON.stringify(cli.json)).to.equal(0);
+      expect(cli.json.counts).to.deep.include({ mailings: 451, proofs: Number(proofRows[0]!.n) });
+      const files = untar(await readFile(out));
+      const exported = [...files.keys()].filter((p) => /^mailings\/[^/]+\/mailing\.json$/.test(p)).map((p) => p.split('/')[1]);
+      expect(exported.sort()).to.deep.equal([...ids].sort());
+    } finally {
+      await rm(out, { force: true });
+    }
   });
 
   it('closing: asked with the password, confirmed once by the emailed link; keys refused at once, webhooks stopped, a paid mailing goes on; closed after the grace period: credit refunded, data erased, invoices and ledger kept', async () => {
