@@ -51,7 +51,7 @@ function postalOperators(deps: ActivityDeps): PostalOperators {
 /** Every activity of the worker, as plain async functions closed over their dependencies. */
 export function createActivities(deps: ActivityDeps) {
   return {
-    ...maintenanceActivities(deps.db),
+    ...maintenanceActivities(deps.db, deps.config),
     ...pdfActivities(deps.browsers),
     ...searchActivities(deps.config),
     ...mailingActivities(deps.db, postalOperators(deps), deps.browsers, deps.counters),

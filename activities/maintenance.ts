@@ -6,8 +6,10 @@ import { purgeRequestLog } from '../domain/access/request-log.js';
 import { purgeAuditLog } from '../domain/access/audit.js';
 import { erasePastRetention } from '../domain/privacy/erasure.js';
 import { AUDIT_LOG_RETENTION_DAYS } from '../domain/privacy/retention.js';
+import { closeDueAccounts } from '../domain/access/closing.js';
+import type { Config } from '../lib/config.js';
 
-export function maintenanceActivities(db: Db) {
+export function maintenanceActivities(db: Db, config: Pick<Config, 'secretKey'>) {
   return {
     /** Answers from the worker process: proves API → Temporal → worker → activity end to end. */
     async reportWorkerAlive(): Promise<string> {
@@ -37,6 +39,11 @@ export function maintenanceActivities(db: Db) {
     /** Audit log entries older than a year (domain/privacy/retention.ts). */
     async purgeOldAuditEntries(): Promise<number> {
       return purgeAuditLog(db, AUDIT_LOG_RETENTION_DAYS);
+    },
+
+    /** Closes the accounts whose closing's grace period is over and whose mailings have all ended (domain/access/closing.ts). */
+    async closeDueAccounts(): Promise<{ closed: string[]; waiting: string[] }> {
+      return closeDueAccounts(db, config.secretKey);
     },
   };
 }

@@ -114,6 +114,8 @@ export interface Config {
   idempotencyLeaseMs: number;
   /** A filed letter without news this long ends in error (OPERATOR_SILENCE_LIMIT, 30 days; a test knob). */
   trackingSilenceLimitMs: number;
+  /** A confirmed account closing waits this long, cancelable, before the account is closed (ACCOUNT_CLOSING_GRACE, 30 days; a test knob). */
+  accountClosingGraceMs: number;
   /** Activities one worker process runs at once on the main task queue (WORKER_ACTIVITY_SLOTS). */
   workerActivitySlots: number;
   /**
@@ -496,6 +498,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     testMailingIdleLimitMs: parseDuration(knob('TEST_MAILING_IDLE_LIMIT') || '30d'),
     idempotencyLeaseMs: durationSetting(env, 'IDEMPOTENCY_LEASE', '5m'),
     trackingSilenceLimitMs: parseDuration(knob('OPERATOR_SILENCE_LIMIT') || '30d'),
+    accountClosingGraceMs: parseDuration(knob('ACCOUNT_CLOSING_GRACE') || '30d'),
     workerActivitySlots: positiveInt(env.WORKER_ACTIVITY_SLOTS, 'WORKER_ACTIVITY_SLOTS', 100) || 100,
     workerCachedWorkflows: positiveInt(env.WORKER_CACHED_WORKFLOWS, 'WORKER_CACHED_WORKFLOWS', 500) || 500,
     failedAuthPerMinute: positiveInt(env.FAILED_AUTH_PER_MINUTE, 'FAILED_AUTH_PER_MINUTE', 30) || 30,

@@ -6,6 +6,11 @@ import { openToolDatabase } from './local/database.js';
 import type { Db } from '../db/knex.js';
 import { createApiKey, KEY_PATTERN, revokeApiKey } from '../domain/access/keys.js';
 import { accountRetentionDays, changeAccount, createAccount, requireAccount, setAccountRetentionDays } from '../domain/access/accounts.js';
+import { cancelClosing, closeAccount, closeByOperator } from '../domain/access/closing.js';
+import { exportAccount } from '../domain/privacy/export.js';
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { ADMIN_CLI } from '../domain/access/audit.js';
 import { setAiEnabled } from '../domain/access/ai-consent.js';
 import { aiProvider } from '../domain/privacy/processors.js';
@@ -57,6 +62,9 @@ const usage = `usage:
   admin account pending
   admin account ai-enable|ai-disable --account ID
   admin account retention --account ID [--days N]
+  admin account export --account ID --out FILE
+  admin account close --account ID [--now]
+  admin account close-cancel --account ID
   admin key create --account ID --mode test|live [--scopes a,b]
   admin key revoke --key KEY_OR_ID
   admin balance topup --account ID --cents N
@@ -132,6 +140,41 @@ async function run(db: Db, command: string, values: Record<string, string | bool
         aiEnabledBy: consent.enabledBy,
         provider: { name: provider.name, host: provider.host },
       };
+    }
+    case 'account export': {
+      // Everything held for the account, as one .tar.gz (docs/developer-space.md, "Export").
+      const id = required(values, 'account');
+      await accountExists(db, id);
+      const file = resolve(required(values, 'out'));
+      const partial = `${file}.partial`;
+      try {
+        const { bytes, counts } = await exportAccount(db, config.secretKey, id, ADMIN_CLI, createWriteStream(partial));
+        await rename(partial, file);
+        return { file, bytes, counts };
+      } catch (error) {
+        await rm(partial, { force: true });
+        throw error;
+      }
+    }
+    case 'account close': {
+      // At the customer's written request: confirmed at once; --now skips the grace period.
+      const id = required(values, 'account');
+      await accountExists(db, id);
+      const now = values.now === true;
+      const closing = await closeByOperator(db, config, id, { now, actor: ADMIN_CLI });
+      if ('kind' in closing) return { accountId: id, closure: 'closed' };
+      if (!now) return { accountId: id, closure: 'closing', closesAt: closing.closesAt };
+      const outcome = await closeAccount(db, config.secretKey, id, { force: true });
+      return outcome.kind === 'closed'
+        ? { accountId: id, closure: 'closed', refundDueCents: outcome.refundDueCents, ledgerEntryId: outcome.ledgerEntryId, erased: outcome.erased }
+        : { accountId: id, closure: 'closing', closesAt: closing.closesAt, mailingsInFlight: outcome.kind === 'waiting' ? outcome.mailingsInFlight : 0 };
+    }
+    case 'account close-cancel': {
+      const id = required(values, 'account');
+      await accountExists(db, id);
+      if ((await cancelClosing(db, id, ADMIN_CLI)) === 'none')
+        throw new CliError('not_closing', 'This account has no closing to cancel (never asked, or already closed).');
+      return { accountId: id, closure: null };
     }
     case 'account pending':
       // Production access requests waiting for `account live-enable`, oldest first.
@@ -261,6 +304,8 @@ async function main(): Promise<number> {
         note: { type: 'string' },
         limit: { type: 'string' },
         days: { type: 'string' },
+        out: { type: 'string' },
+        now: { type: 'boolean' },
       },
     });
   } catch (error) {

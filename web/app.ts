@@ -20,6 +20,7 @@ import { auditRoutes, requestLogRoutes } from './routes/logs.js';
 import { settingsRoutes } from './routes/settings.js';
 import { teamRoutes } from './routes/team.js';
 import { privacyRoutes } from './routes/privacy.js';
+import { accountDataRoutes } from './routes/account-data.js';
 import { trustProxies } from '../lib/net/proxies.js';
 
 export { SESSION_COOKIE, type WebServices } from './kit.js';
@@ -166,6 +167,7 @@ export function createWebApp(services: WebServices): Koa {
   settingsRoutes(router, kit);
   teamRoutes(router, kit);
   privacyRoutes(router, kit);
+  accountDataRoutes(router, kit);
 
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -18,7 +18,7 @@ import {
   trackingQueue,
 } from '../workflows/contract.js';
 import { temporalConnectionOptions } from '../temporal/connection.js';
-import { applyRetention, purgeExpiredData, purgeWebhookDeliveries, reconcileMailings } from '../workflows/index.js';
+import { applyRetention, closeAccounts, purgeExpiredData, purgeWebhookDeliveries, reconcileMailings } from '../workflows/index.js';
 import { logger } from '../lib/logger.js';
 import { startWorkerMetrics } from './metrics.js';
 import { SdkLogger } from './sdk-logger.js';
@@ -176,6 +176,8 @@ export async function ensureSchedules(client: Client, config: Config): Promise<v
     { scheduleId: 'webhook-history-purge', every: '1h', workflowType: purgeWebhookDeliveries },
     { scheduleId: 'mailing-reconciler', every: '10m', workflowType: reconcileMailings },
     { scheduleId: 'mailing-retention', every: '1h', workflowType: applyRetention },
+    // Accounts whose closing's grace period is over (docs/developer-space.md, "Closing the account").
+    { scheduleId: 'account-closing', every: '1h', workflowType: closeAccounts },
   ];
   for (const { scheduleId, every, workflowType } of schedules) {
     try {

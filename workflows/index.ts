@@ -1,5 +1,5 @@
 // The workflow bundle's entry point: every workflow type the worker serves.
-export { applyRetention, healthCheck, purgeExpiredData, purgeWebhookDeliveries, reconcileMailings } from './maintenance.js';
+export { applyRetention, closeAccounts, healthCheck, purgeExpiredData, purgeWebhookDeliveries, reconcileMailings } from './maintenance.js';
 export { letterPdf } from './letters.js';
 export { embedQuery, embedCatalogue } from './search.js';
 export { mailing } from './mailing.js';

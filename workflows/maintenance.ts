@@ -63,3 +63,16 @@ const { resumeUnattendedMailings } = proxyActivities<Activities>({
 export async function reconcileMailings(options: { accountId?: string } = {}): Promise<{ checked: number; resumed: string[] }> {
   return resumeUnattendedMailings(options);
 }
+
+const { closeDueAccounts } = proxyActivities<Activities>({
+  startToCloseTimeout: '5m',
+  retry: { maximumAttempts: 3 },
+});
+
+/**
+ * Run by the "account-closing" Temporal Schedule: every account whose closing's grace period is
+ * over, and whose mailings have all reached their end, is closed (domain/access/closing.ts).
+ */
+export async function closeAccounts(): Promise<{ closed: string[]; waiting: string[] }> {
+  return closeDueAccounts();
+}

@@ -79,10 +79,11 @@ export interface AccountStanding {
 
 /** The account as a key's authentication would see it (the developer space sends mailings with it); undefined when unknown. */
 export async function accountStanding(db: Db, id: string): Promise<AccountStanding | undefined> {
-  const row = await db('accounts').where({ id }).first('status', 'live_enabled', 'balance_cents', 'address_check_default');
+  const row = await db('accounts').where({ id }).first('status', 'closure', 'live_enabled', 'balance_cents', 'address_check_default');
   if (!row) return undefined;
   return {
-    suspended: row.status === 'suspended',
+    // A closing (or closed) account sends nothing more, as a suspended one.
+    suspended: row.status === 'suspended' || row.closure !== null,
     liveEnabled: row.live_enabled === true,
     balanceCents: Number(row.balance_cents),
     addressCheckDefault: row.address_check_default as AddressCheck,

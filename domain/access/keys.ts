@@ -180,6 +180,7 @@ export async function findKeyRecord(db: Db, keyDigest: string): Promise<KeyRecor
       'k.scopes',
       'k.revoked_at',
       'a.status',
+      'a.closure',
       'a.live_enabled',
       'a.balance_cents',
       'a.address_check_default',
@@ -192,9 +193,26 @@ export async function findKeyRecord(db: Db, keyDigest: string): Promise<KeyRecor
     mode: row.mode,
     scopes: row.scopes,
     revoked: row.revoked_at !== null,
-    accountStatus: row.status,
+    // A closing (or closed) account's keys are refused as a suspended account's are: 403 account_suspended.
+    accountStatus: row.closure === null ? row.status : 'suspended',
     liveEnabled: row.live_enabled,
     balanceCents: Number(row.balance_cents),
     addressCheckDefault: row.address_check_default,
   };
+}
+
+/**
+ * Revokes every key of a closed account at once, within the closing's transaction (one audit entry
+ * per key, as `revokeApiKey`); the API's caches learn it on `auth_changed` when it commits.
+ */
+export async function revokeAccountKeys(trx: Db, accountId: string, actor?: Actor): Promise<number> {
+  const rows = await trx('api_keys')
+    .where({ account_id: accountId })
+    .whereNull('revoked_at')
+    .update({ revoked_at: trx.fn.now() })
+    .returning(['id', 'mode', 'last4']);
+  for (const key of rows) {
+    await recordAudit(trx, actor, { accountId, action: 'key.revoked', target: { type: 'key', id: key.id }, details: { mode: key.mode, last4: key.last4 } });
+  }
+  return rows.length;
 }

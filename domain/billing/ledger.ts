@@ -20,7 +20,7 @@ type Runner = Db | Tx;
 async function appendEntry(
   db: Runner,
   accountId: string,
-  kind: 'topup' | 'debit' | 'refund',
+  kind: 'topup' | 'debit' | 'refund' | 'closing_refund',
   amountCents: number,
   balanceAfter: number,
   unit: string | null,
@@ -109,4 +109,19 @@ export async function creditWithin(
   const balance = Number(row.balance_cents);
   const ledgerEntryId = await appendEntry(trx, accountId, 'topup', amountCents, balance, null, reference);
   return { balanceCents: balance, ledgerEntryId };
+}
+
+/**
+ * A closed account's settlement (docs/billing.md, "Closing an account"), inside the closing's
+ * transaction: the prepaid credit left leaves the balance as one `closing_refund` entry (negative,
+ * the balance to zero), so sum(entries) = balance still holds; the amount is owed back to the
+ * customer. Nothing is written when the balance is already zero.
+ */
+export async function settleClosedAccount(trx: Tx, accountId: string, reference: string): Promise<{ refundCents: number; ledgerEntryId: number | null }> {
+  const account = await trx('accounts').where({ id: accountId }).forUpdate().first('balance_cents');
+  const refundCents = Number(account?.balance_cents ?? 0);
+  if (refundCents === 0) return { refundCents: 0, ledgerEntryId: null };
+  await trx('accounts').where({ id: accountId }).update({ balance_cents: 0 });
+  const ledgerEntryId = await appendEntry(trx, accountId, 'closing_refund', -refundCents, 0, null, reference);
+  return { refundCents, ledgerEntryId };
 }

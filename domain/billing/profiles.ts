@@ -220,3 +220,12 @@ export async function pushBillingProfile(deps: Deps, accountId: string): Promise
     return false;
   }
 }
+
+/**
+ * A closed account's billing contact erased: the billing email goes; the buyer's legal name,
+ * address, SIRET and VAT number stay, as the invoices that carry them must (Code de commerce
+ * L123-22, ten years). Within the closing's transaction.
+ */
+export async function eraseBillingContact(trx: Db, accountId: string): Promise<number> {
+  return trx('billing_profiles').where({ account_id: accountId }).update({ email: '', updated_at: trx.fn.now() });
+}

@@ -247,6 +247,13 @@ export async function listTopUps(db: Db, accountId: string, limit = 50): Promise
   return rows.map(toRecord);
 }
 
+/** One page of the account's top-ups (every state) in id order after `afterId`: the account's export. */
+export async function exportTopUpsPage(db: Db, accountId: string, afterId: string | undefined, limit: number): Promise<TopUpRecord[]> {
+  const query = db('topups').where({ account_id: accountId }).orderBy('id').limit(limit);
+  if (afterId) query.andWhere('id', '>', afterId);
+  return (await query).map(toRecord);
+}
+
 export interface BalanceView {
   balanceCents: number;
   freeQuota: { used: number; calls: number; period: string };
@@ -265,7 +272,7 @@ export async function balanceView(db: Db, accountId: string): Promise<BalanceVie
 
 export interface LedgerLine {
   id: number;
-  kind: 'topup' | 'debit' | 'refund';
+  kind: 'topup' | 'debit' | 'refund' | 'closing_refund';
   amountCents: number;
   balanceAfterCents: number;
   unit: string | null;

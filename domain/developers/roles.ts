@@ -8,15 +8,28 @@ export type Role = (typeof ROLES)[number];
 
 export const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
 
-/** The page families of the developer space, one per routes family. */
+/** The page families of the developer space, one per routes family (`account`: the export of the account's data and its closing, owners only). */
 export type PageFamily =
-  'home' | 'keys' | 'webhooks' | 'mailings' | 'requests' | 'production' | 'balance' | 'billing' | 'logs' | 'audit' | 'settings' | 'team' | 'privacy';
+  | 'home'
+  | 'keys'
+  | 'webhooks'
+  | 'mailings'
+  | 'requests'
+  | 'production'
+  | 'balance'
+  | 'billing'
+  | 'logs'
+  | 'audit'
+  | 'settings'
+  | 'team'
+  | 'privacy'
+  | 'account';
 
 const EVERYONE: readonly PageFamily[] = ['home', 'settings', 'privacy'];
 
 export const ROLE_PAGES: Readonly<Record<Role, readonly PageFamily[]>> = {
   /** Everything. */
-  owner: [...EVERYONE, 'keys', 'webhooks', 'mailings', 'requests', 'production', 'balance', 'billing', 'logs', 'audit', 'team'],
+  owner: [...EVERYONE, 'keys', 'webhooks', 'mailings', 'requests', 'production', 'balance', 'billing', 'logs', 'audit', 'team', 'account'],
   /** The integration: keys, webhooks, mailings, requests, the API call log; not money, not the team, not production access. */
   developer: [...EVERYONE, 'keys', 'webhooks', 'mailings', 'requests', 'logs'],
   /** The money: balance and top-ups, invoices, the billing profile; not keys, not webhooks. */

@@ -206,3 +206,8 @@ export async function removeMember(db: Db, actor: Actor & { kind: 'developer' },
     return 'done';
   });
 }
+
+/** A closed account's invitations erased (the invited addresses): within the closing's transaction. */
+export async function eraseAccountInvitations(trx: Db, accountId: string): Promise<number> {
+  return trx('developer_invitations').where({ account_id: accountId }).delete();
+}

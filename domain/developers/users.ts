@@ -309,3 +309,34 @@ export async function disableTwoFactor(
     return 'disabled';
   });
 }
+
+/** The account's members as a closing's email reaches them: the owners' addresses. */
+export async function ownerEmails(db: Db, accountId: string): Promise<string[]> {
+  const rows = await db('developer_users').where({ account_id: accountId, role: 'owner' }).orderBy('created_at').select('email');
+  return rows.map((row) => row.email as string);
+}
+
+/** Whether `password` is the user's current one (within the sign-in budgets, as every sensitive action of the space). */
+export async function checkPasswordOf(db: Db, userId: string, password: string, address: string): Promise<'ok' | 'refused' | 'throttled'> {
+  return (await checkCurrentPassword(db, userId, password, address)).kind;
+}
+
+/**
+ * A closed account's developers erased (issue 53): each user's email becomes a placeholder no one
+ * can receive, the password hash one no password matches; sessions, links, second factors and
+ * recovery codes go. The rows stay (the audit log and the closing refer to their ids). Within the
+ * closing's transaction; answers how many users were erased.
+ */
+export async function eraseAccountDevelopers(trx: Db, accountId: string): Promise<number> {
+  const users = await trx('developer_users').where({ account_id: accountId }).select('id');
+  for (const { id } of users as { id: string }[]) {
+    await deleteUserSessions(trx, id);
+    await trx('developer_sessions').where({ pending_user_id: id }).delete();
+    await removeTwoFactor(trx, id);
+    await trx('developer_tokens').where({ user_id: id }).delete();
+    await trx('developer_users')
+      .where({ id })
+      .update({ email: `erased-${id}@erased.invalid`, password_hash: '!erased', email_confirmed_at: null });
+  }
+  return users.length;
+}

@@ -53,3 +53,49 @@ export async function countMailingsByStatus(db: Db): Promise<{ status: MailingSt
     .groupBy('status', 'test');
   return rows.map((r) => ({ status: r.status, test: r.test, count: Number(r.n) }));
 }
+
+/** A mailing as the account's export holds it: its stored row (letter, recipient, layout), its steps and which proofs it has. */
+export interface ExportedMailing {
+  row: Record<string, unknown>;
+  events: { step: number; status: string; at: Date }[];
+  proofKinds: string[];
+}
+
+/**
+ * One page of the account's mailings for its export (domain/privacy/export.ts), in id order after
+ * `afterId`: every column of the stored row, its events and the kinds of its proofs (their bytes
+ * are read one at a time, `proofPdf`).
+ */
+export async function exportMailingsPage(db: Db, accountId: string, afterId: string | undefined, limit: number): Promise<ExportedMailing[]> {
+  const query = db('shipments as s')
+    .where('s.account_id', accountId)
+    .orderBy('s.id')
+    .limit(limit)
+    .select(
+      's.*',
+      db.raw(
+        `(SELECT coalesce(json_agg(json_build_object('step', e.step, 'status', e.status, 'at', e.at) ORDER BY e.step), '[]') FROM shipment_events e WHERE e.shipment_id = s.id) AS export_events`,
+      ),
+      db.raw(`(SELECT coalesce(array_agg(p.kind ORDER BY p.kind), '{}') FROM shipment_proofs p WHERE p.shipment_id = s.id) AS export_proof_kinds`),
+    );
+  if (afterId) query.andWhere('s.id', '>', afterId);
+  const rows = (await query) as Record<string, unknown>[];
+  return rows.map(({ export_events, export_proof_kinds, ...row }) => ({
+    row,
+    events: export_events as ExportedMailing['events'],
+    proofKinds: export_proof_kinds as string[],
+  }));
+}
+
+/**
+ * How many of the account's mailings are not final yet (paid and on their way): a closing account
+ * is closed only once this is zero, so that no mailing is lost and none was paid for nothing.
+ */
+export async function countMailingsInFlight(db: Db, accountId: string): Promise<number> {
+  const [{ n }] = await db('shipments')
+    .where({ account_id: accountId })
+    .whereNotIn('status', ['canceled', 'error', 'returned'])
+    .andWhereRaw('step < last_step')
+    .count({ n: '*' });
+  return Number(n);
+}

@@ -103,3 +103,8 @@ export async function accountServiceRequests(
   const result = await keysetPage<ServiceRequestRow>(db('service_requests').where({ account_id: accountId }), options, secretKey, `requests:${accountId}`);
   return { data: result.rows.map(serviceRequest), nextCursor: result.nextCursor, hasMore: result.hasMore };
 }
+
+/** A closed account's service requests keep their text, not the contact address given with them. */
+export async function eraseRequestContacts(trx: Db, accountId: string): Promise<number> {
+  return trx('service_requests').where({ account_id: accountId }).whereNotNull('contact_email').update({ contact_email: null });
+}

@@ -306,3 +306,26 @@ export async function countUndeliveredDeliveries(db: Db): Promise<{ pending: num
   const row = rows[0]!;
   return { pending: Number(row.pending), retrying: Number(row.retrying), abandoned: Number(row.abandoned) };
 }
+
+/** One page of the account's delivery history (kept DELIVERY_RETENTION_DAYS) with each event's body, in id order after `afterId`: the account's export. */
+export async function exportDeliveriesPage(
+  db: Db,
+  accountId: string,
+  afterId: string | undefined,
+  limit: number,
+): Promise<(DeliveryRecord & { payload: unknown })[]> {
+  const query = deliveries(db, accountId)
+    .orderBy('d.id')
+    .limit(limit)
+    .select([...COLUMNS, 'e.payload']);
+  if (afterId) query.andWhere('d.id', '>', afterId);
+  const rows = (await query) as Record<string, unknown>[];
+  return rows.map((row) => ({ ...record(row), payload: row.payload }));
+}
+
+/** Ends every pending delivery of the account (`canceled`, with `reason`): a closing account's webhooks stop. */
+export async function cancelAccountPendingDeliveries(db: Db, accountId: string, reason: string): Promise<number> {
+  return db('webhook_deliveries')
+    .where({ account_id: accountId, status: 'pending' })
+    .update({ status: 'canceled', last_error: reason, updated_at: db.fn.now() });
+}

@@ -8,7 +8,11 @@ import { isPublicAddress, isWebhookPort, WEBHOOK_PORTS } from '../../lib/net/pub
 import { EVENT_TYPES, type EventType } from './event-types.js';
 import { recordAudit, type Actor } from '../access/audit.js';
 import { WebhookEndpointError } from './endpoint-error.js';
-import { cancelPendingDeliveries } from './deliveries.js';
+import { cancelAccountPendingDeliveries, cancelPendingDeliveries } from './deliveries.js';
+
+/** A closing (or closed) account gets no new endpoint, and enables none again: its webhooks are stopped. */
+const accountClosing = (): WebhookEndpointError =>
+  new WebhookEndpointError('account_closing', 'This account is closing: its webhooks are stopped until the closing is canceled.');
 
 /** SPEC.md "Limits": webhook addresses per account (deleted ones do not count). */
 export const MAX_WEBHOOK_ENDPOINTS = 5;
@@ -54,8 +58,9 @@ export async function createWebhookEndpoint(db: Db, config: Config, input: NewEn
   const secret = `whsec_${randomBase62(32)}`;
   return db.transaction(async (trx) => {
     // Serializes concurrent creations for one account so the limit of 5 holds.
-    const account = await trx('accounts').where({ id: input.accountId }).forUpdate().first('id');
+    const account = await trx('accounts').where({ id: input.accountId }).forUpdate().first('id', 'closure');
     if (!account) throw new WebhookEndpointError('not_found', `No account ${input.accountId}.`);
+    if (account.closure !== null) throw accountClosing();
     const [{ count }] = await trx('webhook_endpoints').where({ account_id: input.accountId }).whereNull('deleted_at').count<{ count: string }[]>('* as count');
     if (Number(count) >= MAX_WEBHOOK_ENDPOINTS)
       throw new WebhookEndpointError('limit_reached', `An account has at most ${MAX_WEBHOOK_ENDPOINTS} webhook addresses.`);
@@ -134,6 +139,8 @@ export async function setWebhookEndpointEnabled(db: Db, accountId: string, id: s
   await findWebhookEndpoint(db, accountId, id);
   return db.transaction(async (trx) => {
     // Only a change of state is recorded in the audit log: the row is locked to know the state it had.
+    // A closing account's webhooks stay stopped (the account's row locked: a confirmation cannot come between).
+    if (enabled && (await trx('accounts').where({ id: accountId }).forShare().first('closure'))?.closure !== null) throw accountClosing();
     const before = await trx('webhook_endpoints').where({ id, account_id: accountId }).forUpdate().first('disabled_at', 'url');
     await trx('webhook_endpoints')
       .where({ id, account_id: accountId })
@@ -198,4 +205,51 @@ export async function rotateWebhookSecret(
     await recordAudit(trx, actor, { accountId, action: 'webhook.secret_rotated', target: { type: 'webhook', id }, details: { url: endpoint.url } });
     return { secret, previousExpiresAt };
   });
+}
+
+/** Every endpoint of the account, deleted ones included, without their secrets: the account's export. */
+export async function exportWebhookEndpoints(db: Db, accountId: string): Promise<(EndpointSummary & { deletedAt: Date | null })[]> {
+  const rows = await db('webhook_endpoints')
+    .where({ account_id: accountId })
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .select([...SUMMARY_COLUMNS, 'deleted_at']);
+  return rows.map((row) => ({ ...summary(row), deletedAt: row.deleted_at as Date | null }));
+}
+
+/**
+ * A closing account's webhooks stop (issue 53): each enabled endpoint is disabled, marked as
+ * disabled by the closing, and its pending deliveries end (`canceled`: a delivery waiting for its
+ * next retry is not attempted again). Within the confirmation's transaction.
+ */
+export async function stopAccountWebhooks(trx: Db, accountId: string): Promise<{ endpoints: number; deliveries: number }> {
+  const endpoints = await trx('webhook_endpoints')
+    .where({ account_id: accountId })
+    .whereNull('disabled_at')
+    .whereNull('deleted_at')
+    .update({ disabled_at: trx.fn.now(), disabled_by_closing: true })
+    .returning('id');
+  const deliveries = await cancelAccountPendingDeliveries(trx, accountId, 'account closing');
+  return { endpoints: endpoints.length, deliveries };
+}
+
+/** A canceled closing enables again the endpoints it had disabled (the deliveries it ended stay ended). */
+export async function resumeAccountWebhooks(trx: Db, accountId: string): Promise<number> {
+  return trx('webhook_endpoints')
+    .where({ account_id: accountId, disabled_by_closing: true })
+    .whereNull('deleted_at')
+    .update({ disabled_at: null, disabled_by_closing: false });
+}
+
+/** A closed account's endpoints erased: deleted, their URL and secrets gone (the delivery history keeps their ids). */
+export async function eraseAccountEndpoints(trx: Db, accountId: string): Promise<number> {
+  return trx('webhook_endpoints')
+    .where({ account_id: accountId })
+    .update({
+      url: 'https://erased.invalid/',
+      secret_sealed: '',
+      previous_secret_sealed: null,
+      previous_secret_expires_at: null,
+      disabled_at: trx.raw('coalesce(disabled_at, now())'),
+      deleted_at: trx.raw('coalesce(deleted_at, now())'),
+    });
 }

@@ -133,6 +133,7 @@ describe('a self-hosted Temporal server on PostgreSQL', function () {
       return ids.sort();
     };
     expect(await eventually(listSchedules, (ids) => ids.length === 4, 30_000, 500)).to.deep.equal([
+      'account-closing',
       'mailing-reconciler',
       'mailing-retention',
       'maintenance-purge',

@@ -19,6 +19,8 @@ function ledgerLabel(line: LedgerLine): string {
       return line.reference?.startsWith('topup:') ? 'Recharge par carte (Stripe)' : 'Recharge (opérateur)';
     case 'refund':
       return `Remboursement · ${unit}`;
+    case 'closing_refund':
+      return 'Clôture du compte · crédit restant à rembourser';
     default:
       return unit;
   }

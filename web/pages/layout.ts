@@ -31,6 +31,7 @@ const MENU: ReadonlyArray<{ path: string; text: string; family: PageFamily }> = 
   { path: '/journal', text: 'Journal des appels', family: 'logs' },
   { path: '/audit', text: 'Audit', family: 'audit' },
   { path: '/equipe', text: 'Équipe', family: 'team' },
+  { path: '/donnees', text: 'Données et clôture', family: 'account' },
   { path: '/parametres', text: 'Paramètres du compte', family: 'settings' },
   { path: '/confidentialite', text: 'Données personnelles', family: 'privacy' },
 ];

@@ -39,6 +39,7 @@ const REFUSALS: Record<string, [number, string]> = {
   endpoint_disabled: [409, 'Cette adresse est désactivée : réactivez-la d’abord.'],
   endpoint_deleted: [409, 'L’adresse de cette livraison a été supprimée : rien ne peut lui être renvoyé.'],
   invalid_cursor: [400, 'Ce lien de pagination n’est pas valide : revenez à la première page du journal.'],
+  account_closing: [409, 'La clôture de ce compte est confirmée : ses webhooks sont arrêtés tant qu’elle n’est pas annulée.'],
 };
 
 /** A refusal of the domain or an unreachable workflow service, as a message and status; anything else is rethrown (500). */
