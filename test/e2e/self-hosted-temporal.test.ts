@@ -132,7 +132,7 @@ describe('a self-hosted Temporal server on PostgreSQL', function () {
       for await (const schedule of client.schedule.list()) ids.push(schedule.scheduleId);
       return ids.sort();
     };
-    expect(await eventually(listSchedules, (ids) => ids.length === 4, 30_000, 500)).to.deep.equal([
+    expect(await eventually(listSchedules, (ids) => ids.length === 5, 30_000, 500)).to.deep.equal([
       'account-closing',
       'mailing-reconciler',
       'mailing-retention',

@@ -17,7 +17,8 @@ const sources = readdirSync(dir)
   .map((file) => ({ file, text: readFileSync(join(dir, file), 'utf8') }));
 
 /** The names of the tables a migration creates. */
-const createdTables = (text: string): Set<string> => new Set([...text.matchAll(/createTable\(\s*'([a-z_]+)'/g)].map((match) => match[1]!));
+const createdTables = (text: string): Set<string> =>
+  new Set([...text.matchAll(/createTable\(\s*'([a-z_]+)'|CREATE\s+TABLE\s+(?:IF NOT EXISTS\s+)?([a-z_]+)/gi)].map((match) => (match[1] ?? match[2])!));
 
 /** The tables a migration indexes outside createTable: in an alterTable block, or by plain SQL. */
 function blockingIndexes(text: string): string[] {
@@ -44,5 +45,7 @@ describe('migrations', () => {
     expect(blockingIndexes(alter)).to.deep.equal(['shipments']);
     expect(blockingIndexes("await knex.raw('CREATE INDEX by_ref ON shipments (reference)');")).to.deep.equal(['shipments']);
     expect(blockingIndexes("await knex.raw('CREATE INDEX CONCURRENTLY by_ref ON shipments (reference)');")).to.deep.equal([]);
+    // A table the same migration creates, in SQL, is free to index.
+    expect([...createdTables('CREATE TABLE account_closings (id uuid)')]).to.deep.equal(['account_closings']);
   });
 });

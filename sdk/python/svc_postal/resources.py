@@ -15,6 +15,7 @@ from .generated.api.letters import get_letter, render_letter
 from .generated.api.mailings import (
     advance_test_mailing,
     cancel_mailing,
+    erase_mailing,
     create_mailing,
     get_mailing,
     list_mailings,
@@ -59,7 +60,7 @@ def _or_unset(value: Any) -> Any:
 
 
 class Mailings:
-    """``/v1/mailings``: post, quote, read, list, cancel, and advance a test mailing."""
+    """``/v1/mailings``: post, quote, read, list, cancel, erase, and advance a test mailing."""
 
     def __init__(self, http: AuthenticatedClient) -> None:
         self._http = http
@@ -124,6 +125,14 @@ class Mailings:
     def cancel(self, mailing_id: UUID | str, *, idempotency_key: str | None = None) -> Shipment:
         """Cancels a mailing not yet filed with the postal operator (else ApiError ``conflict``)."""
         response = cancel_mailing.sync_detailed(
+            UUID(str(mailing_id)), client=self._http, idempotency_key=_key(idempotency_key)
+        )
+        return _answer(response, Shipment)
+
+    def erase(self, mailing_id: UUID | str, *, idempotency_key: str | None = None) -> Shipment:
+        """Erases a final mailing's personal data (recipient, letter, PDFs, proofs' PDFs); its amount,
+        history and hashes stay (else ApiError ``mailing_not_final``)."""
+        response = erase_mailing.sync_detailed(
             UUID(str(mailing_id)), client=self._http, idempotency_key=_key(idempotency_key)
         )
         return _answer(response, Shipment)

@@ -2,6 +2,7 @@ import type { Client } from './generated/client/index.js';
 import {
   advanceTestMailing,
   cancelMailing,
+  eraseMailing,
   createMailing,
   createMailingBatch,
   getCatalogue,
@@ -50,7 +51,7 @@ function post(options: PostOptions | undefined) {
   return { signal: options?.signal, headers: options?.idempotencyKey ? { 'Idempotency-Key': options.idempotencyKey } : undefined };
 }
 
-/** `svc.mailings`: send, follow, list and cancel letters. */
+/** `svc.mailings`: send, follow, list, cancel and erase letters. */
 export function mailingsOf(client: Client) {
   return {
     /** Pays and sends a letter (POST /v1/mailings): the mailing, `paid`. */
@@ -63,6 +64,11 @@ export function mailingsOf(client: Client) {
       paginate((cursor) => listMailings({ client, query: { ...query, cursor }, ...options })),
     /** Cancels a mailing not yet printed, refunded (a 409 `conflict` ApiError after that). */
     cancel: async (id: string, options?: PostOptions) => (await cancelMailing({ client, path: { id }, ...post(options) })).data,
+    /**
+     * Erases a final mailing's personal data (recipient, letter, PDFs, proofs' PDFs); its amount,
+     * history and hashes stay (a 409 `mailing_not_final` ApiError before it is final).
+     */
+    erase: async (id: string, options?: PostOptions) => (await eraseMailing({ client, path: { id }, ...post(options) })).data,
     /** Sandbox only: moves a test mailing on to `step` (or to `status` returned/error) and sends its webhooks. */
     advance: async (id: string, body?: AdvanceTestMailingData['body'], options?: PostOptions) =>
       (await advanceTestMailing({ client, path: { id }, body, ...post(options) })).data,

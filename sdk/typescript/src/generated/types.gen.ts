@@ -296,7 +296,7 @@ export type LetterRender = {
      */
     missingFields: Array<string>;
     /**
-     * What was done with the request instead of refusing it; empty when nothing. New in 1.3.0
+     * What was done with the request instead of refusing it; empty when nothing
      */
     warnings: Array<RequestWarning>;
 };
@@ -483,7 +483,7 @@ export type Shipment = {
         label: string;
     }>;
     /**
-     * What was done with the request instead of refusing it; empty when nothing. New in 1.3.0
+     * What was done with the request instead of refusing it; empty when nothing
      */
     warnings: Array<RequestWarning>;
     /**
@@ -494,6 +494,10 @@ export type Shipment = {
      * The batch it was sent in (POST /v1/mailing-batches); null for a mailing of its own
      */
     batch: string | null;
+    /**
+     * When its personal data was erased (POST /v1/mailings/{id}/erase, or the account's retention period after it became final); null: not erased. An erased mailing keeps its amount, history, tracking number and hashes; its recipient reads ["(effacé)"], its document has an empty text (and the title "(effacé)" unless a catalogue letter), its proofs are listed but no longer downloadable
+     */
+    erasedAt: string | null;
     /**
      * The letter content; absent from webhook payloads
      */
@@ -633,6 +637,10 @@ export type ProofLink = {
      */
     url: string;
     expiresAt: string;
+    /**
+     * SHA-256 of the proof's PDF, as the download serves it; it stays once the mailing's personal data is erased (404 proof_erased gives it then), to check a copy you kept
+     */
+    sha256?: string;
 };
 
 export type V1TestAdvance = {
@@ -716,7 +724,7 @@ export type MailingBatchReport = {
         ok: boolean;
         amountCents: number | null;
         /**
-         * What was done with the request instead of refusing it; empty when nothing. New in 1.3.0
+         * What was done with the request instead of refusing it; empty when nothing
          */
         warnings: Array<RequestWarning>;
         /**
@@ -1506,7 +1514,7 @@ export type GetCatalogueErrors = {
      */
     401: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -1561,7 +1569,7 @@ export type SearchCatalogueErrors = {
      */
     401: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -1616,7 +1624,7 @@ export type GetLetterErrors = {
      */
     401: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -1676,7 +1684,7 @@ export type RenderLetterErrors = {
      */
     401: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -1752,7 +1760,7 @@ export type RenderLetterPdfErrors = {
      */
     402: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -1823,7 +1831,7 @@ export type AiFillLetterErrors = {
      */
     402: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -1898,7 +1906,7 @@ export type AiDraftLetterErrors = {
      */
     402: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -1974,7 +1982,7 @@ export type AiRunToolErrors = {
      */
     402: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -2051,7 +2059,7 @@ export type ListMailingsErrors = {
      */
     401: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -2106,7 +2114,7 @@ export type CreateMailingErrors = {
      */
     402: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -2176,7 +2184,7 @@ export type GetMailingErrors = {
      */
     401: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -2231,7 +2239,7 @@ export type GetMailingProofErrors = {
      */
     401: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -2295,7 +2303,7 @@ export type CancelMailingErrors = {
      */
     401: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -2339,6 +2347,78 @@ export type CancelMailingResponses = {
 
 export type CancelMailingResponse = CancelMailingResponses[keyof CancelMailingResponses];
 
+export type EraseMailingData = {
+    body?: never;
+    headers?: {
+        /**
+         * Replays the first response for 24 hours (UUID v4 recommended)
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * UUID
+         */
+        id: string & string;
+    };
+    query?: never;
+    url: '/v1/mailings/{id}/erase';
+};
+
+export type EraseMailingErrors = {
+    /**
+     * Bad request: `invalid_request`, `invalid_cursor`
+     */
+    400: Error;
+    /**
+     * Unauthenticated: `invalid_api_key`, `revoked_api_key`
+     */
+    401: Error;
+    /**
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
+     */
+    403: Error;
+    /**
+     * Not found: `not_found`
+     */
+    404: Error;
+    /**
+     * Conflict: `idempotency_in_progress`, `conflict`
+     */
+    409: Error;
+    /**
+     * Body too large: `payload_too_large` (body: larger than 1 MB)
+     */
+    413: Error;
+    /**
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `unprocessable` (idempotency: the key was used for another request)
+     */
+    422: Error;
+    /**
+     * Too many requests: `rate_limited`, `test_quota_exceeded`
+     */
+    429: Error;
+    /**
+     * Internal error: `internal_error`
+     */
+    500: Error;
+    /**
+     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     */
+    503: Error;
+};
+
+export type EraseMailingError = EraseMailingErrors[keyof EraseMailingErrors];
+
+export type EraseMailingResponses = {
+    /**
+     * Shipment, erased
+     */
+    200: Shipment;
+};
+
+export type EraseMailingResponse = EraseMailingResponses[keyof EraseMailingResponses];
+
 export type AdvanceTestMailingData = {
     body?: V1TestAdvance | null;
     headers?: {
@@ -2367,7 +2447,7 @@ export type AdvanceTestMailingErrors = {
      */
     401: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -2477,7 +2557,7 @@ export type QuoteMailingErrors = {
      */
     401: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -2548,7 +2628,7 @@ export type ListMailingBatchesErrors = {
      */
     401: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -2603,7 +2683,7 @@ export type CreateMailingBatchErrors = {
      */
     402: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -2677,7 +2757,7 @@ export type GetMailingBatchErrors = {
      */
     401: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -2739,7 +2819,7 @@ export type SearchCitiesErrors = {
      */
     402: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -2798,7 +2878,7 @@ export type SearchAddressesErrors = {
      */
     402: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -2861,7 +2941,7 @@ export type SearchCompaniesErrors = {
      */
     402: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -2919,7 +2999,7 @@ export type GetCompanyErrors = {
      */
     402: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -2989,7 +3069,7 @@ export type GetRouteErrors = {
      */
     402: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -3051,7 +3131,7 @@ export type GetFuelPricesErrors = {
      */
     402: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -3129,7 +3209,7 @@ export type SearchFuelStationsErrors = {
      */
     402: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -3193,7 +3273,7 @@ export type ComputeCalculatorErrors = {
      */
     402: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -3269,7 +3349,7 @@ export type EstimateQuoteErrors = {
      */
     402: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -3340,7 +3420,7 @@ export type SettleExpensesErrors = {
      */
     402: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -3403,7 +3483,7 @@ export type ListServiceRequestsErrors = {
      */
     401: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**
@@ -3454,7 +3534,7 @@ export type CreateServiceRequestErrors = {
      */
     401: Error;
     /**
-     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `test_only`
+     * Forbidden: `insufficient_scope`, `account_suspended`, `live_not_enabled`, `ai_not_enabled`, `test_only`
      */
     403: Error;
     /**

@@ -21,8 +21,7 @@ class LetterRender:
         segments (list[LetterFieldSegment | LetterTextSegment]): Literal text and field slots, in reading order
         text (str): The letter as plain text; a missing value reads as [its label]
         missing_fields (list[str]): Required fields without a value
-        warnings (list[RequestWarning]): What was done with the request instead of refusing it; empty when nothing. New
-            in 1.3.0
+        warnings (list[RequestWarning]): What was done with the request instead of refusing it; empty when nothing
     """
 
     segments: list[LetterFieldSegment | LetterTextSegment]

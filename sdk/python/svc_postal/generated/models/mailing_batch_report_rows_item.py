@@ -21,8 +21,7 @@ class MailingBatchReportRowsItem:
         reference (None | str):
         ok (bool):
         amount_cents (int | None):
-        warnings (list[RequestWarning]): What was done with the request instead of refusing it; empty when nothing. New
-            in 1.3.0
+        warnings (list[RequestWarning]): What was done with the request instead of refusing it; empty when nothing
         error (MailingBatchRowError | None): What POST /v1/mailings would answer for this row (its 422 code, message and
             details)
     """

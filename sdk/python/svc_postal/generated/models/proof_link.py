@@ -7,6 +7,7 @@ from typing import Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 
 from ..models.proof_link_kind import ProofLinkKind
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="ProofLink")
 
@@ -18,11 +19,14 @@ class ProofLink:
         kind (ProofLinkKind | str):
         url (str): Signed download link of the PDF proof
         expires_at (datetime.datetime):
+        sha256 (str | Unset): SHA-256 of the proof's PDF, as the download serves it; it stays once the mailing's
+            personal data is erased (404 proof_erased gives it then), to check a copy you kept
     """
 
     kind: ProofLinkKind | str
     url: str
     expires_at: datetime.datetime
+    sha256: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         kind: str
@@ -35,6 +39,8 @@ class ProofLink:
 
         expires_at = self.expires_at.isoformat()
 
+        sha256 = self.sha256
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -44,6 +50,8 @@ class ProofLink:
                 "expiresAt": expires_at,
             }
         )
+        if sha256 is not UNSET:
+            field_dict["sha256"] = sha256
 
         return field_dict
 
@@ -68,10 +76,13 @@ class ProofLink:
 
         expires_at = datetime.datetime.fromisoformat(d.pop("expiresAt"))
 
+        sha256 = d.pop("sha256", UNSET)
+
         proof_link = cls(
             kind=kind,
             url=url,
             expires_at=expires_at,
+            sha256=sha256,
         )
 
         return proof_link

@@ -42,11 +42,14 @@ class Shipment:
         reference (str):
         test (bool):
         proofs (list[ShipmentProofsItem]):
-        warnings (list[RequestWarning]): What was done with the request instead of refusing it; empty when nothing. New
-            in 1.3.0
+        warnings (list[RequestWarning]): What was done with the request instead of refusing it; empty when nothing
         send_at (None | str): The send date (YYYY-MM-DD, Europe/Paris) the mailing waits for while paid; null when filed
             at once
         batch (None | UUID): The batch it was sent in (POST /v1/mailing-batches); null for a mailing of its own
+        erased_at (datetime.datetime | None): When its personal data was erased (POST /v1/mailings/{id}/erase, or the
+            account's retention period after it became final); null: not erased. An erased mailing keeps its amount,
+            history, tracking number and hashes; its recipient reads ["(effacé)"], its document has an empty text (and the
+            title "(effacé)" unless a catalogue letter), its proofs are listed but no longer downloadable
         document (ShipmentDocument | Unset): The letter content; absent from webhook payloads
     """
 
@@ -69,6 +72,7 @@ class Shipment:
     warnings: list[RequestWarning]
     send_at: None | str
     batch: None | UUID
+    erased_at: datetime.datetime | None
     order_id: None = None
     document: ShipmentDocument | Unset = UNSET
 
@@ -135,6 +139,12 @@ class Shipment:
         else:
             batch = self.batch
 
+        erased_at: None | str
+        if isinstance(self.erased_at, datetime.datetime):
+            erased_at = self.erased_at.isoformat()
+        else:
+            erased_at = self.erased_at
+
         document: dict[str, Any] | Unset = UNSET
         if not isinstance(self.document, Unset):
             document = self.document.to_dict()
@@ -163,6 +173,7 @@ class Shipment:
                 "warnings": warnings,
                 "sendAt": send_at,
                 "batch": batch,
+                "erasedAt": erased_at,
             }
         )
         if document is not UNSET:
@@ -273,6 +284,21 @@ class Shipment:
 
         batch = _parse_batch(d.pop("batch"))
 
+        def _parse_erased_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                erased_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return erased_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        erased_at = _parse_erased_at(d.pop("erasedAt"))
+
         _document = d.pop("document", UNSET)
         document: ShipmentDocument | Unset
         if isinstance(_document, Unset):
@@ -301,6 +327,7 @@ class Shipment:
             warnings=warnings,
             send_at=send_at,
             batch=batch,
+            erased_at=erased_at,
             document=document,
         )
 

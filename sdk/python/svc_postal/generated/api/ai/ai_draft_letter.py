@@ -125,7 +125,9 @@ def sync_detailed(
     ready for POST /v1/mailings as a free-form letter. With a test key the answer is simulated
     (deterministic, derived from the input, marked simulated), the provider is never called and nothing
     is billed. With a live key it is debited at the catalogue price before the call and credited back
-    when the provider fails or answers unusably (502 upstream_error). Billed as one "ai.letter".
+    when the provider fails or answers unusably (502 upstream_error). A live key of an account that has
+    not turned the AI features on (developer space, account settings) is refused with 403
+    ai_not_enabled: nothing is sent to the AI provider, nothing is billed. Billed as one "ai.letter".
 
     Args:
         idempotency_key (str | Unset):
@@ -163,7 +165,9 @@ def sync(
     ready for POST /v1/mailings as a free-form letter. With a test key the answer is simulated
     (deterministic, derived from the input, marked simulated), the provider is never called and nothing
     is billed. With a live key it is debited at the catalogue price before the call and credited back
-    when the provider fails or answers unusably (502 upstream_error). Billed as one "ai.letter".
+    when the provider fails or answers unusably (502 upstream_error). A live key of an account that has
+    not turned the AI features on (developer space, account settings) is refused with 403
+    ai_not_enabled: nothing is sent to the AI provider, nothing is billed. Billed as one "ai.letter".
 
     Args:
         idempotency_key (str | Unset):
@@ -196,7 +200,9 @@ async def asyncio_detailed(
     ready for POST /v1/mailings as a free-form letter. With a test key the answer is simulated
     (deterministic, derived from the input, marked simulated), the provider is never called and nothing
     is billed. With a live key it is debited at the catalogue price before the call and credited back
-    when the provider fails or answers unusably (502 upstream_error). Billed as one "ai.letter".
+    when the provider fails or answers unusably (502 upstream_error). A live key of an account that has
+    not turned the AI features on (developer space, account settings) is refused with 403
+    ai_not_enabled: nothing is sent to the AI provider, nothing is billed. Billed as one "ai.letter".
 
     Args:
         idempotency_key (str | Unset):
@@ -232,7 +238,9 @@ async def asyncio(
     ready for POST /v1/mailings as a free-form letter. With a test key the answer is simulated
     (deterministic, derived from the input, marked simulated), the provider is never called and nothing
     is billed. With a live key it is debited at the catalogue price before the call and credited back
-    when the provider fails or answers unusably (502 upstream_error). Billed as one "ai.letter".
+    when the provider fails or answers unusably (502 upstream_error). A live key of an account that has
+    not turned the AI features on (developer space, account settings) is refused with 403
+    ai_not_enabled: nothing is sent to the AI provider, nothing is billed. Billed as one "ai.letter".
 
     Args:
         idempotency_key (str | Unset):

@@ -131,7 +131,9 @@ def sync_detailed(
     With a test key the answer is simulated (deterministic, derived from the input, marked simulated),
     the provider is never called and nothing is billed. With a live key it is debited at the catalogue
     price before the call and credited back when the provider fails or answers unusably (502
-    upstream_error). Billed as one "ai.fill".
+    upstream_error). A live key of an account that has not turned the AI features on (developer space,
+    account settings) is refused with 403 ai_not_enabled: nothing is sent to the AI provider, nothing is
+    billed. Billed as one "ai.fill".
 
     Args:
         idempotency_key (str | Unset):
@@ -170,7 +172,9 @@ def sync(
     With a test key the answer is simulated (deterministic, derived from the input, marked simulated),
     the provider is never called and nothing is billed. With a live key it is debited at the catalogue
     price before the call and credited back when the provider fails or answers unusably (502
-    upstream_error). Billed as one "ai.fill".
+    upstream_error). A live key of an account that has not turned the AI features on (developer space,
+    account settings) is refused with 403 ai_not_enabled: nothing is sent to the AI provider, nothing is
+    billed. Billed as one "ai.fill".
 
     Args:
         idempotency_key (str | Unset):
@@ -204,7 +208,9 @@ async def asyncio_detailed(
     With a test key the answer is simulated (deterministic, derived from the input, marked simulated),
     the provider is never called and nothing is billed. With a live key it is debited at the catalogue
     price before the call and credited back when the provider fails or answers unusably (502
-    upstream_error). Billed as one "ai.fill".
+    upstream_error). A live key of an account that has not turned the AI features on (developer space,
+    account settings) is refused with 403 ai_not_enabled: nothing is sent to the AI provider, nothing is
+    billed. Billed as one "ai.fill".
 
     Args:
         idempotency_key (str | Unset):
@@ -241,7 +247,9 @@ async def asyncio(
     With a test key the answer is simulated (deterministic, derived from the input, marked simulated),
     the provider is never called and nothing is billed. With a live key it is debited at the catalogue
     price before the call and credited back when the provider fails or answers unusably (502
-    upstream_error). Billed as one "ai.fill".
+    upstream_error). A live key of an account that has not turned the AI features on (developer space,
+    account settings) is refused with 403 ai_not_enabled: nothing is sent to the AI provider, nothing is
+    billed. Billed as one "ai.fill".
 
     Args:
         idempotency_key (str | Unset):

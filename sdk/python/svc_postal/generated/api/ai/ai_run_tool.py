@@ -135,8 +135,10 @@ def sync_detailed(
      Inputs are checked against the tool's inputs (422 per problem, or missingFields). With a test key
     the answer is simulated (deterministic, derived from the input, marked simulated), the provider is
     never called and nothing is billed. With a live key it is debited at the catalogue price before the
-    call and credited back when the provider fails or answers unusably (502 upstream_error). Billed as
-    one "ai.tool".
+    call and credited back when the provider fails or answers unusably (502 upstream_error). A live key
+    of an account that has not turned the AI features on (developer space, account settings) is refused
+    with 403 ai_not_enabled: nothing is sent to the AI provider, nothing is billed. Billed as one
+    "ai.tool".
 
     Args:
         slug (str): Catalogue identifier
@@ -176,8 +178,10 @@ def sync(
      Inputs are checked against the tool's inputs (422 per problem, or missingFields). With a test key
     the answer is simulated (deterministic, derived from the input, marked simulated), the provider is
     never called and nothing is billed. With a live key it is debited at the catalogue price before the
-    call and credited back when the provider fails or answers unusably (502 upstream_error). Billed as
-    one "ai.tool".
+    call and credited back when the provider fails or answers unusably (502 upstream_error). A live key
+    of an account that has not turned the AI features on (developer space, account settings) is refused
+    with 403 ai_not_enabled: nothing is sent to the AI provider, nothing is billed. Billed as one
+    "ai.tool".
 
     Args:
         slug (str): Catalogue identifier
@@ -212,8 +216,10 @@ async def asyncio_detailed(
      Inputs are checked against the tool's inputs (422 per problem, or missingFields). With a test key
     the answer is simulated (deterministic, derived from the input, marked simulated), the provider is
     never called and nothing is billed. With a live key it is debited at the catalogue price before the
-    call and credited back when the provider fails or answers unusably (502 upstream_error). Billed as
-    one "ai.tool".
+    call and credited back when the provider fails or answers unusably (502 upstream_error). A live key
+    of an account that has not turned the AI features on (developer space, account settings) is refused
+    with 403 ai_not_enabled: nothing is sent to the AI provider, nothing is billed. Billed as one
+    "ai.tool".
 
     Args:
         slug (str): Catalogue identifier
@@ -251,8 +257,10 @@ async def asyncio(
      Inputs are checked against the tool's inputs (422 per problem, or missingFields). With a test key
     the answer is simulated (deterministic, derived from the input, marked simulated), the provider is
     never called and nothing is billed. With a live key it is debited at the catalogue price before the
-    call and credited back when the provider fails or answers unusably (502 upstream_error). Billed as
-    one "ai.tool".
+    call and credited back when the provider fails or answers unusably (502 upstream_error). A live key
+    of an account that has not turned the AI features on (developer space, account settings) is refused
+    with 403 ai_not_enabled: nothing is sent to the AI provider, nothing is billed. Billed as one
+    "ai.tool".
 
     Args:
         slug (str): Catalogue identifier

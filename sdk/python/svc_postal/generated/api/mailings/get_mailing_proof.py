@@ -102,7 +102,9 @@ def sync_detailed(
 ) -> Response[Error | ProofLink]:
     """A temporary download link (5 minutes) for a proof: filing, delivery or return
 
-     404 until the proof is available (mailing.proof_available announces it).
+     404 until the proof is available (mailing.proof_available announces it). Once the mailing is erased
+    (erasedAt), 404 proof_erased with details { kind, sha256 }: the PDF is gone, its SHA-256 stays to
+    check a copy you kept.
 
     Args:
         id (UUID): UUID
@@ -136,7 +138,9 @@ def sync(
 ) -> Error | ProofLink | None:
     """A temporary download link (5 minutes) for a proof: filing, delivery or return
 
-     404 until the proof is available (mailing.proof_available announces it).
+     404 until the proof is available (mailing.proof_available announces it). Once the mailing is erased
+    (erasedAt), 404 proof_erased with details { kind, sha256 }: the PDF is gone, its SHA-256 stays to
+    check a copy you kept.
 
     Args:
         id (UUID): UUID
@@ -165,7 +169,9 @@ async def asyncio_detailed(
 ) -> Response[Error | ProofLink]:
     """A temporary download link (5 minutes) for a proof: filing, delivery or return
 
-     404 until the proof is available (mailing.proof_available announces it).
+     404 until the proof is available (mailing.proof_available announces it). Once the mailing is erased
+    (erasedAt), 404 proof_erased with details { kind, sha256 }: the PDF is gone, its SHA-256 stays to
+    check a copy you kept.
 
     Args:
         id (UUID): UUID
@@ -197,7 +203,9 @@ async def asyncio(
 ) -> Error | ProofLink | None:
     """A temporary download link (5 minutes) for a proof: filing, delivery or return
 
-     404 until the proof is available (mailing.proof_available announces it).
+     404 until the proof is available (mailing.proof_available announces it). Once the mailing is erased
+    (erasedAt), 404 proof_erased with details { kind, sha256 }: the PDF is gone, its SHA-256 stays to
+    check a copy you kept.
 
     Args:
         id (UUID): UUID
