@@ -15,8 +15,8 @@ from .generated.api.letters import get_letter, render_letter
 from .generated.api.mailings import (
     advance_test_mailing,
     cancel_mailing,
-    erase_mailing,
     create_mailing,
+    erase_mailing,
     get_mailing,
     list_mailings,
     quote_mailing,
