@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { eventually } from '../support/api.js';
 import { track } from '../support/processes.js';
-import { createDb, migrateLatest } from '../../db/knex.js';
+import { createDb, migrateLatest, type Db } from '../../db/knex.js';
 import { freePort } from '../../lib/net/ports.js';
 import { distRoot } from '../../lib/paths.js';
 import { startLocalPostgres, type LocalPostgres } from '../../scripts/local/postgres.js';
@@ -18,6 +18,21 @@ import { startLocalPostgres, type LocalPostgres } from '../../scripts/local/post
  * behind it, and the API stalls for as long as that transaction lasts. On a database of its own:
  * the test undoes the last migrations to have something to apply.
  */
+/** The simulated operator's document columns (an ALTER TABLE), and the batch list's index, built concurrently. */
+const SIMULATOR_DOCUMENTS = '20261203000100_simulator_documents.js';
+const BATCH_INDEX = '20261204000100_batch_list_index_concurrently.js';
+
+/** Every migration from `first` on, in the order they run. */
+const migrationsFrom = (first: string): string[] =>
+  readdirSync(join(distRoot, 'db', 'migrations'))
+    .filter((file) => file.endsWith('.js') && file >= first)
+    .sort();
+
+/** Undoes the latest migrations, newest first, down to `first` included (whatever later ones were added). */
+async function undoFrom(db: Db, first: string): Promise<void> {
+  for (let undone = 0; undone < migrationsFrom(first).length; undone += 1) await db.migrate.down();
+}
+
 describe('migrations give way to traffic (MIGRATION_LOCK_TIMEOUT)', function () {
   this.timeout(120_000);
   const dir = mkdtempSync(join(tmpdir(), 'svc-migration-locks-'));
@@ -29,9 +44,7 @@ describe('migrations give way to traffic (MIGRATION_LOCK_TIMEOUT)', function () 
     const db = createDb(postgres.url, { role: 'tool' });
     try {
       await migrateLatest(db);
-      await db.migrate.down(); // retention and erasure (accounts.retention_days, shipments.erased_at…)
-      await db.migrate.down(); // the batch list's index, built concurrently
-      await db.migrate.down(); // the simulated operator's document columns: an ALTER TABLE
+      await undoFrom(db, SIMULATOR_DOCUMENTS);
     } finally {
       await db.destroy();
     }
@@ -99,19 +112,12 @@ describe('migrations give way to traffic (MIGRATION_LOCK_TIMEOUT)', function () 
     }
     const again = await migrate({ MIGRATION_LOCK_TIMEOUT: '3s' });
     expect(again.code, again.output).to.equal(0);
-    expect((JSON.parse(again.output) as { applied: string[] }).applied).to.deep.equal([
-      '20261203000100_simulator_documents.js',
-      '20261204000100_batch_list_index_concurrently.js',
-      '20261205000200_retention.js',
-    ]);
+    expect((JSON.parse(again.output) as { applied: string[] }).applied).to.deep.equal(migrationsFrom(SIMULATOR_DOCUMENTS));
   });
 
   it('an index built concurrently waits for writers within the timeout; the next run replaces what a failed build left', async () => {
     const db = createDb(postgres.url, { role: 'tool' });
-    await db.migrate
-      .down() // retention and erasure
-      .then(() => db.migrate.down()) // the batch list's index
-      .finally(() => db.destroy());
+    await undoFrom(db, BATCH_INDEX).finally(() => db.destroy());
     const [admin, writer] = await Promise.all([connect(), connect()]);
     try {
       expect(await batchIndex(admin)).to.equal(undefined);

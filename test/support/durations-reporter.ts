@@ -54,6 +54,11 @@ export default class DurationsReporter extends Mocha.reporters.Spec {
       ...files.slice(0, SHOWN).map(([file, ms]) => `  ${seconds(ms)}  ${file}`),
     ];
     process.stdout.write(lines.join('\n') + '\n');
+    // In a parallel run, an error thrown outside any test reaches the reporter as a plain object
+    // without titlePath, and mocha's own listing of the failures throws on it: every failure's
+    // message would be lost. It is listed under its title instead.
+    for (const failure of this.failures as (Mocha.Test & { titlePath?: unknown })[])
+      if (typeof failure.titlePath !== 'function') failure.titlePath = () => [failure.title];
     super.epilogue();
   }
 }
