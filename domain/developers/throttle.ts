@@ -89,7 +89,10 @@ export async function reserve(db: Db, wanted: Budget[]): Promise<Reservation | u
  * request (which would then do more work for a new subject, e.g. an unknown email, than for a known one).
  */
 export async function purgeSpentBudgets(db: Db): Promise<void> {
-  await db.raw(`DELETE FROM developer_throttle WHERE subject IN (SELECT subject FROM developer_throttle WHERE window_ends_at < now() LIMIT 1000)`);
+  // Marked: a process's timer runs it between requests, and tests that compare a request's statements leave it out.
+  await db.raw(
+    `/* budget purge */ DELETE FROM developer_throttle WHERE subject IN (SELECT subject FROM developer_throttle WHERE window_ends_at < now() LIMIT 1000)`,
+  );
 }
 
 /** A password reset clears the account's failed sign-ins (not the address's). */
