@@ -1,4 +1,5 @@
-# The production image for the API (`node dist/server/main.js`, the default command), the worker
+# The production image for the API (`node --max-semi-space-size=32 dist/server/main.js`, the
+# default command; its flags are server/node-flags.ts's), the worker
 # (`node dist/worker/main.js`) and the migrations (`node dist/scripts/migrate.js`): docker-compose.yml
 # and the Helm chart (deploy/helm/svc-postal) run it with those commands. Two targets: the default,
 # `printing`, has Chromium and runs everything; `app` (`docker build --target app`) is the same
@@ -54,7 +55,7 @@ USER node
 ENV DATA_DIR=/home/node/.data
 EXPOSE 3000
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "dist/server/main.js"]
+CMD ["node", "--max-semi-space-size=32", "dist/server/main.js"]
 
 # `printing` (the default target): the same, plus Debian's chromium, for the workers with the
 # printing role (letters and proofs as PDF; activities/pdf/chromium.ts finds it on PATH,

@@ -2,6 +2,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { API_NODE_FLAGS } from '../server/node-flags.js';
 import type { Load, LoadFigures } from './load-generator.js';
 import { processCpuMs } from './process-cpu.js';
 
@@ -179,7 +181,9 @@ export async function startProcess(script: string, env: Record<string, string>, 
   // BENCH_CPU_PROFILE=<dir> writes a V8 CPU profile of each server process there (open it in Chrome DevTools).
   const profileDir = process.env.BENCH_CPU_PROFILE;
   // --expose-gc: the memory probe (lib/memory-probe.ts) measures the live heap after a full collection.
-  const execArgv = ['--expose-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
+  // The API runs with its own flags (server/node-flags.ts), as the image and the chart start it.
+  const apiFlags = script.endsWith(join('server', 'main.js')) ? API_NODE_FLAGS : [];
+  const execArgv = [...apiFlags, '--expose-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
   const child = fork(script, [], { env: { ...process.env, ...env }, execArgv, stdio: ['ignore', stdout ?? 'ignore', 'inherit', 'ipc'] });
   const deadline = Date.now() + 30_000;
   for (;;) {

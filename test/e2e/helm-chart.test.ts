@@ -130,7 +130,8 @@ describe('Helm chart deploy/helm/svc-postal', function () {
           expect(pod.containers, where).to.have.length(1);
           // `args`, not `command`: the image's ENTRYPOINT (tini) stays PID 1.
           expect(container.command, where).to.equal(undefined);
-          expect(existsSync(join(distRoot, container.args[1].replace(/^dist\//, ''))), `${where}: ${container.args.join(' ')}`).to.equal(true);
+          const script = container.args.find((arg: string) => arg.endsWith('.js'));
+          expect(existsSync(join(distRoot, script.replace(/^dist\//, ''))), `${where}: ${container.args.join(' ')}`).to.equal(true);
           for (const part of ['requests', 'limits']) expect(container.resources[part], `${where} resources.${part}`).to.include.keys('cpu', 'memory');
           const env = container.env as EnvVar[];
           const byName = new Map(env.map((e) => [e.name, e]));

@@ -15,6 +15,7 @@ import { stack } from '../support/stack.js';
 import { IMAGE_NODE, nodeVersionOfImage, resolveImageNode } from '../../scripts/local/image-node.js';
 import { chooseBrowser } from '../../activities/pdf/chromium.js';
 import { boxLetterValues } from '../support/fixtures.js';
+import { API_NODE_FLAGS } from '../../server/node-flags.js';
 
 /**
  * The production start path, without Docker: the Dockerfile replayed on folders
@@ -65,9 +66,17 @@ describe('production image (the Dockerfile replayed without Docker, APP_ENV=prod
   const running = new Set<ChildProcess>();
 
   /** Runs `node entry` from the `app` stage (every process but the printing workers). */
+  // The API's flags, as the image's command gives them (server/node-flags.ts).
+  const nodeFlagsOf = (entry: string): readonly string[] => (entry === 'dist/server/main.js' ? API_NODE_FLAGS : []);
   const start = (entry: string, env: Record<string, string>, args: string[] = []): Run =>
     // Only the image's ENV, what a deployment sets and the machine's PATH.
-    follow(spawn(imageNode, [entry, ...args], { cwd: app.appDir, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+    follow(
+      spawn(imageNode, [...nodeFlagsOf(entry), entry, ...args], {
+        cwd: app.appDir,
+        env: { PATH: process.env.PATH ?? '', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
 
   /**
    * Runs `node entry` from the `printing` stage as the chart runs it: as uid 1000 (the image's
@@ -84,7 +93,7 @@ describe('production image (the Dockerfile replayed without Docker, APP_ENV=prod
       'exec setpriv --reuid 1000 --regid 1000 --clear-groups -- "$@"',
     ].join('\n');
     return follow(
-      spawn('unshare', ['--mount', '--', 'sh', '-c', script, 'sh', confined.node, entry], {
+      spawn('unshare', ['--mount', '--', 'sh', '-c', script, 'sh', confined.node, ...nodeFlagsOf(entry), entry], {
         cwd: image.appDir,
         env: { PATH: process.env.PATH ?? '', ...env, HOME: confined.home, TMPDIR: confined.tmp },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -200,7 +209,7 @@ describe('production image (the Dockerfile replayed without Docker, APP_ENV=prod
     expect(Object.keys(image.stages)).to.include.members(['app', 'printing']);
     expect(image.stages.printing!.appDir, 'printing is the default target').to.equal(image.appDir);
     for (const stage of [app, image]) {
-      expect(stage.cmd, image.log.join('\n')).to.deep.equal(['node', 'dist/server/main.js']);
+      expect(stage.cmd, image.log.join('\n')).to.deep.equal(['node', ...API_NODE_FLAGS, 'dist/server/main.js']);
       // tini as PID 1: signals reach node, and what a crashed browser leaves behind is reaped.
       expect(stage.entrypoint).to.deep.equal(['/usr/bin/tini', '--']);
       expect(stage.systemPackages).to.include('tini');

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { distRoot } from '../../lib/paths.js';
+import { API_NODE_FLAGS } from '../../server/node-flags.js';
 
 const running = new Set<ChildProcess>();
 // Mocha exits the process when the run ends, even after a failed hook: whatever a test started
@@ -19,7 +20,8 @@ export function track(child: ChildProcess): ChildProcess {
 
 /** Runs one of our entry points (dist/server/main.js, dist/worker/main.js) as a child of the test run. */
 export function spawnNode(entry: 'server' | 'worker', env: Record<string, string>, stdio: 'pipe' | 'quiet' = 'quiet'): ChildProcess {
-  const child = spawn(process.execPath, [join(distRoot, entry, 'main.js')], {
+  const flags = entry === 'server' ? API_NODE_FLAGS : [];
+  const child = spawn(process.execPath, [...flags, join(distRoot, entry, 'main.js')], {
     env: { ...process.env, ...env },
     stdio: stdio === 'pipe' ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'ignore', 'inherit'],
   });
