@@ -201,6 +201,14 @@ export class Ar24StandIn {
       this.users.set(created.id, created);
       return success(this.userView(created));
     }
+    // A proof's link is signed and dated as any call, and names its mail alone.
+    const proof = /^\/proof\/(\d+)\/(dp|ar|rf|ng)$/.exec(path);
+    if (req.method === 'GET' && proof) {
+      const pdf = this.mails.get(Number(proof[1]))?.proofs[proof[2] as ProofCode];
+      if (!pdf) return error('proof_not_found', 'Proof not available');
+      record('ok');
+      return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(pdf);
+    }
     if (!user) return error('user_not_found', 'User not found');
     if (req.method === 'POST' && path === '/user/identity') {
       if (user.identity !== 'unverified') return error('identity_already_requested', 'An identity verification was already requested');
@@ -247,13 +255,6 @@ export class Ar24StandIn {
       const start = Number(params.get('start') ?? 0);
       const max = Math.min(100, Number(params.get('max') ?? 100));
       return success({ total: own.length, mails: own.slice(start, start + max).map((mail) => this.mailView(mail)) });
-    }
-    const proof = /^\/proof\/(\d+)\/(dp|ar|rf|ng)$/.exec(path);
-    if (req.method === 'GET' && proof) {
-      const pdf = this.mails.get(Number(proof[1]))?.proofs[proof[2] as ProofCode];
-      if (!pdf) return error('proof_not_found', 'Proof not available');
-      record('ok');
-      return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(pdf);
     }
     return error('unknown_route', 'Unknown route');
   }
