@@ -157,6 +157,8 @@ export interface Config {
   llm: { baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number; perSecond: number };
   /** Who posts live letters (POSTAL_OPERATOR): the bundled simulator, or Maileva with its credentials. */
   postalOperator: PostalOperatorConfig;
+  /** LRE_PROVIDER: who sends qualified electronic registered letters (not yet offered by the API). */
+  lreProvider: LreProviderConfig;
   /** Public-data partners: base URLs, one request's time limit, and requests per second. */
   partners: {
     geocodingBaseUrl: string;
@@ -301,6 +303,34 @@ function postalOperatorConfig(env: NodeJS.ProcessEnv, mailFrom: string, partnerT
       timeoutMs: Math.max(30_000, partnerTimeoutMs),
     },
   };
+}
+
+/** LRE_PROVIDER: `simulator` (default) or `ar24` (docs/electronic-registered-letters.md). */
+export type LreProviderConfig = { kind: 'simulator' } | { kind: 'ar24'; ar24: Ar24Config };
+
+export interface Ar24Config {
+  /** AR24_API_URL: the API's base (routes such as `/user/` and `/mail/` under it). */
+  apiUrl: string;
+  /** AR24_TOKEN. */
+  token: string;
+  /** AR24_PRIVATE_KEY: signs each request's date and decrypts the answers. */
+  privateKey: string;
+  /** One request's time limit: AR24's own, 60 s (its documentation asks clients to match it). */
+  timeoutMs: number;
+}
+
+export const AR24_DEFAULT_API_URL = 'https://app.ar24.fr/api';
+const AR24_SETTINGS = ['AR24_TOKEN', 'AR24_PRIVATE_KEY'] as const;
+
+function lreProviderConfig(env: NodeJS.ProcessEnv): LreProviderConfig {
+  const kind = env.LRE_PROVIDER || 'simulator';
+  if (kind === 'simulator') return { kind };
+  if (kind !== 'ar24') throw new Error(`LRE_PROVIDER must be simulator or ar24, got "${kind}"`);
+  const missing = AR24_SETTINGS.filter((name) => !env[name]);
+  if (missing.length) throw new Error(`LRE_PROVIDER=ar24 needs ${missing.join(', ')} (missing)`);
+  const apiUrl = (env.AR24_API_URL || AR24_DEFAULT_API_URL).replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(apiUrl)) throw new Error(`AR24_API_URL must be an http(s) URL, got "${apiUrl}"`);
+  return { kind, ar24: { apiUrl, token: env.AR24_TOKEN!, privateKey: env.AR24_PRIVATE_KEY!, timeoutMs: 60_000 } };
 }
 
 /**
@@ -519,6 +549,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalCliPath: env.TEMPORAL_CLI_PATH || undefined,
     pdf: { executablePath: env.PUPPETEER_EXECUTABLE_PATH || undefined, pages: positiveInt(env.PDF_PAGES, 'PDF_PAGES', 4) || 4 },
     postalOperator: postalOperatorConfig(env, mailFrom, partnerTimeoutMs),
+    lreProvider: lreProviderConfig(env),
     partners: {
       geocodingBaseUrl: env.GEOCODING_BASE_URL || 'https://data.geopf.fr/geocodage',
       timeoutMs: partnerTimeoutMs,
