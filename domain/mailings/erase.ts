@@ -88,15 +88,23 @@ const ENDED_AT = `coalesce((SELECT max(e.at) FROM shipment_events e WHERE e.ship
 
 /**
  * Final mailings not yet erased whose account's retention period (accounts.retention_days) is over
- * at `now`, oldest first, at most `limit`.
+ * at `now`, oldest first, at most `limit`. Walked account by account on the partial index
+ * `shipments_unerased_by_account` (20261206000200), only as far as the mailings made before the
+ * account's term: a mailing ends no earlier than it was made (its first event, `paid`, is recorded
+ * at its `created_at`), so the others cannot be past it. The hourly run so reads the few mailings
+ * near their term, not every mailing kept (100,000 mailings: 3 ms instead of 540; the migration).
  */
 export async function mailingsPastRetention(db: Db, options: { now: Date; limit: number }): Promise<string[]> {
+  const term = `?::timestamptz - make_interval(days => a.retention_days)`;
+  const now = options.now.toISOString();
   const { rows } = (await db.raw(
-    `SELECT s.id FROM shipments s JOIN accounts a ON a.id = s.account_id
-      WHERE s.erased_at IS NULL AND ${FINAL}
-        AND ${ENDED_AT} < ?::timestamptz - make_interval(days => a.retention_days)
-      ORDER BY s.created_at LIMIT ?`,
-    [options.now.toISOString(), options.limit],
+    `SELECT p.id FROM accounts a CROSS JOIN LATERAL (
+       SELECT s.id, s.created_at FROM shipments s
+        WHERE s.account_id = a.id AND s.erased_at IS NULL AND s.created_at < ${term}
+          AND ${FINAL} AND ${ENDED_AT} < ${term}
+        ORDER BY s.created_at, s.id LIMIT ?) p
+      ORDER BY p.created_at, p.id LIMIT ?`,
+    [now, now, options.limit, options.limit],
   )) as { rows: { id: string }[] };
   return rows.map((r) => r.id);
 }
