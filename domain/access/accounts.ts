@@ -116,3 +116,52 @@ export async function setAccountRetentionDays(db: Db, id: string, days: number, 
     return { before: before.retention_days, days };
   });
 }
+
+/** An account's closure (domain/access/closing.ts): null while open. */
+export type AccountClosure = 'closing' | 'closed' | null;
+
+export interface AccountSummary {
+  id: string;
+  name: string;
+  status: 'active' | 'suspended';
+  closure: AccountClosure;
+  liveEnabled: boolean;
+  balanceCents: number;
+  createdAt: Date;
+}
+
+/** The account's own row as its export shows it. */
+export async function accountSummary(db: Db, accountId: string): Promise<AccountSummary | undefined> {
+  const row = await db('accounts').where({ id: accountId }).first('id', 'name', 'status', 'closure', 'live_enabled', 'balance_cents', 'created_at');
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    closure: row.closure,
+    liveEnabled: row.live_enabled,
+    balanceCents: Number(row.balance_cents),
+    createdAt: row.created_at,
+  };
+}
+
+/** The account's closure; undefined when there is no such account. */
+export async function accountClosure(db: Db, accountId: string): Promise<AccountClosure | undefined> {
+  const row = (await db('accounts').where({ id: accountId }).first('closure')) as { closure: AccountClosure } | undefined;
+  return row?.closure;
+}
+
+/**
+ * The account enters (`closing`) or leaves (null, from `closing` only) its closing's grace period.
+ * The trigger on accounts announces it on auth_changed: every API process forgets the account's
+ * keys at commit.
+ */
+export async function setAccountClosing(trx: Tx, accountId: string, closing: boolean): Promise<void> {
+  if (closing) await trx('accounts').where({ id: accountId }).update({ closure: 'closing' });
+  else await trx('accounts').where({ id: accountId, closure: 'closing' }).update({ closure: null });
+}
+
+/** The account closed: its name, which may name a person, goes with the rest of its personal data. */
+export async function markAccountClosed(trx: Tx, accountId: string): Promise<void> {
+  await trx('accounts').where({ id: accountId }).update({ closure: 'closed', name: 'Compte clôturé' });
+}

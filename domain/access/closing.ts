@@ -2,6 +2,7 @@ import type { Db, Tx } from '../../db/knex.js';
 import type { Config } from '../../lib/config.js';
 import { logger } from '../../lib/logger.js';
 import { recordAudit, SYSTEM, type Actor } from './audit.js';
+import { accountClosure, markAccountClosed, setAccountClosing } from './accounts.js';
 import { revokeAccountKeys } from './keys.js';
 import { newToken, ownerEmails, eraseAccountDevelopers, TOKEN_FORMAT, tokenHash, checkPasswordOf } from '../developers/users.js';
 import { eraseAccountInvitations } from '../developers/team.js';
@@ -11,6 +12,7 @@ import { settleClosedAccount } from '../billing/ledger.js';
 import { eraseBillingContact } from '../billing/profiles.js';
 import { eraseRequestContacts } from '../requests/service-requests.js';
 import { countMailingsInFlight } from '../mailings/listing.js';
+import { countMailingsErasedSince } from '../mailings/erase.js';
 import { eraseAccountMailings } from '../privacy/erasure.js';
 
 /**
@@ -29,38 +31,15 @@ import { eraseAccountMailings } from '../privacy/erasure.js';
  *    erased (the developers' emails, password hashes, second factors, sessions and links; the
  *    webhook endpoints' addresses; the billing email; every mailing's recipient, letter and PDFs,
  *    through domain/privacy/erasure.ts); invoices and the ledger are kept (Code de commerce
- *    L123-22, ten years).
+ *    L123-22, ten years). Short transactions, one after the other, each idempotent: the refund
+ *    and the keys first (`close_started_at`: no cancel from then on), then each mailing, then the
+ *    rest and `closed_at`; a close interrupted is resumed by the next run.
  *
  * An operator's closing (`admin account close`, at a customer's written request) starts at step 2.
  */
 
 /** A confirmation link is valid this long. */
 export const CLOSING_LINK_LIFETIME_MS = 48 * 3_600_000;
-
-export interface AccountSummary {
-  id: string;
-  name: string;
-  status: 'active' | 'suspended';
-  closure: 'closing' | 'closed' | null;
-  liveEnabled: boolean;
-  balanceCents: number;
-  createdAt: Date;
-}
-
-/** The account's own row as its export shows it. */
-export async function accountSummary(db: Db, accountId: string): Promise<AccountSummary | undefined> {
-  const row = await db('accounts').where({ id: accountId }).first('id', 'name', 'status', 'closure', 'live_enabled', 'balance_cents', 'created_at');
-  if (!row) return undefined;
-  return {
-    id: row.id,
-    name: row.name,
-    status: row.status,
-    closure: row.closure,
-    liveEnabled: row.live_enabled,
-    balanceCents: Number(row.balance_cents),
-    createdAt: row.created_at,
-  };
-}
 
 export interface ClosingState {
   id: string;
@@ -96,8 +75,7 @@ async function startGrace(trx: Tx, closingId: string, accountId: string, graceMs
     .where({ id: closingId })
     .update({ confirmed_at: trx.fn.now(), closes_at: trx.raw(`now() + make_interval(secs => ?)`, [graceMs / 1000]) })
     .returning('closes_at');
-  // The trigger on accounts announces it on auth_changed: every API process forgets the account's keys at commit.
-  await trx('accounts').where({ id: accountId }).update({ closure: 'closing' });
+  await setAccountClosing(trx, accountId, true);
   const stopped = await stopAccountWebhooks(trx, accountId);
   await recordAudit(trx, actor, {
     accountId,
@@ -128,8 +106,7 @@ export async function requestClosing(
   const token = newToken();
   const done = await db.transaction(async (trx) => {
     await lockAccount(trx, input.accountId);
-    const account = await trx('accounts').where({ id: input.accountId }).first('closure');
-    if (!account || account.closure !== null) return false;
+    if ((await accountClosure(trx, input.accountId)) !== null) return false;
     await trx('account_closings')
       .where({ account_id: input.accountId })
       .whereNull('confirmed_at')
@@ -198,8 +175,7 @@ export async function closeByOperator(
 ): Promise<{ closingId: string; closesAt: Date } | { kind: 'closed' }> {
   return db.transaction(async (trx) => {
     await lockAccount(trx, accountId);
-    const account = await trx('accounts').where({ id: accountId }).first('closure');
-    if (account?.closure === 'closed') return { kind: 'closed' as const };
+    if ((await accountClosure(trx, accountId)) === 'closed') return { kind: 'closed' as const };
     const open = await trx('account_closings').where({ account_id: accountId }).whereNull('canceled_at').whereNull('closed_at').first('id', 'confirmed_at');
     if (open?.confirmed_at) {
       if (options.now) await trx('account_closings').where({ id: open.id }).update({ closes_at: trx.fn.now() });
@@ -228,11 +204,13 @@ export async function cancelClosing(db: Db, accountId: string, actor: Actor): Pr
       .where({ account_id: accountId })
       .whereNull('canceled_at')
       .whereNull('closed_at')
+      // Once the close has begun (balance refunded, keys revoked) there is no going back.
+      .whereNull('close_started_at')
       .update({ canceled_at: trx.fn.now(), token_hash: null })
       .returning(['id', 'confirmed_at']);
     if (!open) return 'none';
     if (open.confirmed_at) {
-      await trx('accounts').where({ id: accountId, closure: 'closing' }).update({ closure: null });
+      await setAccountClosing(trx, accountId, false);
       await resumeAccountWebhooks(trx, accountId);
     }
     await recordAudit(trx, actor, { accountId, action: 'account.closing_canceled', target: { type: 'account', id: accountId } });
@@ -271,13 +249,34 @@ function closedEmail(to: string, refundCents: number): OutgoingEmail {
   };
 }
 
+/** A close begun by `beginClose`: its row, with what the first step did. */
+interface StartedClose {
+  id: string;
+  startedAt: Date;
+  refundDueCents: number;
+  ledgerEntryId: number | null;
+  keysRevoked: number;
+}
+
+const startedCloseOf = (row: Record<string, unknown>): StartedClose => ({
+  id: row.id as string,
+  startedAt: row.close_started_at as Date,
+  refundDueCents: Number(row.refund_due_cents),
+  ledgerEntryId: row.refund_ledger_entry_id === null ? null : Number(row.refund_ledger_entry_id),
+  keysRevoked: Number((row.erased as { keysRevoked?: number } | null)?.keysRevoked ?? 0),
+});
+
 /**
- * Closes the account at the end of its grace period (or at once when `force`, i.e. `admin account
- * close --now`), if no mailing is in flight: the balance settled, every key revoked, the personal
- * data erased, the owners told by email, all in one transaction. Run twice or at once from two
- * places, it closes once (the closing's row is claimed under the account's lock).
+ * The close's first step, in one short transaction under the account's lock: the balance settled
+ * (its `closing_refund` entry) and every key revoked, recorded on the closing's row with
+ * `close_started_at`. A close begun already (by a concurrent closer, or a run that was
+ * interrupted) is answered as it is, so this step happens once.
  */
-export async function closeAccount(db: Db, secretKey: Buffer, accountId: string, options: { force?: boolean } = {}): Promise<CloseOutcome> {
+async function beginClose(
+  db: Db,
+  accountId: string,
+  options: { force?: boolean },
+): Promise<{ kind: 'started'; close: StartedClose } | Exclude<CloseOutcome, { kind: 'closed' }>> {
   const inFlight = await countMailingsInFlight(db, accountId);
   return db.transaction(async (trx) => {
     await lockAccount(trx, accountId);
@@ -286,36 +285,81 @@ export async function closeAccount(db: Db, secretKey: Buffer, accountId: string,
       .whereNotNull('confirmed_at')
       .whereNull('canceled_at')
       .whereNull('closed_at')
-      .first('id');
+      .first('id', 'close_started_at', 'refund_due_cents', 'refund_ledger_entry_id', 'erased');
     if (!options.force) due.where('closes_at', '<=', trx.fn.now());
     const closing = await due;
     if (!closing) return { kind: 'none' as const, accountId };
+    if (closing.close_started_at) return { kind: 'started' as const, close: startedCloseOf(closing) };
     if (inFlight > 0) return { kind: 'waiting' as const, accountId, mailingsInFlight: inFlight };
-    const owners = await ownerEmails(trx, accountId);
     const { refundCents, ledgerEntryId } = await settleClosedAccount(trx, accountId, `closing:${closing.id}`);
+    const keysRevoked = await revokeAccountKeys(trx, accountId, SYSTEM);
+    const [row] = await trx('account_closings')
+      .where({ id: closing.id })
+      .update({
+        close_started_at: trx.fn.now(),
+        refund_due_cents: refundCents,
+        refund_ledger_entry_id: ledgerEntryId,
+        erased: JSON.stringify({ keysRevoked }),
+      })
+      .returning(['id', 'close_started_at', 'refund_due_cents', 'refund_ledger_entry_id', 'erased']);
+    return { kind: 'started' as const, close: startedCloseOf(row) };
+  });
+}
+
+/**
+ * The close's last step, in one transaction under the account's lock, once every mailing is
+ * erased: the developers' and the other personal data erased (a few rows per account), the owners
+ * emailed (read before their addresses go, queued in the transaction that erases them), the account
+ * and its closing marked closed, audit-logged. A close another caller ended first is answered as
+ * that one recorded it.
+ */
+async function finishClose(db: Db, secretKey: Buffer, accountId: string, close: StartedClose): Promise<CloseOutcome> {
+  return db.transaction(async (trx) => {
+    await lockAccount(trx, accountId);
+    const row = await trx('account_closings').where({ id: close.id }).first('closed_at', 'erased');
+    const closed = (erased: ErasedCounts) =>
+      ({ kind: 'closed', accountId, refundDueCents: close.refundDueCents, ledgerEntryId: close.ledgerEntryId, erased }) as const;
+    if (row.closed_at) return closed(row.erased as ErasedCounts);
+    const owners = await ownerEmails(trx, accountId);
     const erased: ErasedCounts = {
-      keysRevoked: await revokeAccountKeys(trx, accountId, SYSTEM),
-      // Each mailing in a savepoint of this transaction (the retention module's erasure): a cancel cannot come between.
-      mailings: (await eraseAccountMailings(trx, accountId, { via: 'account_closing' })).erased,
+      keysRevoked: close.keysRevoked,
+      mailings: await countMailingsErasedSince(trx, accountId, close.startedAt),
       webhookEndpoints: await eraseAccountEndpoints(trx, accountId),
       billingContacts: await eraseBillingContact(trx, accountId),
       requestContacts: await eraseRequestContacts(trx, accountId),
       invitations: await eraseAccountInvitations(trx, accountId),
       developers: await eraseAccountDevelopers(trx, accountId),
     };
-    await trx('accounts').where({ id: accountId }).update({ closure: 'closed', name: 'Compte clôturé' });
+    await markAccountClosed(trx, accountId);
     await trx('account_closings')
-      .where({ id: closing.id })
-      .update({ closed_at: trx.fn.now(), refund_due_cents: refundCents, refund_ledger_entry_id: ledgerEntryId, erased: JSON.stringify(erased) });
+      .where({ id: close.id })
+      .update({ closed_at: trx.fn.now(), erased: JSON.stringify(erased) });
     await recordAudit(trx, SYSTEM, {
       accountId,
       action: 'account.closed',
       target: { type: 'account', id: accountId },
-      details: { refundDueCents: refundCents, ledgerEntryId, erased },
+      details: { refundDueCents: close.refundDueCents, ledgerEntryId: close.ledgerEntryId, erased },
     });
-    for (const to of owners) await enqueueEmail(trx, secretKey, closedEmail(to, refundCents));
-    return { kind: 'closed' as const, accountId, refundDueCents: refundCents, ledgerEntryId, erased };
+    for (const to of owners) await enqueueEmail(trx, secretKey, closedEmail(to, close.refundDueCents));
+    return closed(erased);
   });
+}
+
+/**
+ * Closes the account at the end of its grace period (or at once when `force`, i.e. `admin account
+ * close --now`), if no mailing is in flight, as a sequence of short transactions, each one
+ * idempotent: the balance settled and every key revoked (`beginClose`, once); every mailing's
+ * personal data erased, one transaction per mailing (domain/privacy/erasure.ts, which locks each
+ * mailing); then the rest of the personal data erased, the owners told by email and the account
+ * marked closed (`finishClose`, once). Interrupted anywhere (a worker killed), the next call goes
+ * on from where it stopped; run at once from several places, it closes once: one refund, one
+ * `account.closed` entry, one email per owner.
+ */
+export async function closeAccount(db: Db, secretKey: Buffer, accountId: string, options: { force?: boolean } = {}): Promise<CloseOutcome> {
+  const begun = await beginClose(db, accountId, options);
+  if (begun.kind !== 'started') return begun;
+  await eraseAccountMailings(db, accountId, { via: 'account_closing' });
+  return finishClose(db, secretKey, accountId, begun.close);
 }
 
 /**

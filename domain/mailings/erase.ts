@@ -88,23 +88,53 @@ const ENDED_AT = `coalesce((SELECT max(e.at) FROM shipment_events e WHERE e.ship
 
 /**
  * Final mailings not yet erased whose account's retention period (accounts.retention_days) is over
- * at `now`, oldest first, at most `limit`.
+ * at `now`, oldest first, at most `limit`. Walked account by account on the partial index
+ * `shipments_unerased_by_account` (20261206000200), only as far as the mailings made before the
+ * account's term: a mailing ends no earlier than it was made (its first event, `paid`, is recorded
+ * at its `created_at`), so the others cannot be past it. The hourly run so reads the few mailings
+ * near their term, not every mailing kept (100,000 mailings: 3 ms instead of 540; the migration).
  */
 export async function mailingsPastRetention(db: Db, options: { now: Date; limit: number }): Promise<string[]> {
+  const term = `?::timestamptz - make_interval(days => a.retention_days)`;
+  const now = options.now.toISOString();
   const { rows } = (await db.raw(
-    `SELECT s.id FROM shipments s JOIN accounts a ON a.id = s.account_id
-      WHERE s.erased_at IS NULL AND ${FINAL}
-        AND ${ENDED_AT} < ?::timestamptz - make_interval(days => a.retention_days)
-      ORDER BY s.created_at LIMIT ?`,
-    [options.now.toISOString(), options.limit],
+    `SELECT p.id FROM accounts a CROSS JOIN LATERAL (
+       SELECT s.id, s.created_at FROM shipments s
+        WHERE s.account_id = a.id AND s.erased_at IS NULL AND s.created_at < ${term}
+          AND ${FINAL} AND ${ENDED_AT} < ${term}
+        ORDER BY s.created_at, s.id LIMIT ?) p
+      ORDER BY p.created_at, p.id LIMIT ?`,
+    [now, now, options.limit, options.limit],
   )) as { rows: { id: string }[] };
   return rows.map((r) => r.id);
 }
 
-/** An account's mailings not yet erased: the final ones, and how many are not final yet. */
-export async function unerasedMailingsOfAccount(db: Db | Tx, accountId: string): Promise<{ final: string[]; notFinal: string[] }> {
-  const { rows } = (await db.raw(`SELECT s.id, ${FINAL} AS final FROM shipments s WHERE s.account_id = ? AND s.erased_at IS NULL ORDER BY s.created_at`, [
+/** A page of an account's final mailings not yet erased, in the order they were made, after `after` (the last of the page before). */
+export async function unerasedFinalMailingsOfAccount(
+  db: Db,
+  accountId: string,
+  options: { after?: { id: string; createdAt: Date }; limit: number },
+): Promise<{ id: string; createdAt: Date }[]> {
+  const after = options.after ? `AND (s.created_at, s.id) > (?::timestamptz, ?::uuid)` : '';
+  const { rows } = (await db.raw(
+    `SELECT s.id, s.created_at FROM shipments s
+      WHERE s.account_id = ? AND s.erased_at IS NULL AND ${FINAL} ${after}
+      ORDER BY s.created_at, s.id LIMIT ?`,
+    [accountId, ...(options.after ? [options.after.createdAt.toISOString(), options.after.id] : []), options.limit],
+  )) as { rows: { id: string; created_at: Date }[] };
+  return rows.map((r) => ({ id: r.id, createdAt: r.created_at }));
+}
+
+/** The account's mailings not erased that are not final yet (an erasure leaves them as they are). */
+export async function unerasedMailingsNotFinal(db: Db, accountId: string): Promise<string[]> {
+  const { rows } = (await db.raw(`SELECT s.id FROM shipments s WHERE s.account_id = ? AND s.erased_at IS NULL AND NOT ${FINAL} ORDER BY s.created_at, s.id`, [
     accountId,
-  ])) as { rows: { id: string; final: boolean }[] };
-  return { final: rows.filter((r) => r.final).map((r) => r.id), notFinal: rows.filter((r) => !r.final).map((r) => r.id) };
+  ])) as { rows: { id: string }[] };
+  return rows.map((r) => r.id);
+}
+
+/** How many of the account's mailings were erased at `since` or later (what an account's closing erased). */
+export async function countMailingsErasedSince(db: Db, accountId: string, since: Date): Promise<number> {
+  const [{ n }] = (await db('shipments').where({ account_id: accountId }).where('erased_at', '>=', since).count({ n: '*' })) as { n: string }[];
+  return Number(n);
 }

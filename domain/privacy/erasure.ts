@@ -1,7 +1,7 @@
 import type { Db } from '../../db/knex.js';
 import { recordAudit, type Actor } from '../access/audit.js';
 import { Conflict, notFound } from '../errors.js';
-import { eraseMailingRow, lockMailingForErasure, mailingsPastRetention, unerasedMailingsOfAccount } from '../mailings/erase.js';
+import { eraseMailingRow, lockMailingForErasure, mailingsPastRetention, unerasedFinalMailingsOfAccount, unerasedMailingsNotFinal } from '../mailings/erase.js';
 import { ERASED } from '../mailings/mailing.js';
 import { releaseOwnPdf } from '../mailings/own-pdf-store.js';
 import { isFinal } from '../mailings/states.js';
@@ -91,22 +91,31 @@ export async function eraseMailingPersonalData(db: Db, mailingId: string, option
   });
 }
 
+/** Mailings read per page by `eraseAccountMailings`. */
+const ACCOUNT_ERASURE_PAGE = 500;
+
 /**
- * Erases every final mailing of the account (account closing); those not final yet are named in
- * `notFinal` and left as they are (their letters may still be printed or posted).
+ * Erases every final mailing of the account (account closing), one transaction each, reading them
+ * a page at a time: however many the account holds, no transaction outlives one mailing, and an
+ * interrupted run leaves every mailing erased or not, for the next run to go on. Those not final
+ * yet are left as they are (their letters may still be printed or posted) and named in `notFinal`.
+ * `erased`: how many this call erased (a mailing another caller erased first is not counted).
  */
 export async function eraseAccountMailings(
   db: Db,
   accountId: string,
   options: Omit<ErasureOptions, 'accountId'> = {},
 ): Promise<{ erased: number; notFinal: string[] }> {
-  const { final, notFinal } = await unerasedMailingsOfAccount(db, accountId);
   let erased = 0;
-  for (const id of final) {
-    const done = await eraseMailingPersonalData(db, id, { ...options, accountId, via: options.via ?? 'account_closing' });
-    if (!done.alreadyErased) erased++;
+  for (let after: { id: string; createdAt: Date } | undefined; ;) {
+    const page = await unerasedFinalMailingsOfAccount(db, accountId, { ...(after && { after }), limit: ACCOUNT_ERASURE_PAGE });
+    for (const { id } of page) {
+      const done = await eraseMailingPersonalData(db, id, { ...options, accountId, via: options.via ?? 'account_closing' });
+      if (!done.alreadyErased) erased++;
+    }
+    if (page.length < ACCOUNT_ERASURE_PAGE) return { erased, notFinal: await unerasedMailingsNotFinal(db, accountId) };
+    after = page[page.length - 1];
   }
-  return { erased, notFinal };
 }
 
 /**

@@ -4,7 +4,7 @@ import { createGzip } from 'node:zlib';
 import type { Db } from '../../db/knex.js';
 import { tarEnd, tarEntry } from '../../lib/tar.js';
 import { recordAudit, auditPage, type Actor } from '../access/audit.js';
-import { accountSummary } from '../access/closing.js';
+import { accountSummary } from '../access/accounts.js';
 import { exportMailingsPage } from '../mailings/listing.js';
 import { proofPdf } from '../mailings/proofs.js';
 import { findOwnPdf } from '../mailings/own-pdf-store.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Page } from 'puppeteer-core';
 import { readTar } from '../../lib/tar.js';
@@ -13,6 +13,8 @@ import { changeAccount } from '../../domain/access/accounts.js';
 import { SCOPES } from '../../domain/access/scopes.js';
 import { topUp } from '../../domain/billing/ledger.js';
 import { createWebhookEndpoint, setWebhookEndpointEnabled } from '../../domain/webhooks/endpoints.js';
+import { cancelClosing, closeAccount, closeByOperator } from '../../domain/access/closing.js';
+import { distRoot } from '../../lib/paths.js';
 import { closeAccounts } from '../../workflows/index.js';
 import { advanceMailing } from '../../domain/mailings/updates.js';
 import { findMailingRow } from '../../domain/mailings/mailing.js';
@@ -25,6 +27,7 @@ import { base64, textPdf } from '../support/own-pdfs.js';
 import { stack } from '../support/stack.js';
 import { seedMailings } from '../support/seed-mailings.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { killAbruptly, track } from '../support/processes.js';
 
 const run = promisify(execFile);
 
@@ -484,5 +487,69 @@ describe('account export and closing', function () {
     expect(await db()('ledger_entries').where({ account_id: account.id, kind: 'closing_refund' }).pluck('amount_cents')).to.deep.equal(['-1234']);
     expect((await admin(['account', 'close', '--account', account.id, '--now'])).json).to.deep.equal({ accountId: account.id, closure: 'closed' });
     expect(await db()('ledger_entries').where({ account_id: account.id, kind: 'closing_refund' }).count({ n: '*' })).to.deep.equal([{ n: '1' }]);
+  });
+
+  /**
+   * An account holding `count` final mailings: one made through the API and advanced to
+   * `delivered` (its proofs), and copies of it, canceled (final, no workflow behind them).
+   */
+  async function accountWithFinalMailings(count: number, balanceCents: number): Promise<{ id: string; mailingIds: string[] }> {
+    const account = await createAccount({ balanceCents });
+    const created = await call('POST', '/v1/mailings', { key: account.testKey, body: { mode: 'registered', letter: freeLetter, sender, recipient } });
+    expect(created.status, created.text).to.equal(201);
+    const advanced = await call('POST', `/v1/test/mailings/${created.body.id}/advance`, { key: account.testKey, body: { step: 4 } });
+    expect(advanced.body.status).to.equal('delivered');
+    await seedMailings(db(), created.body.id, count - 1);
+    await db()('shipments').where({ account_id: account.id }).whereNot({ id: created.body.id }).update({ status: 'canceled' });
+    return { id: account.id, mailingIds: await db()('shipments').where({ account_id: account.id }).pluck('id') };
+  }
+
+  /** Exactly once, for a closed account: one refund, the ledger summing to the balance, each key revoked once, each mailing erased once, one close. */
+  async function expectClosedOnce(accountId: string, mailingIds: string[], refundCents: number): Promise<void> {
+    expect(await db()('accounts').where({ id: accountId }).first('closure', 'balance_cents')).to.deep.equal({ closure: 'closed', balance_cents: '0' });
+    expect(await db()('ledger_entries').where({ account_id: accountId, kind: 'closing_refund' }).pluck('amount_cents')).to.deep.equal([String(-refundCents)]);
+    const [{ sum }] = await db()('ledger_entries').where({ account_id: accountId }).sum({ sum: 'amount_cents' });
+    expect(Number(sum)).to.equal(0);
+    expect(await auditCount(accountId, 'account.closed')).to.equal(1);
+    expect(await auditCount(accountId, 'key.revoked')).to.equal(2);
+    expect(await auditCount(accountId, 'mailing.erased')).to.equal(mailingIds.length);
+    expect(await db()('shipments').where({ account_id: accountId }).whereNull('erased_at').count({ n: '*' })).to.deep.equal([{ n: '0' }]);
+    const closings = await db()('account_closings').where({ account_id: accountId }).whereNotNull('closed_at').select('refund_due_cents', 'erased');
+    expect(closings).to.have.length(1);
+    expect(closings[0].refund_due_cents).to.equal(String(refundCents));
+    expect(closings[0].erased).to.deep.include({ keysRevoked: 2, mailings: mailingIds.length });
+  }
+
+  it('five closers at once: the close is a sequence of short steps, each done once (one refund, one close, each mailing erased once)', async () => {
+    const { id, mailingIds } = await accountWithFinalMailings(60, 4321);
+    await closeByOperator(db(), stack().config, id, { now: true, actor: { kind: 'operator', name: 'test' } });
+    const outcomes = await Promise.all(Array.from({ length: 5 }, () => closeAccount(db(), stack().config.secretKey, id)));
+    // Each closer that found the close under way answers it closed, with the same figures; one that
+    // came after the end (it waited for a connection of the pool) finds nothing to do.
+    const closed = outcomes.filter((outcome) => outcome.kind === 'closed');
+    expect(closed.length).to.be.at.least(1);
+    for (const outcome of closed) expect(outcome).to.deep.include({ accountId: id, refundDueCents: 4321 });
+    for (const outcome of outcomes.filter((outcome) => outcome.kind !== 'closed')) expect(outcome.kind).to.equal('none');
+    for (const outcome of closed) expect(outcome, 'the same answer').to.deep.equal(closed[0]);
+    await expectClosedOnce(id, mailingIds, 4321);
+    // Closed: another run finds nothing to do.
+    expect(await closeAccount(db(), stack().config.secretKey, id, { force: true })).to.deep.equal({ kind: 'none', accountId: id });
+  });
+
+  it('a close interrupted halfway (its process killed) cannot be canceled any more and is finished by the next run of the schedule', async () => {
+    const { id, mailingIds } = await accountWithFinalMailings(1500, 2500);
+    await closeByOperator(db(), stack().config, id, { now: true, actor: { kind: 'operator', name: 'test' } });
+    const erasedCount = async () => Number((await db()('shipments').where({ account_id: id }).whereNotNull('erased_at').count({ n: '*' }))[0]!.n);
+    const closer = track(spawn(process.execPath, [join(distRoot, 'scripts', 'admin.js'), 'account', 'close', '--account', id, '--now'], { stdio: 'ignore' }));
+    await eventually(erasedCount, (n) => n > 0, 60_000, 10);
+    await killAbruptly(closer);
+    const erasedBefore = await erasedCount();
+    expect(erasedBefore, 'killed while it erased the mailings').to.be.within(1, mailingIds.length - 1);
+    // Its first step is committed: the refund once, the keys revoked; the account not closed yet, and past canceling.
+    expect(await db()('ledger_entries').where({ account_id: id, kind: 'closing_refund' }).pluck('amount_cents')).to.deep.equal(['-2500']);
+    expect((await db()('accounts').where({ id }).first('closure')).closure).to.equal('closing');
+    expect(await cancelClosing(db(), id, { kind: 'operator', name: 'test' })).to.equal('none');
+    await runClosingSchedule();
+    await expectClosedOnce(id, mailingIds, 2500);
   });
 });

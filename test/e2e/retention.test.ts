@@ -31,9 +31,14 @@ describe('retention and erasure of mailings', function () {
     expect((await call('POST', `/v1/test/mailings/${body.id}/advance`, { key, body: { step: 4 } })).body.status).to.equal('delivered');
     return body.id;
   }
-  /** Moves the mailing's history back by `days`: it ended that long ago. */
-  const endedDaysAgo = (id: string, days: number) =>
-    stack().db.raw(`UPDATE shipment_events SET at = at - make_interval(days => ?) WHERE shipment_id = ?`, [days, id]);
+  /**
+   * Moves the mailing's history back by `days`, its making with it (as for a mailing that did end
+   * that long ago: the retention scan reads only mailings made before their account's term).
+   */
+  const endedDaysAgo = async (id: string, days: number) => {
+    await stack().db.raw(`UPDATE shipment_events SET at = at - make_interval(days => ?) WHERE shipment_id = ?`, [days, id]);
+    await stack().db.raw(`UPDATE shipments SET created_at = created_at - make_interval(days => ?) WHERE id = ?`, [days, id]);
+  };
   const runRetention = (options: { now?: string; limit?: number } = {}) =>
     stack().temporal.client.workflow.execute(applyRetention, {
       taskQueue: stack().config.taskQueue,
