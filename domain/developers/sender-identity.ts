@@ -162,7 +162,8 @@ async function callProvider(deps: Deps, name: 'senderIdentityRequest' | 'senderI
     timeout: '60s',
     failure: () => upstreamError('The electronic registered letter provider could not be reached; nothing was changed. Please retry.'),
   });
-  if (answer.kind === 'refused') throw unprocessable(`The provider refused the sender: ${answer.reason}`, { provider: providerOf(deps) });
+  if (answer.kind === 'refused')
+    throw unprocessable(`The provider refused the sender: ${answer.reason}`, { provider: providerOf(deps), reason: answer.reason });
   return answer.account;
 }
 
@@ -230,10 +231,15 @@ export async function refreshSenderIdentity(deps: Deps, accountId: string): Prom
   if (!row || row.identity !== 'requested') return view(provider, row);
   const profile = await findBillingProfile(deps.db, accountId);
   if (!profile) return view(provider, row);
-  const account = await callProvider(deps, 'senderIdentityRead', electronicSenderOf(accountId, profile, { email: row.email, firstName: row.first_name, lastName: row.last_name }));
+  const account = await callProvider(
+    deps,
+    'senderIdentityRead',
+    electronicSenderOf(accountId, profile, { email: row.email, firstName: row.first_name, lastName: row.last_name }),
+  );
   const verified = identityAfter(row.identity, account.identity) === 'verified';
   // Only forward: a concurrent refresh that recorded verified first is kept as it is.
-  const [saved] = (await deps.db('lre_senders')
+  const [saved] = (await deps
+    .db('lre_senders')
     .where({ account_id: accountId, provider })
     .update({
       checked_at: deps.db.fn.now(),
