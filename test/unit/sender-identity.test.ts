@@ -1,11 +1,5 @@
 import { expect } from 'chai';
-import {
-  electronicSenderOf,
-  identityAfter,
-  senderIdentityUnverified,
-  senderIncomplete,
-  senderMissing,
-} from '../../domain/developers/sender-identity.js';
+import { electronicSenderOf, identityAfter, senderIdentityUnverified, senderIncomplete, senderMissing } from '../../domain/developers/sender-identity.js';
 import type { SenderIdentity } from '../../domain/mailings/electronic.js';
 import { fromDomainError } from '../../api/errors.js';
 import { senderMissingText } from '../../web/pages/sender-identity.js';
@@ -57,7 +51,11 @@ describe('sender identity: the pure parts', () => {
   it('answers 422 sender_identity_unverified, saying what to do, and when it was requested', () => {
     const never = fromDomainError(senderIdentityUnverified({ identity: 'unverified', requestedAt: null }))!;
     expect([never.status, never.code]).to.deep.equal([422, 'sender_identity_unverified']);
-    expect(never.message).to.include('has not been requested').and.include('Identité d’expéditeur').and.include('R53-1').and.include('Nothing was sent or billed');
+    expect(never.message)
+      .to.include('has not been requested')
+      .and.include('Identité d’expéditeur')
+      .and.include('R53-1')
+      .and.include('Nothing was sent or billed');
     const waiting = fromDomainError(senderIdentityUnverified({ identity: 'requested', requestedAt: new Date('2026-12-08T09:30:00Z') }))!;
     expect(waiting.message).to.include('was requested on 2026-12-08').and.include('key');
     expect(waiting.details).to.deep.equal({ identity: 'requested' });
@@ -69,6 +67,8 @@ describe('sender identity: the pure parts', () => {
     expect(error.message).to.include('SIRET').and.include('last name');
     expect(error.details).to.deep.equal({ missing: ['siret', 'last_name'] });
     expect(senderMissingText(['billing_profile'])).to.include('profil de facturation');
-    expect(senderMissingText(['siret', 'first_name'])).to.include('SIRET').and.include('prénom');
+    expect(senderMissingText(['siret', 'first_name']))
+      .to.include('SIRET')
+      .and.include('prénom');
   });
 });
