@@ -269,3 +269,18 @@ export async function verifiedSenderOf(deps: Deps, accountId: string): Promise<E
   if (!profile) throw senderIncomplete(['billing_profile']);
   return electronicSenderOf(accountId, profile, { email: row.email, firstName: row.first_name, lastName: row.last_name });
 }
+
+/** The account's sender identities, every provider's, for its export (domain/privacy/export.ts). */
+export async function exportSenderIdentities(db: Db, accountId: string): Promise<(SenderIdentityView & { providerUserId: string | null })[]> {
+  const rows = (await db('lre_senders').where({ account_id: accountId }).orderBy('provider')) as (Row & { provider: SenderProvider })[];
+  return rows.map((row) => ({ ...view(row.provider, row), providerUserId: row.provider_user_id }));
+}
+
+/**
+ * A closed account's sender identities: the person's name and email erased, within the closing's
+ * transaction (domain/access/closing.ts); the state and its dates stay, as the audit log's. The
+ * sender user at the provider is the provider's to delete (its own retention; docs/privacy.md).
+ */
+export async function eraseSenderContacts(trx: Db, accountId: string): Promise<number> {
+  return trx('lre_senders').where({ account_id: accountId }).update({ email: 'erased@erased.invalid', first_name: '', last_name: '' });
+}

@@ -9,7 +9,13 @@ import type { Config } from '../../lib/config.js';
 import { domainDeps } from '../../temporal/domain-deps.js';
 import { saveBillingProfile, type BillingProfileFields } from '../../domain/billing/profiles.js';
 import { acceptInvitation, inviteMember } from '../../domain/developers/team.js';
-import { assertSenderVerified, requestSenderIdentity, senderIdentityOf } from '../../domain/developers/sender-identity.js';
+import {
+  assertSenderVerified,
+  eraseSenderContacts,
+  exportSenderIdentities,
+  requestSenderIdentity,
+  senderIdentityOf,
+} from '../../domain/developers/sender-identity.js';
 import type { Role } from '../../domain/developers/roles.js';
 import { DomainError } from '../../domain/errors.js';
 
@@ -192,6 +198,12 @@ describe('developer space: the sender identity of electronic registered letters 
       expect(await audits(accountId)).to.equal(1);
       // Another provider knows nothing of this verification.
       expect((await senderIdentityOf(deps(ar24Settings), accountId)).identity).to.equal('unverified');
+
+      // The account's export carries it; its closing erases the person, the state stays.
+      const exported = await exportSenderIdentities(db(), accountId);
+      expect(exported.map((e) => [e.provider, e.identity, e.person?.lastName])).to.deep.equal([['simulator', 'verified', 'Martin']]);
+      expect(await eraseSenderContacts(db(), accountId)).to.equal(1);
+      expect(await row(accountId, 'simulator')).to.include({ identity: 'verified', first_name: '', last_name: '', email: 'erased@erased.invalid' });
     });
   });
 
