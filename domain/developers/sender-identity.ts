@@ -98,6 +98,9 @@ export function identityAfter(recorded: SenderIdentity, told: SenderIdentity): S
   return order[Math.max(order.indexOf(recorded), order.indexOf(told))]!;
 }
 
+/** YYYY-MM-DD in Paris, the day the developer space shows. */
+const parisDay = (at: Date): string => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Paris', dateStyle: 'short' }).format(at);
+
 /** The 422 a refused request answers: what is missing, named. */
 export function senderIncomplete(missing: SenderMissing[]): DomainError {
   return unprocessable(`The sender identity cannot be requested without ${missing.map((m) => MISSING_TEXT[m]).join(', ')}.`, { missing });
@@ -111,7 +114,7 @@ export function senderIncomplete(missing: SenderMissing[]): DomainError {
 export function senderIdentityUnverified(view: Pick<SenderIdentityView, 'identity' | 'requestedAt'>): DomainError {
   const where =
     view.identity === 'requested'
-      ? `was requested on ${view.requestedAt!.toISOString().slice(0, 10)} and is not verified yet: the provider posted a registered letter with a key, which its addressee enters at the provider's site`
+      ? `was requested on ${parisDay(view.requestedAt!)} and is not verified yet: the provider posted a registered letter with a key, which its addressee enters at the provider's site`
       : 'has not been requested';
   return unprocessable(
     `A qualified electronic registered letter identifies its sender (CPCE R53-1), and this account's sender identity ${where}. ` +

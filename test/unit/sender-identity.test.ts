@@ -58,6 +58,9 @@ describe('sender identity: the pure parts', () => {
       .and.include('Nothing was sent or billed');
     const waiting = fromDomainError(senderIdentityUnverified({ identity: 'requested', requestedAt: new Date('2026-12-08T09:30:00Z') }))!;
     expect(waiting.message).to.include('was requested on 2026-12-08').and.include('key');
+    // The day in Paris: 23:30 UTC on 8 December is already the 9th there.
+    const late = fromDomainError(senderIdentityUnverified({ identity: 'requested', requestedAt: new Date('2026-12-08T23:30:00Z') }))!;
+    expect(late.message).to.include('was requested on 2026-12-09');
     expect(waiting.details).to.deep.equal({ identity: 'requested' });
   });
 
