@@ -19,6 +19,7 @@ import { reconcilerActivities } from './reconciler.js';
 import { paymentActivities } from './payments.js';
 import { productionAccessActivities } from './production-access.js';
 import { batchActivities } from './batches.js';
+import { electronicSenderActivities } from './electronic-senders.js';
 
 export interface ActivityDeps {
   db: Db;
@@ -62,6 +63,7 @@ export function createActivities(deps: ActivityDeps) {
     ...paymentActivities(deps.db, deps.config),
     ...productionAccessActivities(deps.db),
     ...batchActivities(deps.db, deps.config),
+    ...electronicSenderActivities(deps.db, deps.config),
   };
 }
 

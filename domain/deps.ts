@@ -7,6 +7,7 @@ import type { BillingPort } from './billing/port.js';
 import type { HealthPort } from './health.js';
 import type { LetterPort } from './letters/port.js';
 import type { LookupPort } from './lookups/port.js';
+import type { SenderPort } from './developers/port.js';
 import type { MailingPort } from './mailings/port.js';
 import type { SearchPort } from './search/port.js';
 import type { WebhookPort } from './webhooks/port.js';
@@ -28,6 +29,8 @@ export interface Workflows {
   ai: AiPort;
   search: SearchPort;
   letters: LetterPort;
+  /** The sender identity's calls to the electronic registered letter provider. */
+  senders: SenderPort;
   health: HealthPort;
 }
 

@@ -11,7 +11,7 @@ import { temporalBilling } from './billing.js';
 import { temporalCalls } from './calls.js';
 import { temporalHealth } from './health.js';
 import { temporalMailings } from './mailings.js';
-import { temporalAi, temporalLetters, temporalLookups, temporalSearch } from './short-workflows.js';
+import { temporalAi, temporalLetters, temporalLookups, temporalSearch, temporalSenders } from './short-workflows.js';
 import { temporalWebhooks } from './webhooks.js';
 
 /** The workflows of the domain, on a Temporal client. */
@@ -27,6 +27,7 @@ export function temporalWorkflows(client: Client, config: Config): Workflows {
     ai: temporalAi(calls),
     search: temporalSearch(calls),
     letters: temporalLetters(calls),
+    senders: temporalSenders(calls),
     health: temporalHealth(calls),
   };
 }

@@ -9,6 +9,7 @@ import type { AiPort, AiWorkflows } from '../domain/ai/port.js';
 import type { LetterPort, LetterWorkflows } from '../domain/letters/port.js';
 import type { LookupPort, LookupWorkflows } from '../domain/lookups/port.js';
 import type { SearchPort, SearchWorkflows } from '../domain/search/port.js';
+import type { SenderPort, SenderWorkflows } from '../domain/developers/port.js';
 import type { RunOptions, ShortWorkflowRunner, ShortWorkflows } from '../domain/short-workflows.js';
 import * as workflows from '../workflows/index.js';
 import { interactiveQueue } from '../workflows/contract.js';
@@ -19,6 +20,7 @@ const lookupWorkflows: LookupWorkflows = workflows;
 const aiWorkflows: AiWorkflows = workflows;
 const searchWorkflows: SearchWorkflows = workflows;
 const letterWorkflows: LetterWorkflows = workflows;
+const senderWorkflows: SenderWorkflows = workflows;
 
 /** Runs the short workflows of `group` (the worker's own functions, checked against the domain's type). */
 export function shortWorkflowRunner<W extends ShortWorkflows<W>>({ client, config }: TemporalCalls, group: W): ShortWorkflowRunner<W> {
@@ -46,3 +48,4 @@ export const temporalLookups = (calls: TemporalCalls): LookupPort => shortWorkfl
 export const temporalAi = (calls: TemporalCalls): AiPort => shortWorkflowRunner(calls, aiWorkflows);
 export const temporalSearch = (calls: TemporalCalls): SearchPort => shortWorkflowRunner(calls, searchWorkflows);
 export const temporalLetters = (calls: TemporalCalls): LetterPort => shortWorkflowRunner(calls, letterWorkflows);
+export const temporalSenders = (calls: TemporalCalls): SenderPort => shortWorkflowRunner(calls, senderWorkflows);

@@ -21,6 +21,7 @@ import { settingsRoutes } from './routes/settings.js';
 import { teamRoutes } from './routes/team.js';
 import { privacyRoutes } from './routes/privacy.js';
 import { accountDataRoutes } from './routes/account-data.js';
+import { senderIdentityRoutes } from './routes/sender-identity.js';
 import { trustProxies } from '../lib/net/proxies.js';
 
 export { SESSION_COOKIE, type WebServices } from './kit.js';
@@ -168,6 +169,7 @@ export function createWebApp(services: WebServices): Koa {
   teamRoutes(router, kit);
   privacyRoutes(router, kit);
   accountDataRoutes(router, kit);
+  senderIdentityRoutes(router, kit);
 
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -9,3 +9,4 @@ export { addressLookup, addressMatchLookup, companySearch, companyProfileLookup,
 export { aiGeneration } from './ai.js';
 export { topUp, checkoutSession, billingCustomer } from './topup.js';
 export { productionAccessCheck } from './production-access.js';
+export { senderIdentityRequest, senderIdentityRead } from './sender-identity.js';

@@ -1,4 +1,4 @@
-import type { ElectronicNews, ElectronicProofKind, ElectronicSender, ElectronicSending, SenderIdentity } from '../../domain/mailings/electronic.js';
+import type { ElectronicNews, ElectronicProofKind, ElectronicSender, ElectronicSending, SenderAccount } from '../../domain/mailings/electronic.js';
 
 /** The provider certainly did not take the letter (it refused before doing anything, was in maintenance, or could not be reached before sending). */
 export class ProviderUnavailableError extends Error {
@@ -24,12 +24,8 @@ export class ProviderPendingError extends Error {
   }
 }
 
-/** A customer account as the provider's sender, and where its identity check stands. */
-export interface SenderAccount {
-  /** The provider's id of the sender user. */
-  providerUserId: string;
-  identity: SenderIdentity;
-}
+// Plain data, the domain's (the sender identity's records read it too).
+export type { SenderAccount } from '../../domain/mailings/electronic.js';
 
 /**
  * What the service needs from a qualified electronic registered letter provider: the bundled

@@ -56,6 +56,7 @@ export const AUDIT_ACTIONS = [
   'team.removed',
   'account.retention_changed',
   'mailing.erased',
+  'sender_identity.requested',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

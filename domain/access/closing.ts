@@ -11,6 +11,7 @@ import { eraseAccountEndpoints, resumeAccountWebhooks, stopAccountWebhooks } fro
 import { settleClosedAccount } from '../billing/ledger.js';
 import { eraseBillingContact } from '../billing/profiles.js';
 import { eraseRequestContacts } from '../requests/service-requests.js';
+import { eraseSenderContacts } from '../developers/sender-identity.js';
 import { countMailingsInFlight } from '../mailings/listing.js';
 import { countMailingsErasedSince } from '../mailings/erase.js';
 import { eraseAccountMailings } from '../privacy/erasure.js';
@@ -225,6 +226,8 @@ export interface ErasedCounts {
   webhookEndpoints: number;
   billingContacts: number;
   requestContacts: number;
+  /** The sender identity's person (name, email) at each provider. */
+  senderContacts: number;
   keysRevoked: number;
   mailings: number;
 }
@@ -327,6 +330,7 @@ async function finishClose(db: Db, secretKey: Buffer, accountId: string, close: 
       webhookEndpoints: await eraseAccountEndpoints(trx, accountId),
       billingContacts: await eraseBillingContact(trx, accountId),
       requestContacts: await eraseRequestContacts(trx, accountId),
+      senderContacts: await eraseSenderContacts(trx, accountId),
       invitations: await eraseAccountInvitations(trx, accountId),
       developers: await eraseAccountDevelopers(trx, accountId),
     };

@@ -62,6 +62,13 @@ export type ElectronicRecipient = {
 /** Where the sender's identity check stands at the provider (a qualified sending needs `verified`). */
 export type SenderIdentity = 'unverified' | 'requested' | 'verified';
 
+/** A customer account as the provider's sender, and where its identity check stands. */
+export interface SenderAccount {
+  /** The provider's id of the sender user. */
+  providerUserId: string;
+  identity: SenderIdentity;
+}
+
 /** One of our customer accounts as the provider's sender: who sends, as the qualified letter names it. */
 export interface ElectronicSender {
   /** Our account id. */

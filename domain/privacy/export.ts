@@ -15,13 +15,14 @@ import { exportTopUpsPage, ledgerPage } from '../billing/topups.js';
 import { findBillingProfile } from '../billing/profiles.js';
 import { listTeam } from '../developers/team.js';
 import { accountServiceRequests } from '../requests/service-requests.js';
+import { exportSenderIdentities } from '../developers/sender-identity.js';
 
 /**
  * The export of everything held for an account (issue 53 item 2), as one gzipped tar archive
  * written as it is read: mailings a page at a time, each PDF read and written alone, so memory stays
  * bounded whatever the account holds. Layout (docs/developer-space.md, "Export"):
  *
- *   account.json, billing-profile.json, team.json
+ *   account.json, billing-profile.json, team.json, sender-identity.json (each provider's)
  *   mailings/<id>/mailing.json    the stored mailing (letter, sender, recipient, options), its events, its files
  *   mailings/<id>/letter.pdf      a customer's own PDF, byte for byte
  *   mailings/<id>/proof-<kind>.pdf
@@ -51,6 +52,7 @@ export interface ExportCounts {
   auditEntries: number;
   serviceRequests: number;
   billingProfile: number;
+  senderIdentities: number;
 }
 
 const json = (value: unknown): Buffer => Buffer.from(JSON.stringify(value, null, 2) + '\n', 'utf8');
@@ -68,6 +70,10 @@ async function* archiveEntries(db: Db, secretKey: Buffer, accountId: string, cou
   const team = await listTeam(db, accountId);
   counts.teamMembers = team.members.length;
   yield* tarEntry('team.json', json(team), now);
+
+  const senders = await exportSenderIdentities(db, accountId);
+  counts.senderIdentities = senders.length;
+  yield* tarEntry('sender-identity.json', json(senders), now);
 
   // Mailings: a page of rows, then each one's files, read one at a time.
   for (let after: string | undefined; ;) {
@@ -165,6 +171,7 @@ const emptyCounts = (): ExportCounts => ({
   auditEntries: 0,
   serviceRequests: 0,
   billingProfile: 0,
+  senderIdentities: 0,
 });
 
 /** The archive's file name, e.g. `svc-postal-export-<account>-2026-12-01.tar.gz`. */

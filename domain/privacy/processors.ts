@@ -35,14 +35,17 @@ export const PROCESSORS: readonly Processor[] = [
   },
   {
     id: 'registered-email',
-    name: 'AR24 (coming, not used yet)',
+    name: 'AR24',
     hosted: { en: 'France', fr: 'France' },
-    purpose: { en: 'Electronic registered letters (LRE)', fr: 'Lettres recommandées électroniques (LRE)' },
-    receives: {
-      en: 'Nothing today. Once offered: the letter, the sender, the recipient’s name and email address',
-      fr: 'Rien aujourd’hui. Une fois proposé : la lettre, l’expéditeur, le nom et l’adresse e-mail du destinataire',
+    purpose: {
+      en: 'Electronic registered letters (LRE); the sender’s identity check',
+      fr: 'Lettres recommandées électroniques (LRE) ; la vérification de l’identité de l’expéditeur',
     },
-    setting: null,
+    receives: {
+      en: 'When an owner requests the sender identity check: the company’s name, SIRET and address, and the name and email address of the person the identity letter is for. Once electronic letters are offered: the letter, the recipient’s name and email address',
+      fr: 'Quand un propriétaire demande la vérification de l’identité d’expéditeur : la raison sociale, le SIRET et l’adresse de l’entreprise, le nom et l’adresse e-mail de la personne à qui s’adresse la lettre de vérification. Une fois les LRE proposées : la lettre, le nom et l’adresse e-mail du destinataire',
+    },
+    setting: 'LRE_PROVIDER=ar24',
   },
   {
     id: 'payments',
@@ -166,7 +169,7 @@ export function configuredHost(config: Config, id: Processor['id']): string | nu
     case 'postal-operator':
       return config.postalOperator.kind === 'maileva' ? hostOf(config.postalOperator.maileva.apiUrl) : null;
     case 'registered-email':
-      return null;
+      return config.lreProvider.kind === 'ar24' ? hostOf(config.lreProvider.ar24.apiUrl) : null;
     case 'payments':
       return config.stripe.mode === 'stripe' ? 'api.stripe.com' : null;
     case 'email':

@@ -98,6 +98,12 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     reason: "Supports the ledger's entries; the sender is the customer's own address, erased with its account",
     appliedBy: 'kept with the account; erased when the account is closed',
   },
+  {
+    data: "Sender identity for electronic registered letters (the provider's state and dates; the name and email of the person its identity letter is for)",
+    duration: 'As long as the account',
+    reason: 'A qualified electronic letter names its verified sender (CPCE R53-1); the check is made once per account',
+    appliedBy: "kept with the account; the person's name and email erased when the account is closed",
+  },
 ];
 
 /** Whether `days` is an allowed retention period for an account. */

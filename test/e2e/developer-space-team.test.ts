@@ -91,7 +91,9 @@ describe('developer space: team members and roles', function () {
         expect(user.email_confirmed_at).to.not.equal(null);
         expect(await auditCount(accountId, 'team.joined')).to.equal(1);
         expect(await menu(member)).to.deep.equal(
-          ['', '/cles', '/webhooks', '/envois', '/envois/nouveau', '/demandes', '/journal', '/parametres', '/confidentialite'].map((p) => `/dashboard${p}`),
+          ['', '/cles', '/webhooks', '/envois', '/envois/nouveau', '/demandes', '/journal', '/parametres', '/identite-expediteur', '/confidentialite'].map(
+            (p) => `/dashboard${p}`,
+          ),
         );
         for (const allowed of ['/cles', '/webhooks', '/envois', '/demandes', '/journal', '/parametres'])
           expect(await status(member, allowed), allowed).to.equal(200);
@@ -116,7 +118,9 @@ describe('developer space: team members and roles', function () {
       const billingLink = await invite(owner, billing, 'billing');
       await dashboard.withPage(async (member) => {
         await accept(member, billingLink, billing);
-        expect(await menu(member)).to.deep.equal(['', '/solde', '/facturation', '/parametres', '/confidentialite'].map((p) => `/dashboard${p}`));
+        expect(await menu(member)).to.deep.equal(
+          ['', '/solde', '/facturation', '/parametres', '/identite-expediteur', '/confidentialite'].map((p) => `/dashboard${p}`),
+        );
         expect(await status(member, '/solde')).to.equal(200);
         expect(await status(member, '/facturation')).to.equal(200);
         for (const refused of ['/cles', '/webhooks', '/equipe', '/journal']) expect(await status(member, refused), refused).to.equal(403);

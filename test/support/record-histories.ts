@@ -7,14 +7,15 @@ import { DELIVERY_STATUS, MAILING_MODE, MAILING_STATUS, MAILING_TEST } from '../
 /**
  * `RECORD_HISTORIES=DIR npm run test:serial` (one stack sees every path; `npm test` runs two, and
  * refuses): at the end of the run, the histories of the mailings, webhook
- * deliveries, batches and top-ups the suite ran, one per kind of path (workflow type, test or live, mode,
+ * deliveries, batches, top-ups and sender identity calls the suite ran, one per kind of path (workflow type, test or live, mode,
  * last status, open or closed), the longest of each, written to DIR to refresh
  * test/fixtures/histories/ after a workflow change (docs/workflow-versioning.md).
  */
 export async function recordHistories(client: Client, dir: string): Promise<string[]> {
   mkdirSync(dir, { recursive: true });
   const query =
-    "WorkflowType = 'mailing' OR WorkflowType = 'webhookDelivery' OR WorkflowType = 'topUp' OR WorkflowType = 'checkoutSession' OR WorkflowType = 'mailingBatch'";
+    "WorkflowType = 'mailing' OR WorkflowType = 'webhookDelivery' OR WorkflowType = 'topUp' OR WorkflowType = 'checkoutSession' OR WorkflowType = 'mailingBatch'" +
+    " OR WorkflowType = 'senderIdentityRequest' OR WorkflowType = 'senderIdentityRead'";
   const longest = new Map<string, { execution: WorkflowExecutionInfo; events: number }>();
   for await (const execution of client.workflow.list({ query })) {
     const key = pathOf(execution);

@@ -33,6 +33,7 @@ const MENU: ReadonlyArray<{ path: string; text: string; family: PageFamily }> = 
   { path: '/equipe', text: 'Équipe', family: 'team' },
   { path: '/donnees', text: 'Données et clôture', family: 'account' },
   { path: '/parametres', text: 'Paramètres du compte', family: 'settings' },
+  { path: '/identite-expediteur', text: 'Identité d’expéditeur', family: 'settings' },
   { path: '/confidentialite', text: 'Données personnelles', family: 'privacy' },
 ];
 

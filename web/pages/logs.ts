@@ -134,6 +134,7 @@ const ACTION_TEXT: Record<AuditAction, string> = {
   'team.removed': 'Membre retiré',
   'account.retention_changed': 'Durée de conservation des envois changée',
   'mailing.erased': 'Données personnelles d’un envoi effacées',
+  'sender_identity.requested': 'Vérification de l’identité d’expéditeur (LRE) demandée',
 };
 
 function target(e: AuditEntry): string {

@@ -137,7 +137,12 @@ export function settingsPage(session: Session, twoFactor: TwoFactorState, ai: Ai
         <p><button type="submit">Changer d’adresse</button></p>
       </form>
       <h2>Double authentification</h2>
-      ${secondFactor} ${aiSection(session, ai)} ${retentionSection(session, retention)}`,
+      ${secondFactor} ${aiSection(session, ai)} ${retentionSection(session, retention)}
+      <h2>Identité d’expéditeur</h2>
+      <p>
+        Les lettres recommandées électroniques demandent que le prestataire ait vérifié l’identité de l’expéditeur :
+        <a id="sender-identity-link" href="${BASE}/identite-expediteur">Identité d’expéditeur</a>.
+      </p>`,
   );
 }
 
