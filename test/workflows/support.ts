@@ -92,6 +92,8 @@ export class MailingDouble {
       sendAt: input.sendAt ?? null,
       batch: null,
       erasedAt: null,
+      channel: 'paper',
+      electronic: null,
       ...initial,
     };
   }
