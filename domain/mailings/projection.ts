@@ -233,6 +233,18 @@ export async function claimFiling(db: Db, mailingId: string, operator: string): 
   return claimed > 0;
 }
 
+/**
+ * The claim of an electronic sending attempt (as claimFiling's, without naming a postal operator:
+ * a paper fallback is filed with the live one). False when the mailing is canceled.
+ */
+export async function claimElectronicSending(db: Db, mailingId: string): Promise<boolean> {
+  const claimed = await db('shipments')
+    .where({ id: mailingId })
+    .whereNot({ status: 'canceled' })
+    .update({ filing_claimed_at: db.raw('coalesce(filing_claimed_at, now())') });
+  return claimed > 0;
+}
+
 /** What an operator calls a letter: its sending and recipient ids (null until known). */
 export interface OperatorReference {
   sendingId: string | null;

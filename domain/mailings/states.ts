@@ -268,3 +268,32 @@ export function movesOn(track: Track, current: MailingStatus, reported: MailingS
   const paperCurrent = FALLBACK_ENDS.has(current) ? 'paid' : current;
   return movesTo(track.mode, paperCurrent, reported).map(([status, step]) => [status, step + ELECTRONIC_LAST_STEP]);
 }
+
+/**
+ * The moves of an electronic letter from `current` to what its provider reports, one per step
+ * reached: along the path (sent 1, notified 2, accepted 3); refused and unclaimed come after the
+ * recipient was notified (notified 2 first when it was not known); bounced and error end at
+ * step 3 from where the letter is. Nothing when the report is not ahead.
+ */
+export function electronicMovesTo(current: MailingStatus, reported: MailingStatus): [MailingStatus, number][] {
+  const at = ELECTRONIC_PATH.indexOf(current);
+  if (at < 0 || at === ELECTRONIC_LAST_STEP) return [];
+  const along = (to: number): [MailingStatus, number][] => {
+    const moves: [MailingStatus, number][] = [];
+    for (let s = at + 1; s <= to; s++) moves.push([ELECTRONIC_PATH[s]!, s]);
+    return moves;
+  };
+  if (reported === 'bounced' || reported === 'error') return [[reported, ELECTRONIC_LAST_STEP]];
+  if (reported === 'refused' || reported === 'unclaimed') return [...along(ELECTRONIC_PATH.indexOf('notified')), [reported, ELECTRONIC_LAST_STEP]];
+  const target = ELECTRONIC_PATH.indexOf(reported);
+  return target > at ? along(target) : [];
+}
+
+/**
+ * Whether a mailing as read (row or resource) is final: a paper one by its status, an electronic
+ * one at its last step (every end is recorded there, and its last step grows when a fallback begins).
+ */
+export function isFinalMailing(m: { mode: Mode; status: MailingStatus; channel?: Channel; step: number; lastStep: number }): boolean {
+  if (m.channel === 'electronic') return m.step >= m.lastStep;
+  return isFinal(m.mode, m.status);
+}

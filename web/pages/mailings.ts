@@ -1,7 +1,7 @@
 import { html, type Html } from '../html.js';
 import type { Session } from '../../domain/developers/sessions.js';
 import type { Mailing } from '../../domain/mailings/mailing.js';
-import { isFinal, STATUS_LABELS, STATUSES } from '../../domain/mailings/states.js';
+import { isFinalMailing, STATUS_LABELS, STATUSES } from '../../domain/mailings/states.js';
 import { BASE, csrfField, layout, message, when, type Message } from './layout.js';
 import { sendDateNote } from './mailing-send-date.js';
 import { mailingWarnings } from './mailing-warnings.js';
@@ -53,7 +53,7 @@ function filterForm(filters: MailingFilters, referenceMax: number): Html {
 function erasure(session: Session, s: Mailing): Html | string {
   if (s.erasedAt)
     return html`<br /><small class="erased" data-erased-at="${s.erasedAt}">Données personnelles effacées le ${when(new Date(s.erasedAt))}</small>`;
-  if (!isFinal(s.mode, s.status) || session.user?.role !== 'owner') return '';
+  if (!isFinalMailing(s) || session.user?.role !== 'owner') return '';
   return html`<form class="erase" method="post" action="${BASE}/envois/${s.id}/effacer">
     ${csrfField(session)}
     <button type="submit" title="Destinataire, contenu, PDF et preuves ; restent le montant, l’historique, le suivi et les empreintes">
