@@ -11,6 +11,9 @@ import type { MailingStatus } from './states.js';
  * module does (docs/where-things-live.md, the `shipments` table).
  */
 
+/** The first name given for a company sender while no verified person's name is recorded. */
+export const SENDER_FIRST_NAME = 'Représentant légal';
+
 /** A mailing's electronic letter, ready for the provider but its PDF (printed by the activity). */
 export interface ElectronicLetter {
   status: MailingStatus;
@@ -24,8 +27,10 @@ export interface ElectronicLetter {
 /**
  * The sender of an account's electronic letters: its billing profile (legal name, address, SIRET,
  * email), what the account has of who it is. No profile: undefined (the letter cannot be sent).
- * A profile names a company, not a person: the sender's last name is the legal name and its first
- * name empty (docs/electronic-registered-letters.md, "Choices").
+ * A profile names a company, not a person, and AR24 asks for both names: the first name says
+ * "Représentant légal", the last name is the legal name, until the sender identity check
+ * (domain/developers/sender-identity.ts) records the verified person's names
+ * (docs/electronic-registered-letters.md, "Choices").
  */
 export async function electronicSenderOf(db: Db, accountId: string): Promise<ElectronicSender | undefined> {
   const profile = await findBillingProfile(db, accountId);
@@ -33,7 +38,7 @@ export async function electronicSenderOf(db: Db, accountId: string): Promise<Ele
   return {
     accountId,
     email: profile.email,
-    firstName: '',
+    firstName: SENDER_FIRST_NAME,
     lastName: profile.legalName,
     company: profile.legalName,
     ...(profile.siret ? { siret: profile.siret } : {}),
