@@ -94,18 +94,14 @@ export const electronicConsent = Joi.object({
     .pattern(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD')
     .required()
     .description('The day the recipient agreed (YYYY-MM-DD), not in the future (422 otherwise)'),
-  means: Joi.string()
-    .min(1)
-    .max(500)
-    .required()
-    .description('How it agreed, e.g. "clause 12 of the lease signed 2026-01-10" or "form on our site"'),
+  means: Joi.string().min(1).max(500).required().description('How it agreed, e.g. "clause 12 of the lease signed 2026-01-10" or "form on our site"'),
 }).label('ElectronicConsent');
 
 const electronicRequest = Joi.object({
   recipientKind: Joi.string()
     .valid('professional', 'consumer')
     .required()
-    .description("Whether the recipient is a professional; a consumer must have agreed beforehand (consent, 422 consent_required without it)"),
+    .description('Whether the recipient is a professional; a consumer must have agreed beforehand (consent, 422 consent_required without it)'),
   consent: electronicConsent,
   fallback: Joi.string()
     .valid(...FALLBACKS)
@@ -279,7 +275,9 @@ export const testAdvanceSchema = Joi.object({
   step: Joi.number().integer().min(1).max(10),
   status: Joi.string()
     .valid('returned', 'error', ...ELECTRONIC_ENDS)
-    .description('returned or error; for an electronic letter before its end, accepted, refused, unclaimed or bounced (with fallback paper, the last three then post it)'),
+    .description(
+      'returned or error; for an electronic letter before its end, accepted, refused, unclaimed or bounced (with fallback paper, the last three then post it)',
+    ),
 })
   .oxor('step', 'status')
   .label('V1TestAdvance');

@@ -15,8 +15,7 @@ import type { MailingRequest } from './request.js';
 export function checkChannel(request: Pick<MailingRequest, 'mode' | 'channel' | 'electronic' | 'recipientEmail'>, nowMs = Date.now()): void {
   const channel: Channel = request.channel ?? 'paper';
   if (channel === 'paper') {
-    if (request.electronic)
-      throw unprocessable('electronic is only for channel "electronic"; a paper mailing has none.', { field: 'electronic' });
+    if (request.electronic) throw unprocessable('electronic is only for channel "electronic"; a paper mailing has none.', { field: 'electronic' });
     return;
   }
   if (!ELECTRONIC_MODES.includes(request.mode))
@@ -36,7 +35,7 @@ export function checkChannel(request: Pick<MailingRequest, 'mode' | 'channel' | 
   if (electronic.recipientKind === 'consumer') {
     if (!electronic.consent)
       throw unprocessable(
-        "A consumer recipient must have agreed beforehand to receive registered letters electronically (CPCE L100): electronic.consent { date, means } states when and how.",
+        'A consumer recipient must have agreed beforehand to receive registered letters electronically (CPCE L100): electronic.consent { date, means } states when and how.',
         { field: 'electronic.consent' },
         'consent_required',
       );

@@ -33,8 +33,7 @@ export async function lockMailingForErasure(trx: Tx, mailingId: string): Promise
     .where('id', mailingId)
     .forUpdate()
     .first('id', 'account_id', 'test', 'mode', 'status', 'step', 'last_step', 'channel', 'title', 'document', 'warnings', 'erased_at')) as
-    | ErasableMailing
-    | undefined;
+    ErasableMailing | undefined;
 }
 
 /** What an erased mailing's letter keeps: its kind, a catalogue letter's title and slug, an own PDF's hash, pages and sheets. */

@@ -162,8 +162,7 @@ export async function announceCreation(
 export function endPaidMailing(db: Db, end: EndOfPaidMailing, status: 'canceled' | 'error'): Promise<boolean> {
   return db.transaction(async (trx) => {
     const row = (await trx('shipments').where({ id: end.shipmentId }).forUpdate().first()) as
-      | (MailingRow & { filing_claimed_at: Date | null; fallback_hold_cents: number; fallback_hold_settled: string | null })
-      | undefined;
+      (MailingRow & { filing_claimed_at: Date | null; fallback_hold_cents: number; fallback_hold_settled: string | null }) | undefined;
     if (!row || row.status !== 'paid') return row?.status === status;
     if (status === 'canceled' && row.filing_claimed_at) return false;
     await trx('shipments').where({ id: end.shipmentId }).update({ status, step: end.step, updated_at: end.at });

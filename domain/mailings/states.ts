@@ -225,12 +225,14 @@ export function electronicAdvanceRefusal(
   if (request.status) {
     const electronicEnd = (ELECTRONIC_ENDS as string[]).includes(request.status);
     if (track.fallbackUsed) {
-      if (electronicEnd) return { kind: 'conflict', message: `The electronic path has ended (${pathOf(track)[ELECTRONIC_LAST_STEP]}); the letter is now posted.` };
+      if (electronicEnd)
+        return { kind: 'conflict', message: `The electronic path has ended (${pathOf(track)[ELECTRONIC_LAST_STEP]}); the letter is now posted.` };
       if (request.status === 'returned' && step < pathOf(track).indexOf('posted'))
         return { kind: 'conflict', message: `A letter can be returned only once posted; this one is ${status}.` };
       return undefined;
     }
-    if (request.status === 'returned') return { kind: 'conflict', message: 'An electronic letter is not returned; its ends are accepted, refused, unclaimed or bounced.' };
+    if (request.status === 'returned')
+      return { kind: 'conflict', message: 'An electronic letter is not returned; its ends are accepted, refused, unclaimed or bounced.' };
     return undefined;
   }
   const target = request.step ?? step + 1;

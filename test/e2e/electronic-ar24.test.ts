@@ -70,20 +70,38 @@ describe('electronic mailings: live through AR24 (the stand-in)', function () {
     const res = await call('POST', '/v1/mailings', {
       key: account.liveKey,
       baseUrl: services.api.url,
-      body: { mode, letter: freeLetter, sender, recipient, recipientEmail: 'compta@client.example', channel: 'electronic', electronic: { recipientKind: 'professional', fallback } },
+      body: {
+        mode,
+        letter: freeLetter,
+        sender,
+        recipient,
+        recipientEmail: 'compta@client.example',
+        channel: 'electronic',
+        electronic: { recipientKind: 'professional', fallback },
+      },
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     return res.body.id as string;
   };
   const read = async (id: string) => (await call('GET', `/v1/mailings/${id}`, { key: account.liveKey })).body;
   const until = async (id: string, status: string, timeoutMs = 60_000) => {
-    const m = await eventually(() => read(id), (s) => s.status === status, timeoutMs, 100);
+    const m = await eventually(
+      () => read(id),
+      (s) => s.status === status,
+      timeoutMs,
+      100,
+    );
     expect(m.status, JSON.stringify(m)).to.equal(status);
     return m;
   };
   /** The AR24 mail of a mailing, once AR24 holds it (exactly one). */
   const mailOf = async (id: string) => {
-    await eventually(async () => ar24.mailsWithReference(id).length, (n) => n > 0, 60_000, 100);
+    await eventually(
+      async () => ar24.mailsWithReference(id).length,
+      (n) => n > 0,
+      60_000,
+      100,
+    );
     const mails = ar24.mailsWithReference(id);
     expect(mails, 'one AR24 mail per mailing').to.have.length(1);
     return mails[0]!;
@@ -117,7 +135,12 @@ describe('electronic mailings: live through AR24 (the stand-in)', function () {
     await until(unclaimed, 'unclaimed');
     expect(await until(bounced, 'bounced')).to.include({ step: 3, lastStep: 3 });
 
-    await eventually(() => proofsOf(refused), (p) => p.length === 4, 20_000, 100);
+    await eventually(
+      () => proofsOf(refused),
+      (p) => p.length === 4,
+      20_000,
+      100,
+    );
     expect(await proofsOf(accepted)).to.deep.equal(['deposit', 'acceptance']);
     expect(await proofsOf(refused)).to.deep.equal(['deposit', 'refusal', 'filing', 'delivery']);
     expect(await proofsOf(unclaimed)).to.deep.equal(['deposit', 'negligence']);
@@ -126,7 +149,11 @@ describe('electronic mailings: live through AR24 (the stand-in)', function () {
     const stored = await stack().db('shipment_proofs').where({ shipment_id: accepted, kind: 'acceptance' }).first('pdf');
     expect(Buffer.compare(stored.pdf, (await mailOf(accepted)).proofs.ar!)).to.equal(0);
 
-    expect(await ledgerOf(accepted)).to.deep.equal(['debit mailing.electronic -349', `debit mailing.fallback_hold -${held}`, `refund mailing.fallback_hold ${held}`]);
+    expect(await ledgerOf(accepted)).to.deep.equal([
+      'debit mailing.electronic -349',
+      `debit mailing.fallback_hold -${held}`,
+      `refund mailing.fallback_hold ${held}`,
+    ]);
     expect(await ledgerOf(refused)).to.deep.equal(['debit mailing.electronic -349', `debit mailing.fallback_hold -${held}`]);
     expect(await ledgerOf(unclaimed)).to.deep.equal(['debit mailing.electronic -349']);
     expect(await ledgerOf(bounced)).to.deep.equal(['debit mailing.electronic -349']);
@@ -169,7 +196,12 @@ describe('electronic mailings: live through AR24 (the stand-in)', function () {
     // The worker dies while the sending is retried against AR24's maintenance; another one goes on.
     ar24.maintenanceNext = 1_000;
     const killed = await create('registered', 'none');
-    await eventually(async () => ar24.calls.filter((c) => c.answer === 'maintenance').length, (n) => n >= 1, 30_000, 50);
+    await eventually(
+      async () => ar24.calls.filter((c) => c.answer === 'maintenance').length,
+      (n) => n >= 1,
+      30_000,
+      50,
+    );
     services.worker!.kill('SIGKILL');
     await new Promise((r) => services.worker!.once('exit', r));
     ar24.maintenanceNext = 0;
@@ -192,16 +224,28 @@ describe('electronic mailings: live through AR24 (the stand-in)', function () {
     for (const id of ids) await until(id, 'accepted', 90_000);
     for (const id of ids) {
       expect(ar24.mailsWithReference(id), id).to.have.length(1);
-      await eventually(() => proofsOf(id), (p) => p.length === 2, 30_000, 100);
+      await eventually(
+        () => proofsOf(id),
+        (p) => p.length === 2,
+        30_000,
+        100,
+      );
       expect(await proofsOf(id)).to.deep.equal(['deposit', 'acceptance']);
     }
     expect(ar24.calls.some((c) => c.answer === 'maintenance') && ar24.calls.some((c) => c.answer === '502')).to.equal(true);
     const charged = 4 * 349;
-    await eventually(() => balanceOf(account.id), (b) => b === before - charged, 20_000, 100);
+    await eventually(
+      () => balanceOf(account.id),
+      (b) => b === before - charged,
+      20_000,
+      100,
+    );
     expect(await balanceOf(account.id)).to.equal(before - charged);
     for (const [i, id] of ids.entries())
       expect(await ledgerOf(id)).to.deep.equal(
-        i % 2 ? ['debit mailing.electronic -349', `debit mailing.fallback_hold -${held}`, `refund mailing.fallback_hold ${held}`] : ['debit mailing.electronic -349'],
+        i % 2
+          ? ['debit mailing.electronic -349', `debit mailing.fallback_hold -${held}`, `refund mailing.fallback_hold ${held}`]
+          : ['debit mailing.electronic -349'],
       );
   });
 });

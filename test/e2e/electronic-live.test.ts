@@ -105,7 +105,12 @@ describe('electronic mailings: live, with the simulated provider', function () {
     expect(done).to.include({ step: 3, lastStep: 3 });
     expect(done.electronic.providerReference).to.match(/^SIM-LRE-[0-9A-F]{10}$/);
     expect(done.events.map((e: { status: string }) => e.status)).to.deep.equal(['paid', 'sent', 'notified', 'accepted']);
-    await eventually(() => proofsOf(id), (p) => p.length === 2, 10_000, 100);
+    await eventually(
+      () => proofsOf(id),
+      (p) => p.length === 2,
+      10_000,
+      100,
+    );
     expect(await proofsOf(id)).to.deep.equal(['deposit', 'acceptance']);
     const mails = await stack().db('lre_simulator_mails').where({ mailing_id: id }).count<{ count: string }[]>('* as count');
     expect(Number(mails[0]!.count)).to.equal(1);
@@ -117,16 +122,17 @@ describe('electronic mailings: live, with the simulated provider', function () {
       // The provider's own document, not one of ours.
       expect((await PDFDocument.load(bytes, { updateMetadata: false })).getProducer()).to.equal(LRE_SIMULATOR_PRODUCER);
     }
-    await eventually(() => ledgerOf(id), (l) => l.length === 3, 10_000, 100);
-    expect(await ledgerOf(id)).to.deep.equal([
-      'debit mailing.electronic -349',
-      `debit mailing.fallback_hold -${held}`,
-      `refund mailing.fallback_hold ${held}`,
-    ]);
+    await eventually(
+      () => ledgerOf(id),
+      (l) => l.length === 3,
+      10_000,
+      100,
+    );
+    expect(await ledgerOf(id)).to.deep.equal(['debit mailing.electronic -349', `debit mailing.fallback_hold -${held}`, `refund mailing.fallback_hold ${held}`]);
     expect(await balanceOf(account.id)).to.equal(before - 349);
   });
 
-  it('refused with fallback paper: the same letter posted by the operator to delivered at step 7; both paths\' proofs; the hold is the charge', async () => {
+  it("refused with fallback paper: the same letter posted by the operator to delivered at step 7; both paths' proofs; the hold is the charge", async () => {
     const before = await balanceOf(account.id);
     const { id } = await create(account, 'registered', 'paper');
     await recipientDecides(id, 'refused');
@@ -143,7 +149,12 @@ describe('electronic mailings: live, with the simulated provider', function () {
       '6:in_transit',
       '7:delivered',
     ]);
-    await eventually(() => proofsOf(id), (p) => p.length === 4, 10_000, 100);
+    await eventually(
+      () => proofsOf(id),
+      (p) => p.length === 4,
+      10_000,
+      100,
+    );
     expect(await proofsOf(id)).to.deep.equal(['deposit', 'refusal', 'filing', 'delivery']);
     expect(await ledgerOf(id)).to.deep.equal(['debit mailing.electronic -349', `debit mailing.fallback_hold -${held}`]);
     expect(await balanceOf(account.id)).to.equal(before - 349 - held);
@@ -155,7 +166,12 @@ describe('electronic mailings: live, with the simulated provider', function () {
     const { id } = await create(account, 'ar', 'none');
     await recipientDecides(id, 'unclaimed');
     expect(await until(account, id, 'unclaimed')).to.include({ step: 3, lastStep: 3 });
-    await eventually(() => proofsOf(id), (p) => p.length === 2, 10_000, 100);
+    await eventually(
+      () => proofsOf(id),
+      (p) => p.length === 2,
+      10_000,
+      100,
+    );
     expect(await proofsOf(id)).to.deep.equal(['deposit', 'negligence']);
     expect(await ledgerOf(id)).to.deep.equal(['debit mailing.electronic -349']);
   });
@@ -172,7 +188,12 @@ describe('electronic mailings: live, with the simulated provider', function () {
     await saveBillingProfile(stack().db, unverified.id, profile);
     const { id } = await create(unverified, 'registered', 'paper');
     expect(await until(unverified, id, 'error')).to.include({ step: 3 });
-    await eventually(() => ledgerOf(id), (l) => l.length === 4, 10_000, 100);
+    await eventually(
+      () => ledgerOf(id),
+      (l) => l.length === 4,
+      10_000,
+      100,
+    );
     expect(await ledgerOf(id)).to.deep.equal([
       'debit mailing.electronic -349',
       `debit mailing.fallback_hold -${held}`,
@@ -201,7 +222,15 @@ describe('electronic mailings: live, with the simulated provider', function () {
     const poor = await createAccount({ balanceCents: 349 + held - 1 });
     const res = await call('POST', '/v1/mailings', {
       key: poor.liveKey,
-      body: { mode: 'registered', letter: freeLetter, sender, recipient, recipientEmail: 'a@example.org', channel: 'electronic', electronic: { recipientKind: 'professional', fallback: 'paper' } },
+      body: {
+        mode: 'registered',
+        letter: freeLetter,
+        sender,
+        recipient,
+        recipientEmail: 'a@example.org',
+        channel: 'electronic',
+        electronic: { recipientKind: 'professional', fallback: 'paper' },
+      },
     });
     expect(res.status).to.equal(402);
     expect(res.body.error.details).to.deep.equal({ requiredCents: 349 + held, balanceCents: 349 + held - 1 });

@@ -55,7 +55,13 @@ describe('electronic mailings: the request', function () {
     // fallback defaults to none; a professional's consent is not needed.
     const plain = await post(electronicLetter({ mode: 'registered' }));
     expect(plain.status, JSON.stringify(plain.body)).to.equal(201);
-    expect(plain.body.electronic).to.deep.equal({ recipientKind: 'professional', consent: null, fallback: 'none', fallbackUsed: false, providerReference: null });
+    expect(plain.body.electronic).to.deep.equal({
+      recipientKind: 'professional',
+      consent: null,
+      fallback: 'none',
+      fallbackUsed: false,
+      providerReference: null,
+    });
   });
 
   it('is priced mailing.electronic instead of the mode, with the paper price held for a paper fallback', async () => {
@@ -154,7 +160,15 @@ describe('electronic mailings: the sandbox (advance, with production webhooks an
   const create = async (mode: 'registered' | 'ar', fallback: 'none' | 'paper') => {
     const res = await call('POST', '/v1/mailings', {
       key: account.testKey,
-      body: { mode, letter: freeLetter, sender, recipient, recipientEmail: 'mairie@example.org', channel: 'electronic', electronic: { recipientKind: 'professional', fallback } },
+      body: {
+        mode,
+        letter: freeLetter,
+        sender,
+        recipient,
+        recipientEmail: 'mairie@example.org',
+        channel: 'electronic',
+        electronic: { recipientKind: 'professional', fallback },
+      },
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     return res.body as { id: string };
@@ -172,7 +186,14 @@ describe('electronic mailings: the sandbox (advance, with production webhooks an
     expect(accepted.body.proofs.map((p: { kind: string }) => p.kind)).to.deep.equal(['deposit', 'acceptance']);
     const hooks = await receiver.until((r) => typesOf(r, id).includes('mailing.proof_available:acceptance'));
     expect(typesOf(hooks, id).sort()).to.deep.equal(
-      ['mailing.created', 'mailing.sent', 'mailing.proof_available:deposit', 'mailing.notified', 'mailing.accepted', 'mailing.proof_available:acceptance'].sort(),
+      [
+        'mailing.created',
+        'mailing.sent',
+        'mailing.proof_available:deposit',
+        'mailing.notified',
+        'mailing.accepted',
+        'mailing.proof_available:acceptance',
+      ].sort(),
     );
     for (const kind of ['deposit', 'acceptance']) {
       const link = await call('GET', `/v1/mailings/${id}/proofs/${kind}`, { key: account.testKey });

@@ -24,9 +24,19 @@ describe('the mailing workflow: the electronic channel (mocked activities, time-
   });
   after(() => bench.stop());
 
-  const electronic = (fallback: Fallback): MailingElectronic => ({ recipientKind: 'professional', consent: null, fallback, fallbackUsed: false, providerReference: null });
+  const electronic = (fallback: Fallback): MailingElectronic => ({
+    recipientKind: 'professional',
+    consent: null,
+    fallback,
+    fallbackUsed: false,
+    providerReference: null,
+  });
   const doubleOf = (mode: Mode, test: boolean, fallback: Fallback, extra = {}) =>
-    new MailingDouble(mailingInput(mode, test, { electronic: { fallback }, ...extra }), {}, { channel: 'electronic', electronic: electronic(fallback), lastStep: 3 });
+    new MailingDouble(
+      mailingInput(mode, test, { electronic: { fallback }, ...extra }),
+      {},
+      { channel: 'electronic', electronic: electronic(fallback), lastStep: 3 },
+    );
   const start = (double: MailingDouble, taskQueue: string): Promise<WorkflowHandle<typeof mailing>> =>
     bench.env.client.workflow.start(mailing, { taskQueue, workflowId: `mailing-${double.input.shipmentId}`, args: [double.input] });
   const types = (double: MailingDouble) => double.events.map((e) => (e.proof ? `${e.type}:${e.proof}` : e.type));
@@ -84,7 +94,9 @@ describe('the mailing workflow: the electronic channel (mocked activities, time-
           // Final: the workflow completes (the API answers a later advance 409 from the projection).
           await handle.result();
           expect(double.moves).to.deep.equal(['sent', end]);
-          expect(types(double).slice(-2)).to.deep.equal(proof ? [`mailing.${end}`, `mailing.proof_available:${proof}`] : ['mailing.proof_available:deposit', `mailing.${end}`]);
+          expect(types(double).slice(-2)).to.deep.equal(
+            proof ? [`mailing.${end}`, `mailing.proof_available:${proof}`] : ['mailing.proof_available:deposit', `mailing.${end}`],
+          );
           expect(double.holds).to.deep.equal([]);
         });
       });
@@ -176,7 +188,7 @@ describe('the mailing workflow: the electronic channel (mocked activities, time-
       });
     });
 
-    it('refused with fallback paper: the same letter is filed with the operator and followed to delivered at step 7; both paths\' proofs', async () => {
+    it("refused with fallback paper: the same letter is filed with the operator and followed to delivered at step 7; both paths' proofs", async () => {
       const double = new MailingDouble(
         mailingInput('registered', false, { electronic: { fallback: 'paper' } }),
         { reports: stepByStep('registered') },

@@ -235,7 +235,8 @@ export class MailingDouble {
       sendElectronicLetter: async () => {
         track('sendElectronicLetter');
         const outcome = (this.provider.sending ?? (() => 'sent'))(++this.sendingAttempts);
-        if (outcome === 'unavailable') throw ApplicationFailure.create({ message: 'AR24 is in maintenance', type: 'ProviderUnavailableError', category: 'BENIGN' });
+        if (outcome === 'unavailable')
+          throw ApplicationFailure.create({ message: 'AR24 is in maintenance', type: 'ProviderUnavailableError', category: 'BENIGN' });
         if (outcome === 'rejected') throw ApplicationFailure.nonRetryable('the electronic provider refuses the letter: bounced address', ELECTRONIC_REJECTED);
         if (this.shipment.electronic) this.shipment.electronic = { ...this.shipment.electronic, providerReference: 'LRE-1' };
         return 'sent' as const;

@@ -1,4 +1,14 @@
-import { ActivityFailure, ApplicationFailure, CancellationScope, condition, isCancellation, setCurrentDetails, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  isCancellation,
+  setCurrentDetails,
+  setHandler,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { ElectronicState } from '../../domain/mailings/electronic.js';
 import { ELECTRONIC_LAST_STEP, electronicMovesTo, type MailingStatus } from '../../domain/mailings/states.js';
 import { ELECTRONIC_REJECTED, electronicHintSignal, FILING_REJECTED, TRACKING_SILENCE_LIMIT_MS, trackingQueue } from '../contract.js';
@@ -91,7 +101,9 @@ async function providerNews(run: MailingRun, hints: () => number): Promise<Maili
   );
   try {
     for (;;) {
-      setCurrentDetails(`Asking the electronic provider every ${pollMs} ms (or at its callback) for news after ${run.status}; ${days(silenceLimitMs)} of silence end in error.`);
+      setCurrentDetails(
+        `Asking the electronic provider every ${pollMs} ms (or at its callback) for news after ${run.status}; ${days(silenceLimitMs)} of silence end in error.`,
+      );
       const questions = new CancellationScope();
       const polled = questions.run(() =>
         trackingPolls.checkElectronicStatus.executeWithOptions(
@@ -100,10 +112,12 @@ async function providerNews(run: MailingRun, hints: () => number): Promise<Maili
         ),
       );
       const waiting = new CancellationScope();
-      const hinted = waiting.run(() => condition(() => hints() !== seen || silent)).then(
-        () => undefined,
-        () => undefined,
-      );
+      const hinted = waiting
+        .run(() => condition(() => hints() !== seen || silent))
+        .then(
+          () => undefined,
+          () => undefined,
+        );
       const reported = await Promise.race([polled, hinted]);
       if (reported) {
         waiting.cancel();
@@ -123,11 +137,16 @@ async function providerNews(run: MailingRun, hints: () => number): Promise<Maili
   }
 }
 
-/** Files the fallback's paper letter with the postal operator (step 4 `printed` once filed); a letter it refuses for good ends in `error`, its hold refunded. */
+/**
+ * Files the fallback's paper letter with the postal operator (step 4 `printed` once filed); a
+ * letter it refuses for good ends in `error`, its hold refunded.
+ */
 async function fileFallback(run: MailingRun): Promise<'filed' | 'rejected'> {
   setCurrentDetails(`The electronic letter ended ${run.status}: filing the same letter by post (fallback), retried while the operator does not confirm.`);
   try {
-    await filing.fileWithOperator.executeWithOptions({ ...FILING, summary: `file the ${run.input.mode} fallback letter with the operator` }, [run.input.shipmentId]);
+    await filing.fileWithOperator.executeWithOptions({ ...FILING, summary: `file the ${run.input.mode} fallback letter with the operator` }, [
+      run.input.shipmentId,
+    ]);
   } catch (error) {
     if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === FILING_REJECTED) {
       await run.exclusively(() => moveTo(run, 'error', run.last));

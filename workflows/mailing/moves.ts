@@ -108,7 +108,13 @@ export async function announce(run: MailingRun, type: EventType, shipment: Maili
  */
 export async function moveTo(run: MailingRun, next: MailingStatus, nextStep: number, showStatus = true): Promise<void> {
   const type = `mailing.${next}` as EventType;
-  const record: StepRecord = { shipmentId: run.input.shipmentId, step: nextStep, status: next, at: new Date().toISOString(), ...electronicMove(run, next, nextStep) };
+  const record: StepRecord = {
+    shipmentId: run.input.shipmentId,
+    step: nextStep,
+    status: next,
+    at: new Date().toISOString(),
+    ...electronicMove(run, next, nextStep),
+  };
   const recorded = await projection.recordMove(record, eventOf(run, type, nextStep));
   run.latest = recorded.shipment;
   run.status = next;
@@ -123,7 +129,11 @@ export async function moveTo(run: MailingRun, next: MailingStatus, nextStep: num
     // A live electronic letter's proofs are the provider's own; the sandbox's and the postal ones are printed.
     const fromProvider = !!run.electronic && !run.input.test && nextStep <= ELECTRONIC_LAST_STEP;
     const proved = fromProvider
-      ? await electronicProofs.publishElectronicProof.executeWithOptions({ ...PROVIDER_PROOFS, summary: `${proof} proof` }, [run.input.shipmentId, proof as ElectronicProofKind, event])
+      ? await electronicProofs.publishElectronicProof.executeWithOptions({ ...PROVIDER_PROOFS, summary: `${proof} proof` }, [
+          run.input.shipmentId,
+          proof as ElectronicProofKind,
+          event,
+        ])
       : await printing.publishProof.executeWithOptions({ ...PRINTING, summary: `${proof} proof` }, [run.input.shipmentId, proof, event]);
     run.latest = proved.shipment;
     startDeliveries(run, proved.deliveries);
@@ -140,7 +150,8 @@ function electronicMove(run: MailingRun, next: MailingStatus, nextStep: number):
   if (!run.electronic) return {};
   if (!run.fallbackUsed) {
     if (nextStep !== ELECTRONIC_LAST_STEP) return {};
-    if (FALLBACK_ENDS.has(next) && run.electronic.fallback === 'paper') return { lastStep: lastStepOf({ ...run.track, fallbackUsed: true }), fallbackUsed: true };
+    if (FALLBACK_ENDS.has(next) && run.electronic.fallback === 'paper')
+      return { lastStep: lastStepOf({ ...run.track, fallbackUsed: true }), fallbackUsed: true };
     return next === 'accepted' || next === 'error' ? { hold: 'refund' } : {};
   }
   if (next === 'printed') return { hold: 'charge' };
