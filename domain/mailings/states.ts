@@ -241,11 +241,6 @@ export function electronicAdvanceRefusal(
   return undefined;
 }
 
-/** Whether a row of a mailing is final: every end is recorded at its last step, and `step` only grows. */
-export function rowIsFinal(row: { step: number; last_step: number }): boolean {
-  return row.step >= row.last_step;
-}
-
 /** The electronic provider's proof a status of the electronic path makes available (a bounced letter has none but its deposit). */
 export function electronicProofAt(status: MailingStatus): ProofKind | undefined {
   const proofs: Partial<Record<MailingStatus, ProofKind>> = { sent: 'deposit', accepted: 'acceptance', refused: 'refusal', unclaimed: 'negligence' };
