@@ -20,6 +20,10 @@ import { paymentActivities } from './payments.js';
 import { productionAccessActivities } from './production-access.js';
 import { batchActivities } from './batches.js';
 import { electronicSenderActivities } from './electronic-senders.js';
+import { electronicActivities } from './electronic.js';
+import type { ElectronicProvider } from './lre/electronic-provider.js';
+import { electronicProvider } from './lre/provider.js';
+import { lreReference, rememberLreReference } from '../domain/mailings/electronic-sending.js';
 
 export interface ActivityDeps {
   db: Db;
@@ -33,6 +37,15 @@ export interface ActivityDeps {
   workflows?: Workflows;
   /** The worker's metrics of operator calls (METRICS_PORT); uncounted when absent. */
   counters?: OperatorCounters;
+  /** The electronic registered letter provider; the one LRE_PROVIDER names unless another is given. */
+  electronic?: ElectronicProvider;
+}
+
+/** The provider LRE_PROVIDER names, AR24's ids of a mailing kept with the mailing. */
+function lreProvider(deps: ActivityDeps): ElectronicProvider {
+  if (deps.electronic) return deps.electronic;
+  const { db, config } = deps;
+  return electronicProvider(db, config, { reference: (id) => lreReference(db, id), remember: (id, ref) => rememberLreReference(db, id, ref) });
 }
 
 /** The simulator always (letters it took are followed to the end), Maileva when POSTAL_OPERATOR=maileva. */
@@ -51,6 +64,8 @@ function postalOperators(deps: ActivityDeps): PostalOperators {
 
 /** Every activity of the worker, as plain async functions closed over their dependencies. */
 export function createActivities(deps: ActivityDeps) {
+  // One provider for the letters and their senders (its AR24 client keeps the mails' ids).
+  const lre = lreProvider(deps);
   return {
     ...maintenanceActivities(deps.db, deps.config),
     ...pdfActivities(deps.browsers),
@@ -63,7 +78,8 @@ export function createActivities(deps: ActivityDeps) {
     ...paymentActivities(deps.db, deps.config),
     ...productionAccessActivities(deps.db),
     ...batchActivities(deps.db, deps.config),
-    ...electronicSenderActivities(deps.db, deps.config),
+    ...electronicSenderActivities(deps.db, deps.config, lre),
+    ...electronicActivities(deps.db, lre, deps.browsers),
   };
 }
 

@@ -12,6 +12,7 @@ import { idempotency } from './middleware/idempotency.js';
 import { validateThenHandle } from './middleware/validate.js';
 import { catalogue } from '../domain/catalogue/catalogue.js';
 import { stripeWebhook } from './stripe-webhook.js';
+import { ar24Callback } from './ar24-callback.js';
 import { trustProxies } from '../lib/net/proxies.js';
 
 const koaPath = (openApiPath: string): string => openApiPath.replace(/\{(\w+)\}/g, ':$1');
@@ -56,6 +57,8 @@ function routeByResource(all: readonly Route[]): Koa.Middleware {
   for (const route of all) routerOf(route.path).register(koaPath(route.path), [route.method], chain(route), { name: route.operationId });
   // Stripe's calls: a route of its own, not an operation of the API (not in the OpenAPI document).
   routerOf('/stripe/webhook').register('/stripe/webhook', ['POST'], [stripeWebhook], { name: 'stripeWebhook' });
+  // AR24's callbacks, likewise: a hint to an electronic mailing's workflow (api/ar24-callback.ts).
+  routerOf('/partners/ar24/callbacks').register('/partners/ar24/callbacks', ['POST'], [ar24Callback], { name: 'ar24Callback' });
   const dispatch = new Map<string, Koa.Middleware>();
   for (const [resource, router] of routers) dispatch.set(resource, router.routes() as Koa.Middleware);
   return function routeToResource(ctx, next) {

@@ -57,7 +57,23 @@ export const ERROR_CODES: { status: number; code: string; condition: string }[] 
     condition:
       'A PDF letter (`letter.pdf`) fails a check before anything is charged; `details.reason`: `unreadable`, `encrypted`, `no_pages`, `active_content`, `page_size`, `too_many_sheets`, `font_not_embedded` or `window_not_blank` (docs/own-pdf.md)',
   },
-  { status: 422, code: 'recipient_email_required', condition: 'The mode or letter needs an electronic copy and no recipientEmail was given' },
+  {
+    status: 422,
+    code: 'recipient_email_required',
+    condition: 'options.emailCopy, or the electronic channel (channel "electronic"), and no recipientEmail was given',
+  },
+  { status: 422, code: 'channel_not_available', condition: 'The electronic channel with a mode that has none: mode simple is posted only' },
+  {
+    status: 422,
+    code: 'consent_required',
+    condition: 'The electronic channel to a consumer recipient without electronic.consent, its prior consent (CPCE L100)',
+  },
+  {
+    status: 422,
+    code: 'sender_identity_unverified',
+    condition:
+      "A live electronic letter while the account's sender identity is not verified at the provider (`details.identity`); requested in the developer space",
+  },
   { status: 422, code: 'unprocessable', condition: 'Other unprocessable request (well-formed but inconsistent), on operations that list 422' },
   { status: 429, code: 'rate_limited', condition: 'More than 120 requests per minute for the key (see `RateLimit-*`)' },
   { status: 429, code: 'test_quota_exceeded', condition: 'Sandbox daily quota exceeded' },

@@ -13,7 +13,7 @@ import type { MailingPort } from '../domain/mailings/port.js';
 import type { Mailing } from '../domain/mailings/mailing.js';
 import type { MailingStart } from '../domain/mailings/workflow-input.js';
 import { mailing } from '../workflows/index.js';
-import { advanceUpdate, cancelUpdate, mailingStartOptions, mailingWorkflowId, REFUSED_INVALID } from '../workflows/contract.js';
+import { advanceUpdate, cancelUpdate, electronicHintSignal, mailingStartOptions, mailingWorkflowId, REFUSED_INVALID } from '../workflows/contract.js';
 import { isEnded, type TemporalCalls } from './calls.js';
 import { channelReady, type DeadlineScope } from './fast-path.js';
 
@@ -150,5 +150,16 @@ export function temporalMailings({ client, config, withDeadline }: TemporalCalls
 
     advance: (start, advance, updateId) => updateMailing(start, (handle) => handle.executeUpdate(advanceUpdate, { args: [advance], updateId })),
     cancel: (start, updateId) => updateMailing(start, (handle) => handle.executeUpdate(cancelUpdate, { args: [null], updateId })),
+
+    async hint(mailingId) {
+      try {
+        await mailingHandle(mailingId).signal(electronicHintSignal);
+        return true;
+      } catch (error) {
+        // Ended or never started: nothing to tell (a callback is only a hint).
+        if (error instanceof WorkflowNotFoundError) return false;
+        throw error;
+      }
+    },
   };
 }

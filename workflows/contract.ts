@@ -66,6 +66,13 @@ export const advanceUpdate = defineUpdate<Mailing, [TestAdvance]>('advance');
 /** POST /v1/mailings/{id}/cancel. */
 export const cancelUpdate = defineUpdate<Mailing, [null]>('cancel');
 
+/**
+ * A hint that an electronic mailing's provider has news (AR24's callback, api/ar24-callback.ts):
+ * the workflow reads the letter's state again at once instead of at its next poll. Only a hint:
+ * what the provider says when asked is what moves the mailing.
+ */
+export const electronicHintSignal = defineSignal<[]>('electronicHint');
+
 /** `ApplicationFailure.type` of an update's refusal: the move conflicts with the state, or the request is out of range. */
 export const REFUSED_CONFLICT = 'conflict';
 export const REFUSED_INVALID = 'invalid';
@@ -75,6 +82,12 @@ export const REFUSED_INVALID = 'invalid';
  * letter the operator refuses for good): the mailing ends in `error` and is refunded.
  */
 export const FILING_REJECTED = 'filing_rejected';
+
+/**
+ * `ApplicationFailure.type` of an electronic letter the provider refuses for good (an address it
+ * rejects, a sender not verified, no sender to name): the mailing ends in `error` and is refunded.
+ */
+export const ELECTRONIC_REJECTED = 'electronic_rejected';
 
 /**
  * Task queues beside the main one (`TEMPORAL_TASK_QUEUE`, the mailings and their deliveries):

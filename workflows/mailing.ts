@@ -3,6 +3,7 @@ import type { Mailing } from '../domain/mailings/mailing.js';
 import type { MailingWorkflowInput } from '../domain/mailings/workflow-input.js';
 import { creation, projection } from './mailing/activities.js';
 import { announce, announceRecord, failPaid } from './mailing/moves.js';
+import { electronicLetter } from './mailing/electronic.js';
 import { fileLetter, followOperator } from './mailing/operator.js';
 import { MailingRun } from './mailing/run.js';
 import { awaitTestAdvances } from './mailing/sandbox.js';
@@ -41,13 +42,16 @@ export async function mailing(input: MailingWorkflowInput): Promise<Mailing | nu
     run.status = run.latest.status;
     run.step = run.latest.step;
     run.filed = true;
+    if (run.electronic) run.fallbackUsed = run.latest.electronic?.fallbackUsed ?? false;
   }
   run.busy = false;
   // A send date: paid until 00:00 Paris that day, on one timer that a cancel or an advance ends.
   await awaitSendDate(run);
 
   if (!input.test) {
-    if ((await fileLetter(run, filingScope)) === 'filed') await followOperator(run);
+    // An electronic letter goes to its provider (and, as a fallback, by post): ./mailing/electronic.ts.
+    if (run.electronic) await electronicLetter(run, filingScope);
+    else if ((await fileLetter(run, filingScope)) === 'filed') await followOperator(run);
   } else {
     await awaitTestAdvances(run);
   }

@@ -6,9 +6,8 @@ import type { ElectronicProvider } from './electronic-provider.js';
 import { LreSimulator } from './simulator.js';
 
 /**
- * The electronic registered letter provider LRE_PROVIDER names. A factory rather than a part of
- * createActivities: no activity sends electronic letters yet (the workflow that will is later
- * work), and AR24's ids of a mailing are kept where that work decides (`records`).
+ * The electronic registered letter provider LRE_PROVIDER names; AR24's ids of a mailing are kept
+ * where `records` says (the mailing's row: activities/index.ts).
  */
 export function electronicProvider(db: Db, config: Config, records: Ar24Records): ElectronicProvider {
   const setting = config.lreProvider;

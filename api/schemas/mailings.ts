@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { MODES, PROOF_KINDS, STATUSES } from '../../domain/mailings/states.js';
+import { CHANNELS, ELECTRONIC_ENDS, FALLBACKS, MODES, PROOF_KINDS, STATUSES } from '../../domain/mailings/states.js';
 import { listEnvelope, pageQuery, requestWarningsSchema, slug, uuid } from './common.js';
 import { freeLetter } from '../../domain/letters/free-letter.js';
 import { SEND_AT_MAX_DAYS } from '../../domain/mailings/send-date-check.js';
@@ -81,6 +81,41 @@ export const mailingOptions = Joi.object({
     ),
 }).default({ color: false, duplex: false, emailCopy: false });
 
+/** The recipient's email: the electronic channel's address, or where options.emailCopy goes. */
+export const recipientEmail = Joi.string().email({ tlds: false }).max(254);
+
+/** How a mailing reaches its recipient (issue 54): posted (the default), or a qualified electronic registered letter. */
+export const mailingChannel = Joi.string()
+  .valid(...CHANNELS)
+  .description(
+    'paper (the default): printed and posted. electronic: a qualified electronic registered letter (LRE, CPCE L100), for modes registered and ar only (422 channel_not_available), sent to recipientEmail (then required, 422 recipient_email_required); then `electronic` is required',
+  );
+
+/** The sender's statement of a consumer recipient's prior consent (CPCE L100): when and how. */
+export const electronicConsent = Joi.object({
+  date: Joi.string()
+    .pattern(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD')
+    .required()
+    .description('The day the recipient agreed (YYYY-MM-DD), not in the future (422 otherwise)'),
+  means: Joi.string().min(1).max(500).required().description('How it agreed, e.g. "clause 12 of the lease signed 2026-01-10" or "form on our site"'),
+}).label('ElectronicConsent');
+
+export const electronicRequest = Joi.object({
+  recipientKind: Joi.string()
+    .valid('professional', 'consumer')
+    .required()
+    .description('Whether the recipient is a professional; a consumer must have agreed beforehand (consent, 422 consent_required without it)'),
+  consent: electronicConsent,
+  fallback: Joi.string()
+    .valid(...FALLBACKS)
+    .default('none')
+    .description(
+      'paper: if the recipient refuses, does not claim within 15 days, or the email bounces, the same letter is posted in the mode asked (its paper price is held at creation, refunded when not used); none (the default): the mailing ends there',
+    ),
+})
+  .label('ElectronicRequest')
+  .description('With channel electronic only (required then; 422 when given for paper)');
+
 export const mailingRequestSchema = Joi.object({
   mode: mailingMode.required(),
   letter: mailingLetter.required(),
@@ -88,10 +123,12 @@ export const mailingRequestSchema = Joi.object({
   recipient: mailingRecipient.description(
     "An address, or { siret, name? } for an establishment's registered address. Optional when the catalogue letter's provider carries the address",
   ),
-  recipientEmail: Joi.string().email({ tlds: false }).max(254),
+  recipientEmail,
   reference: mailingReference,
   options: mailingOptions,
   sendAt,
+  channel: mailingChannel.default('paper'),
+  electronic: electronicRequest,
 }).label('MailingRequest');
 
 export type { MailingAddressInput, MailingRequest } from '../../domain/mailings/request.js';
@@ -148,6 +185,25 @@ export const mailingSchema = Joi.object({
     .description(
       'When its personal data was erased (POST /v1/mailings/{id}/erase, or the account\'s retention period after it became final); null: not erased. An erased mailing keeps its amount, history, tracking number and hashes; its recipient reads ["(effacé)"], its document has an empty text (and the title "(effacé)" unless a catalogue letter), its proofs are listed but no longer downloadable',
     ),
+  channel: Joi.string()
+    .valid(...CHANNELS)
+    .required()
+    .description('paper (every mailing created without a channel) or electronic'),
+  electronic: Joi.object({
+    recipientKind: Joi.string().valid('professional', 'consumer').required(),
+    consent: electronicConsent.allow(null).required(),
+    fallback: Joi.string()
+      .valid(...FALLBACKS)
+      .required(),
+    fallbackUsed: Joi.boolean()
+      .required()
+      .description('true once the letter goes on by post after refused, unclaimed or bounced (its lastStep is then 7, or 8 in mode ar)'),
+    providerReference: Joi.string().allow(null).required().description("The provider's number of the electronic letter, once it took it"),
+  })
+    .label('MailingElectronic')
+    .allow(null)
+    .required()
+    .description('The electronic channel; null for paper'),
   document: Joi.object({
     kind: Joi.string().valid('catalogue', 'free', 'pdf').required(),
     title: Joi.string().required(),
@@ -217,10 +273,14 @@ export const proofLinkSchema = Joi.object({
     ),
 }).label('ProofLink');
 
-/** V1TestAdvance: {} (next step), { step } (that step) or { status: returned | error }. */
+/** V1TestAdvance: {} (next step), { step } (that step) or { status }: returned | error, or an electronic letter's end. */
 export const testAdvanceSchema = Joi.object({
   step: Joi.number().integer().min(1).max(10),
-  status: Joi.string().valid('returned', 'error'),
+  status: Joi.string()
+    .valid('returned', 'error', ...ELECTRONIC_ENDS)
+    .description(
+      'returned or error; for an electronic letter before its end, accepted, refused, unclaimed or bounced (with fallback paper, the last three then post it)',
+    ),
 })
   .oxor('step', 'status')
   .label('V1TestAdvance');

@@ -14,7 +14,9 @@ export type PriceUnit =
   | 'mailing.registered'
   | 'mailing.ar'
   | 'mailing.sheet'
-  | 'mailing.sheet.color';
+  | 'mailing.sheet.color'
+  | 'mailing.electronic'
+  | 'mailing.fallback_hold';
 
 export interface PriceTable {
   currency: 'EUR';

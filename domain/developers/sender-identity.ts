@@ -267,9 +267,20 @@ export async function assertSenderVerified(deps: Deps, accountId: string): Promi
 /** The verified sender of an account, as a live electronic letter names it (its billing profile as it is now). */
 export async function verifiedSenderOf(deps: Deps, accountId: string): Promise<ElectronicSender> {
   await assertSenderVerified(deps, accountId);
-  const row = (await readRow(deps.db, accountId, providerOf(deps)))!;
-  const profile = await findBillingProfile(deps.db, accountId);
-  if (!profile) throw senderIncomplete(['billing_profile']);
+  const sender = await recordedSenderOf(deps.db, accountId, providerOf(deps));
+  if (!sender) throw senderIncomplete(['billing_profile']);
+  return sender;
+}
+
+/**
+ * The sender an account's letters name at this provider: the person recorded by its identity
+ * request (the provider knows the sender user by that email) and the billing profile's company.
+ * Undefined without either. Reads only: the sending activity calls it, after creation checked
+ * the identity verified (assertSenderVerified).
+ */
+export async function recordedSenderOf(db: Db, accountId: string, provider: SenderProvider): Promise<ElectronicSender | undefined> {
+  const [row, profile] = await Promise.all([readRow(db, accountId, provider), findBillingProfile(db, accountId)]);
+  if (!row || !profile) return undefined;
   return electronicSenderOf(accountId, profile, { email: row.email, firstName: row.first_name, lastName: row.last_name });
 }
 

@@ -13,26 +13,34 @@ import type { PreparedOwnPdf } from './own-pdf-letter.js';
 import { storeOwnPdfs } from './own-pdf-store.js';
 import { prepareMailing, type PreparedMailing } from './prepare.js';
 import { toMailing, type PostalAddress, type Mailing, type MailingRow } from './mailing.js';
-import { lastStep } from './states.js';
+import { ELECTRONIC_LAST_STEP, lastStep } from './states.js';
+import { newMailingElectronic } from './electronic-request.js';
+import { fallbackHoldOf } from './pricing.js';
+import { assertSenderVerified } from '../developers/sender-identity.js';
 import { mailingEventKey } from '../webhooks/event-types.js';
 import { webhookEventStatement, withEventSql } from '../webhooks/events.js';
 
 /** What a mailing's workflow is started with, at creation or when the reconciler resumes it. */
 export function mailingWorkflowInput(
   config: Config,
-  mailing: Pick<MailingWorkflowInput, 'shipmentId' | 'accountId' | 'mode' | 'test' | 'sendAt'>,
+  mailing: Pick<MailingWorkflowInput, 'shipmentId' | 'accountId' | 'mode' | 'test' | 'sendAt' | 'electronic'>,
 ): MailingWorkflowInput {
-  const { sendAt, ...rest } = mailing;
+  const { sendAt, electronic, ...rest } = mailing;
   return {
     ...rest,
     // Only when given: a mailing sent at once starts with the input it always had.
     ...(sendAt ? { sendAt } : {}),
+    // Only for the electronic channel: a paper mailing's input is as it always was.
+    ...(electronic ? { electronic } : {}),
     webhookRetryDelaysMs: config.webhookRetryDelaysMs,
     operatorPollMs: config.operatorPollMs,
     testIdleLimitMs: config.testMailingIdleLimitMs,
     trackingSilenceLimitMs: config.trackingSilenceLimitMs,
   };
 }
+
+/** A mailing as recorded: its row, the letter's layout (printing reads it), and the fallback hold debited with it (docs/billing.md). */
+export type NewMailingRow = MailingRow & { layout: unknown; fallback_hold_cents: number };
 
 /** A French registered-mail style number: two letters then 11 digits. */
 function trackingNumber(): string {
@@ -54,7 +62,7 @@ function createdMailing(row: MailingRow): Mailing {
  * bounds the statement (RECORD_STATEMENT_TIMEOUT_MS), long before it gives up. Returns the event
  * as a workflow starts with it: the mailing as recorded and the deliveries to start.
  */
-async function insertMailing(runner: Db | Tx, row: MailingRow & { layout: unknown }, bounded: boolean): Promise<MailingCreated> {
+async function insertMailing(runner: Db | Tx, row: NewMailingRow, bounded: boolean): Promise<MailingCreated> {
   const mailing = createdMailing(row);
   const event = webhookEventStatement({
     eventKey: mailingEventKey(row.id, 'mailing.created', 0),
@@ -99,10 +107,13 @@ const NEW_MAILING_COLUMNS = [
   'created_at',
   'send_at',
   'batch_id',
+  'channel',
+  'electronic',
+  'fallback_hold_cents',
   'updated_at',
 ] as const;
 
-function newMailingValue(row: MailingRow & { layout: unknown }, column: (typeof NEW_MAILING_COLUMNS)[number]): unknown {
+function newMailingValue(row: NewMailingRow, column: (typeof NEW_MAILING_COLUMNS)[number]): unknown {
   // A JS array would be sent as a Postgres array: jsonb takes its JSON text.
   if (column === 'warnings') return JSON.stringify(row.warnings);
   if (column === 'updated_at') return row.created_at;
@@ -143,14 +154,14 @@ export async function abandonRecord(db: Db, mailingId: string): Promise<'abandon
 async function recordMailing(
   db: Db,
   caller: Caller,
-  row: MailingRow & { layout: unknown },
+  row: NewMailingRow,
   answer: Mailing,
   ownPdf?: PreparedOwnPdf,
 ): Promise<{ charge?: Charge; created: MailingCreated }> {
   if (row.test && !caller.idempotency && !ownPdf) return { created: await insertMailing(db, row, true) };
   return db.transaction(async (trx) => {
     await trx.raw(`SET LOCAL statement_timeout = ${RECORD_STATEMENT_TIMEOUT_MS}`);
-    const charge = row.test ? undefined : await debit(trx, row.account_id, `mailing.${row.mode}`, row.id, row.amount_cents);
+    const charge = row.test ? undefined : await debitMailing(trx, row);
     const created = await insertMailing(trx, row, false);
     if (ownPdf) await storeOwnPdfs(trx, [{ shipmentId: row.id, stored: ownPdf.stored }]);
     // Under an Idempotency-Key, the answer commits with the mailing: a retry after a crash
@@ -160,13 +171,35 @@ async function recordMailing(
   });
 }
 
+/**
+ * A live mailing's debit, in the transaction that records it. Paper: the mode's unit. Electronic:
+ * `mailing.electronic`, and with a paper fallback its hold as a second entry, `mailing.fallback_hold`
+ * (docs/billing.md), so that each is refunded under its own unit.
+ */
+async function debitMailing(trx: Tx, row: NewMailingRow): Promise<Charge> {
+  if (row.channel !== 'electronic') return debit(trx, row.account_id, `mailing.${row.mode}`, row.id, row.amount_cents);
+  const hold = row.fallback_hold_cents;
+  const charge = await debit(trx, row.account_id, 'mailing.electronic', row.id, row.amount_cents - hold);
+  if (hold === 0) return charge;
+  const held = await debit(trx, row.account_id, 'mailing.fallback_hold', row.id, hold);
+  return { amountCents: charge.amountCents + held.amountCents, balanceCents: held.balanceCents, ledgerEntryId: held.ledgerEntryId };
+}
+
 /** What starts a recorded mailing's workflow (at creation, before an update, by the reconciler). */
 export function mailingStart(
   config: Config,
-  row: Pick<MailingRow, 'id' | 'account_id' | 'mode' | 'test' | 'send_at'> & { reference: string | null },
+  row: Pick<MailingRow, 'id' | 'account_id' | 'mode' | 'test' | 'send_at' | 'channel' | 'electronic'> & { reference: string | null },
 ): MailingStart {
+  const electronic = row.channel === 'electronic' && row.electronic ? { fallback: row.electronic.fallback } : undefined;
   return {
-    input: mailingWorkflowInput(config, { shipmentId: row.id, accountId: row.account_id, mode: row.mode, test: row.test, sendAt: row.send_at ?? undefined }),
+    input: mailingWorkflowInput(config, {
+      shipmentId: row.id,
+      accountId: row.account_id,
+      mode: row.mode,
+      test: row.test,
+      sendAt: row.send_at ?? undefined,
+      electronic,
+    }),
     reference: row.reference ?? '',
   };
 }
@@ -189,8 +222,9 @@ export function mailingRow(
   id: string,
   now: Date,
   batchId: string | null = null,
-): MailingRow & { layout: unknown } {
+): NewMailingRow {
   const test = caller.mode === 'test';
+  const electronic = newMailingElectronic(request);
   return {
     id,
     account_id: caller.accountId,
@@ -198,7 +232,8 @@ export function mailingRow(
     mode: request.mode,
     status: 'paid',
     step: 0,
-    last_step: lastStep(request.mode),
+    // An electronic mailing's last step is 3 until its paper fallback begins, if it does (./states.ts).
+    last_step: electronic ? ELECTRONIC_LAST_STEP : lastStep(request.mode),
     title: letter.title,
     sender: request.sender as PostalAddress,
     recipient: letter.recipient,
@@ -213,6 +248,9 @@ export function mailingRow(
     created_at: now,
     send_at: request.sendAt ?? null,
     batch_id: batchId,
+    channel: electronic ? 'electronic' : 'paper',
+    electronic,
+    fallback_hold_cents: test ? 0 : fallbackHoldOf(price),
   };
 }
 
@@ -220,7 +258,7 @@ export function mailingRow(
  * The mailings of a batch, in the transaction that records (and pays for) the batch: the mailings,
  * their first events, their records and own PDFs, a few statements for any number of rows.
  */
-export async function recordBatchMailings(trx: Tx, mailings: { row: MailingRow & { layout: unknown }; ownPdf?: PreparedOwnPdf }[]): Promise<void> {
+export async function recordBatchMailings(trx: Tx, mailings: { row: NewMailingRow; ownPdf?: PreparedOwnPdf }[]): Promise<void> {
   const CHUNK = 500;
   for (let i = 0; i < mailings.length; i += CHUNK) {
     const part = mailings.slice(i, i + CHUNK);
@@ -251,6 +289,9 @@ export async function createMailing(deps: Deps, caller: Caller, given: MailingRe
   const { mailings } = deps.workflows;
   const prepared = await prepareMailing(deps, given, caller.addressCheckDefault);
   checkEmailCopy(prepared.request);
+  // A live electronic letter names a sender whose identity the provider verified (CPCE R53-1):
+  // 422 sender_identity_unverified otherwise, before anything is recorded or charged.
+  if (caller.mode === 'live' && prepared.request.channel === 'electronic') await assertSenderVerified(deps, caller.accountId);
   const { ownPdf } = prepared;
   const id = randomUUID();
   const row = mailingRow(caller, prepared, id, new Date());

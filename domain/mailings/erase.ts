@@ -1,6 +1,6 @@
 import type { Db, Tx } from '../../db/knex.js';
 import { ERASED, type MailingDocument } from './mailing.js';
-import type { MailingStatus, Mode } from './states.js';
+import type { Channel, MailingStatus, Mode } from './states.js';
 import type { RequestWarning } from '../catalogue/compatibility.js';
 
 /**
@@ -15,6 +15,9 @@ export interface ErasableMailing {
   test: boolean;
   mode: Mode;
   status: MailingStatus;
+  step: number;
+  last_step: number;
+  channel: Channel;
   title: string;
   document: MailingDocument;
   warnings: RequestWarning[] | null;
@@ -29,7 +32,8 @@ export async function lockMailingForErasure(trx: Tx, mailingId: string): Promise
   return (await trx('shipments')
     .where('id', mailingId)
     .forUpdate()
-    .first('id', 'account_id', 'test', 'mode', 'status', 'title', 'document', 'warnings', 'erased_at')) as ErasableMailing | undefined;
+    .first('id', 'account_id', 'test', 'mode', 'status', 'step', 'last_step', 'channel', 'title', 'document', 'warnings', 'erased_at')) as
+    ErasableMailing | undefined;
 }
 
 /** What an erased mailing's letter keeps: its kind, a catalogue letter's title and slug, an own PDF's hash, pages and sheets. */
@@ -79,9 +83,10 @@ export async function eraseMailingRow(trx: Tx, mailing: ErasableMailing): Promis
   return { erasedAt: row!.erased_at, title, proofs };
 }
 
-/** The SQL condition of a final mailing `s` (domain/mailings/states.ts isFinal). */
+/** The SQL condition of a final mailing `s` (domain/mailings/states.ts isFinal, and isFinalOn for an electronic one: at its last step). */
 const FINAL = `(s.status IN ('returned', 'error', 'canceled') OR (s.mode = 'simple' AND s.status = 'posted')
-  OR (s.mode = 'registered' AND s.status = 'delivered') OR (s.mode = 'ar' AND s.status = 'ar_signed'))`;
+  OR (s.mode = 'registered' AND s.status = 'delivered') OR (s.mode = 'ar' AND s.status = 'ar_signed')
+  OR (s.channel = 'electronic' AND s.step >= s.last_step))`;
 
 /** When a mailing ended: its last event's time. */
 const ENDED_AT = `coalesce((SELECT max(e.at) FROM shipment_events e WHERE e.shipment_id = s.id), s.updated_at)`;

@@ -1,5 +1,6 @@
 import { preparedQuery, type Db, type Tx } from '../../db/knex.js';
-import { MODE_LABELS, PROOF_LABELS, STATUS_LABELS, type Mode, type ProofKind, type MailingStatus } from './states.js';
+import { MODE_LABELS, PROOF_LABELS, STATUS_LABELS, type Channel, type Fallback, type Mode, type ProofKind, type MailingStatus } from './states.js';
+import type { ConsumerConsent } from './electronic.js';
 
 import type { PostalAddress } from '../catalogue/catalogue.js';
 import type { RequestWarning } from '../catalogue/compatibility.js';
@@ -20,6 +21,18 @@ export interface MailingDocument {
   pages?: number;
   sheets?: number;
   addressPlacement?: AddressPlacement;
+}
+
+/**
+ * An electronic mailing's channel (issue 54): what its request said, and what its run learnt:
+ * whether the paper fallback was used, and the provider's reference once it took the letter.
+ */
+export interface MailingElectronic {
+  recipientKind: 'professional' | 'consumer';
+  consent: ConsumerConsent | null;
+  fallback: Fallback;
+  fallbackUsed: boolean;
+  providerReference: string | null;
 }
 
 /** SPEC.md "Mailing", field for field. */
@@ -49,6 +62,10 @@ export interface Mailing {
   batch: string | null;
   /** When its personal data was erased (domain/privacy/erasure.ts); null: not erased. */
   erasedAt: string | null;
+  /** paper (every mailing before issue 54) or electronic. */
+  channel: Channel;
+  /** null for paper. */
+  electronic: MailingElectronic | null;
   document?: MailingDocument;
 }
 
@@ -77,6 +94,9 @@ export interface MailingRow {
   batch_id?: string | null;
   /** When its personal data was erased; null or absent: not erased. */
   erased_at?: Date | null;
+  /** Absent in rows built before the channel existed: paper. */
+  channel?: Channel;
+  electronic?: MailingElectronic | null;
 }
 
 /** The columns a Mailing is built from (and the owner): never the layout, which only printing reads. */
@@ -97,6 +117,8 @@ export const MAILING_VIEW_COLUMNS = [
   'tracking_number',
   'created_at',
   'erased_at',
+  'channel',
+  'electronic',
 ] as const;
 
 export type MailingViewRow = Pick<MailingRow, (typeof MAILING_VIEW_COLUMNS)[number] | 'send_at' | 'batch_id'>;
@@ -139,6 +161,8 @@ export function toMailing(
     sendAt: row.send_at ?? null,
     batch: row.batch_id ?? null,
     erasedAt: row.erased_at ? row.erased_at.toISOString() : null,
+    channel: row.channel ?? 'paper',
+    electronic: row.electronic ?? null,
     ...(withDocument ? { document: row.document } : {}),
   };
 }

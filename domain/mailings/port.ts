@@ -39,4 +39,9 @@ export interface MailingPort {
    */
   advance(start: MailingStart, advance: TestAdvance, updateId?: string): Promise<Mailing>;
   cancel(start: MailingStart, updateId?: string): Promise<Mailing>;
+  /**
+   * Tells an electronic mailing's workflow that its provider has news (a callback): it reads the
+   * letter's state again at once. False when no workflow of that mailing is running.
+   */
+  hint(mailingId: string): Promise<boolean>;
 }

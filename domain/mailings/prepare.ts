@@ -5,7 +5,8 @@ import { checkRecipientAddress } from './address-check.js';
 import type { PreparedLetter } from './letter.js';
 import { isOwnPdfRequest, prepareOwnPdf, type PreparedOwnPdf } from './own-pdf-letter.js';
 import { printedRecipient } from './printed-recipient.js';
-import { flatMailingPrice, type MailingPrice } from './pricing.js';
+import { checkChannel } from './electronic-request.js';
+import { electronicMailingPrice, flatMailingPrice, type MailingPrice } from './pricing.js';
 import type { AddressCheck, AddressedMailingRequest, MailingRequest } from './request.js';
 import { checkSendAt } from './send-date-check.js';
 import { withRecipientAddress } from './siret-recipient.js';
@@ -36,13 +37,17 @@ export async function prepareMailing(deps: Deps, given: MailingRequest, addressC
   if (problems.length)
     throw unprocessable(`Invalid postal address: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}.`, problems, 'address_invalid');
   checkSendAt(request.sendAt);
-  if (!isOwnPdfRequest(request)) return { request, letter: await printedRecipient(deps, request, addressCheck), price: flatMailingPrice(request.mode) };
+  checkChannel(request);
+  // The electronic price stands on the paper one: a paper fallback holds it (./pricing.ts).
+  const priced = (paper: MailingPrice): MailingPrice =>
+    request.channel === 'electronic' && request.electronic ? electronicMailingPrice(paper, request.electronic.fallback) : paper;
+  if (!isOwnPdfRequest(request)) return { request, letter: await printedRecipient(deps, request, addressCheck), price: priced(flatMailingPrice(request.mode)) };
   const ownPdf = await prepareOwnPdf(request);
   const checked = await checkRecipientAddress(deps, request.recipient!, addressCheck);
   return {
     request,
     letter: { ...ownPdf.letter, recipient: checked.recipient, warnings: [...ownPdf.letter.warnings, ...checked.warnings], layout: null },
     ownPdf,
-    price: ownPdf.price,
+    price: priced(ownPdf.price),
   };
 }

@@ -1,5 +1,5 @@
 import { priceOf, vatOf, type PriceUnit } from '../billing/prices.js';
-import type { Mode } from './states.js';
+import type { Fallback, Mode } from './states.js';
 
 /** One line of a mailing's price: a unit of catalogue/prices.json, how many, and their amount. */
 export interface PriceLine {
@@ -40,4 +40,22 @@ export function ownPdfPrice(mode: Mode, input: { pages: number; customerSheets: 
   if (input.envelopeSheets > 1) lines.push(line('mailing.sheet', input.envelopeSheets - 1));
   if (input.color) lines.push(line('mailing.sheet.color', input.customerSheets));
   return total(lines, input.envelopeSheets, input.pages);
+}
+
+/**
+ * An electronic registered letter (issue 54): `mailing.electronic` instead of the paper mode's
+ * price; with a paper fallback, the paper price of the same letter (`paper`, sheets and colour
+ * included) is held as a second line, `mailing.fallback_hold`, refunded once when the mailing ends
+ * without posting it, or kept as the paper letter's charge (docs/billing.md). Sheets and pages are
+ * the paper letter's.
+ */
+export function electronicMailingPrice(paper: MailingPrice, fallback: Fallback): MailingPrice {
+  const lines = [line('mailing.electronic', 1)];
+  if (fallback === 'paper') lines.push({ unit: 'mailing.fallback_hold', quantity: 1, amountCents: paper.amountCents });
+  return total(lines, paper.sheets, paper.pages);
+}
+
+/** The amount of a price's fallback hold (0 without one). */
+export function fallbackHoldOf(price: MailingPrice): number {
+  return price.lines.find((l) => l.unit === 'mailing.fallback_hold')?.amountCents ?? 0;
 }

@@ -27,6 +27,11 @@ export interface StepRecord {
   status: MailingStatus;
   /** ISO time of the move, fixed by the workflow so that a retried activity writes the same. */
   at: string;
+  /** An electronic mailing whose paper fallback begins with this move: its new last step (7 or 8). */
+  lastStep?: number;
+  fallbackUsed?: boolean;
+  /** An electronic mailing's paper fallback hold, settled with this move: refunded, or kept as the posted letter's charge. */
+  hold?: 'refund' | 'charge';
 }
 
 /**
@@ -62,7 +67,7 @@ const RECORD_PROOF_SQL = withEventSql(storeProofCte('$11', '$12', '$13'));
  * read and the write. Repeating it creates nothing twice. Undefined when the mailing does not exist.
  */
 async function recordChange(
-  db: Db,
+  db: Db | Tx,
   mailingId: string,
   change: (found: MailingViewRowWithHistory) => MailingViewRowWithHistory,
   event: Omit<NewEvent, 'mailing'>,
@@ -84,13 +89,42 @@ export function recordMove(db: Db, record: StepRecord, event: Omit<NewEvent, 'ma
   const moved = (found: MailingViewRowWithHistory): MailingViewRowWithHistory => ({
     ...found,
     ...(found.step < record.step ? { status: record.status, step: record.step } : {}),
+    ...(record.lastStep !== undefined ? { last_step: Math.max(found.last_step, record.lastStep) } : {}),
+    ...(record.fallbackUsed && found.electronic ? { electronic: { ...found.electronic, fallbackUsed: true } } : {}),
     events: found.events.some((e) => e.step === record.step) ? found.events : [...found.events, { step: record.step, status: record.status, at: record.at }],
   });
-  return recordChange(db, record.shipmentId, moved, event, {
-    name: 'record-move',
-    sql: RECORD_MOVE_SQL,
-    parameters: [record.shipmentId, record.step, record.status, record.at],
+  const statement = { name: 'record-move', sql: RECORD_MOVE_SQL, parameters: [record.shipmentId, record.step, record.status, record.at] };
+  if (record.lastStep === undefined && !record.fallbackUsed && !record.hold) return recordChange(db, record.shipmentId, moved, event, statement);
+  // An electronic mailing's fallback or hold: with the move, in one transaction that locks the row.
+  return db.transaction(async (trx) => {
+    const locked = (await trx('shipments').where({ id: record.shipmentId }).forUpdate().first('id')) as { id: string } | undefined;
+    if (!locked) return undefined;
+    const announced = await recordChange(trx, record.shipmentId, moved, event, statement);
+    if (record.lastStep !== undefined || record.fallbackUsed) {
+      await trx('shipments')
+        .where({ id: record.shipmentId })
+        .update({
+          last_step: trx.raw('greatest(last_step, ?)', [record.lastStep ?? 0]),
+          ...(record.fallbackUsed ? { electronic: trx.raw(`jsonb_set(electronic, '{fallbackUsed}', 'true')`) } : {}),
+        });
+    }
+    if (record.hold) await settleFallbackHold(trx, record.shipmentId, record.hold === 'refund' ? 'refunded' : 'charged');
+    return announced;
   });
+}
+
+/**
+ * Settles an electronic mailing's paper fallback hold once (its row locked by the caller's
+ * transaction): refunded (`mailing.fallback_hold`, the amount held) or kept as the posted letter's
+ * charge. A hold already settled, or none (test mailings, no fallback), changes nothing.
+ */
+async function settleFallbackHold(trx: Tx, mailingId: string, outcome: 'refunded' | 'charged'): Promise<void> {
+  const row = (await trx('shipments').where({ id: mailingId }).first('account_id', 'fallback_hold_cents', 'fallback_hold_settled')) as
+    { account_id: string; fallback_hold_cents: number; fallback_hold_settled: string | null } | undefined;
+  if (!row || row.fallback_hold_cents === 0 || row.fallback_hold_settled) return;
+  await trx('shipments').where({ id: mailingId }).update({ fallback_hold_settled: outcome });
+  if (outcome === 'refunded')
+    await refund(trx, row.account_id, { amountCents: row.fallback_hold_cents, balanceCents: 0, ledgerEntryId: null }, 'mailing.fallback_hold', mailingId);
 }
 
 /**
@@ -127,14 +161,20 @@ export async function announceCreation(
  */
 export function endPaidMailing(db: Db, end: EndOfPaidMailing, status: 'canceled' | 'error'): Promise<boolean> {
   return db.transaction(async (trx) => {
-    const row = (await trx('shipments').where({ id: end.shipmentId }).forUpdate().first()) as (MailingRow & { filing_claimed_at: Date | null }) | undefined;
+    const row = (await trx('shipments').where({ id: end.shipmentId }).forUpdate().first()) as
+      (MailingRow & { filing_claimed_at: Date | null; fallback_hold_cents: number; fallback_hold_settled: string | null }) | undefined;
     if (!row || row.status !== 'paid') return row?.status === status;
     if (status === 'canceled' && row.filing_claimed_at) return false;
     await trx('shipments').where({ id: end.shipmentId }).update({ status, step: end.step, updated_at: end.at });
     await trx('shipment_events').insert({ shipment_id: end.shipmentId, step: end.step, status, at: end.at }).onConflict(['shipment_id', 'step']).ignore();
-    if (row.amount_cents > 0) {
-      await refund(trx, row.account_id, { amountCents: row.amount_cents, balanceCents: 0, ledgerEntryId: null }, `mailing.${row.mode}`, row.id);
+    // An electronic mailing's two debits are refunded under their own units (docs/billing.md).
+    const hold = row.fallback_hold_settled ? 0 : row.fallback_hold_cents;
+    const price = row.amount_cents - row.fallback_hold_cents;
+    if (price > 0) {
+      const unit = row.channel === 'electronic' ? 'mailing.electronic' : (`mailing.${row.mode}` as const);
+      await refund(trx, row.account_id, { amountCents: price, balanceCents: 0, ledgerEntryId: null }, unit, row.id);
     }
+    if (hold > 0) await settleFallbackHold(trx, row.id, 'refunded');
     return true;
   });
 }
@@ -189,6 +229,18 @@ export async function claimFiling(db: Db, mailingId: string, operator: string): 
     .where({ id: mailingId })
     .whereNot({ status: 'canceled' })
     .update({ filing_claimed_at: db.raw('coalesce(filing_claimed_at, now())'), operator: db.raw('coalesce(operator, ?)', [operator]) });
+  return claimed > 0;
+}
+
+/**
+ * The claim of an electronic sending attempt (as claimFiling's, without naming a postal operator:
+ * a paper fallback is filed with the live one). False when the mailing is canceled.
+ */
+export async function claimElectronicSending(db: Db, mailingId: string): Promise<boolean> {
+  const claimed = await db('shipments')
+    .where({ id: mailingId })
+    .whereNot({ status: 'canceled' })
+    .update({ filing_claimed_at: db.raw('coalesce(filing_claimed_at, now())') });
   return claimed > 0;
 }
 

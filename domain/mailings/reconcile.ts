@@ -3,7 +3,8 @@ import { logger } from '../../lib/logger.js';
 import type { Deps } from '../deps.js';
 import { RECONCILER_GRACE_MS } from './creation-protocol.js';
 import { mailingStart } from './create.js';
-import { lastStep, MODES, type Mode } from './states.js';
+import type { MailingElectronic } from './mailing.js';
+import { lastStep, MODES, type Channel, type Mode } from './states.js';
 
 /** Mailings looked at per run of the reconciler: half the newest, half the oldest. */
 const BATCH = 500;
@@ -15,7 +16,16 @@ export interface ReconcileOptions {
   batch?: number;
 }
 
-type UnfinishedRow = { id: string; account_id: string; mode: Mode; test: boolean; reference: string | null; send_at: string | null };
+type UnfinishedRow = {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  test: boolean;
+  reference: string | null;
+  send_at: string | null;
+  channel: Channel;
+  electronic: MailingElectronic | null;
+};
 
 /** Mailings not final and older than the grace period: each should have a running workflow. */
 function unfinishedMailings(db: Db, options: ReconcileOptions & { shipmentId?: string; newestFirst?: boolean }): Promise<UnfinishedRow[]> {
@@ -24,10 +34,13 @@ function unfinishedMailings(db: Db, options: ReconcileOptions & { shipmentId?: s
     .whereNotIn('status', ['canceled', 'error', 'returned'])
     .andWhere((q) => {
       for (const mode of MODES) q.orWhere((m) => m.where({ mode }).andWhere('step', '<', lastStep(mode)));
+      // An electronic mailing's last step is 3, or 7 / 8 once its paper fallback began (./states.ts).
+      q.orWhere((m) => m.where({ channel: 'electronic' }).andWhereRaw('step < last_step'));
     })
+    .andWhere((q) => q.where({ channel: 'paper' }).orWhereRaw('step < last_step'))
     .orderBy('created_at', options.newestFirst ? 'desc' : 'asc')
     .limit(options.batch ?? BATCH)
-    .select('id', 'account_id', 'mode', 'test', 'reference', db.raw(`to_char(send_at, 'YYYY-MM-DD') AS send_at`));
+    .select('id', 'account_id', 'mode', 'test', 'reference', 'channel', 'electronic', db.raw(`to_char(send_at, 'YYYY-MM-DD') AS send_at`));
   if (options.accountId) query.andWhere({ account_id: options.accountId });
   if (options.shipmentId) query.andWhere({ id: options.shipmentId });
   return query as unknown as Promise<UnfinishedRow[]>;

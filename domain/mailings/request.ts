@@ -1,5 +1,13 @@
 import type { AddressPlacement } from './own-pdf.js';
-import type { Mode } from './states.js';
+import type { ConsumerConsent } from './electronic.js';
+import type { Channel, Fallback, Mode } from './states.js';
+
+/** `electronic` of POST /v1/mailings: who the recipient is for the law, the consent a consumer gave, and the fallback. */
+export interface ElectronicRequest {
+  recipientKind: 'professional' | 'consumer';
+  consent?: ConsumerConsent;
+  fallback: Fallback;
+}
 
 /** A postal address as POST /v1/mailings takes it (validated by api/schemas/mailings.ts). */
 export interface MailingAddressInput {
@@ -35,6 +43,10 @@ export interface MailingRequest {
   options: { color: boolean; duplex: boolean; emailCopy: boolean; addressCheck?: AddressCheck; addressPlacement?: AddressPlacement };
   /** The day the letter is filed (YYYY-MM-DD, Europe/Paris); absent: at once (domain/mailings/send-date-check.ts). */
   sendAt?: string;
+  /** paper (the default, and absent in requests built before it existed) or electronic (./electronic-request.ts). */
+  channel?: Channel;
+  /** Required with channel electronic, refused otherwise. */
+  electronic?: ElectronicRequest;
 }
 
 /** A MailingRequest whose recipient, if any, is an address (a SIRET resolved by the directory). */

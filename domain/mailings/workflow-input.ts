@@ -1,6 +1,6 @@
 import type { DeliveryTarget } from '../webhooks/event-types.js';
 import type { Mailing } from './mailing.js';
-import type { Mode } from './states.js';
+import type { Fallback, Mode } from './states.js';
 
 /** What the mailing workflow is started with. */
 export interface MailingWorkflowInput {
@@ -28,6 +28,11 @@ export interface MailingWorkflowInput {
    * its record and records the event (or finds it recorded) itself.
    */
   created?: MailingCreated;
+  /**
+   * An electronic mailing (issue 54): its fallback. Absent for paper, as in every run started
+   * before it existed; the workflow's electronic path is behind the patch `electronic-channel`.
+   */
+  electronic?: { fallback: Fallback };
 }
 
 /** A new mailing's `mailing.created` as the API recorded it: the mailing (without its letter) and the deliveries to start. */

@@ -4,7 +4,7 @@ import { Conflict, notFound } from '../errors.js';
 import { eraseMailingRow, lockMailingForErasure, mailingsPastRetention, unerasedFinalMailingsOfAccount, unerasedMailingsNotFinal } from '../mailings/erase.js';
 import { ERASED } from '../mailings/mailing.js';
 import { releaseOwnPdf } from '../mailings/own-pdf-store.js';
-import { isFinal } from '../mailings/states.js';
+import { isFinalMailing } from '../mailings/states.js';
 import { eraseMailingFromEvents } from '../webhooks/events.js';
 
 /**
@@ -77,7 +77,7 @@ export async function eraseMailingPersonalData(db: Db, mailingId: string, option
     const outcome = { mailingId, accountId: mailing.account_id, test: mailing.test };
     if (mailing.erased_at)
       return { ...outcome, erasedAt: mailing.erased_at.toISOString(), alreadyErased: true, proofPdfs: 0, ownPdfBytes: false, webhookEvents: 0 };
-    if (!isFinal(mailing.mode, mailing.status)) throw mailingNotFinal(mailingId, mailing.status);
+    if (!isFinalMailing({ ...mailing, lastStep: mailing.last_step })) throw mailingNotFinal(mailingId, mailing.status);
     const { erasedAt, title, proofs } = await eraseMailingRow(trx, mailing);
     const ownPdfBytes = await releaseOwnPdf(trx, mailingId);
     const webhookEvents = await eraseMailingFromEvents(trx, mailingId, { recipient: [ERASED], title, erasedAt: erasedAt.toISOString() });

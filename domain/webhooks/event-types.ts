@@ -12,6 +12,13 @@ export const EVENT_TYPES = [
   'mailing.proof_available',
   'ping',
   'mailing_batch.completed',
+  // The electronic channel (issue 54): sent to every endpoint subscribed to every event, like every mailing event.
+  'mailing.sent',
+  'mailing.notified',
+  'mailing.accepted',
+  'mailing.refused',
+  'mailing.unclaimed',
+  'mailing.bounced',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -18,7 +18,7 @@ export async function recordHistories(client: Client, dir: string): Promise<stri
     " OR WorkflowType = 'senderIdentityRequest' OR WorkflowType = 'senderIdentityRead'";
   const longest = new Map<string, { execution: WorkflowExecutionInfo; events: number }>();
   for await (const execution of client.workflow.list({ query })) {
-    const key = pathOf(execution);
+    const key = pathOf(execution, execution.type === 'mailing' && (await isElectronic(client, execution)));
     const events = execution.historyLength;
     if ((longest.get(key)?.events ?? -1) < events) longest.set(key, { execution, events });
   }
@@ -31,13 +31,24 @@ export async function recordHistories(client: Client, dir: string): Promise<stri
   return written.sort();
 }
 
-function pathOf(execution: WorkflowExecutionInfo): string {
+/** Whether a mailing's workflow was started for the electronic channel (its input's `electronic`, issue 54). */
+async function isElectronic(client: Client, execution: WorkflowExecutionInfo): Promise<boolean> {
+  const { history } = await client.workflowService.getWorkflowExecutionHistory({
+    namespace: client.options.namespace,
+    execution: { workflowId: execution.workflowId, runId: execution.runId },
+    maximumPageSize: 1,
+  });
+  const input = history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data;
+  return !!input && Buffer.from(input).toString('utf8').includes('"electronic":{"fallback":');
+}
+
+function pathOf(execution: WorkflowExecutionInfo, electronic = false): string {
   const attributes = execution.typedSearchAttributes;
   const state = execution.status.name.toLowerCase();
   switch (execution.type) {
     case 'mailing': {
       const test = attributes.get(MAILING_TEST) ? 'test' : 'live';
-      return `mailing-${test}-${attributes.get(MAILING_MODE) ?? 'unknown'}-${attributes.get(MAILING_STATUS) ?? 'unknown'}-${state}`;
+      return `mailing-${electronic ? 'electronic-' : ''}${test}-${attributes.get(MAILING_MODE) ?? 'unknown'}-${attributes.get(MAILING_STATUS) ?? 'unknown'}-${state}`;
     }
     case 'webhookDelivery':
       return `delivery-${attributes.get(DELIVERY_STATUS) ?? 'unknown'}-${state}`;

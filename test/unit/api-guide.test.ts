@@ -6,7 +6,21 @@ import { ERROR_CODES } from '../../api/openapi.js';
 import { webhookEventSchema } from '../../api/schemas/webhooks.js';
 import { testAdvanceSchema } from '../../api/schemas/mailings.js';
 import { EVENT_TYPES } from '../../domain/webhooks/event-types.js';
-import { MODE_LABELS, PATHS, STATUSES, STATUS_LABELS, lastStep, proofAt, type MailingStatus, type Mode } from '../../domain/mailings/states.js';
+import {
+  ELECTRONIC_LAST_STEP,
+  ELECTRONIC_PATH,
+  FALLBACK_ENDS,
+  MODE_LABELS,
+  PATHS,
+  STATUSES,
+  STATUS_LABELS,
+  lastStep,
+  lastStepOf,
+  pathOf,
+  proofAt,
+  type MailingStatus,
+  type Mode,
+} from '../../domain/mailings/states.js';
 import { OWN_PDF_REFUSALS } from '../../domain/mailings/own-pdf.js';
 
 // Read from the sources, not dist/: from dist/test/unit/ up to the project root.
@@ -119,7 +133,9 @@ describe('docs/api-guide.md: the guide says what the code does', () => {
     const lifecycle = section('Mailings: the lifecycle of a letter');
     const main = PATHS.ar as MailingStatus[];
     for (const status of STATUSES) {
-      const step = main.includes(status) ? String(main.indexOf(status)) : '`lastStep`';
+      // The electronic path's statuses have their steps (1 to 3; its ends all at 3).
+      const electronic = ELECTRONIC_PATH.includes(status) ? ELECTRONIC_PATH.indexOf(status) : FALLBACK_ENDS.has(status) ? ELECTRONIC_LAST_STEP : -1;
+      const step = main.includes(status) ? String(main.indexOf(status)) : electronic >= 0 ? String(electronic) : '`lastStep`';
       expect(lifecycle, status).to.match(new RegExp(`^\\| \`${status}\` \\| ${step} \\|`, 'm'));
     }
     for (const mode of Object.keys(PATHS) as Mode[]) {
@@ -155,9 +171,16 @@ describe('docs/api-guide.md: the guide says what the code does', () => {
       const mailing = data.mailing;
       if (!mailing) continue;
       const { mode, status, step } = mailing;
-      const onPath = (PATHS[mode] as MailingStatus[]).indexOf(status);
-      expect(step, type).to.equal(onPath >= 0 ? onPath : lastStep(mode));
-      expect(mailing.lastStep, type).to.equal(lastStep(mode));
+      // An electronic letter's track: its path, and its last step (7 or 8 once its paper fallback began).
+      const electronic = mailing.electronic as { fallback: 'none' | 'paper'; fallbackUsed: boolean } | null;
+      const track =
+        mailing.channel === 'electronic' && electronic
+          ? { mode, channel: 'electronic' as const, fallback: electronic.fallback, fallbackUsed: electronic.fallbackUsed }
+          : { mode };
+      const path = pathOf(track, FALLBACK_ENDS.has(status) ? status : undefined);
+      const onPath = path.indexOf(status);
+      expect(step, type).to.equal(onPath >= 0 ? onPath : lastStepOf(track));
+      expect(mailing.lastStep, type).to.equal(lastStepOf(track));
       expect([mailing.modeLabel, mailing.statusLabel], type).to.deep.equal([MODE_LABELS[mode], STATUS_LABELS[status]]);
       const events = mailing.events as { step: number; status: MailingStatus; label: string }[];
       expect(events.at(-1)!.status, type).to.equal(status);

@@ -19,6 +19,8 @@ const ALL_UNITS: PriceUnit[] = [
   'mailing.ar',
   'mailing.sheet',
   'mailing.sheet.color',
+  'mailing.electronic',
+  'mailing.fallback_hold',
 ];
 
 describe('prices (domain/billing/prices)', () => {

@@ -9,7 +9,7 @@ import { isAhead, lastStep, PATHS, type Mode, type ProofKind, type MailingStatus
 import type { MailingWorkflowInput } from '../../domain/mailings/workflow-input.js';
 import { mailingEventKey, type DeliveryTarget } from '../../domain/webhooks/event-types.js';
 import type { NewEvent } from '../../domain/webhooks/events.js';
-import { deliveriesQueue, FILING_REJECTED, NO_NEWS, printingQueue, trackingQueue } from '../../workflows/contract.js';
+import { deliveriesQueue, ELECTRONIC_REJECTED, FILING_REJECTED, NO_NEWS, printingQueue, trackingQueue } from '../../workflows/contract.js';
 import { startTimeSkipping, type TimeSkippingEnv } from '../support/time-skipping-server.js';
 
 /**
@@ -35,7 +35,18 @@ export type MailingActivities = Pick<
   | 'attemptWebhookDelivery'
   | 'abandonWebhookDelivery'
   | 'deliverWebhooks'
+  | 'sendElectronicLetter'
+  | 'checkElectronicStatus'
+  | 'publishElectronicProof'
 >;
+
+/** How the double's electronic provider behaves: each sending attempt's outcome, and what it reports after `current`. */
+export interface ProviderScript {
+  /** Attempt n (from 1): 'sent', 'unavailable' (maintenance: retried) or 'rejected' (ELECTRONIC_REJECTED). */
+  sending?: (attempt: number) => 'sent' | 'unavailable' | 'rejected';
+  /** The state the provider reports now for a letter at `current`; undefined: nothing new. */
+  reports?: (current: MailingStatus) => MailingStatus | undefined;
+}
 
 /** The activities of the batch workflow (workflows/batch.ts). */
 export type BatchActivities = Pick<Activities, 'batchMailingStarts' | 'batchIsFinal' | 'completeBatch'>;
@@ -59,6 +70,10 @@ export class MailingDouble {
   readonly proofs: ProofKind[] = [];
   refunded = false;
   filingAttempts = 0;
+  /** The electronic provider's behaviour (issue 54), its sending attempts, and each settlement of the paper fallback's hold. */
+  provider: ProviderScript = {};
+  sendingAttempts = 0;
+  readonly holds: ('refund' | 'charge')[] = [];
   /** How many times the record is read (committedShipment, announceCommittedShipment) before it is "committed". */
   recordDelay = 0;
   /** Endpoints each event is delivered to: one delivery child per endpoint. */
@@ -92,6 +107,8 @@ export class MailingDouble {
       sendAt: input.sendAt ?? null,
       batch: null,
       erasedAt: null,
+      channel: 'paper',
+      electronic: null,
       ...initial,
     };
   }
@@ -157,6 +174,9 @@ export class MailingDouble {
         if (record.step > this.shipment.step || (record.step === this.shipment.step && this.shipment.status !== record.status)) {
           this.shipment = { ...this.shipment, status: record.status, step: record.step };
           this.moves.push(record.status);
+          if (record.lastStep !== undefined) this.shipment.lastStep = Math.max(this.shipment.lastStep, record.lastStep);
+          if (record.fallbackUsed && this.shipment.electronic) this.shipment.electronic = { ...this.shipment.electronic, fallbackUsed: true };
+          if (record.hold) this.holds.push(record.hold);
         }
         return { shipment: this.snapshot(), deliveries: this.deliveriesOf(event) };
       },
@@ -211,6 +231,26 @@ export class MailingDouble {
       },
       abandonWebhookDelivery: async () => {
         track('abandonWebhookDelivery');
+      },
+      sendElectronicLetter: async () => {
+        track('sendElectronicLetter');
+        const outcome = (this.provider.sending ?? (() => 'sent'))(++this.sendingAttempts);
+        if (outcome === 'unavailable')
+          throw ApplicationFailure.create({ message: 'AR24 is in maintenance', type: 'ProviderUnavailableError', category: 'BENIGN' });
+        if (outcome === 'rejected') throw ApplicationFailure.nonRetryable('the electronic provider refuses the letter: bounced address', ELECTRONIC_REJECTED);
+        if (this.shipment.electronic) this.shipment.electronic = { ...this.shipment.electronic, providerReference: 'LRE-1' };
+        return 'sent' as const;
+      },
+      checkElectronicStatus: async (_mailingId: string, current: MailingStatus) => {
+        track('checkElectronicStatus');
+        const reported = this.provider.reports?.(current);
+        if (!reported || reported === current) throw ApplicationFailure.create({ message: 'no news', type: NO_NEWS, category: 'BENIGN' });
+        return reported as 'sent';
+      },
+      publishElectronicProof: async (_mailingId: string, kind: ProofKind, event: Omit<NewEvent, 'mailing'>) => {
+        track(`publishElectronicProof:${kind}`);
+        this.proofs.push(kind);
+        return { shipment: this.snapshot(), deliveries: this.deliveriesOf(event) };
       },
     };
   }

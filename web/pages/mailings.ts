@@ -1,7 +1,7 @@
 import { html, type Html } from '../html.js';
 import type { Session } from '../../domain/developers/sessions.js';
 import type { Mailing } from '../../domain/mailings/mailing.js';
-import { isFinal, STATUS_LABELS, STATUSES } from '../../domain/mailings/states.js';
+import { isFinalMailing, STATUS_LABELS, STATUSES } from '../../domain/mailings/states.js';
 import { BASE, csrfField, layout, message, when, type Message } from './layout.js';
 import { sendDateNote } from './mailing-send-date.js';
 import { mailingWarnings } from './mailing-warnings.js';
@@ -53,7 +53,7 @@ function filterForm(filters: MailingFilters, referenceMax: number): Html {
 function erasure(session: Session, s: Mailing): Html | string {
   if (s.erasedAt)
     return html`<br /><small class="erased" data-erased-at="${s.erasedAt}">Données personnelles effacées le ${when(new Date(s.erasedAt))}</small>`;
-  if (!isFinal(s.mode, s.status) || session.user?.role !== 'owner') return '';
+  if (!isFinalMailing(s) || session.user?.role !== 'owner') return '';
   return html`<form class="erase" method="post" action="${BASE}/envois/${s.id}/effacer">
     ${csrfField(session)}
     <button type="submit" title="Destinataire, contenu, PDF et preuves ; restent le montant, l’historique, le suivi et les empreintes">
@@ -62,10 +62,21 @@ function erasure(session: Session, s: Mailing): Html | string {
   </form>`;
 }
 
+/** An electronic registered letter says so, with its provider's number and what became of the paper fallback. */
+function channelNote(s: Mailing): Html | string {
+  if (s.channel !== 'electronic' || !s.electronic) return '';
+  const { fallback, fallbackUsed, providerReference } = s.electronic;
+  const fallbackText =
+    fallback !== 'paper' ? '' : fallbackUsed ? ' · non acceptée : envoyée par courrier recommandé' : ' · par courrier si elle n’est pas acceptée';
+  return html`<br /><small class="channel" data-channel="electronic" data-fallback-used="${String(fallbackUsed)}"
+      >Lettre recommandée électronique${providerReference ? ` n° ${providerReference}` : ''}${fallbackText}</small
+    >`;
+}
+
 function row(session: Session, s: Mailing): Html {
   return html`<tr data-mailing-id="${s.id}">
     <td>${when(new Date(s.createdAt))}</td>
-    <td>${s.title}<br /><small>${s.modeLabel} · ${euros(s.amountCents)}</small>${ownPdfDetails(s)}</td>
+    <td>${s.title}<br /><small>${s.modeLabel} · ${euros(s.amountCents)}</small>${channelNote(s)}${ownPdfDetails(s)}</td>
     <td>${s.reference || '—'}</td>
     <td>${s.recipient.join(', ')}${mailingWarnings(s)}</td>
     <td class="status" data-status="${s.status}">

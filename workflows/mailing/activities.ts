@@ -88,3 +88,22 @@ export const DELIVERING: ActivityOptions = {
   },
 };
 export const delivering = proxyActivities<Activities>(DELIVERING);
+
+// Sending an electronic letter is retried for as long as the provider does not confirm (its
+// maintenance answer, a 5xx, a lost answer): the mailing stays `paid`, and the provider layer looks
+// for an earlier sending before each attempt (never two). It prints the letter first: printing's queue.
+export const SENDING: ActivityOptions = {
+  startToCloseTimeout: '2m',
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '10m' },
+  get taskQueue() {
+    return ownQueue(printingQueue);
+  },
+};
+export const sending = proxyActivities<Activities>(SENDING);
+
+// A provider's proof: a download, retried while the provider does not hand it yet.
+export const PROVIDER_PROOFS: ActivityOptions = {
+  startToCloseTimeout: '2m',
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '5m' },
+};
+export const electronicProofs = proxyActivities<Activities>(PROVIDER_PROOFS);

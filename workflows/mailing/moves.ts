@@ -1,11 +1,13 @@
 import { ParentClosePolicy, startChild, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Mailing } from '../../domain/mailings/mailing.js';
-import { proofAt, type MailingStatus } from '../../domain/mailings/states.js';
+import { ELECTRONIC_LAST_STEP, FALLBACK_ENDS, lastStepOf, proofOfMove, type MailingStatus } from '../../domain/mailings/states.js';
+import type { StepRecord } from '../../domain/mailings/projection.js';
+import type { ElectronicProofKind } from '../../domain/mailings/electronic.js';
 import { mailingEventKey, type DeliveryTarget, type EventType } from '../../domain/webhooks/event-types.js';
 import { deliverySearchAttributes, deliverySummary, deliveryWorkflowId, MAILING_STATUS } from '../contract.js';
 import { answer, webhookDelivery } from '../webhook-delivery.js';
-import { creation, DELIVERING, delivering, PRINTING, printing, projection } from './activities.js';
+import { creation, DELIVERING, delivering, electronicProofs, PRINTING, printing, projection, PROVIDER_PROOFS } from './activities.js';
 import type { AttemptResult } from '../../activities/webhooks.js';
 import type { MailingRun } from './run.js';
 
@@ -106,21 +108,55 @@ export async function announce(run: MailingRun, type: EventType, shipment: Maili
  */
 export async function moveTo(run: MailingRun, next: MailingStatus, nextStep: number, showStatus = true): Promise<void> {
   const type = `mailing.${next}` as EventType;
-  const record = { shipmentId: run.input.shipmentId, step: nextStep, status: next, at: new Date().toISOString() };
+  const record: StepRecord = {
+    shipmentId: run.input.shipmentId,
+    step: nextStep,
+    status: next,
+    at: new Date().toISOString(),
+    ...electronicMove(run, next, nextStep),
+  };
   const recorded = await projection.recordMove(record, eventOf(run, type, nextStep));
   run.latest = recorded.shipment;
   run.status = next;
   run.step = nextStep;
+  if (record.fallbackUsed) run.fallbackUsed = true;
   if (showStatus) upsertSearchAttributes([{ key: MAILING_STATUS, value: next }]);
   startDeliveries(run, recorded.deliveries);
-  const proof = proofAt(run.input.mode, next);
+  const proof = proofOfMove(run.track, next, nextStep);
   if (proof) {
-    // The printing activity records the proof's event too: no local activity after it.
+    // The activity records the proof's event too: no local activity after it.
     const event = eventOf(run, 'mailing.proof_available', nextStep, { proof: { kind: proof } });
-    const proved = await printing.publishProof.executeWithOptions({ ...PRINTING, summary: `${proof} proof` }, [run.input.shipmentId, proof, event]);
+    // A live electronic letter's proofs are the provider's own; the sandbox's and the postal ones are printed.
+    const fromProvider = !!run.electronic && !run.input.test && nextStep <= ELECTRONIC_LAST_STEP;
+    const proved = fromProvider
+      ? await electronicProofs.publishElectronicProof.executeWithOptions({ ...PROVIDER_PROOFS, summary: `${proof} proof` }, [
+          run.input.shipmentId,
+          proof as ElectronicProofKind,
+          event,
+        ])
+      : await printing.publishProof.executeWithOptions({ ...PRINTING, summary: `${proof} proof` }, [run.input.shipmentId, proof, event]);
     run.latest = proved.shipment;
     startDeliveries(run, proved.deliveries);
   }
+}
+
+/**
+ * What an electronic mailing's move also writes (docs/billing.md): an end that starts the paper
+ * fallback makes the last step the paper path's; the fallback letter printed (filed with the
+ * operator) makes the hold its charge; accepted, or an error before any letter was posted, refunds
+ * the hold. Nothing for paper mailings (their record is as before).
+ */
+function electronicMove(run: MailingRun, next: MailingStatus, nextStep: number): Pick<StepRecord, 'lastStep' | 'fallbackUsed' | 'hold'> {
+  if (!run.electronic) return {};
+  if (!run.fallbackUsed) {
+    if (nextStep !== ELECTRONIC_LAST_STEP) return {};
+    if (FALLBACK_ENDS.has(next) && run.electronic.fallback === 'paper')
+      return { lastStep: lastStepOf({ ...run.track, fallbackUsed: true }), fallbackUsed: true };
+    return next === 'accepted' || next === 'error' ? { hold: 'refund' } : {};
+  }
+  if (next === 'printed') return { hold: 'charge' };
+  // The fallback's letter never filed (its step still the electronic end's): nothing was posted.
+  return next === 'error' && run.step === ELECTRONIC_LAST_STEP ? { hold: 'refund' } : {};
 }
 
 /** A paid mailing that ended off its path (its projection already written): say so everywhere, with why when known. */

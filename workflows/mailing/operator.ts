@@ -1,5 +1,5 @@
 import { ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, setCurrentDetails, sleep, workflowInfo } from '@temporalio/workflow';
-import { movesTo, type Mode, type MailingStatus } from '../../domain/mailings/states.js';
+import { movesOn, type Mode, type MailingStatus } from '../../domain/mailings/states.js';
 import { FILING_REJECTED, TRACKING_SILENCE_LIMIT_MS, trackingQueue } from '../contract.js';
 import { FILING, filing, trackingPolls } from './activities.js';
 import { failPaid, moveTo } from './moves.js';
@@ -41,7 +41,8 @@ export async function followOperator(run: MailingRun): Promise<void> {
   while (!run.final) {
     const reported = await operatorNews(run);
     await run.exclusively(async () => {
-      const moves = movesTo(run.input.mode, run.status, reported);
+      // Along the mode's path; an electronic letter's paper fallback from step 4 (movesOn).
+      const moves = movesOn(run.track, run.status, reported);
       for (const [i, [next, nextStep]] of moves.entries()) await moveTo(run, next, nextStep, i === moves.length - 1);
     });
   }

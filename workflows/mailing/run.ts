@@ -1,7 +1,10 @@
-import { condition } from '@temporalio/workflow';
+import { condition, patched } from '@temporalio/workflow';
 import type { Mailing } from '../../domain/mailings/mailing.js';
-import { isFinal, PATHS, type MainStatus, type MailingStatus } from '../../domain/mailings/states.js';
+import { ELECTRONIC_LAST_STEP, isFinalOn, pathOf, type Fallback, type MailingStatus, type Track } from '../../domain/mailings/states.js';
 import type { MailingWorkflowInput } from '../../domain/mailings/workflow-input.js';
+
+/** The patch of the electronic channel (issue 54): its path, sandbox and provider; asked only by electronic mailings. */
+export const ELECTRONIC_CHANNEL_PATCH = 'electronic-channel';
 
 /**
  * The state of one mailing's run, shared by its main path and its update handlers. Moves run one
@@ -9,9 +12,10 @@ import type { MailingWorkflowInput } from '../../domain/mailings/workflow-input.
  * so read them through this object, never from a copy.
  */
 export class MailingRun {
-  readonly path: MainStatus[];
-  /** The last step of the mode's path, where every ending (final or off-path) is recorded. */
-  readonly last: number;
+  /** An electronic mailing's fallback (its path is the electronic one); undefined for paper. */
+  readonly electronic: { fallback: Fallback } | undefined;
+  /** An electronic mailing whose paper fallback began: it goes on by post from step 4. */
+  fallbackUsed = false;
   status: MailingStatus = 'paid';
   step = 0;
   /** The mailing as the projection last returned it: what events carry and updates answer. */
@@ -24,12 +28,29 @@ export class MailingRun {
   readonly deliveries: Promise<void>[] = [];
 
   constructor(readonly input: MailingWorkflowInput) {
-    this.path = PATHS[input.mode];
-    this.last = this.path.length - 1;
+    // Only electronic mailings ask for the patch: a paper mailing's history has no marker of it.
+    this.electronic = input.electronic && patched(ELECTRONIC_CHANNEL_PATCH) ? input.electronic : undefined;
+  }
+
+  /** Where the mailing goes: its mode, and for an electronic one its fallback and whether it began. */
+  get track(): Track {
+    if (!this.electronic) return { mode: this.input.mode };
+    return { mode: this.input.mode, channel: 'electronic', fallback: this.electronic.fallback, fallbackUsed: this.fallbackUsed };
+  }
+
+  /** Its path, the index being the step (after a fallback, step 3 is the electronic end it came from). */
+  get path(): MailingStatus[] {
+    const end = this.fallbackUsed ? this.latest?.events.find((e) => e.step === ELECTRONIC_LAST_STEP)?.status : undefined;
+    return pathOf(this.track, end);
+  }
+
+  /** The last step of its path, where every ending (final or off-path) is recorded; an electronic one's grows when its fallback begins. */
+  get last(): number {
+    return this.path.length - 1;
   }
 
   get final(): boolean {
-    return isFinal(this.input.mode, this.status);
+    return isFinalOn(this.track, this.status);
   }
 
   get canceled(): boolean {

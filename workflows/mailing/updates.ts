@@ -1,5 +1,5 @@
 import { ApplicationFailure, setHandler, type CancellationScope } from '@temporalio/workflow';
-import { advanceRefusal, type MoveRefusal, type TestAdvance } from '../../domain/mailings/states.js';
+import { advanceRefusal, electronicAdvanceRefusal, type MoveRefusal, type TestAdvance } from '../../domain/mailings/states.js';
 import { advanceUpdate, cancelUpdate, REFUSED_CONFLICT, REFUSED_INVALID } from '../contract.js';
 import { projection } from './activities.js';
 import { endedAs, moveTo } from './moves.js';
@@ -10,7 +10,9 @@ const refuse = (refusal: MoveRefusal): ApplicationFailure =>
   ApplicationFailure.create({ type: refusal.kind === 'invalid' ? REFUSED_INVALID : REFUSED_CONFLICT, message: refusal.message, nonRetryable: true });
 
 const refusalOf = (run: MailingRun, request: TestAdvance): MoveRefusal | undefined =>
-  advanceRefusal({ mode: run.input.mode, status: run.status, step: run.step, test: run.input.test }, request);
+  run.electronic
+    ? electronicAdvanceRefusal({ track: run.track, status: run.status, step: run.step, test: run.input.test }, request)
+    : advanceRefusal({ mode: run.input.mode, status: run.status, step: run.step, test: run.input.test }, request);
 
 /**
  * The `advance` (test mailings) and `cancel` updates. Registered before the workflow's first await,
@@ -25,6 +27,7 @@ export function handleUpdates(run: MailingRun, filingScope: CancellationScope): 
         const refusal = refusalOf(run, request);
         if (refusal) throw refuse(refusal);
         if (request.status) {
+          // An end at the last step: the electronic path's (3) before any fallback, else the paper path's.
           await moveTo(run, request.status, run.last);
         } else {
           // Several steps at once: the search attribute is set once, to where the batch ends.

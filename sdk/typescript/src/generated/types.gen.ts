@@ -4,7 +4,7 @@ export type ClientOptions = {
     baseUrl: 'http://localhost:3000' | (string & {});
 };
 
-export type Webhooks = PostMailingCreatedWebhookRequest | PostMailingPrintedWebhookRequest | PostMailingPostedWebhookRequest | PostMailingInTransitWebhookRequest | PostMailingDeliveredWebhookRequest | PostMailingArSignedWebhookRequest | PostMailingReturnedWebhookRequest | PostMailingErrorWebhookRequest | PostMailingCanceledWebhookRequest | PostMailingProofAvailableWebhookRequest | PostPingWebhookRequest | PostMailingBatchCompletedWebhookRequest;
+export type Webhooks = PostMailingCreatedWebhookRequest | PostMailingPrintedWebhookRequest | PostMailingPostedWebhookRequest | PostMailingInTransitWebhookRequest | PostMailingDeliveredWebhookRequest | PostMailingArSignedWebhookRequest | PostMailingReturnedWebhookRequest | PostMailingErrorWebhookRequest | PostMailingCanceledWebhookRequest | PostMailingProofAvailableWebhookRequest | PostPingWebhookRequest | PostMailingBatchCompletedWebhookRequest | PostMailingSentWebhookRequest | PostMailingNotifiedWebhookRequest | PostMailingAcceptedWebhookRequest | PostMailingRefusedWebhookRequest | PostMailingUnclaimedWebhookRequest | PostMailingBouncedWebhookRequest;
 
 export type Error = {
     error: {
@@ -453,6 +453,31 @@ export type AiToolRequest = {
     };
 };
 
+export type ElectronicConsent = {
+    /**
+     * The day the recipient agreed (YYYY-MM-DD), not in the future (422 otherwise)
+     */
+    date: string;
+    /**
+     * How it agreed, e.g. "clause 12 of the lease signed 2026-01-10" or "form on our site"
+     */
+    means: string;
+};
+
+export type MailingElectronic = {
+    recipientKind: MailingElectronicRecipientKind | (string & {});
+    consent: ElectronicConsent | null;
+    fallback: MailingElectronicFallback | (string & {});
+    /**
+     * true once the letter goes on by post after refused, unclaimed or bounced (its lastStep is then 7, or 8 in mode ar)
+     */
+    fallbackUsed: boolean;
+    /**
+     * The provider's number of the electronic letter, once it took it
+     */
+    providerReference: string | null;
+};
+
 export type Shipment = {
     /**
      * UUID
@@ -498,6 +523,14 @@ export type Shipment = {
      * When its personal data was erased (POST /v1/mailings/{id}/erase, or the account's retention period after it became final); null: not erased. An erased mailing keeps its amount, history, tracking number and hashes; its recipient reads ["(effacé)"], its document has an empty text (and the title "(effacé)" unless a catalogue letter), its proofs are listed but no longer downloadable
      */
     erasedAt: string | null;
+    /**
+     * paper (every mailing created without a channel) or electronic
+     */
+    channel: ShipmentChannel | (string & {});
+    /**
+     * The electronic channel; null for paper
+     */
+    electronic: MailingElectronic | null;
     /**
      * The letter content; absent from webhook payloads
      */
@@ -580,6 +613,29 @@ export type SiretRecipient = {
     name?: string;
 };
 
+export type ElectronicConsentInput = {
+    /**
+     * The day the recipient agreed (YYYY-MM-DD), not in the future (422 otherwise)
+     */
+    date: string & string;
+    /**
+     * How it agreed, e.g. "clause 12 of the lease signed 2026-01-10" or "form on our site"
+     */
+    means: string;
+};
+
+export type ElectronicRequest = {
+    /**
+     * Whether the recipient is a professional; a consumer must have agreed beforehand (consent, 422 consent_required without it)
+     */
+    recipientKind: 'professional' | 'consumer';
+    consent?: ElectronicConsentInput;
+    /**
+     * paper: if the recipient refuses, does not claim within 15 days, or the email bounces, the same letter is posted in the mode asked (its paper price is held at creation, refunded when not used); none (the default): the mailing ends there
+     */
+    fallback?: 'none' | 'paper';
+};
+
 export type MailingRequest = {
     /**
      * simple, registered, or ar (registered with acknowledgment of receipt)
@@ -616,6 +672,14 @@ export type MailingRequest = {
      * The day the letter is filed (YYYY-MM-DD, Europe/Paris), from today to 180 days ahead. Paid at once; it stays paid, and can be canceled free, until 00:00 Europe/Paris that day, when it is filed. Absent: filed at once.
      */
     sendAt?: string & string;
+    /**
+     * paper (the default): printed and posted. electronic: a qualified electronic registered letter (LRE, CPCE L100), for modes registered and ar only (422 channel_not_available), sent to recipientEmail (then required, 422 recipient_email_required); then `electronic` is required
+     */
+    channel?: 'paper' | 'electronic';
+    /**
+     * With channel electronic only (required then; 422 when given for paper)
+     */
+    electronic?: ElectronicRequest;
 };
 
 export type ShipmentList = {
@@ -645,7 +709,10 @@ export type ProofLink = {
 
 export type V1TestAdvance = {
     step?: number;
-    status?: 'returned' | 'error';
+    /**
+     * returned or error; for an electronic letter before its end, accepted, refused, unclaimed or bounced (with fallback paper, the last three then post it)
+     */
+    status?: 'returned' | 'error' | 'accepted' | 'refused' | 'unclaimed' | 'bounced';
 };
 
 export type MailingQuote = {
@@ -682,6 +749,14 @@ export type MailingBatch = {
     id: string;
     mode: MailingBatchMode | (string & {});
     test: boolean;
+    /**
+     * paper (every batch created without a channel) or electronic
+     */
+    channel: MailingBatchChannel | (string & {});
+    /**
+     * An electronic batch's paper fallback; null for paper
+     */
+    fallback: MailingBatchFallback | (string & {}) | null;
     /**
      * completed once every mailing of the batch is final (mailing_batch.completed)
      */
@@ -749,6 +824,14 @@ export type MailingBatchRow = {
      * This row's mailing reference (at most 30 characters), filterable
      */
     reference?: string;
+    /**
+     * This row's recipient's email: required with channel electronic (422 recipient_email_required), or with options.emailCopy
+     */
+    recipientEmail?: string;
+    /**
+     * With channel electronic and a consumer recipient: this row's recipient's prior consent (over the batch's electronic.consent, if any)
+     */
+    consent?: ElectronicConsentInput;
 };
 
 export type MailingBatchRequest = {
@@ -781,6 +864,14 @@ export type MailingBatchRequest = {
      * The day the letter is filed (YYYY-MM-DD, Europe/Paris), from today to 180 days ahead. Paid at once; it stays paid, and can be canceled free, until 00:00 Europe/Paris that day, when it is filed. Absent: filed at once.
      */
     sendAt?: string & string;
+    /**
+     * paper (the default): printed and posted. electronic: a qualified electronic registered letter (LRE, CPCE L100), for modes registered and ar only (422 channel_not_available), sent to recipientEmail (then required, 422 recipient_email_required); then `electronic` is required
+     */
+    channel?: 'paper' | 'electronic';
+    /**
+     * With channel electronic only: every row's recipientKind and fallback (and a consent for rows without their own). Each row is checked as POST /v1/mailings checks one mailing
+     */
+    electronic?: ElectronicRequest;
     /**
      * One mailing per row, at most 5000
      */
@@ -1326,21 +1417,31 @@ export type LetterDetailRecommendedMode = 'simple' | 'registered' | 'ar';
 
 export type RequestWarningCode = 'field_replaced' | 'field_renamed' | 'field_defaulted' | 'value_retired' | 'address_unverified' | 'address_check_unavailable';
 
+export type MailingElectronicRecipientKind = 'professional' | 'consumer';
+
+export type MailingElectronicFallback = 'none' | 'paper';
+
 export type ShipmentMode = 'simple' | 'registered' | 'ar';
 
-export type ShipmentStatus = 'paid' | 'printed' | 'posted' | 'in_transit' | 'delivered' | 'ar_signed' | 'returned' | 'error' | 'canceled';
+export type ShipmentStatus = 'paid' | 'printed' | 'posted' | 'in_transit' | 'delivered' | 'ar_signed' | 'returned' | 'error' | 'canceled' | 'sent' | 'notified' | 'accepted' | 'refused' | 'unclaimed' | 'bounced';
 
-export type ShipmentEventsItemStatus = 'paid' | 'printed' | 'posted' | 'in_transit' | 'delivered' | 'ar_signed' | 'returned' | 'error' | 'canceled';
+export type ShipmentEventsItemStatus = 'paid' | 'printed' | 'posted' | 'in_transit' | 'delivered' | 'ar_signed' | 'returned' | 'error' | 'canceled' | 'sent' | 'notified' | 'accepted' | 'refused' | 'unclaimed' | 'bounced';
 
-export type ShipmentProofsItemKind = 'filing' | 'delivery' | 'return';
+export type ShipmentProofsItemKind = 'filing' | 'delivery' | 'return' | 'deposit' | 'acceptance' | 'refusal' | 'negligence';
+
+export type ShipmentChannel = 'paper' | 'electronic';
 
 export type ShipmentDocumentKind = 'catalogue' | 'free' | 'pdf';
 
 export type ShipmentDocumentAddressPlacement = 'insert_blank_page' | 'first_page';
 
-export type ProofLinkKind = 'filing' | 'delivery' | 'return';
+export type ProofLinkKind = 'filing' | 'delivery' | 'return' | 'deposit' | 'acceptance' | 'refusal' | 'negligence';
 
 export type MailingBatchMode = 'simple' | 'registered' | 'ar';
+
+export type MailingBatchChannel = 'paper' | 'electronic';
+
+export type MailingBatchFallback = 'none' | 'paper';
 
 export type MailingBatchStatus = 'processing' | 'completed';
 
@@ -1358,11 +1459,11 @@ export type ServiceRequestKind = 'letter' | 'calculator' | 'ai_tool';
 
 export type ServiceRequestStatus = 'received' | 'in_review' | 'planned' | 'published' | 'declined';
 
-export type WebhookEventType = 'mailing.created' | 'mailing.printed' | 'mailing.posted' | 'mailing.in_transit' | 'mailing.delivered' | 'mailing.ar_signed' | 'mailing.returned' | 'mailing.error' | 'mailing.canceled' | 'mailing.proof_available' | 'ping' | 'mailing_batch.completed';
+export type WebhookEventType = 'mailing.created' | 'mailing.printed' | 'mailing.posted' | 'mailing.in_transit' | 'mailing.delivered' | 'mailing.ar_signed' | 'mailing.returned' | 'mailing.error' | 'mailing.canceled' | 'mailing.proof_available' | 'ping' | 'mailing_batch.completed' | 'mailing.sent' | 'mailing.notified' | 'mailing.accepted' | 'mailing.refused' | 'mailing.unclaimed' | 'mailing.bounced';
 
-export type WebhookEventDataProofKind = 'filing' | 'delivery' | 'return';
+export type WebhookEventDataProofKind = 'filing' | 'delivery' | 'return' | 'deposit' | 'acceptance' | 'refusal' | 'negligence';
 
-export type WebhookEventDataEndpointEventsItem = 'mailing.created' | 'mailing.printed' | 'mailing.posted' | 'mailing.in_transit' | 'mailing.delivered' | 'mailing.ar_signed' | 'mailing.returned' | 'mailing.error' | 'mailing.canceled' | 'mailing.proof_available' | 'ping' | 'mailing_batch.completed';
+export type WebhookEventDataEndpointEventsItem = 'mailing.created' | 'mailing.printed' | 'mailing.posted' | 'mailing.in_transit' | 'mailing.delivered' | 'mailing.ar_signed' | 'mailing.returned' | 'mailing.error' | 'mailing.canceled' | 'mailing.proof_available' | 'ping' | 'mailing_batch.completed' | 'mailing.sent' | 'mailing.notified' | 'mailing.accepted' | 'mailing.refused' | 'mailing.unclaimed' | 'mailing.bounced';
 
 export type HealthData = {
     body?: never;
@@ -1700,7 +1801,7 @@ export type RenderLetterErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
      */
     422: Error;
     /**
@@ -1776,7 +1877,7 @@ export type RenderLetterPdfErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
      */
     422: Error;
     /**
@@ -1847,7 +1948,7 @@ export type AiFillLetterErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
      */
     422: Error;
     /**
@@ -1918,7 +2019,7 @@ export type AiDraftLetterErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
      */
     422: Error;
     /**
@@ -1998,7 +2099,7 @@ export type AiRunToolErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
      */
     422: Error;
     /**
@@ -2040,7 +2141,7 @@ export type ListMailingsData = {
          */
         cursor?: string;
         reference?: string;
-        status?: 'paid' | 'printed' | 'posted' | 'in_transit' | 'delivered' | 'ar_signed' | 'returned' | 'error' | 'canceled';
+        status?: 'paid' | 'printed' | 'posted' | 'in_transit' | 'delivered' | 'ar_signed' | 'returned' | 'error' | 'canceled' | 'sent' | 'notified' | 'accepted' | 'refused' | 'unclaimed' | 'bounced';
         /**
          * Only this batch's mailings
          */
@@ -2130,7 +2231,7 @@ export type CreateMailingErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
      */
     422: Error;
     /**
@@ -2223,7 +2324,7 @@ export type GetMailingProofData = {
          * UUID
          */
         id: string & string;
-        kind: 'filing' | 'delivery' | 'return';
+        kind: 'filing' | 'delivery' | 'return' | 'deposit' | 'acceptance' | 'refusal' | 'negligence';
     };
     query?: never;
     url: '/v1/mailings/{id}/proofs/{kind}';
@@ -2319,7 +2420,7 @@ export type CancelMailingErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `unprocessable` (idempotency: the key was used for another request)
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable` (idempotency: the key was used for another request)
      */
     422: Error;
     /**
@@ -2391,7 +2492,7 @@ export type EraseMailingErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `unprocessable` (idempotency: the key was used for another request)
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable` (idempotency: the key was used for another request)
      */
     422: Error;
     /**
@@ -2463,7 +2564,7 @@ export type AdvanceTestMailingErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
      */
     422: Error;
     /**
@@ -2573,7 +2674,7 @@ export type QuoteMailingErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
      */
     422: Error;
     /**
@@ -2699,7 +2800,7 @@ export type CreateMailingBatchErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
      */
     422: Error;
     /**
@@ -3289,7 +3390,7 @@ export type ComputeCalculatorErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
      */
     422: Error;
     /**
@@ -3365,7 +3466,7 @@ export type EstimateQuoteErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
      */
     422: Error;
     /**
@@ -3432,7 +3533,7 @@ export type SettleExpensesErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
      */
     422: Error;
     /**
@@ -3546,7 +3647,7 @@ export type CreateServiceRequestErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
      */
     422: Error;
     /**
@@ -3678,6 +3779,60 @@ export type PostMailingBatchCompletedWebhookPayload = WebhookEvent;
 export type PostMailingBatchCompletedWebhookRequest = {
     body: PostMailingBatchCompletedWebhookPayload;
     key: 'mailing_batch.completed';
+    path?: never;
+    query?: never;
+};
+
+export type PostMailingSentWebhookPayload = WebhookEvent;
+
+export type PostMailingSentWebhookRequest = {
+    body: PostMailingSentWebhookPayload;
+    key: 'mailing.sent';
+    path?: never;
+    query?: never;
+};
+
+export type PostMailingNotifiedWebhookPayload = WebhookEvent;
+
+export type PostMailingNotifiedWebhookRequest = {
+    body: PostMailingNotifiedWebhookPayload;
+    key: 'mailing.notified';
+    path?: never;
+    query?: never;
+};
+
+export type PostMailingAcceptedWebhookPayload = WebhookEvent;
+
+export type PostMailingAcceptedWebhookRequest = {
+    body: PostMailingAcceptedWebhookPayload;
+    key: 'mailing.accepted';
+    path?: never;
+    query?: never;
+};
+
+export type PostMailingRefusedWebhookPayload = WebhookEvent;
+
+export type PostMailingRefusedWebhookRequest = {
+    body: PostMailingRefusedWebhookPayload;
+    key: 'mailing.refused';
+    path?: never;
+    query?: never;
+};
+
+export type PostMailingUnclaimedWebhookPayload = WebhookEvent;
+
+export type PostMailingUnclaimedWebhookRequest = {
+    body: PostMailingUnclaimedWebhookPayload;
+    key: 'mailing.unclaimed';
+    path?: never;
+    query?: never;
+};
+
+export type PostMailingBouncedWebhookPayload = WebhookEvent;
+
+export type PostMailingBouncedWebhookRequest = {
+    body: PostMailingBouncedWebhookPayload;
+    key: 'mailing.bounced';
     path?: never;
     query?: never;
 };

@@ -36,6 +36,11 @@ from .company_summary_head_office import CompanySummaryHeadOffice
 from .company_summary_status import CompanySummaryStatus
 from .compute_request import ComputeRequest
 from .compute_request_inputs import ComputeRequestInputs
+from .electronic_consent import ElectronicConsent
+from .electronic_consent_input import ElectronicConsentInput
+from .electronic_request import ElectronicRequest
+from .electronic_request_fallback import ElectronicRequestFallback
+from .electronic_request_recipient_kind import ElectronicRequestRecipientKind
 from .error import Error
 from .error_error import ErrorError
 from .expense import Expense
@@ -89,12 +94,15 @@ from .list_mailings_status import ListMailingsStatus
 from .mailing_address import MailingAddress
 from .mailing_address_country import MailingAddressCountry
 from .mailing_batch import MailingBatch
+from .mailing_batch_channel import MailingBatchChannel
 from .mailing_batch_counts import MailingBatchCounts
+from .mailing_batch_fallback import MailingBatchFallback
 from .mailing_batch_list import MailingBatchList
 from .mailing_batch_mode import MailingBatchMode
 from .mailing_batch_report import MailingBatchReport
 from .mailing_batch_report_rows_item import MailingBatchReportRowsItem
 from .mailing_batch_request import MailingBatchRequest
+from .mailing_batch_request_channel import MailingBatchRequestChannel
 from .mailing_batch_request_mode import MailingBatchRequestMode
 from .mailing_batch_request_options import MailingBatchRequestOptions
 from .mailing_batch_request_options_address_check import (
@@ -107,9 +115,13 @@ from .mailing_batch_row import MailingBatchRow
 from .mailing_batch_row_error import MailingBatchRowError
 from .mailing_batch_row_fields import MailingBatchRowFields
 from .mailing_batch_status import MailingBatchStatus
+from .mailing_electronic import MailingElectronic
+from .mailing_electronic_fallback import MailingElectronicFallback
+from .mailing_electronic_recipient_kind import MailingElectronicRecipientKind
 from .mailing_quote import MailingQuote
 from .mailing_quote_lines_item import MailingQuoteLinesItem
 from .mailing_request import MailingRequest
+from .mailing_request_channel import MailingRequestChannel
 from .mailing_request_mode import MailingRequestMode
 from .mailing_request_options import MailingRequestOptions
 from .mailing_request_options_address_check import MailingRequestOptionsAddressCheck
@@ -166,6 +178,7 @@ from .settlement_currency import SettlementCurrency
 from .settlement_method import SettlementMethod
 from .settlement_transfers_item import SettlementTransfersItem
 from .shipment import Shipment
+from .shipment_channel import ShipmentChannel
 from .shipment_document import ShipmentDocument
 from .shipment_document_address_placement import ShipmentDocumentAddressPlacement
 from .shipment_document_kind import ShipmentDocumentKind
@@ -233,6 +246,11 @@ __all__ = (
     "CompanySummaryStatus",
     "ComputeRequest",
     "ComputeRequestInputs",
+    "ElectronicConsent",
+    "ElectronicConsentInput",
+    "ElectronicRequest",
+    "ElectronicRequestFallback",
+    "ElectronicRequestRecipientKind",
     "Error",
     "ErrorError",
     "Expense",
@@ -286,12 +304,15 @@ __all__ = (
     "MailingAddress",
     "MailingAddressCountry",
     "MailingBatch",
+    "MailingBatchChannel",
     "MailingBatchCounts",
+    "MailingBatchFallback",
     "MailingBatchList",
     "MailingBatchMode",
     "MailingBatchReport",
     "MailingBatchReportRowsItem",
     "MailingBatchRequest",
+    "MailingBatchRequestChannel",
     "MailingBatchRequestMode",
     "MailingBatchRequestOptions",
     "MailingBatchRequestOptionsAddressCheck",
@@ -300,9 +321,13 @@ __all__ = (
     "MailingBatchRowError",
     "MailingBatchRowFields",
     "MailingBatchStatus",
+    "MailingElectronic",
+    "MailingElectronicFallback",
+    "MailingElectronicRecipientKind",
     "MailingQuote",
     "MailingQuoteLinesItem",
     "MailingRequest",
+    "MailingRequestChannel",
     "MailingRequestMode",
     "MailingRequestOptions",
     "MailingRequestOptionsAddressCheck",
@@ -355,6 +380,7 @@ __all__ = (
     "SettlementMethod",
     "SettlementTransfersItem",
     "Shipment",
+    "ShipmentChannel",
     "ShipmentDocument",
     "ShipmentDocumentAddressPlacement",
     "ShipmentDocumentKind",

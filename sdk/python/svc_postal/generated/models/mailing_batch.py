@@ -7,6 +7,8 @@ from uuid import UUID
 
 from attrs import define as _attrs_define
 
+from ..models.mailing_batch_channel import MailingBatchChannel
+from ..models.mailing_batch_fallback import MailingBatchFallback
 from ..models.mailing_batch_mode import MailingBatchMode
 from ..models.mailing_batch_status import MailingBatchStatus
 
@@ -24,6 +26,8 @@ class MailingBatch:
         id (UUID): UUID
         mode (MailingBatchMode | str):
         test (bool):
+        channel (MailingBatchChannel | str): paper (every batch created without a channel) or electronic
+        fallback (MailingBatchFallback | None | str): An electronic batch's paper fallback; null for paper
         status (MailingBatchStatus | str): completed once every mailing of the batch is final (mailing_batch.completed)
         mailing_count (int):
         amount_cents (int): Debited once for the whole batch (live keys), excluding VAT
@@ -35,6 +39,8 @@ class MailingBatch:
     id: UUID
     mode: MailingBatchMode | str
     test: bool
+    channel: MailingBatchChannel | str
+    fallback: MailingBatchFallback | None | str
     status: MailingBatchStatus | str
     mailing_count: int
     amount_cents: int
@@ -52,6 +58,18 @@ class MailingBatch:
             mode = self.mode
 
         test = self.test
+
+        channel: str
+        if isinstance(self.channel, MailingBatchChannel):
+            channel = self.channel.value
+        else:
+            channel = self.channel
+
+        fallback: None | str
+        if isinstance(self.fallback, MailingBatchFallback):
+            fallback = self.fallback.value
+        else:
+            fallback = self.fallback
 
         status: str
         if isinstance(self.status, MailingBatchStatus):
@@ -80,6 +98,8 @@ class MailingBatch:
                 "id": id,
                 "mode": mode,
                 "test": test,
+                "channel": channel,
+                "fallback": fallback,
                 "status": status,
                 "mailingCount": mailing_count,
                 "amountCents": amount_cents,
@@ -112,6 +132,34 @@ class MailingBatch:
         mode = _parse_mode(d.pop("mode"))
 
         test = d.pop("test")
+
+        def _parse_channel(data: object) -> MailingBatchChannel | str:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                channel_type_0 = MailingBatchChannel(data)
+
+                return channel_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(MailingBatchChannel | str, data)
+
+        channel = _parse_channel(d.pop("channel"))
+
+        def _parse_fallback(data: object) -> MailingBatchFallback | None | str:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                fallback_type_0_type_0 = MailingBatchFallback(data)
+
+                return fallback_type_0_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(MailingBatchFallback | None | str, data)
+
+        fallback = _parse_fallback(d.pop("fallback"))
 
         def _parse_status(data: object) -> MailingBatchStatus | str:
             try:
@@ -153,6 +201,8 @@ class MailingBatch:
             id=id,
             mode=mode,
             test=test,
+            channel=channel,
+            fallback=fallback,
             status=status,
             mailing_count=mailing_count,
             amount_cents=amount_cents,

@@ -6,11 +6,13 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 from attrs import define as _attrs_define
 
 from ..errors import refuse_unknown_keys
+from ..models.mailing_batch_request_channel import MailingBatchRequestChannel
 from ..models.mailing_batch_request_mode import MailingBatchRequestMode
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.catalogue_letter_content import CatalogueLetterContent
+    from ..models.electronic_request import ElectronicRequest
     from ..models.free_letter_content_input import FreeLetterContentInput
     from ..models.mailing_address import MailingAddress
     from ..models.mailing_batch_request_options import MailingBatchRequestOptions
@@ -35,6 +37,11 @@ class MailingBatchRequest:
         send_at (str | Unset): The day the letter is filed (YYYY-MM-DD, Europe/Paris), from today to 180 days ahead.
             Paid at once; it stays paid, and can be canceled free, until 00:00 Europe/Paris that day, when it is filed.
             Absent: filed at once.
+        channel (MailingBatchRequestChannel | Unset): paper (the default): printed and posted. electronic: a qualified
+            electronic registered letter (LRE, CPCE L100), for modes registered and ar only (422 channel_not_available),
+            sent to recipientEmail (then required, 422 recipient_email_required); then `electronic` is required Default:
+            MailingBatchRequestChannel.PAPER.
+        electronic (ElectronicRequest | Unset):
         dry_run (bool | Unset): true: check every row and answer the report and the price; nothing is created or charged
             Default: False.
     """
@@ -45,6 +52,8 @@ class MailingBatchRequest:
     rows: list[MailingBatchRow]
     options: MailingBatchRequestOptions | Unset = UNSET
     send_at: str | Unset = UNSET
+    channel: MailingBatchRequestChannel | Unset = MailingBatchRequestChannel.PAPER
+    electronic: ElectronicRequest | Unset = UNSET
     dry_run: bool | Unset = False
 
     def to_dict(self) -> dict[str, Any]:
@@ -74,6 +83,14 @@ class MailingBatchRequest:
 
         send_at = self.send_at
 
+        channel: str | Unset = UNSET
+        if not isinstance(self.channel, Unset):
+            channel = self.channel.value
+
+        electronic: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.electronic, Unset):
+            electronic = self.electronic.to_dict()
+
         dry_run = self.dry_run
 
         field_dict: dict[str, Any] = {}
@@ -90,6 +107,10 @@ class MailingBatchRequest:
             field_dict["options"] = options
         if send_at is not UNSET:
             field_dict["sendAt"] = send_at
+        if channel is not UNSET:
+            field_dict["channel"] = channel
+        if electronic is not UNSET:
+            field_dict["electronic"] = electronic
         if dry_run is not UNSET:
             field_dict["dryRun"] = dry_run
 
@@ -98,6 +119,7 @@ class MailingBatchRequest:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.catalogue_letter_content import CatalogueLetterContent
+        from ..models.electronic_request import ElectronicRequest
         from ..models.free_letter_content_input import FreeLetterContentInput
         from ..models.mailing_address import MailingAddress
         from ..models.mailing_batch_request_options import MailingBatchRequestOptions
@@ -152,6 +174,20 @@ class MailingBatchRequest:
 
         send_at = d.pop("sendAt", UNSET)
 
+        _channel = d.pop("channel", UNSET)
+        channel: MailingBatchRequestChannel | Unset
+        if isinstance(_channel, Unset):
+            channel = UNSET
+        else:
+            channel = MailingBatchRequestChannel(_channel)
+
+        _electronic = d.pop("electronic", UNSET)
+        electronic: ElectronicRequest | Unset
+        if isinstance(_electronic, Unset):
+            electronic = UNSET
+        else:
+            electronic = ElectronicRequest.from_dict(_electronic)
+
         dry_run = d.pop("dryRun", UNSET)
 
         refuse_unknown_keys(
@@ -164,6 +200,8 @@ class MailingBatchRequest:
                 "rows": "rows",
                 "options": "options",
                 "send_at": "sendAt",
+                "channel": "channel",
+                "electronic": "electronic",
                 "dry_run": "dryRun",
             },
         )
@@ -174,6 +212,8 @@ class MailingBatchRequest:
             rows=rows,
             options=options,
             send_at=send_at,
+            channel=channel,
+            electronic=electronic,
             dry_run=dry_run,
         )
 

@@ -6,11 +6,13 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 from attrs import define as _attrs_define
 
 from ..errors import refuse_unknown_keys
+from ..models.mailing_request_channel import MailingRequestChannel
 from ..models.mailing_request_mode import MailingRequestMode
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.catalogue_letter_content import CatalogueLetterContent
+    from ..models.electronic_request import ElectronicRequest
     from ..models.free_letter_content_input import FreeLetterContentInput
     from ..models.mailing_address import MailingAddress
     from ..models.mailing_request_options import MailingRequestOptions
@@ -36,6 +38,11 @@ class MailingRequest:
         send_at (str | Unset): The day the letter is filed (YYYY-MM-DD, Europe/Paris), from today to 180 days ahead.
             Paid at once; it stays paid, and can be canceled free, until 00:00 Europe/Paris that day, when it is filed.
             Absent: filed at once.
+        channel (MailingRequestChannel | Unset): paper (the default): printed and posted. electronic: a qualified
+            electronic registered letter (LRE, CPCE L100), for modes registered and ar only (422 channel_not_available),
+            sent to recipientEmail (then required, 422 recipient_email_required); then `electronic` is required Default:
+            MailingRequestChannel.PAPER.
+        electronic (ElectronicRequest | Unset):
     """
 
     mode: MailingRequestMode
@@ -46,6 +53,8 @@ class MailingRequest:
     reference: str | Unset = UNSET
     options: MailingRequestOptions | Unset = UNSET
     send_at: str | Unset = UNSET
+    channel: MailingRequestChannel | Unset = MailingRequestChannel.PAPER
+    electronic: ElectronicRequest | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.catalogue_letter_content import CatalogueLetterContent
@@ -82,6 +91,14 @@ class MailingRequest:
 
         send_at = self.send_at
 
+        channel: str | Unset = UNSET
+        if not isinstance(self.channel, Unset):
+            channel = self.channel.value
+
+        electronic: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.electronic, Unset):
+            electronic = self.electronic.to_dict()
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -101,12 +118,17 @@ class MailingRequest:
             field_dict["options"] = options
         if send_at is not UNSET:
             field_dict["sendAt"] = send_at
+        if channel is not UNSET:
+            field_dict["channel"] = channel
+        if electronic is not UNSET:
+            field_dict["electronic"] = electronic
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.catalogue_letter_content import CatalogueLetterContent
+        from ..models.electronic_request import ElectronicRequest
         from ..models.free_letter_content_input import FreeLetterContentInput
         from ..models.mailing_address import MailingAddress
         from ..models.mailing_request_options import MailingRequestOptions
@@ -177,6 +199,20 @@ class MailingRequest:
 
         send_at = d.pop("sendAt", UNSET)
 
+        _channel = d.pop("channel", UNSET)
+        channel: MailingRequestChannel | Unset
+        if isinstance(_channel, Unset):
+            channel = UNSET
+        else:
+            channel = MailingRequestChannel(_channel)
+
+        _electronic = d.pop("electronic", UNSET)
+        electronic: ElectronicRequest | Unset
+        if isinstance(_electronic, Unset):
+            electronic = UNSET
+        else:
+            electronic = ElectronicRequest.from_dict(_electronic)
+
         refuse_unknown_keys(
             cls.__name__,
             d,
@@ -189,6 +225,8 @@ class MailingRequest:
                 "reference": "reference",
                 "options": "options",
                 "send_at": "sendAt",
+                "channel": "channel",
+                "electronic": "electronic",
             },
         )
         mailing_request = cls(
@@ -200,6 +238,8 @@ class MailingRequest:
             reference=reference,
             options=options,
             send_at=send_at,
+            channel=channel,
+            electronic=electronic,
         )
 
         return mailing_request

@@ -7,11 +7,13 @@ from uuid import UUID
 
 from attrs import define as _attrs_define
 
+from ..models.shipment_channel import ShipmentChannel
 from ..models.shipment_mode import ShipmentMode
 from ..models.shipment_status import ShipmentStatus
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.mailing_electronic import MailingElectronic
     from ..models.request_warning import RequestWarning
     from ..models.shipment_document import ShipmentDocument
     from ..models.shipment_events_item import ShipmentEventsItem
@@ -50,6 +52,8 @@ class Shipment:
             account's retention period after it became final); null: not erased. An erased mailing keeps its amount,
             history, tracking number and hashes; its recipient reads ["(effacé)"], its document has an empty text (and the
             title "(effacé)" unless a catalogue letter), its proofs are listed but no longer downloadable
+        channel (ShipmentChannel | str): paper (every mailing created without a channel) or electronic
+        electronic (MailingElectronic | None): The electronic channel; null for paper
         document (ShipmentDocument | Unset): The letter content; absent from webhook payloads
     """
 
@@ -73,10 +77,14 @@ class Shipment:
     send_at: None | str
     batch: None | UUID
     erased_at: datetime.datetime | None
+    channel: ShipmentChannel | str
+    electronic: MailingElectronic | None
     order_id: None = None
     document: ShipmentDocument | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.mailing_electronic import MailingElectronic
+
         id = str(self.id)
 
         title = self.title
@@ -145,6 +153,18 @@ class Shipment:
         else:
             erased_at = self.erased_at
 
+        channel: str
+        if isinstance(self.channel, ShipmentChannel):
+            channel = self.channel.value
+        else:
+            channel = self.channel
+
+        electronic: dict[str, Any] | None
+        if isinstance(self.electronic, MailingElectronic):
+            electronic = self.electronic.to_dict()
+        else:
+            electronic = self.electronic
+
         document: dict[str, Any] | Unset = UNSET
         if not isinstance(self.document, Unset):
             document = self.document.to_dict()
@@ -174,6 +194,8 @@ class Shipment:
                 "sendAt": send_at,
                 "batch": batch,
                 "erasedAt": erased_at,
+                "channel": channel,
+                "electronic": electronic,
             }
         )
         if document is not UNSET:
@@ -183,6 +205,7 @@ class Shipment:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.mailing_electronic import MailingElectronic
         from ..models.request_warning import RequestWarning
         from ..models.shipment_document import ShipmentDocument
         from ..models.shipment_events_item import ShipmentEventsItem
@@ -299,6 +322,34 @@ class Shipment:
 
         erased_at = _parse_erased_at(d.pop("erasedAt"))
 
+        def _parse_channel(data: object) -> ShipmentChannel | str:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                channel_type_0 = ShipmentChannel(data)
+
+                return channel_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ShipmentChannel | str, data)
+
+        channel = _parse_channel(d.pop("channel"))
+
+        def _parse_electronic(data: object) -> MailingElectronic | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                electronic_type_0 = MailingElectronic.from_dict(data)
+
+                return electronic_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(MailingElectronic | None, data)
+
+        electronic = _parse_electronic(d.pop("electronic"))
+
         _document = d.pop("document", UNSET)
         document: ShipmentDocument | Unset
         if isinstance(_document, Unset):
@@ -328,6 +379,8 @@ class Shipment:
             send_at=send_at,
             batch=batch,
             erased_at=erased_at,
+            channel=channel,
+            electronic=electronic,
             document=document,
         )
 

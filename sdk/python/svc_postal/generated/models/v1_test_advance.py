@@ -17,7 +17,8 @@ class V1TestAdvance:
     """
     Attributes:
         step (int | Unset):
-        status (V1TestAdvanceStatus | Unset):
+        status (V1TestAdvanceStatus | Unset): returned or error; for an electronic letter before its end, accepted,
+            refused, unclaimed or bounced (with fallback paper, the last three then post it)
     """
 
     step: int | Unset = UNSET

@@ -2,8 +2,12 @@ from enum import StrEnum
 
 
 class WebhookEventDataProofKind(StrEnum):
+    ACCEPTANCE = "acceptance"
     DELIVERY = "delivery"
+    DEPOSIT = "deposit"
     FILING = "filing"
+    NEGLIGENCE = "negligence"
+    REFUSAL = "refusal"
     RETURN = "return"
 
     def __str__(self) -> str:

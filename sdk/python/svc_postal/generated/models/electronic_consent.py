@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+T = TypeVar("T", bound="ElectronicConsent")
+
+
+@_attrs_define
+class ElectronicConsent:
+    """
+    Attributes:
+        date (str): The day the recipient agreed (YYYY-MM-DD), not in the future (422 otherwise)
+        means (str): How it agreed, e.g. "clause 12 of the lease signed 2026-01-10" or "form on our site"
+    """
+
+    date: str
+    means: str
+
+    def to_dict(self) -> dict[str, Any]:
+        date = self.date
+
+        means = self.means
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "date": date,
+                "means": means,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        date = d.pop("date")
+
+        means = d.pop("means")
+
+        electronic_consent = cls(
+            date=date,
+            means=means,
+        )
+
+        return electronic_consent
