@@ -4,5 +4,7 @@
  */
 export const REFUSALS = {
   account_suspended: 'Ce compte est suspendu : aucun envoi n’est possible. Contactez le support.',
+  sender_identity_unverified:
+    'Une lettre recommandée électronique part au nom d’un expéditeur dont l’identité est vérifiée : demandez la vérification (page « Identité d’expéditeur »), ou envoyez en test, ou par courrier.',
   live_not_enabled: 'La production n’est pas encore ouverte pour ce compte : envoyez en test, ou demandez l’accès (page « Production »).',
 } as const;

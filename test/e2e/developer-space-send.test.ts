@@ -300,4 +300,49 @@ describe('developer space: sending a letter (browser)', function () {
       expect(await balanceOf(accountId)).to.equal(5000 - priceOf('mailing.simple'));
     });
   });
+  it('the electronic channel: refused for a simple letter, a consumer without consent, no email, next to their fields; then sent in test with the paper fallback, priced with its hold, and listed as such', async () => {
+    await dashboard.withPage(async (page) => {
+      const { accountId } = await dashboard.signedInDeveloper(page);
+      await page.goto(`${base}/envois/nouveau?type=libre`);
+      expect(await page.$('#channel input[name=channel][value=paper]:checked')).to.not.equal(null);
+      await fill(page, { title: freeLetter.title, body: freeLetter.body, ...addresses(), mode: 'simple', recipient_email: 'destinataire@example.fr' });
+      await page.click('input[name=channel][value=electronic]');
+      expect((await review(page)).status).to.equal(422);
+      expect(await errorOf(page, 'channel')).to.include('mode simple is posted only');
+      // The choices were kept.
+      expect(await page.$('input[name=channel][value=electronic]:checked')).to.not.equal(null);
+
+      await fill(page, { mode: 'ar' });
+      await page.click('input[name=recipient_kind][value=consumer]');
+      expect((await review(page)).status).to.equal(422);
+      expect(await errorOf(page, 'consent')).to.include('CPCE L100');
+
+      await fill(page, { recipient_email: '', consent_date: '2026-01-10', consent_means: 'article 12 du bail' });
+      expect((await review(page)).status).to.equal(422);
+      expect(await errorOf(page, 'recipient_email')).to.include('recipientEmail is required');
+
+      await fill(page, { recipient_email: 'destinataire@example.fr', reference: 'DASH-LRE' });
+      await page.click('input[name=fallback]');
+      const { status } = await review(page);
+      expect(status, await page.$eval('main', (m) => m.textContent)).to.equal(200);
+      expect(await page.$eval('#review-channel', (d) => d.textContent)).to.equal(
+        'lettre recommandée électronique, puis par courrier si elle n’est pas acceptée',
+      );
+      // The price said before the confirmation is the debit's: the electronic letter and the held paper price.
+      const priced = await page.$eval('#price', (p) => Number(p.getAttribute('data-amount-cents')));
+      expect(priced).to.equal(priceOf('mailing.electronic') + priceOf('mailing.ar'));
+      expect(await click(page, '#confirm')).to.equal(200);
+      const [mailing] = await mailingsOf(accountId);
+      expect(mailing).to.include({ reference: 'DASH-LRE', mode: 'ar', channel: 'electronic', recipient_email: 'destinataire@example.fr' });
+      expect(mailing.electronic).to.deep.include({
+        recipientKind: 'consumer',
+        fallback: 'paper',
+        consent: { date: '2026-01-10', means: 'article 12 du bail' },
+      });
+      // A test mailing is free: nothing debited, nothing held.
+      expect(mailing).to.include({ amount_cents: 0, fallback_hold_cents: 0 });
+      const note = await page.$eval(`#mailings tr[data-mailing-id="${mailing.id}"] .channel`, (e) => e.textContent!.replace(/\s+/g, ' ').trim());
+      expect(note).to.equal('Lettre recommandée électronique · par courrier si elle n’est pas acceptée');
+    });
+  });
 });

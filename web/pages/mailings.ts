@@ -62,10 +62,21 @@ function erasure(session: Session, s: Mailing): Html | string {
   </form>`;
 }
 
+/** An electronic registered letter says so, with its provider's number and what became of the paper fallback. */
+function channelNote(s: Mailing): Html | string {
+  if (s.channel !== 'electronic' || !s.electronic) return '';
+  const { fallback, fallbackUsed, providerReference } = s.electronic;
+  const fallbackText =
+    fallback !== 'paper' ? '' : fallbackUsed ? ' · non acceptée : envoyée par courrier recommandé' : ' · par courrier si elle n’est pas acceptée';
+  return html`<br /><small class="channel" data-channel="electronic" data-fallback-used="${String(fallbackUsed)}"
+      >Lettre recommandée électronique${providerReference ? ` n° ${providerReference}` : ''}${fallbackText}</small
+    >`;
+}
+
 function row(session: Session, s: Mailing): Html {
   return html`<tr data-mailing-id="${s.id}">
     <td>${when(new Date(s.createdAt))}</td>
-    <td>${s.title}<br /><small>${s.modeLabel} · ${euros(s.amountCents)}</small>${ownPdfDetails(s)}</td>
+    <td>${s.title}<br /><small>${s.modeLabel} · ${euros(s.amountCents)}</small>${channelNote(s)}${ownPdfDetails(s)}</td>
     <td>${s.reference || '—'}</td>
     <td>${s.recipient.join(', ')}${mailingWarnings(s)}</td>
     <td class="status" data-status="${s.status}">

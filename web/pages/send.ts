@@ -3,7 +3,7 @@ import type { Session } from '../../domain/developers/sessions.js';
 import type { Field, LetterData } from '../../domain/catalogue/catalogue.js';
 import type { MailingPrice } from '../../domain/mailings/pricing.js';
 import { MODE_LABELS, MODES } from '../../domain/mailings/states.js';
-import type { MailingAddressInput } from '../../domain/mailings/request.js';
+import type { MailingAddressInput, MailingRequest } from '../../domain/mailings/request.js';
 import { BASE, csrfField, layout, message, type Message } from './layout.js';
 import { euros } from './billing.js';
 
@@ -211,6 +211,58 @@ function sendingPart(view: SendFormView): Html {
   </fieldset>`;
 }
 
+/** How the review and the list name a mailing's channel (and its paper fallback). */
+export function channelLabel(request: Pick<MailingRequest, 'channel' | 'electronic'>): string {
+  if (request.channel !== 'electronic') return 'courrier postal';
+  return `lettre recommandée électronique${request.electronic?.fallback === 'paper' ? ', puis par courrier si elle n’est pas acceptée' : ''}`;
+}
+
+/**
+ * The channel (issue 54): posted, or a qualified electronic registered letter (modes registered and
+ * ar), with what the law asks of its recipient: an email address, whether it is a professional, and
+ * for a consumer the sender's statement of its prior consent (CPCE L100); and the paper fallback.
+ */
+function channelPart(values: URLSearchParams, errors: FieldError[] | undefined): Html {
+  const channel = value(values, 'channel') || 'paper';
+  const kind = value(values, 'recipient_kind') || 'professional';
+  const radio = (name: string, v: string, current: string, text: string): Html =>
+    html`<label><input type="radio" name="${name}" value="${v}" ${v === current ? html`checked` : ''} /> ${text}</label>`;
+  return html`<fieldset id="channel">
+    <legend>Canal</legend>
+    ${errorsFor(errors, 'channel')}
+    <p>
+      ${radio('channel', 'paper', channel, 'Courrier postal')}
+      ${radio('channel', 'electronic', channel, 'Lettre recommandée électronique qualifiée (recommandé ou avec AR uniquement)')}
+    </p>
+    <p>
+      <small>
+        La lettre recommandée électronique qualifiée a l’effet d’un recommandé papier (CPCE, art. L100) : le destinataire est prévenu par courriel et a 15 jours
+        pour l’accepter ou la refuser. Elle part au nom de l’identité d’expéditeur vérifiée du compte (page « Identité d’expéditeur »).
+      </small>
+    </p>
+    <div id="electronic">
+      ${errorsFor(errors, 'electronic')}
+      <label for="recipient_email">Courriel du destinataire (canal électronique)</label>
+      <input id="recipient_email" name="recipient_email" type="email" maxlength="254" value="${value(values, 'recipient_email')}" />
+      ${errorsFor(errors, 'recipient_email')}
+      <p>
+        ${radio('recipient_kind', 'professional', kind, 'Le destinataire est un professionnel')}
+        ${radio('recipient_kind', 'consumer', kind, 'Le destinataire est un particulier')}
+      </p>
+      <p><small>Un particulier doit avoir accepté au préalable de recevoir des recommandés électroniques : indiquez quand et comment.</small></p>
+      ${errorsFor(errors, 'consent')}
+      <label for="consent_date">Date de son consentement (particulier)</label>
+      <input id="consent_date" name="consent_date" type="date" value="${value(values, 'consent_date')}" />
+      <label for="consent_means">Comment il l’a donné (particulier), ex. « article 12 du bail signé le 10/01/2026 »</label>
+      <input id="consent_means" name="consent_means" type="text" maxlength="500" value="${value(values, 'consent_means')}" />
+      <label
+        ><input type="checkbox" name="fallback" value="paper" ${values.get('fallback') ? html`checked` : ''} /> S’il refuse, ne la réclame pas sous 15 jours ou
+        si le courriel n’arrive pas : l’envoyer par courrier recommandé (son prix est réservé à la création et remboursé s’il ne sert pas)</label
+      >
+    </div>
+  </fieldset>`;
+}
+
 /** /envois/nouveau: the three ways, then the form of the chosen one. */
 export function sendFormPage(session: Session, view: SendFormView): string {
   const withRecipientOptional = view.kind === 'catalogue' && !!view.chosen?.provider;
@@ -222,6 +274,7 @@ export function sendFormPage(session: Session, view: SendFormView): string {
           <input type="hidden" name="key" value="${value(view.values, 'key')}" />
           ${errorsFor(view.errors, '')} ${letterPart(view)} ${addressFieldset('sender', 'Expéditeur', view.values, view.errors, false)}
           ${addressFieldset('recipient', 'Destinataire', view.values, view.errors, withRecipientOptional)} ${sendingPart(view)}
+          ${channelPart(view.values, view.errors)}
           <p><button type="submit" name="step" value="review" id="review">Voir le prix et l’aperçu</button></p>
         </form>`
       : '';
@@ -245,6 +298,7 @@ export interface SendReviewView {
   values: URLSearchParams;
   title: string;
   modeLabel: string;
+  channelLabel: string;
   env: 'test' | 'live';
   recipient: string[];
   price: MailingPrice;
@@ -266,6 +320,8 @@ export function sendReviewPage(session: Session, view: SendReviewView): string {
         <dd>${view.title}</dd>
         <dt>Mode</dt>
         <dd>${view.modeLabel}</dd>
+        <dt>Canal</dt>
+        <dd id="review-channel">${view.channelLabel}</dd>
         <dt>Destinataire</dt>
         <dd>${view.recipient.join(', ')}</dd>
         <dt>Environnement</dt>

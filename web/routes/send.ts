@@ -20,7 +20,7 @@ import { REFUSALS } from '../refusals.js';
 import { isUuid } from '../../lib/text.js';
 import { BASE, infoPage } from '../pages/layout.js';
 import { euros } from '../pages/billing.js';
-import { LETTER_KINDS, sendFormPage, sendReviewPage, type ChosenLetter, type FieldError, type LetterKind } from '../pages/send.js';
+import { channelLabel, LETTER_KINDS, sendFormPage, sendReviewPage, type ChosenLetter, type FieldError, type LetterKind } from '../pages/send.js';
 
 /** The largest form of the developer space: a PDF of SPEC.md's 1 MB body, base64, urlencoded (web/app.ts reads the body). */
 export const SEND_FORM_LIMIT = '2mb';
@@ -52,7 +52,11 @@ function chosenLetter(slug: string, providerSlug: string): ChosenLetter | undefi
 /** Where a field of the API's request is on the form: its fieldset, or a catalogue field's own input. */
 function formKeyOf(path: string, catalogueFields: readonly string[]): string {
   if (path.startsWith('sender')) return 'sender';
+  if (path === 'recipientEmail') return 'recipient_email';
   if (path.startsWith('recipient')) return 'recipient';
+  if (path === 'channel') return 'channel';
+  if (path.startsWith('electronic.consent')) return 'consent';
+  if (path.startsWith('electronic')) return 'electronic';
   if (path === 'letter.pdf') return 'pdf';
   if (path === 'options.addressPlacement') return 'placement';
   if (path === 'options.addressCheck') return 'address_check';
@@ -95,6 +99,29 @@ function useSuggestion(form: URLSearchParams): void {
   form.set('recipient_city', city);
 }
 
+/**
+ * The channel's part of the body: nothing for paper (the API's default), else the recipient's
+ * email and `electronic` (its consent only for a consumer, and only the parts typed in, so that
+ * the API names what is missing).
+ */
+function electronicPart(form: URLSearchParams, text: (name: string) => string): Record<string, unknown> {
+  if (text('channel') !== 'electronic') return {};
+  const recipientKind = text('recipient_kind') || 'professional';
+  const consent = {
+    ...(text('consent_date') ? { date: text('consent_date') } : {}),
+    ...(text('consent_means').trim() ? { means: text('consent_means').trim() } : {}),
+  };
+  return {
+    channel: 'electronic',
+    ...(text('recipient_email').trim() ? { recipientEmail: text('recipient_email').trim() } : {}),
+    electronic: {
+      recipientKind,
+      ...(recipientKind === 'consumer' && Object.keys(consent).length ? { consent } : {}),
+      fallback: form.get('fallback') ? 'paper' : 'none',
+    },
+  };
+}
+
 /** The form as the body of POST /v1/mailings (before its Joi schema). */
 function requestBody(form: URLSearchParams, kind: LetterKind, chosen: ChosenLetter | undefined): Record<string, unknown> {
   // Browsers send line breaks as CRLF, a reposted review form too: one form, one request (and one fingerprint).
@@ -113,6 +140,7 @@ function requestBody(form: URLSearchParams, kind: LetterKind, chosen: ChosenLett
     ...(kind !== 'catalogue' || !chosen?.provider || recipientGiven(form) ? { recipient: addressOf(form, 'recipient') } : {}),
     ...(text('reference').trim() ? { reference: text('reference').trim() } : {}),
     ...(text('send_at') ? { sendAt: text('send_at') } : {}),
+    ...electronicPart(form, text),
     options: {
       ...(kind === 'pdf' ? { color: !!form.get('color'), duplex: !!form.get('duplex'), addressPlacement: text('placement') || 'insert_blank_page' } : {}),
       ...(text('address_check') ? { addressCheck: text('address_check') } : {}),
@@ -164,6 +192,7 @@ function refusalErrors(error: DomainError, catalogueFields: readonly string[]): 
     ];
   if (error.code === 'live_not_enabled') return [{ key: 'env', text: REFUSALS.live_not_enabled }];
   if (error.code === 'account_suspended') return [{ key: '', text: REFUSALS.account_suspended }];
+  if (error.code === 'sender_identity_unverified') return [{ key: 'channel', text: REFUSALS.sender_identity_unverified }];
   const details = error.details as (Record<string, unknown> & { missingFields?: string[] }) | FieldProblem[] | undefined;
   if (Array.isArray(details))
     return details.map((p) => ({
@@ -267,6 +296,7 @@ export function sendRoutes(router: Router, kit: WebKit): void {
             values: form,
             title,
             modeLabel: MODE_LABELS[request.mode],
+            channelLabel: channelLabel(request),
             env,
             recipient: recipient.length ? recipient : ['l’adresse du fournisseur'],
             price,
