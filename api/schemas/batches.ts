@@ -1,7 +1,19 @@
 import Joi from 'joi';
-import { MODES, STATUSES } from '../../domain/mailings/states.js';
+import { CHANNELS, FALLBACKS, MODES, STATUSES } from '../../domain/mailings/states.js';
 import { listEnvelope, pageQuery, requestWarningsSchema, uuid } from './common.js';
-import { mailingLetter, mailingMode, mailingOptions, mailingRecipient, mailingReference, postalAddress, sendAt } from './mailings.js';
+import {
+  electronicConsent,
+  electronicRequest,
+  mailingChannel,
+  mailingLetter,
+  mailingMode,
+  mailingOptions,
+  mailingRecipient,
+  mailingReference,
+  postalAddress,
+  recipientEmail,
+  sendAt,
+} from './mailings.js';
 
 /**
  * Rows of one batch. SPEC.md's 1 MB body holds about 5,000 rows of a typical size (a recipient
@@ -16,6 +28,12 @@ const batchRow = Joi.object({
     .max(200)
     .description("This row's values: a catalogue letter's fields (over the letter's own), or a free-form letter's {{variables}}"),
   reference: mailingReference.description("This row's mailing reference (at most 30 characters), filterable"),
+  recipientEmail: recipientEmail.description(
+    "This row's recipient's email: required with channel electronic (422 recipient_email_required), or with options.emailCopy",
+  ),
+  consent: electronicConsent.description(
+    "With channel electronic and a consumer recipient: this row's recipient's prior consent (over the batch's electronic.consent, if any)",
+  ),
 }).label('MailingBatchRow');
 
 export const batchRequestSchema = Joi.object({
@@ -28,6 +46,10 @@ export const batchRequestSchema = Joi.object({
   sender: postalAddress.required(),
   options: mailingOptions,
   sendAt,
+  channel: mailingChannel.default('paper'),
+  electronic: electronicRequest.description(
+    "With channel electronic only: every row's recipientKind and fallback (and a consent for rows without their own). Each row is checked as POST /v1/mailings checks one mailing",
+  ),
   rows: Joi.array().items(batchRow).min(1).max(MAX_BATCH_ROWS).required().description(`One mailing per row, at most ${MAX_BATCH_ROWS}`),
   dryRun: Joi.boolean().default(false).description('true: check every row and answer the report and the price; nothing is created or charged'),
 }).label('MailingBatchRequest');
@@ -40,6 +62,15 @@ export const batchSchema = Joi.object({
     .valid(...MODES)
     .required(),
   test: Joi.boolean().required(),
+  channel: Joi.string()
+    .valid(...CHANNELS)
+    .required()
+    .description('paper (every batch created without a channel) or electronic'),
+  fallback: Joi.string()
+    .valid(...FALLBACKS)
+    .allow(null)
+    .required()
+    .description("An electronic batch's paper fallback; null for paper"),
   status: Joi.string().valid('processing', 'completed').required().description('completed once every mailing of the batch is final (mailing_batch.completed)'),
   mailingCount: Joi.number().integer().min(1).required(),
   amountCents: Joi.number().integer().min(0).required().description('Debited once for the whole batch (live keys), excluding VAT'),

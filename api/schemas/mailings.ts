@@ -81,6 +81,9 @@ export const mailingOptions = Joi.object({
     ),
 }).default({ color: false, duplex: false, emailCopy: false });
 
+/** The recipient's email: the electronic channel's address, or where options.emailCopy goes. */
+export const recipientEmail = Joi.string().email({ tlds: false }).max(254);
+
 /** How a mailing reaches its recipient (issue 54): posted (the default), or a qualified electronic registered letter. */
 export const mailingChannel = Joi.string()
   .valid(...CHANNELS)
@@ -94,18 +97,14 @@ export const electronicConsent = Joi.object({
     .pattern(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD')
     .required()
     .description('The day the recipient agreed (YYYY-MM-DD), not in the future (422 otherwise)'),
-  means: Joi.string()
-    .min(1)
-    .max(500)
-    .required()
-    .description('How it agreed, e.g. "clause 12 of the lease signed 2026-01-10" or "form on our site"'),
+  means: Joi.string().min(1).max(500).required().description('How it agreed, e.g. "clause 12 of the lease signed 2026-01-10" or "form on our site"'),
 }).label('ElectronicConsent');
 
-const electronicRequest = Joi.object({
+export const electronicRequest = Joi.object({
   recipientKind: Joi.string()
     .valid('professional', 'consumer')
     .required()
-    .description("Whether the recipient is a professional; a consumer must have agreed beforehand (consent, 422 consent_required without it)"),
+    .description('Whether the recipient is a professional; a consumer must have agreed beforehand (consent, 422 consent_required without it)'),
   consent: electronicConsent,
   fallback: Joi.string()
     .valid(...FALLBACKS)
@@ -124,7 +123,7 @@ export const mailingRequestSchema = Joi.object({
   recipient: mailingRecipient.description(
     "An address, or { siret, name? } for an establishment's registered address. Optional when the catalogue letter's provider carries the address",
   ),
-  recipientEmail: Joi.string().email({ tlds: false }).max(254),
+  recipientEmail,
   reference: mailingReference,
   options: mailingOptions,
   sendAt,
@@ -279,7 +278,9 @@ export const testAdvanceSchema = Joi.object({
   step: Joi.number().integer().min(1).max(10),
   status: Joi.string()
     .valid('returned', 'error', ...ELECTRONIC_ENDS)
-    .description('returned or error; for an electronic letter before its end, accepted, refused, unclaimed or bounced (with fallback paper, the last three then post it)'),
+    .description(
+      'returned or error; for an electronic letter before its end, accepted, refused, unclaimed or bounced (with fallback paper, the last three then post it)',
+    ),
 })
   .oxor('step', 'status')
   .label('V1TestAdvance');

@@ -2,7 +2,7 @@ import type { Db, Tx } from '../../db/knex.js';
 import type { Config } from '../../lib/config.js';
 import { keysetQuery, page } from '../pagination.js';
 import { mailingStart } from '../mailings/create.js';
-import { isFinal, type Mode, type MailingStatus } from '../mailings/states.js';
+import { isFinalOn, PATHS, type Channel, type Fallback, type Mode, type MailingStatus } from '../mailings/states.js';
 import type { MailingStart } from '../mailings/workflow-input.js';
 import { recordWebhookEvent } from '../webhooks/events.js';
 import type { DeliveryTarget } from '../webhooks/event-types.js';
@@ -12,6 +12,9 @@ export interface MailingBatch {
   id: string;
   mode: Mode;
   test: boolean;
+  channel: Channel;
+  /** An electronic batch's paper fallback; null for paper. */
+  fallback: Fallback | null;
   /** `processing` until every mailing is final, then `completed` (mailing_batch.completed). */
   status: 'processing' | 'completed';
   mailingCount: number;
@@ -26,6 +29,8 @@ export interface BatchRow {
   account_id: string;
   test: boolean;
   mode: Mode;
+  channel: Channel;
+  fallback: Fallback | null;
   row_count: number;
   amount_cents: number;
   created_at: Date;
@@ -47,6 +52,8 @@ export function toBatch(row: BatchRow, counts: Partial<Record<MailingStatus, num
     id: row.id,
     mode: row.mode,
     test: row.test,
+    channel: row.channel,
+    fallback: row.fallback,
     status: row.finished_at ? 'completed' : 'processing',
     mailingCount: row.row_count,
     amountCents: row.amount_cents,
@@ -90,18 +97,30 @@ export async function batchMailingStarts(db: Db, config: Config, batchId: string
     .where({ batch_id: batchId })
     .orderBy('id')
     .limit(limit)
-    .select('id', 'account_id', 'mode', 'test', 'reference', db.raw(`to_char(send_at, 'YYYY-MM-DD') AS send_at`));
+    .select('id', 'account_id', 'mode', 'test', 'reference', 'channel', 'electronic', db.raw(`to_char(send_at, 'YYYY-MM-DD') AS send_at`));
   if (after) query.andWhere('id', '>', after);
   const rows = (await query) as Parameters<typeof mailingStart>[1][];
   return rows.map((row) => mailingStart(config, row));
 }
 
-/** Whether every mailing of the batch is final (canceled, returned, error, or at its mode's last step). */
+/**
+ * Whether every mailing of the batch is final (canceled, returned, error, or at its path's last
+ * step). An electronic batch's mailings are on the paper path once a status of it shows (its
+ * fallback began); before, an electronic end is final unless the batch has a paper fallback.
+ */
 export async function batchIsFinal(db: Db, batchId: string): Promise<boolean> {
-  const batch: Pick<BatchRow, 'mode'> | undefined = await db('mailing_batches').where({ id: batchId }).first('mode');
+  const batch: Pick<BatchRow, 'mode' | 'channel' | 'fallback'> | undefined = await db('mailing_batches')
+    .where({ id: batchId })
+    .first('mode', 'channel', 'fallback');
   if (!batch) return true;
   const counts = (await countsOf(db, [batchId])).get(batchId) ?? {};
-  return Object.keys(counts).every((status) => isFinal(batch.mode, status as MailingStatus));
+  const paperSteps = PATHS[batch.mode].slice(1) as MailingStatus[];
+  return Object.keys(counts).every((status) =>
+    isFinalOn(
+      { mode: batch.mode, channel: batch.channel, fallback: batch.fallback ?? 'none', fallbackUsed: paperSteps.includes(status as MailingStatus) },
+      status as MailingStatus,
+    ),
+  );
 }
 
 /**

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Caller, Deps } from '../deps.js';
 import { DomainError, InsufficientBalance, PartnerFailure, Unavailable, unprocessable } from '../errors.js';
 import { saveAnswerWithin } from '../access/idempotency.js';
-import { debit } from '../billing/ledger.js';
+import { debit, type Charge } from '../billing/ledger.js';
+import type { Tx } from '../../db/knex.js';
 import { checkEmailCopy, recordBatchMailings, mailingRow } from '../mailings/create.js';
 import { prepareMailing, type PreparedMailing } from '../mailings/prepare.js';
 import { logger } from '../../lib/logger.js';
-import { insertBatch, toBatch, type MailingBatch } from './batches.js';
+import { insertBatch, toBatch, type BatchRow, type MailingBatch } from './batches.js';
 import { rowMailingRequest, type BatchRequest } from './request.js';
 import { batchWorkflowInput } from './workflow-input.js';
 import type { RequestWarning } from '../catalogue/compatibility.js';
@@ -79,6 +80,19 @@ export async function checkBatch(deps: Deps, caller: Caller, batch: BatchRequest
 }
 
 /**
+ * The batch's debit, referencing the batch: one entry of its mode's unit; an electronic batch's
+ * letters as `mailing.electronic`, and the paper price its fallback holds, if any, as a second
+ * entry `mailing.fallback_hold` (each mailing refunds its own hold when unused, as a single one).
+ */
+async function debitBatch(trx: Tx, row: BatchRow, holds: number[]): Promise<Charge> {
+  const reference = `batch:${row.id}`;
+  if (row.channel !== 'electronic') return debit(trx, row.account_id, `mailing.${row.mode}`, reference, row.amount_cents);
+  const held = holds.reduce((sum, cents) => sum + cents, 0);
+  const charge = await debit(trx, row.account_id, 'mailing.electronic', reference, row.amount_cents - held);
+  return held === 0 ? charge : debit(trx, row.account_id, 'mailing.fallback_hold', reference, held);
+}
+
+/**
  * POST /v1/mailing-batches: all or nothing. Every row valid (else 422 batch_invalid with the
  * report) and the balance enough for the total (else 402); then, in one transaction, the total is
  * debited once (one ledger entry, referencing the batch), the batch and every mailing are recorded
@@ -101,6 +115,8 @@ export async function createBatch(deps: Deps, caller: Caller, batch: BatchReques
     account_id: caller.accountId,
     test,
     mode: batch.mode,
+    channel: batch.channel ?? 'paper',
+    fallback: batch.channel === 'electronic' ? (batch.electronic?.fallback ?? 'none') : null,
     row_count: mailings.length,
     amount_cents: amountCents,
     created_at: now,
@@ -108,7 +124,13 @@ export async function createBatch(deps: Deps, caller: Caller, batch: BatchReques
   };
   const answer = toBatch(row, { paid: mailings.length });
   const charge = await deps.db.transaction(async (trx) => {
-    const paid = test ? undefined : await debit(trx, caller.accountId, `mailing.${batch.mode}`, `batch:${id}`, amountCents);
+    const paid = test
+      ? undefined
+      : await debitBatch(
+          trx,
+          row,
+          mailings.map((m) => m.row.fallback_hold_cents),
+        );
     await insertBatch(trx, row);
     await recordBatchMailings(trx, mailings);
     await saveAnswerWithin(trx, caller.idempotency, 201, answer);

@@ -3,10 +3,14 @@ import type { BatchRow } from './request.js';
 /**
  * A batch's rows from a CSV file (the developer space's upload). The first line names the columns:
  * recipient columns (`name`, `line1` … `line5`, `postalCode`, `city`, or `siret` with an optional
- * `name`), `reference`, and any other column is a letter field of the row. Comma or semicolon
+ * `name`), `reference`, for the electronic channel `recipientEmail` and a consumer's consent
+ * (`consentDate`, `consentMeans`), and any other column is a letter field of the row. Comma or semicolon
  * separated (the first line says which), fields in double quotes may hold either and line breaks.
  */
 export const RECIPIENT_COLUMNS = ['name', 'line1', 'line2', 'line3', 'line4', 'line5', 'postalCode', 'city', 'siret'] as const;
+
+/** Columns of a row that are not letter fields: its reference, and what the electronic channel asks. */
+const ROW_COLUMNS = ['reference', 'recipientEmail', 'consentDate', 'consentMeans'];
 
 /** The cells of a CSV text (RFC 4180 quoting), blank lines dropped. */
 export function parseCsv(text: string): string[][] {
@@ -53,7 +57,7 @@ export function batchRowsFromCsv(text: string): BatchRow[] {
     const value = (column: string): string => (cells[names.indexOf(column)] ?? '').trim();
     const fields: Record<string, string> = {};
     names.forEach((column, i) => {
-      if (column && column !== 'reference' && !(RECIPIENT_COLUMNS as readonly string[]).includes(column)) fields[column] = (cells[i] ?? '').trim();
+      if (column && !ROW_COLUMNS.includes(column) && !(RECIPIENT_COLUMNS as readonly string[]).includes(column)) fields[column] = (cells[i] ?? '').trim();
     });
     const recipient: BatchRow['recipient'] =
       bySiret && value('siret')
@@ -65,6 +69,14 @@ export function batchRowsFromCsv(text: string): BatchRow[] {
             city: value('city'),
             country: 'FR',
           };
-    return { recipient, ...(Object.keys(fields).length ? { fields } : {}), ...(value('reference') ? { reference: value('reference') } : {}) };
+    // Only what was given: the API's checks name what is missing (a consent's date without its means…).
+    const consent = { ...(value('consentDate') ? { date: value('consentDate') } : {}), ...(value('consentMeans') ? { means: value('consentMeans') } : {}) };
+    return {
+      recipient,
+      ...(Object.keys(fields).length ? { fields } : {}),
+      ...(value('reference') ? { reference: value('reference') } : {}),
+      ...(value('recipientEmail') ? { recipientEmail: value('recipientEmail') } : {}),
+      ...(Object.keys(consent).length ? { consent: consent as BatchRow['consent'] } : {}),
+    };
   });
 }

@@ -1,11 +1,16 @@
 import type { MailingAddressInput, MailingRequest, SiretRecipientInput } from '../mailings/request.js';
 import { unprocessable } from '../errors.js';
+import type { ConsumerConsent } from '../mailings/electronic.js';
 
 /** One row of a batch: its recipient, the values of the letter's fields, its own reference. */
 export interface BatchRow {
   recipient: MailingAddressInput | SiretRecipientInput;
   fields?: Record<string, string | number>;
   reference?: string;
+  /** With channel electronic (or options.emailCopy): the recipient's email. */
+  recipientEmail?: string;
+  /** With channel electronic and a consumer recipient: its prior consent (over the batch's). */
+  consent?: ConsumerConsent;
 }
 
 /** The body of POST /v1/mailing-batches, once validated (api/schemas/batches.ts). */
@@ -15,6 +20,9 @@ export interface BatchRequest {
   sender: MailingRequest['sender'];
   options: MailingRequest['options'];
   sendAt?: string;
+  /** paper (the default) or electronic, for every row (domain/mailings/electronic-request.ts checks each). */
+  channel?: MailingRequest['channel'];
+  electronic?: MailingRequest['electronic'];
   rows: BatchRow[];
   /** Checks every row and answers the report and the price; nothing is created or charged. */
   dryRun?: boolean;
@@ -52,7 +60,10 @@ export function rowMailingRequest(batch: BatchRequest, index: number): MailingRe
     sender: batch.sender,
     recipient: row.recipient,
     ...(row.reference !== undefined ? { reference: row.reference } : {}),
+    ...(row.recipientEmail !== undefined ? { recipientEmail: row.recipientEmail } : {}),
     options: batch.options,
     ...(batch.sendAt !== undefined ? { sendAt: batch.sendAt } : {}),
+    ...(batch.channel !== undefined ? { channel: batch.channel } : {}),
+    ...(batch.electronic ? { electronic: { ...batch.electronic, ...(row.consent ? { consent: row.consent } : {}) } } : {}),
   };
 }

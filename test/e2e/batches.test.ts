@@ -13,6 +13,7 @@ import { spawnNode } from '../support/processes.js';
 import { batchWorkflowId } from '../../workflows/contract.js';
 import { parisDate } from '../../lib/paris-time.js';
 import { base64, textPdf } from '../support/own-pdfs.js';
+import { priceOf } from '../../domain/billing/prices.js';
 
 const letter = { title: 'Votre contrat {{contrat}}', body: 'Bonjour {{prenom}},\n\nVotre contrat {{contrat}} est renouvelé.\n\nMarie Dupont' };
 /** Rows to the same (checked) address under different names: the address base answers once. */
@@ -229,6 +230,84 @@ describe('mailing batches', function () {
       expect(deliveries.map((d) => d.endpoint_id)).to.deep.equal([chosen.id]);
       expect(deliveries.map((d) => d.endpoint_id)).to.not.include(everything.id);
     });
+  });
+});
+
+/** A batch by the electronic channel (issue 54): every row checked as a single electronic mailing, the holds of the paper fallback debited with it. */
+describe('mailing batches: the electronic channel', function () {
+  this.timeout(120_000);
+  let account: TestAccount;
+  before(async () => {
+    account = await createAccount({ balanceCents: 100_000 });
+  });
+  const electronicRows = (count: number) => rows(count, 'E').map((row, i) => ({ ...row, recipientEmail: `personne${i}@example.fr` }));
+  const electronicBody = (count: number, electronic: Record<string, unknown>) => ({
+    ...batchBody(count),
+    mode: 'ar',
+    rows: electronicRows(count),
+    channel: 'electronic',
+    electronic,
+  });
+
+  it("refuses rows a single electronic mailing would refuse (no email, a consumer's missing consent; a simple batch), creating nothing", async () => {
+    const body = electronicBody(3, { recipientKind: 'consumer', fallback: 'paper', consent: { date: '2026-01-10', means: 'conditions générales' } });
+    delete (body.rows[1] as { recipientEmail?: string }).recipientEmail;
+    const res = await post(account.liveKey, { ...body, dryRun: true });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.rows.map((r: { ok: boolean; error: { code: string } | null }) => r.error?.code ?? 'ok')).to.deep.equal([
+      'ok',
+      'recipient_email_required',
+      'ok',
+    ]);
+    // Without the batch's consent, each consumer row needs its own.
+    const { consent: _consent, ...withoutConsent } = body.electronic as Record<string, unknown>;
+    const rowsWithOne = electronicRows(2).map((row, i) => (i === 0 ? { ...row, consent: { date: '2026-02-01', means: 'formulaire en ligne' } } : row));
+    const consents = await post(account.liveKey, { ...body, electronic: withoutConsent, rows: rowsWithOne, dryRun: true });
+    expect(consents.body.rows.map((r: { error: { code: string } | null }) => r.error?.code ?? 'ok')).to.deep.equal(['ok', 'consent_required']);
+    const simple = await post(account.liveKey, { ...body, mode: 'simple' });
+    expect(simple.status).to.equal(422);
+    expect(simple.body.error.code).to.equal('batch_invalid');
+    expect(simple.body.error.details.rows[0].error.code).to.equal('channel_not_available');
+    expect(await mailingsOf(account.id)).to.have.length(0);
+  });
+
+  it('creates electronic mailings, debited once for the letters and once for the paper fallback held, each mailing holding its own', async () => {
+    const before = await balanceOf(account.id);
+    const quote = await post(account.liveKey, { ...electronicBody(3, { recipientKind: 'professional', fallback: 'paper' }), dryRun: true });
+    const res = await post(account.liveKey, electronicBody(3, { recipientKind: 'professional', fallback: 'paper' }));
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    const batch = res.body;
+    expect(batch).to.include({ mode: 'ar', channel: 'electronic', fallback: 'paper', mailingCount: 3 });
+    expect(batch.amountCents).to.equal(quote.body.amountCents);
+    const electronic = priceOf('mailing.electronic');
+    const held = priceOf('mailing.ar');
+    expect(batch.amountCents).to.equal(3 * (electronic + held));
+    expect(await balanceOf(account.id)).to.equal(before - batch.amountCents);
+    expect(
+      (
+        await stack()
+          .db('ledger_entries')
+          .where({ account_id: account.id, reference: `batch:${batch.id}` })
+          .orderBy('id')
+          .select('unit', 'amount_cents')
+      ).map((e) => ({
+        unit: e.unit,
+        amount_cents: Number(e.amount_cents),
+      })),
+    ).to.deep.equal([
+      { unit: 'mailing.electronic', amount_cents: -3 * electronic },
+      { unit: 'mailing.fallback_hold', amount_cents: -3 * held },
+    ]);
+    const mailings = await stack().db('shipments').where({ batch_id: batch.id }).orderBy('reference');
+    expect(mailings.map((m) => [m.channel, m.recipient_email, m.fallback_hold_cents, m.amount_cents])).to.deep.equal(
+      [0, 1, 2].map((i) => ['electronic', `personne${i}@example.fr`, held, electronic + held]),
+    );
+    const got = await call('GET', `/v1/mailings/${mailings[0].id}`, { key: account.liveKey });
+    expect(got.body).to.include({ channel: 'electronic' });
+    expect(got.body.electronic).to.include({ recipientKind: 'professional', fallback: 'paper', fallbackUsed: false });
+    // A paper batch says so.
+    const paper = await post(account.testKey, batchBody(1));
+    expect(paper.body).to.include({ channel: 'paper', fallback: null });
   });
 });
 

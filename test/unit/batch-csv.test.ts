@@ -35,4 +35,13 @@ describe('batch rows from a CSV file', () => {
     expect(() => batchRowsFromCsv('name,city\n')).to.throw('ligne d’en-tête');
     expect(() => batchRowsFromCsv('name,city\nA,B')).to.throw('postalCode');
   });
+
+  it("reads the electronic channel's columns (recipientEmail, a consumer's consentDate and consentMeans) apart from the letter's fields", () => {
+    const csv =
+      'name,line1,postalCode,city,recipientEmail,consentDate,consentMeans,prenom\nA,1 rue B,75001,PARIS,a@example.fr,2026-01-10,bail,Anne\nC,2 rue D,75001,PARIS,c@example.fr,2026-01-11,,Carl\n';
+    const [first, second] = batchRowsFromCsv(csv);
+    expect(first).to.deep.include({ recipientEmail: 'a@example.fr', consent: { date: '2026-01-10', means: 'bail' }, fields: { prenom: 'Anne' } });
+    // Only what was given: the API names what is missing.
+    expect(second).to.deep.include({ recipientEmail: 'c@example.fr', consent: { date: '2026-01-11' }, fields: { prenom: 'Carl' } });
+  });
 });

@@ -15,9 +15,26 @@ export interface BatchForm {
   title: string;
   body: string;
   csv: string;
+  /** paper, or electronic (issue 54): then every row's recipientEmail column, and for consumers consentDate and consentMeans. */
+  channel: string;
+  recipientKind: string;
+  fallback: string;
 }
 
-export const BATCH_FORM_FIELDS = ['env', 'mode', 'senderName', 'senderLine1', 'senderPostalCode', 'senderCity', 'title', 'body', 'csv'] as const;
+export const BATCH_FORM_FIELDS = [
+  'env',
+  'mode',
+  'senderName',
+  'senderLine1',
+  'senderPostalCode',
+  'senderCity',
+  'title',
+  'body',
+  'csv',
+  'channel',
+  'recipientKind',
+  'fallback',
+] as const;
 
 const euros = (cents: number): string => `${(cents / 100).toFixed(2).replace('.', ',')} € HT`;
 
@@ -33,6 +50,21 @@ function formFields(form: BatchForm): Html {
     <label for="mode">Mode d’envoi</label>
     <select id="mode" name="mode">
       ${MODES.map((m) => option(m, MODE_LABELS[m], form.mode))}
+    </select>
+    <label for="channel">Canal</label>
+    <select id="channel" name="channel">
+      ${option('paper', 'courrier postal', form.channel)}
+      ${option('electronic', 'lettre recommandée électronique qualifiée (recommandé ou avec AR ; colonne recipientEmail)', form.channel)}
+    </select>
+    <label for="recipientKind">Destinataires (canal électronique)</label>
+    <select id="recipientKind" name="recipientKind">
+      ${option('professional', 'des professionnels', form.recipientKind)}
+      ${option('consumer', 'des particuliers (colonnes consentDate et consentMeans : leur consentement préalable)', form.recipientKind)}
+    </select>
+    <label for="fallback">Si une lettre électronique est refusée, non réclamée ou n’arrive pas</label>
+    <select id="fallback" name="fallback">
+      ${option('none', 'l’envoi s’arrête là', form.fallback)}
+      ${option('paper', 'l’envoyer par courrier recommandé (prix réservé à la création, remboursé s’il ne sert pas)', form.fallback)}
     </select>
     <fieldset>
       <legend>Expéditeur</legend>

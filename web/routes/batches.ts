@@ -13,7 +13,20 @@ import { REFUSALS } from '../refusals.js';
 import { BASE } from '../pages/layout.js';
 import { BATCH_FORM_FIELDS, batchPage, type BatchForm } from '../pages/batches.js';
 
-const EMPTY: BatchForm = { env: 'test', mode: 'simple', senderName: '', senderLine1: '', senderPostalCode: '', senderCity: '', title: '', body: '', csv: '' };
+const EMPTY: BatchForm = {
+  env: 'test',
+  mode: 'simple',
+  senderName: '',
+  senderLine1: '',
+  senderPostalCode: '',
+  senderCity: '',
+  title: '',
+  body: '',
+  csv: '',
+  channel: 'paper',
+  recipientKind: 'professional',
+  fallback: 'none',
+};
 
 /**
  * Mail merge from a CSV file (/envois/lots): the same request as POST /v1/mailing-batches, checked
@@ -35,6 +48,9 @@ export function batchRoutes(router: Router, kit: WebKit): void {
       letter: { title: form.title, body: form.body },
       sender: { name: form.senderName, lines: [form.senderLine1], postcode: form.senderPostalCode, city: form.senderCity },
       rows,
+      ...(form.channel === 'electronic'
+        ? { channel: 'electronic', electronic: { recipientKind: form.recipientKind || 'professional', fallback: form.fallback || 'none' } }
+        : {}),
     });
     if (error) return `Le lot est refusé : ${error.details[0]!.message} (${error.details[0]!.path.join('.')}).`;
     return value as BatchRequest;
