@@ -60,7 +60,7 @@ describe('the SDKs as packages, installed outside the clone', function () {
   const env = (): Record<string, string> => ({ SVC_API_KEY: scene.account.testKey, SVC_BASE_URL: scene.proxy.url });
 
   it('TypeScript: npm pack, npm install of the tarball in a new project, the quick start', async () => {
-    buildTypeScriptSdk();
+    await buildTypeScriptSdk();
     const sdk = join(projectRoot, 'sdk', 'typescript');
     // Built just above with the project's TypeScript: the tarball's prepack would need the SDK's own dev dependencies.
     const [packed] = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: sdk })) as {

@@ -27,7 +27,7 @@ describe('TypeScript SDK (sdk/typescript) against a running stack', function () 
   let client: any;
 
   before(async () => {
-    buildTypeScriptSdk();
+    await buildTypeScriptSdk();
     sdk = await import(pathToFileURL(join(projectRoot, 'sdk', 'typescript', 'dist', 'index.js')).href);
   });
   beforeEach(async () => {

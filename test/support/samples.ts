@@ -69,7 +69,7 @@ export async function runShell(source: string, cwd: string, env: Record<string, 
  * compiled path, to run with node.
  */
 export async function compileTypeScript(dir: string, files: Record<string, string>): Promise<Record<string, string>> {
-  buildTypeScriptSdk();
+  await buildTypeScriptSdk();
   mkdirSync(join(dir, 'node_modules'), { recursive: true });
   symlinkSync(join(projectRoot, 'sdk', 'typescript'), join(dir, 'node_modules', 'svc-postal'));
   symlinkSync(join(projectRoot, 'node_modules', '@types'), join(dir, 'node_modules', '@types'));

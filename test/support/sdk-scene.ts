@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { createAccount, type TestAccount } from './api.js';
@@ -93,9 +95,50 @@ export function answerAnUnknownStatus(proxy: FaultProxy): void {
   proxy.rewrite = (method, path, body) => (method === 'GET' && /^\/v1\/mailings\/[0-9a-f-]{36}$/.test(path) ? { ...body, status: UNKNOWN_STATUS } : body);
 }
 
-/** Builds sdk/typescript to its own dist with the repository's TypeScript. */
-export function buildTypeScriptSdk(): void {
-  const tsc = join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc');
-  const result = spawnSync(process.execPath, [tsc, '-p', join(projectRoot, 'sdk', 'typescript', 'tsconfig.json')], { encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`sdk/typescript does not build:\n${result.stdout}${result.stderr}`);
+/** What the SDK's build is made from: its sources and its tsconfig, hashed. */
+function sdkSourceHash(): string {
+  const root = join(projectRoot, 'sdk', 'typescript');
+  const files = [
+    join(root, 'tsconfig.json'),
+    ...readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name))
+      .sort(),
+  ];
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(file).update(readFileSync(file));
+  return hash.digest('hex');
+}
+
+/**
+ * Builds sdk/typescript to its own dist with the repository's TypeScript, once for its sources:
+ * test files running in parallel each ask for it, and a build writing the dist while another
+ * file imports it breaks that import. A lock folder makes one build at a time, and a build whose
+ * sources have not changed since the last is skipped.
+ */
+export async function buildTypeScriptSdk(): Promise<void> {
+  const dist = join(projectRoot, 'sdk', 'typescript', 'dist');
+  const lock = join(projectRoot, 'sdk', 'typescript', '.build-lock');
+  // Beside the dist, not in it: `npm pack` ships the dist.
+  const marker = join(projectRoot, 'sdk', 'typescript', '.build-source-hash');
+  for (let waited = 0; ; waited += 100) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // A lock older than a build can take is a crashed run's: taken over.
+      if (waited > 120_000) rmSync(lock, { recursive: true, force: true });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  try {
+    const hash = sdkSourceHash();
+    if (existsSync(join(dist, 'index.js')) && existsSync(marker) && readFileSync(marker, 'utf8') === hash) return;
+    const tsc = join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+    const result = spawnSync(process.execPath, [tsc, '-p', join(projectRoot, 'sdk', 'typescript', 'tsconfig.json')], { encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`sdk/typescript does not build:\n${result.stdout}${result.stderr}`);
+    writeFileSync(marker, hash);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }

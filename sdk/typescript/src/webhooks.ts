@@ -20,7 +20,7 @@ interface EventFields<Type, Data> {
   data: Data;
 }
 
-/** A step of a mailing: `data.mailing` is the shipment in its state at event time. */
+/** A step of a mailing (posted, or electronic: sent … bounced): `data.mailing` is the shipment in its state at event time. */
 export type MailingStepEvent = EventFields<
   | 'mailing.created'
   | 'mailing.printed'
@@ -29,12 +29,18 @@ export type MailingStepEvent = EventFields<
   | 'mailing.delivered'
   | 'mailing.ar_signed'
   | 'mailing.returned'
-  | 'mailing.canceled',
+  | 'mailing.canceled'
+  | 'mailing.sent'
+  | 'mailing.notified'
+  | 'mailing.accepted'
+  | 'mailing.refused'
+  | 'mailing.unclaimed'
+  | 'mailing.bounced',
   { mailing: Mailing }
 >;
 /** The mailing ended in error (and was refunded); `details.reason` when the reason is known. */
 export type MailingErrorEvent = EventFields<'mailing.error', { mailing: Mailing; details?: DocumentedData['details'] }>;
-/** A proof (filing, delivery, return) can be downloaded. */
+/** A proof (filing, delivery, return; deposit, acceptance, refusal, negligence of an electronic letter) can be downloaded. */
 export type MailingProofAvailableEvent = EventFields<'mailing.proof_available', { mailing: Mailing; proof: NonNullable<DocumentedData['proof']> }>;
 /** A batch's mailings are all final (opt-in: only endpoints whose filter names it). */
 export type MailingBatchCompletedEvent = EventFields<'mailing_batch.completed', { batch: NonNullable<DocumentedData['batch']> }>;
@@ -68,6 +74,12 @@ const ARMED_TYPES: Record<ArmedType, true> = {
   'mailing.returned': true,
   'mailing.error': true,
   'mailing.canceled': true,
+  'mailing.sent': true,
+  'mailing.notified': true,
+  'mailing.accepted': true,
+  'mailing.refused': true,
+  'mailing.unclaimed': true,
+  'mailing.bounced': true,
   'mailing.proof_available': true,
   'mailing_batch.completed': true,
   ping: true,
