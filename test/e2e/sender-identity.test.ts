@@ -35,7 +35,8 @@ const PERSON = { sender_first_name: 'Claire', sender_last_name: 'Martin' };
 const FORM_BUTTON = '#sender-identity-form button[type=submit]';
 
 /** The simulator's step (OPERATOR_STEP_DELAY) for this file: long enough to see `requested` on the page first. */
-const SIMULATOR_STEP_MS = 2500;
+// Long enough that the request, its page and the 422 read after it all fit before it, on a loaded CI machine too.
+const SIMULATOR_STEP_MS = 12_000;
 
 /** A worker on its own task queue with its own provider; the dashboard given the same settings runs its short workflows there. */
 async function ownWorker(configure: (config: Config) => Config): Promise<{ worker: RunnableWorker; done: Promise<void> }> {

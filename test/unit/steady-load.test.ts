@@ -44,8 +44,9 @@ describe("the benchmarks' steady load (bench/support.ts)", () => {
     });
     try {
       const result = await steadyLoad('stalled', { url: local.url, rate: 100, durationSeconds: 2 });
-      expect(result.p50Ms).to.be.below(50);
+      // Only the delayed requests wait: the median stays well under the tail (absolute times move with the machine's load).
       expect(result.p99Ms).to.be.at.least(70);
+      expect(result.p50Ms).to.be.below(result.p99Ms / 2);
     } finally {
       await local.close();
     }

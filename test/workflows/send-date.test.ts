@@ -28,7 +28,8 @@ const parisClock = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', 
  * advance skips it, and a new worker replaying its history mid-wait goes on unchanged.
  */
 describe('the mailing workflow with a send date (mocked activities, time-skipping server)', function () {
-  this.timeout(30_000);
+  // Fresh workers bundle the workflow code (a replay mid-wait and at the end): slow on a loaded machine.
+  this.timeout(120_000);
   const bench = new WorkflowTestBench();
   before(async function () {
     this.timeout(180_000);
