@@ -137,12 +137,17 @@ describe('electronic mailings: live through AR24 (the stand-in)', function () {
     await until(unclaimed, 'unclaimed');
     expect(await until(bounced, 'bounced')).to.include({ step: 3, lastStep: 3 });
 
-    await eventually(
-      () => proofsOf(refused),
-      (p) => p.length === 4,
-      20_000,
-      100,
-    );
+    for (const [id, count] of [
+      [refused, 4],
+      [accepted, 2],
+      [unclaimed, 2],
+    ] as const)
+      await eventually(
+        () => proofsOf(id),
+        (p) => p.length === count,
+        20_000,
+        100,
+      );
     expect(await proofsOf(accepted)).to.deep.equal(['deposit', 'acceptance']);
     expect(await proofsOf(refused)).to.deep.equal(['deposit', 'refusal', 'filing', 'delivery']);
     expect(await proofsOf(unclaimed)).to.deep.equal(['deposit', 'negligence']);
@@ -213,6 +218,13 @@ describe('electronic mailings: live through AR24 (the stand-in)', function () {
     await ar24.move((await mailOf(killed)).id, 'AR');
     await until(killed, 'accepted', 90_000);
     expect(ar24.mailsWithReference(killed)).to.have.length(1);
+    // The proof is published after the move that makes it available (mailing.proof_available says when).
+    await eventually(
+      () => proofsOf(killed),
+      (p) => p.length === 2,
+      30_000,
+      100,
+    );
     expect(await proofsOf(killed)).to.deep.equal(['deposit', 'acceptance']);
   });
 

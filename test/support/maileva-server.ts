@@ -286,6 +286,7 @@ export class MailevaStandIn {
   private readonly rejectedAddresses: string[] = [];
   private readonly returnedAddresses: { text: string; reason: ReturnReason }[] = [];
   private tamper: ((body: any) => unknown) | undefined;
+  private expireAtSubmit = false;
   private created = 0;
 
   constructor(options: MailevaStandInOptions = {}) {
@@ -357,6 +358,14 @@ export class MailevaStandIn {
     for (const token of this.tokens.values()) token.expiresAt = 0;
   }
 
+  /**
+   * Expires every token at the next submit, as it is done: the calls that follow it (the other
+   * letters', the tracking) are made with a token that has just expired, whatever the machine's speed.
+   */
+  expireTokensAtNextSubmit(): void {
+    this.expireAtSubmit = true;
+  }
+
   /** The next `count` API calls (token calls excepted) fail with `status`, before anything is done. */
   failNext(count: number, status: 429 | 503 = 503): void {
     for (let i = 0; i < count; i++) this.queuedFaults.push(status);
@@ -417,6 +426,7 @@ export class MailevaStandIn {
     this.calls.length = 0;
     this.tokensIssued = 0;
     this.tamper = undefined;
+    this.expireAtSubmit = false;
   }
 
   private view(sending: SendingState): StandInSending {
@@ -1284,6 +1294,10 @@ export class MailevaStandIn {
   private submit(sending: SendingState): void {
     sending.status = 'PENDING';
     sending.submittedAt = new Date();
+    if (this.expireAtSubmit) {
+      this.expireAtSubmit = false;
+      this.expireTokens();
+    }
     for (const recipient of sending.recipients) {
       recipient.status = 'PENDING';
       const address = [1, 2, 3, 4, 5, 6]
