@@ -6,6 +6,7 @@ import { freeLetter, recipient, sender } from '../support/fixtures.js';
 import { RARE_STATUS, REFERENCE, seedMailings } from '../support/seed-mailings.js';
 import { mailingPageStatement, type MailingFilter } from '../../domain/mailings/listing.js';
 import { encodeCursor } from '../../domain/pagination.js';
+import { unfinishedMailingsStatement, type UnfinishedQuery } from '../../domain/mailings/reconcile.js';
 
 interface PlanNode {
   'Node Type': string;
@@ -105,6 +106,33 @@ describe('GET /v1/mailings at 100,000 mailings: each filter walks an index in th
           all.some((n) => n['Index Name'] === key),
           described,
         ).to.equal(true);
+    });
+  }
+
+  // The reconciler's scans over every account (the Schedule's runs): the newest unfinished
+  // mailings, and its sweep from a cursor, walk the partial index of unfinished mailings.
+  const reconcilerCases: [string, () => UnfinishedQuery][] = [
+    ['the newest first', () => ({ batch: 250, newestFirst: true })],
+    ['the sweep from its start', () => ({ batch: 250 })],
+    [
+      'the sweep after a cursor',
+      () => ({ batch: 250, after: { createdAt: new Date(Date.now() - 50_000 * 60_000), id: 'ffffffff-ffff-4fff-bfff-ffffffffffff' } }),
+    ],
+  ];
+  for (const [name, options] of reconcilerCases) {
+    it(`the reconciler's scan, ${name}: shipments_unfinished, no sort, no sequential scan`, async () => {
+      const { sql, bindings } = unfinishedMailingsStatement(stack().db, options()).toSQL().toNative();
+      const { rows } = await stack().db.raw(`EXPLAIN (FORMAT JSON) ${sql.replace(/\$(\d+)/g, '?')}`, bindings as readonly Knex.RawBinding[]);
+      const all = nodesOf(rows[0]['QUERY PLAN'][0].Plan as PlanNode);
+      const described = JSON.stringify(all.map((n) => [n['Node Type'], n['Index Name'] ?? n['Relation Name'] ?? '']));
+      expect(
+        all.some((n) => n['Index Name'] === 'shipments_unfinished'),
+        described,
+      ).to.equal(true);
+      expect(
+        all.some((n) => n['Node Type'] === 'Sort' || n['Node Type'] === 'Incremental Sort' || n['Node Type'] === 'Seq Scan'),
+        described,
+      ).to.equal(false);
     });
   }
 });

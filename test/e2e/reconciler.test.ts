@@ -162,4 +162,37 @@ describe('the mailing reconciler (a non-final shipment always has a running work
     expect(checked).to.equal(4);
     expect(resumed).to.deep.equal([orphan.body.id]);
   });
+  it('finds an orphan among more waiting mailings than one run looks at, wherever it stands: the sweep goes on from run to run, then starts again', async function () {
+    this.timeout(240_000);
+    const account = await createAccount({ balanceCents: 10_000 });
+    const { db, config, temporal } = stack();
+    const deps = domainDeps(db, config, temporal.client);
+    // Eight older mailings, 2 to 9 days old; the one of 5 days has lost its workflow. A run of 4
+    // looks at the 2 newest and the sweep's next 2: neither the newest nor the oldest find it.
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const res = await unserved.mail(account.testKey);
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      ids.push(res.body.id as string);
+      await startedMailingWorkflow(res.body.id as string);
+      await db('shipments')
+        .where({ id: res.body.id })
+        .update({ created_at: db.raw(`now() - interval '${2 + i} days'`) });
+    }
+    const orphan = ids[3]!;
+    await (await startedMailingWorkflow(orphan)).terminate('test: the workflow is lost');
+    const run = () => resumeUnattendedMailings(deps, { accountId: account.id, batch: 4 });
+    // The sweep, oldest first: 9 and 8 days, then 7 and 6, then 5 (the orphan) and 4.
+    expect(await run()).to.deep.equal({ checked: 4, resumed: [] });
+    expect(await run()).to.deep.equal({ checked: 4, resumed: [] });
+    expect(await run()).to.deep.equal({ checked: 4, resumed: [orphan] });
+    // Its cursor is kept between runs, in the table the migration made.
+    expect((await db('reconciler_cursors').where({ scope: account.id }).first('after_id')).after_id).to.equal(ids[2]);
+    // A second orphan, among those the sweep has passed: the next run ends the pass (3 and 2 days,
+    // also the newest), and the one after starts again at the oldest and finds it.
+    await (await startedMailingWorkflow(ids[7]!)).terminate('test: the workflow is lost');
+    expect(await run()).to.deep.equal({ checked: 2, resumed: [] });
+    const next = await run();
+    expect(next).to.deep.equal({ checked: 4, resumed: [ids[7]] });
+  });
 });
