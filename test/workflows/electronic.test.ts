@@ -211,6 +211,24 @@ describe('the mailing workflow: the electronic channel (mocked activities, time-
       });
     });
 
+    it('refused with fallback paper, the operator refusing the paper letter for good: error at step 3, mailing.error with its reason, the hold refunded', async () => {
+      const double = new MailingDouble(
+        mailingInput('registered', false, { electronic: { fallback: 'paper' } }),
+        { filing: () => 'rejected' },
+        { channel: 'electronic', electronic: electronic('paper'), lastStep: 3 },
+      );
+      double.provider = { reports: towards('refused') };
+      await bench.run(double, async (queue) => {
+        const handle = await start(double, queue);
+        const result = (await handle.result()) as Mailing;
+        expect(result).to.include({ status: 'error' });
+        expect(double.moves).to.deep.equal(['sent', 'notified', 'refused', 'error']);
+        const ended = double.events.find((e) => e.type === 'mailing.error');
+        expect(ended?.details?.reason).to.match(/^The postal operator refused the paper fallback letter: .*ADDRESS_LINE_6_WRONG_FORMAT/);
+        expect(double.holds).to.deep.equal(['refund']);
+      });
+    });
+
     it('bounced without a fallback ends at step 3 after sent (no notice), the deposit its only proof', async () => {
       const double = doubleOf('ar', false, 'none');
       double.provider = { reports: (current) => (current === 'sent' ? 'bounced' : undefined) };

@@ -149,7 +149,8 @@ async function fileFallback(run: MailingRun): Promise<'filed' | 'rejected'> {
     ]);
   } catch (error) {
     if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === FILING_REJECTED) {
-      await run.exclusively(() => moveTo(run, 'error', run.last));
+      const reason = `The postal operator refused the paper fallback letter: ${error.cause.message}`;
+      await run.exclusively(() => moveTo(run, 'error', run.last, true, { reason }));
       return 'rejected';
     }
     throw error;

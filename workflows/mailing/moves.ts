@@ -104,9 +104,9 @@ export async function announce(run: MailingRun, type: EventType, shipment: Maili
  * One move: the step and its event in one local activity (one statement), then the search
  * attribute, then the deliveries, then any proof the new status makes available (printed and
  * announced by one activity). `showStatus` false skips the search attribute of a step that the
- * next move of the same batch passes.
+ * next move of the same batch passes; `details` go with the event (mailing.error's reason).
  */
-export async function moveTo(run: MailingRun, next: MailingStatus, nextStep: number, showStatus = true): Promise<void> {
+export async function moveTo(run: MailingRun, next: MailingStatus, nextStep: number, showStatus = true, details?: { reason: string }): Promise<void> {
   const type = `mailing.${next}` as EventType;
   const record: StepRecord = {
     shipmentId: run.input.shipmentId,
@@ -115,7 +115,7 @@ export async function moveTo(run: MailingRun, next: MailingStatus, nextStep: num
     at: new Date().toISOString(),
     ...electronicMove(run, next, nextStep),
   };
-  const recorded = await projection.recordMove(record, eventOf(run, type, nextStep));
+  const recorded = await projection.recordMove(record, eventOf(run, type, nextStep, details ? { details } : {}));
   run.latest = recorded.shipment;
   run.status = next;
   run.step = nextStep;
