@@ -30,9 +30,11 @@ export function maintenanceActivities(db: Db, config: Pick<Config, 'secretKey'>)
 
     /**
      * One pass of the "mailing-retention" schedule (domain/privacy/erasure.ts): final mailings past
-     * their account's retention period at `now` lose their personal data, at most `limit` of them.
+     * their account's retention period at `now` lose their personal data, at most `limit` of them;
+     * `failed` counts those whose erasure failed (logged, left for the next run; absent in the
+     * results of histories recorded before it).
      */
-    async eraseMailingsPastRetention(options: { now: string; limit?: number }): Promise<{ erased: number; more: boolean }> {
+    async eraseMailingsPastRetention(options: { now: string; limit?: number }): Promise<{ erased: number; failed?: number; more: boolean }> {
       return erasePastRetention(db, { now: new Date(options.now), ...(options.limit !== undefined && { limit: options.limit }) });
     },
 

@@ -40,15 +40,20 @@ const RETENTION_PASSES = 20;
  * than a year go (domain/privacy/retention.ts). `now` (an ISO time) defaults to the workflow's
  * clock: what a test on the time-skipping server skips, or the time it passes.
  */
-export async function applyRetention(options: { now?: string; limit?: number } = {}): Promise<{ mailings: number; auditEntries: number }> {
+export async function applyRetention(
+  options: { now?: string; limit?: number } = {},
+): Promise<{ mailings: number; failedMailings: number; auditEntries: number }> {
   const now = options.now ?? new Date().toISOString();
   let mailings = 0;
+  let failedMailings = 0;
   for (let pass = 0; pass < RETENTION_PASSES; pass++) {
-    const { erased, more } = await eraseMailingsPastRetention({ now, ...(options.limit !== undefined && { limit: options.limit }) });
+    const { erased, failed, more } = await eraseMailingsPastRetention({ now, ...(options.limit !== undefined && { limit: options.limit }) });
     mailings += erased;
+    // An erasure that failed is logged and tried again at the next run (its mailing stays first in line).
+    failedMailings += failed ?? 0;
     if (!more) break;
   }
-  return { mailings, auditEntries: await purgeOldAuditEntries() };
+  return { mailings, failedMailings, auditEntries: await purgeOldAuditEntries() };
 }
 
 const { resumeUnattendedMailings } = proxyActivities<Activities>({

@@ -199,6 +199,30 @@ describe('retention and erasure of mailings', function () {
       for (const id of ids) expect(await erasedAt(id)).to.be.instanceOf(Date);
     });
 
+    it('one mailing whose erasure fails does not keep the others past their term: logged, counted, tried again at the next run', async () => {
+      const owner = await createAccount();
+      const ids = await Promise.all([delivered(owner.testKey), delivered(owner.testKey), delivered(owner.testKey)]);
+      for (const id of ids) await endedDaysAgo(id, MAILING_RETENTION_DEFAULT_DAYS + 10);
+      // The first in line refuses its erasure (what a row the statements refuse would do).
+      const [stuck] = (await stack().db('shipments').whereIn('id', ids).orderBy('created_at').select('id')).map((r) => r.id as string);
+      const db = stack().db;
+      await db.raw(`CREATE FUNCTION refuse_erasure_in_test() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN IF NEW.erased_at IS NOT NULL AND OLD.id = '${stuck}' THEN RAISE EXCEPTION 'test: this erasure fails'; END IF; RETURN NEW; END $$`);
+      await db.raw('CREATE TRIGGER refuse_erasure_in_test BEFORE UPDATE ON shipments FOR EACH ROW EXECUTE FUNCTION refuse_erasure_in_test()');
+      try {
+        const result = await runRetention();
+        expect(result.failedMailings).to.equal(1);
+        expect(await erasedAt(stuck!)).to.equal(null);
+        for (const id of ids.filter((i) => i !== stuck)) expect(await erasedAt(id), id).to.be.instanceOf(Date);
+      } finally {
+        await db.raw('DROP TRIGGER refuse_erasure_in_test ON shipments');
+        await db.raw('DROP FUNCTION refuse_erasure_in_test()');
+      }
+      const next = await runRetention();
+      expect(next.failedMailings).to.equal(0);
+      expect(await erasedAt(stuck!)).to.be.instanceOf(Date);
+    });
+
     it('deletes audit log entries older than a year, and no others', async () => {
       const owner = await createAccount();
       const { db } = stack();
