@@ -6,6 +6,7 @@ import { purgeRequestLog } from '../domain/access/request-log.js';
 import { purgeAuditLog } from '../domain/access/audit.js';
 import { erasePastRetention } from '../domain/privacy/erasure.js';
 import { AUDIT_LOG_RETENTION_DAYS } from '../domain/privacy/retention.js';
+import { Context } from '@temporalio/activity';
 import { closeDueAccounts } from '../domain/access/closing.js';
 import type { Config } from '../lib/config.js';
 
@@ -45,7 +46,7 @@ export function maintenanceActivities(db: Db, config: Pick<Config, 'secretKey'>)
 
     /** Closes the accounts whose closing's grace period is over and whose mailings have all ended (domain/access/closing.ts). */
     async closeDueAccounts(): Promise<{ closed: string[]; waiting: string[] }> {
-      return closeDueAccounts(db, config.secretKey);
+      return closeDueAccounts(db, config.secretKey, { onProgress: () => Context.current().heartbeat() });
     },
   };
 }

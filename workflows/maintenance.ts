@@ -69,8 +69,11 @@ export async function reconcileMailings(options: { accountId?: string } = {}): P
   return resumeUnattendedMailings(options);
 }
 
+// An account of many mailings takes long to erase: the activity heartbeats after each page and
+// account, so a worker that died is noticed within a minute, while a long closing may go on.
 const { closeDueAccounts } = proxyActivities<Activities>({
-  startToCloseTimeout: '5m',
+  startToCloseTimeout: '1h',
+  heartbeatTimeout: '1m',
   retry: { maximumAttempts: 3 },
 });
 

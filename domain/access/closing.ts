@@ -359,18 +359,29 @@ async function finishClose(db: Db, secretKey: Buffer, accountId: string, close: 
  * on from where it stopped; run at once from several places, it closes once: one refund, one
  * `account.closed` entry, one email per owner.
  */
-export async function closeAccount(db: Db, secretKey: Buffer, accountId: string, options: { force?: boolean } = {}): Promise<CloseOutcome> {
+export async function closeAccount(
+  db: Db,
+  secretKey: Buffer,
+  accountId: string,
+  options: { force?: boolean; onProgress?: () => void } = {},
+): Promise<CloseOutcome> {
   const begun = await beginClose(db, accountId, options);
   if (begun.kind !== 'started') return begun;
-  await eraseAccountMailings(db, accountId, { via: 'account_closing' });
+  await eraseAccountMailings(db, accountId, { via: 'account_closing', ...(options.onProgress && { onPage: options.onProgress }) });
   return finishClose(db, secretKey, accountId, begun.close);
 }
 
 /**
  * Run by the `account-closing` Schedule: closes every account whose grace period is over and whose
- * mailings have all ended; the others wait for a later run.
+ * mailings have all ended; the others wait for a later run. `onProgress` is called after each page
+ * of erasures and each account (the activity's heartbeat: an account of many mailings takes long).
  */
-export async function closeDueAccounts(db: Db, secretKey: Buffer, limit = 50): Promise<{ closed: string[]; waiting: string[] }> {
+export async function closeDueAccounts(
+  db: Db,
+  secretKey: Buffer,
+  options: { limit?: number; onProgress?: () => void } = {},
+): Promise<{ closed: string[]; waiting: string[] }> {
+  const limit = options.limit ?? 50;
   const due = await db('account_closings')
     .whereNotNull('confirmed_at')
     .whereNull('canceled_at')
@@ -382,7 +393,8 @@ export async function closeDueAccounts(db: Db, secretKey: Buffer, limit = 50): P
   const closed: string[] = [];
   const waiting: string[] = [];
   for (const { account_id: accountId } of due as { account_id: string }[]) {
-    const outcome = await closeAccount(db, secretKey, accountId);
+    const outcome = await closeAccount(db, secretKey, accountId, options.onProgress ? { onProgress: options.onProgress } : {});
+    options.onProgress?.();
     if (outcome.kind === 'closed') closed.push(accountId);
     if (outcome.kind === 'waiting') waiting.push(accountId);
   }

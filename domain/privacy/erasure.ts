@@ -105,15 +105,18 @@ const ACCOUNT_ERASURE_PAGE = 500;
 export async function eraseAccountMailings(
   db: Db,
   accountId: string,
-  options: Omit<ErasureOptions, 'accountId'> = {},
+  options: Omit<ErasureOptions, 'accountId'> & { onPage?: () => void } = {},
 ): Promise<{ erased: number; notFinal: string[] }> {
+  const { onPage, ...erasure } = options;
   let erased = 0;
   for (let after: { id: string; createdAt: Date } | undefined; ;) {
     const page = await unerasedFinalMailingsOfAccount(db, accountId, { ...(after && { after }), limit: ACCOUNT_ERASURE_PAGE });
     for (const { id } of page) {
-      const done = await eraseMailingPersonalData(db, id, { ...options, accountId, via: options.via ?? 'account_closing' });
+      const done = await eraseMailingPersonalData(db, id, { ...erasure, accountId, via: erasure.via ?? 'account_closing' });
       if (!done.alreadyErased) erased++;
     }
+    // A long erasure says it is alive (the closing activity's heartbeat).
+    onPage?.();
     if (page.length < ACCOUNT_ERASURE_PAGE) return { erased, notFinal: await unerasedMailingsNotFinal(db, accountId) };
     after = page[page.length - 1];
   }

@@ -195,8 +195,10 @@ describe('erasure of a mailing’s personal data (domain/privacy/erasure.ts)', f
     const balance = await balanceOf(live.id);
     expect(balance).to.equal(5000 - waiting.amountCents);
 
-    const result = await eraseAccountMailings(stack().db, live.id);
+    let pages = 0;
+    const result = await eraseAccountMailings(stack().db, live.id, { onPage: () => void pages++ });
     expect(result).to.deep.equal({ erased: 1, notFinal: [waiting.id] });
+    expect(pages, 'the progress of each page (the closing heartbeats on it)').to.equal(1);
     const erasedCanceled = await eventually(
       async () => (await get(canceled.id, live.liveKey)).body,
       (m) => m.erasedAt !== null,
