@@ -3,7 +3,10 @@ import { addressLines } from '../../domain/mailings/mailing.js';
 import { escapeHtml as escape } from '../../lib/html.js';
 import { FONT_STACKS } from './fonts.js';
 
-/** The lines printed in the window: name, lines, then postcode and city with the city in upper case (postal norm); abroad, in the destination's order, then the country line. */
+/**
+ * The lines printed in the window: name, lines, then postcode and city with the city in upper case
+ * (postal norm); abroad, in the destination's order, then the country line.
+ */
 export function addressSheetLines(address: PostalAddress): string[] {
   return addressLines({ ...address, city: address.city.toUpperCase() });
 }

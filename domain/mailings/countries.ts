@@ -127,7 +127,13 @@ export function countryLine(country: string): string {
 /** The country's names a recipient may have written as its last line (French or English, any case). */
 function countryNames(country: string): string[] {
   const english = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' }).of(country) ?? country;
-  return [countryLine(country), english.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase()];
+  return [
+    countryLine(country),
+    english
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toUpperCase(),
+  ];
 }
 
 /** Whether a line is the country's name (then the printed country line says it: it is not repeated). */
@@ -196,7 +202,30 @@ export const POSTCODE_FORMS: Record<string, { pattern: RegExp; example: string }
  * it ("LONDON SW1A 1AA", "WASHINGTON DC 20500": the United Kingdom, Ireland, the Americas,
  * Australia and others whose posts write the town first).
  */
-const CITY_FIRST = new Set(['GB', 'IE', 'US', 'CA', 'AU', 'NZ', 'BR', 'AR', 'MX', 'IN', 'JP', 'KR', 'CN', 'HK', 'SG', 'ZA', 'MT', 'LV', 'GG', 'JE', 'IM', 'GI']);
+const CITY_FIRST = new Set([
+  'GB',
+  'IE',
+  'US',
+  'CA',
+  'AU',
+  'NZ',
+  'BR',
+  'AR',
+  'MX',
+  'IN',
+  'JP',
+  'KR',
+  'CN',
+  'HK',
+  'SG',
+  'ZA',
+  'MT',
+  'LV',
+  'GG',
+  'JE',
+  'IM',
+  'GI',
+]);
 
 /** The postcode line of an address in its destination's order: "10115 BERLIN", "LONDON SW1A 1AA"; France as before. */
 export function postcodeLine(address: { postcode: string; city: string; country: string }): string {
@@ -230,7 +259,10 @@ export function countryProblems(address: Located, field: string, role: 'sender' 
 export function foreignAddressProblems(address: Located & { name: string; lines: string[]; city: string }, field: string): CountryProblem[] {
   const problems: CountryProblem[] = [];
   if (withoutCountryLine(address.lines, address.country).length > FOREIGN_MAX_LINES)
-    problems.push({ field: `${field}.lines`, message: `has more than ${FOREIGN_MAX_LINES} lines abroad (6 with the name, the postcode line and the country line)` });
+    problems.push({
+      field: `${field}.lines`,
+      message: `has more than ${FOREIGN_MAX_LINES} lines abroad (6 with the name, the postcode line and the country line)`,
+    });
   const postcode = address.postcode.trim();
   const form = POSTCODE_FORMS[address.country];
   if (form && !form.pattern.test(postcode))

@@ -25,7 +25,8 @@ export function checkDestination(request: Pick<AddressedMailingRequest, 'mode' |
 export const recipientZone = (request: Pick<AddressedMailingRequest, 'recipient'>): Zone => (request.recipient ? zoneOf(request.recipient) : 'france');
 
 /** The paper price with the recipient zone's line (none in France and its overseas). */
-export const withZone = (price: MailingPrice, request: Pick<AddressedMailingRequest, 'recipient'>): MailingPrice => zoneSurcharge(price, recipientZone(request));
+export const withZone = (price: MailingPrice, request: Pick<AddressedMailingRequest, 'recipient'>): MailingPrice =>
+  zoneSurcharge(price, recipientZone(request));
 
 /** options.addressCheck asked for a recipient abroad: said not to apply (the base holds French addresses only). */
 export function addressCheckWarnings(given: { options: { addressCheck?: string } }, request: Pick<AddressedMailingRequest, 'recipient'>): RequestWarning[] {

@@ -42,7 +42,9 @@ describe('letters abroad (recipient.country)', function () {
   it('addressCheck does not apply abroad: said by a warning when asked, no address base call', async () => {
     const res = await post(account.testKey, { mode: 'simple', letter: freeLetter, sender, recipient: berlin, options: { addressCheck: 'strict' } });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    expect(res.body.warnings.map((w: { code: string; field: string }) => [w.code, w.field])).to.deep.equal([['address_check_not_applied', 'options.addressCheck']]);
+    expect(res.body.warnings.map((w: { code: string; field: string }) => [w.code, w.field])).to.deep.equal([
+      ['address_check_not_applied', 'options.addressCheck'],
+    ]);
   });
 
   it('refuses an unknown code, a sender abroad, an overseas code and a foreign postcode’s wrong form: 422 address_invalid naming the field', async () => {
@@ -108,7 +110,12 @@ describe('letters abroad (recipient.country)', function () {
     const body = { mode: 'simple', letter: { pdf }, sender, recipient: berlin, options: { color: true } };
     const priced = await quote(body);
     expect(priced.status, JSON.stringify(priced.body)).to.equal(200);
-    expect(priced.body.lines.map((l: { unit: string }) => l.unit)).to.deep.equal(['mailing.simple', 'mailing.sheet', 'mailing.sheet.color', 'mailing.zone.europe']);
+    expect(priced.body.lines.map((l: { unit: string }) => l.unit)).to.deep.equal([
+      'mailing.simple',
+      'mailing.sheet',
+      'mailing.sheet.color',
+      'mailing.zone.europe',
+    ]);
     const before = await balanceOf(account.id);
     const created = await post(account.liveKey, body);
     expect(created.status, JSON.stringify(created.body)).to.equal(201);

@@ -126,12 +126,16 @@ describe('letters abroad (domain/mailings/countries, addresses, destination)', (
     it('971-974 and 976 are OM1; 975, Saint-Barthélemy (97133), Saint-Martin (97150) and 984-988 OM2; France, Monaco and Andorra the French zone', () => {
       expect(['97100', '97200', '97300', '97400', '97600', '97122'].map((p) => zoneOf(fr(p)))).to.deep.equal(['om1', 'om1', 'om1', 'om1', 'om1', 'om1']);
       expect(['97500', '97133', '97150', '98600', '98714', '98800'].map((p) => zoneOf(fr(p)))).to.deep.equal(['om2', 'om2', 'om2', 'om2', 'om2', 'om2']);
-      expect([zoneOf(fr('75011')), zoneOf({ postcode: '98000', country: 'MC' }), zoneOf({ postcode: 'AD500', country: 'AD' })]).to.deep.equal(['france', 'france', 'france']);
-      expect([zoneOf({ postcode: '10117', country: 'DE' }), zoneOf({ postcode: '1201', country: 'CH' }), zoneOf({ postcode: '20500', country: 'US' })]).to.deep.equal([
-        'europe',
-        'europe',
-        'world',
+      expect([zoneOf(fr('75011')), zoneOf({ postcode: '98000', country: 'MC' }), zoneOf({ postcode: 'AD500', country: 'AD' })]).to.deep.equal([
+        'france',
+        'france',
+        'france',
       ]);
+      expect([
+        zoneOf({ postcode: '10117', country: 'DE' }),
+        zoneOf({ postcode: '1201', country: 'CH' }),
+        zoneOf({ postcode: '20500', country: 'US' }),
+      ]).to.deep.equal(['europe', 'europe', 'world']);
     });
 
     it('gives Maileva the territory’s code where the mode’s API lists it, FR otherwise (as before)', () => {
