@@ -83,7 +83,7 @@ export const mailingOptions = Joi.object({
   addressCheck: Joi.string()
     .valid(...ADDRESS_CHECKS)
     .description(
-      'strict: a recipient address the national address base does not confirm is refused (422 address_invalid with details.suggestions); lenient: it is posted as given, with an address_unverified warning. Absent: strict, or lenient for accounts opened before 2026-11-25 (no request that worked is refused)',
+      'strict: a recipient address the national address base does not confirm is refused (422 address_invalid with details.suggestions); lenient: it is posted as given, with an address_unverified warning. Absent: strict, or lenient for accounts opened before 2026-11-25 (no request that worked is refused). The base holds French addresses only: for a recipient abroad it does not apply (an address_check_not_applied warning when given)',
     ),
 }).default({ color: false, duplex: false, emailCopy: false });
 

@@ -123,6 +123,22 @@ describe('letters abroad (recipient.country)', function () {
     expect(await balanceOf(account.id)).to.equal(before - priced.body.amountCents);
   });
 
+  it('a batch (dry run) prices each row by its zone, as a single quote does, and refuses a registered row abroad', async () => {
+    const letter = { title: 'Information', body: 'Madame, Monsieur,' };
+    const rows = [berlin, tokyo, recipient].map((to) => ({ recipient: to }));
+    const batch = await call('POST', '/v1/mailing-batches', { key: account.liveKey, body: { mode: 'simple', letter, sender, rows, dryRun: true } });
+    expect(batch.status, JSON.stringify(batch.body)).to.equal(200);
+    const singles = await Promise.all(rows.map((row) => quote({ mode: 'simple', letter, sender, recipient: row.recipient })));
+    expect(batch.body.rows.map((r: { amountCents: number }) => r.amountCents)).to.deep.equal(singles.map((q) => q.body.amountCents));
+    expect(batch.body.amountCents).to.equal(singles.reduce((sum, q) => sum + (q.body.amountCents as number), 0));
+    const registered = await call('POST', '/v1/mailing-batches', { key: account.liveKey, body: { mode: 'registered', letter, sender, rows, dryRun: true } });
+    expect(registered.body.rows.map((r: { error: { code: string } | null }) => r.error?.code ?? null)).to.deep.equal([
+      'destination_not_served',
+      'destination_not_served',
+      null,
+    ]);
+  });
+
   it('a live letter to Berlin is filed with the simulator, which prints the country line, and moves to posted', async () => {
     const created = await post(account.liveKey, { mode: 'simple', letter: freeLetter, sender, recipient: berlin });
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
