@@ -65,6 +65,12 @@ export const ERROR_CODES: { status: number; code: string; condition: string }[] 
   { status: 422, code: 'channel_not_available', condition: 'The electronic channel with a mode that has none: mode simple is posted only' },
   {
     status: 422,
+    code: 'destination_not_served',
+    condition:
+      "A registered or AR letter to a country the operator's registered mail does not reach: France (its overseas included), Monaco and Andorra only (`details.field`: recipient.country)",
+  },
+  {
+    status: 422,
     code: 'consent_required',
     condition: 'The electronic channel to a consumer recipient without electronic.consent, its prior consent (CPCE L100)',
   },

@@ -1,5 +1,6 @@
 import { inflateRawSync } from 'node:zlib';
 import type { PostalAddress } from '../../domain/catalogue/catalogue.js';
+import { operatorCountryCode, postcodeLine } from '../../domain/mailings/countries.js';
 import type { OperatorNews } from '../../domain/mailings/projection.js';
 import { PATHS, type Mode, type ProofKind, type MailingStatus } from '../../domain/mailings/states.js';
 import {
@@ -60,13 +61,20 @@ export function mailevaStatus(mode: Mode, sending: Sending, recipient: Recipient
 
 /**
  * Our address on Maileva's six lines: the name on line 1, our lines (top to bottom) on lines 2 to
- * 5, the postcode and city on line 6 (upper case, as the envelope window wants it).
+ * 5, the postcode and city on line 6 (upper case, as the envelope window wants it), and the
+ * country in `country_code` (the sender's: FR). Abroad, line 6 is the postcode line in the
+ * destination's order ("LONDON SW1A 1AA") and the country is only the code, Maileva's
+ * "Code du pays (Code ISO-3166)"; a French overseas postcode gives its territory's code where the
+ * API's list has it (domain/mailings/countries.ts, docs/operators.md "Letters abroad").
  */
-export function mailevaAddress(address: PostalAddress): MailevaAddress {
+export function mailevaAddress(address: PostalAddress, countryCode = 'FR'): MailevaAddress {
   const lines: Record<string, string> = { address_line_1: address.name };
   address.lines.slice(0, 4).forEach((line, i) => (lines[`address_line_${i + 2}`] = line));
-  return { ...lines, address_line_6: `${address.postcode} ${address.city.toUpperCase()}`, country_code: 'FR' };
+  return { ...lines, address_line_6: postcodeLine({ ...address, city: address.city.toUpperCase() }), country_code: countryCode };
 }
+
+/** The recipient's `country_code` on the API of the mode. */
+export const recipientCountryCode = (address: PostalAddress, mode: Mode): string => operatorCountryCode(address, apiOf(mode) === 'registered_mail');
 
 function senderLines(address: PostalAddress): Record<string, string> {
   return Object.fromEntries(
@@ -126,7 +134,11 @@ export class MailevaOperator implements PostalOperator {
           await this.client.addDocument(api, sending.id, filing.pdf, `${filing.shipmentId}.pdf`);
         const [existing] = fresh ? [] : await this.client.recipients(api, sending.id);
         const recipient =
-          existing ?? (await this.client.addRecipient(api, sending.id, { ...mailevaAddress(filing.recipient), custom_id: filing.shipmentId.slice(0, 32) }));
+          existing ??
+          (await this.client.addRecipient(api, sending.id, {
+            ...mailevaAddress(filing.recipient, recipientCountryCode(filing.recipient, filing.mode)),
+            custom_id: filing.shipmentId.slice(0, 32),
+          }));
         await this.records.remember(filing.shipmentId, { recipientId: recipient.id });
         reachedOperator = true;
         await this.client.submit(api, sending.id);

@@ -56,7 +56,8 @@ export interface MailevaAddress {
   address_line_4?: string;
   address_line_5?: string;
   address_line_6: string;
-  country_code: 'FR';
+  /** ISO 3166-1 alpha-2, from the API's list (FR for a sender). */
+  country_code: string;
 }
 
 /**

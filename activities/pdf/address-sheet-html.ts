@@ -1,10 +1,14 @@
 import type { PostalAddress } from '../../domain/catalogue/catalogue.js';
+import { addressLines } from '../../domain/mailings/mailing.js';
 import { escapeHtml as escape } from '../../lib/html.js';
 import { FONT_STACKS } from './fonts.js';
 
-/** The lines printed in the window: name, lines, then postcode and city with the city in upper case (postal norm). */
+/**
+ * The lines printed in the window: name, lines, then postcode and city with the city in upper case
+ * (postal norm); abroad, in the destination's order, then the country line.
+ */
 export function addressSheetLines(address: PostalAddress): string[] {
-  return [address.name, ...address.lines, `${address.postcode} ${address.city.toUpperCase()}`];
+  return addressLines({ ...address, city: address.city.toUpperCase() });
 }
 
 /**

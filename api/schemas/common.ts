@@ -34,10 +34,18 @@ export const requestWarningsSchema = Joi.array()
   .items(
     Joi.object({
       code: Joi.string()
-        .valid('field_replaced', 'field_renamed', 'field_defaulted', 'value_retired', 'address_unverified', 'address_check_unavailable')
+        .valid(
+          'field_replaced',
+          'field_renamed',
+          'field_defaulted',
+          'value_retired',
+          'address_unverified',
+          'address_check_unavailable',
+          'address_check_not_applied',
+        )
         .required()
         .description(
-          'field_replaced: a value given in letter.fields was replaced by the validated sender or recipient; field_renamed: a field of an earlier catalogue was read under its new name; field_defaulted: a field added since was given the value that writes the earlier letter; value_retired: an option of an earlier catalogue, since withdrawn, was read as the option that replaces it (the message names both); address_unverified: the national address base does not confirm the recipient address, posted as given (options.addressCheck: lenient); address_check_unavailable: the address base could not be reached in time, the address was posted unchecked',
+          'field_replaced: a value given in letter.fields was replaced by the validated sender or recipient; field_renamed: a field of an earlier catalogue was read under its new name; field_defaulted: a field added since was given the value that writes the earlier letter; value_retired: an option of an earlier catalogue, since withdrawn, was read as the option that replaces it (the message names both); address_unverified: the national address base does not confirm the recipient address, posted as given (options.addressCheck: lenient); address_check_unavailable: the address base could not be reached in time, the address was posted unchecked; address_check_not_applied: options.addressCheck was given for a recipient abroad, which the national address base does not hold (checked by the postal rules alone)',
         ),
       field: Joi.string().required().description('The field of the request concerned, e.g. letter.fields.senderName'),
       message: Joi.string().required(),

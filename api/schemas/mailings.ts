@@ -15,15 +15,21 @@ import { ADDRESS_PLACEMENTS } from '../../domain/mailings/own-pdf.js';
 import { ADDRESS_CHECKS } from '../../domain/mailings/request.js';
 
 /**
- * An address as sent; its postal rules (6 lines of 38 characters, a real postcode and commune)
- * are checked after the shape and answer 422 address_invalid.
+ * An address as sent; its postal rules (6 lines of 38 characters, a real postcode and commune in
+ * France, the country's rules abroad: domain/mailings/countries.ts) are checked after the shape
+ * and answer 422 address_invalid.
  */
 export const postalAddress = Joi.object({
   name: Joi.string().max(200).required(),
   lines: Joi.array().items(Joi.string().allow('').max(200)).max(10).required(),
   postcode: Joi.string().max(10).required(),
   city: Joi.string().max(100).required(),
-  country: Joi.string().valid('FR').default('FR'),
+  country: Joi.string()
+    .pattern(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2')
+    .default('FR')
+    .description(
+      "ISO 3166-1 alpha-2, in capitals (FR when absent). A sender is in France (FR). A recipient may be abroad, in any country of the postal operator's list (an unknown code: 422 address_invalid naming recipient.country); France's overseas departments and territories are FR with their postcode. Registered and AR letters abroad: Monaco (MC) and Andorra (AD) only (422 destination_not_served)",
+    ),
 }).label('MailingAddress');
 
 /** A recipient named by its SIRET: the directory gives its registered address (and its name unless given). */
@@ -77,7 +83,7 @@ export const mailingOptions = Joi.object({
   addressCheck: Joi.string()
     .valid(...ADDRESS_CHECKS)
     .description(
-      'strict: a recipient address the national address base does not confirm is refused (422 address_invalid with details.suggestions); lenient: it is posted as given, with an address_unverified warning. Absent: strict, or lenient for accounts opened before 2026-11-25 (no request that worked is refused)',
+      'strict: a recipient address the national address base does not confirm is refused (422 address_invalid with details.suggestions); lenient: it is posted as given, with an address_unverified warning. Absent: strict, or lenient for accounts opened before 2026-11-25 (no request that worked is refused). The base holds French addresses only: for a recipient abroad it does not apply (an address_check_not_applied warning when given)',
     ),
 }).default({ color: false, duplex: false, emailCopy: false });
 

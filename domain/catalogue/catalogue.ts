@@ -53,7 +53,8 @@ export interface PostalAddress {
   lines: string[];
   postcode: string;
   city: string;
-  country: 'FR';
+  /** FR for the catalogue's providers; a mailing's recipient may be abroad (domain/mailings/countries.ts). */
+  country: string;
 }
 
 export interface Provider {

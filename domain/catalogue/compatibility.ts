@@ -15,7 +15,8 @@ import { unprocessable } from '../errors.js';
 
 /** Something the API did with a request instead of refusing it; on a mailing and a letter render. */
 export interface RequestWarning {
-  code: 'field_replaced' | 'field_renamed' | 'field_defaulted' | 'value_retired' | 'address_unverified' | 'address_check_unavailable';
+  code:
+    'field_replaced' | 'field_renamed' | 'field_defaulted' | 'value_retired' | 'address_unverified' | 'address_check_unavailable' | 'address_check_not_applied';
   /** The field of the request concerned, e.g. `letter.fields.senderName`. */
   field: string;
   message: string;

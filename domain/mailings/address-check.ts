@@ -4,6 +4,7 @@ import { unprocessable } from '../errors.js';
 import { addressMatches } from '../lookups/address-matches.js';
 import type { AddressMatch } from '../lookups/results.js';
 import { afnorAddress } from './afnor.js';
+import { isAbroad } from './countries.js';
 import type { AddressCheck, MailingAddressInput } from './request.js';
 
 /**
@@ -69,9 +70,12 @@ export function suggestionsOf(matches: AddressMatch[], address: MailingAddressIn
  * with `details.suggestions` (strict), or posted as given with an `address_unverified` warning
  * (lenient). The base not answering in time never blocks a mailing: posted as given, with an
  * `address_check_unavailable` warning. CEDEX and postal-box addresses are routed by La Poste's own
- * codes, which the base does not hold: the commune list is their check.
+ * codes, which the base does not hold: the commune list is their check. An address abroad is not
+ * in the base: it is printed in the norm's form, unchecked.
  */
 export async function checkRecipientAddress(deps: Deps, address: MailingAddressInput, mode: AddressCheck): Promise<CheckedRecipient> {
+  // The national base holds French addresses only: abroad, the postal rules are the check (./destination.ts warns when one was asked).
+  if (isAbroad(address)) return { recipient: afnorAddress(address), warnings: [] };
   const index = streetLineIndex(address.lines);
   if (index < 0 || CEDEX.test(address.city)) return { recipient: afnorAddress(address), warnings: [] };
   const streetLine = address.lines[index]!.trim();

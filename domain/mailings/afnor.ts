@@ -1,4 +1,5 @@
 import { ADDRESS_MAX_CHARS } from '../letters/values.js';
+import { isAbroad, withoutCountryLine } from './countries.js';
 import type { MailingAddressInput } from './request.js';
 
 /**
@@ -76,13 +77,19 @@ export function wrapLine(line: string): string[] {
   return lines;
 }
 
-/** The address as it is printed and stored: the norm's spacing, abbreviations and postcode line. */
+/**
+ * The address as it is printed and stored: the norm's spacing, abbreviations and postcode line.
+ * Abroad: the spacing and the city in capitals (the UPU's form), no French abbreviation, and a
+ * last line naming the country dropped (the country line is printed from `country`, last).
+ */
 export function afnorAddress(address: MailingAddressInput): MailingAddressInput {
+  const abroad = isAbroad(address);
+  const spaced = (line: string): string => line.replace(/\s+/g, ' ').trim();
   return {
-    name: address.name.replace(/\s+/g, ' ').trim(),
-    lines: address.lines.map(postalLine),
-    postcode: address.postcode.trim(),
+    name: spaced(address.name),
+    lines: abroad ? withoutCountryLine(address.lines.map(spaced), address.country) : address.lines.map(postalLine),
+    postcode: abroad ? spaced(address.postcode).toUpperCase() : address.postcode.trim(),
     city: postalCity(address.city),
-    country: 'FR',
+    country: address.country,
   };
 }

@@ -5,7 +5,7 @@ import { requireValidLetterValues, type FieldValue } from '../letters/values.js'
 import { flatten, frenchDate, parisTodayIso, renderLetter, segmentsText, type LetterDocument } from '../letters/render.js';
 import { normalize } from '../../lib/text.js';
 import type { AddressedMailingRequest, MailingAddressInput } from './request.js';
-import type { PostalAddress, MailingDocument } from './mailing.js';
+import { addressLines, type PostalAddress, type MailingDocument } from './mailing.js';
 
 export interface PreparedLetter {
   title: string;
@@ -16,10 +16,11 @@ export interface PreparedLetter {
 }
 
 function asAddress(input: MailingAddressInput): PostalAddress {
-  return { name: input.name.trim(), lines: input.lines.map((l) => l.trim()), postcode: input.postcode.trim(), city: input.city.trim(), country: 'FR' };
+  return { name: input.name.trim(), lines: input.lines.map((l) => l.trim()), postcode: input.postcode.trim(), city: input.city.trim(), country: input.country };
 }
 
-const blockText = (a: PostalAddress): string => [...a.lines, `${a.postcode} ${a.city}`].join('\n');
+/** The lines under the name: the street lines, the postcode line in the destination's order, the country line abroad. */
+const blockText = (a: PostalAddress): string => addressLines(a).slice(1).join('\n');
 
 /**
  * The same text but for spacing, line breaks, case, accents and punctuation: a repeated address is

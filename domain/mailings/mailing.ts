@@ -3,6 +3,7 @@ import { MODE_LABELS, PROOF_LABELS, STATUS_LABELS, type Channel, type Fallback, 
 import type { ConsumerConsent } from './electronic.js';
 
 import type { PostalAddress } from '../catalogue/catalogue.js';
+import { countryLine, isAbroad, postcodeLine } from './countries.js';
 import type { RequestWarning } from '../catalogue/compatibility.js';
 import type { AddressPlacement } from './own-pdf.js';
 import type { AddressCheck } from './request.js';
@@ -126,9 +127,10 @@ export type MailingViewRow = Pick<MailingRow, (typeof MAILING_VIEW_COLUMNS)[numb
 /** What an erased mailing shows instead of its recipient's lines and its letter's title and text (docs/retention.md). */
 export const ERASED = '(effacé)';
 
-/** The lines printed in the address window. */
+/** The lines printed in the address window; abroad, the postcode line in the destination's order and the country line last (./countries.ts). */
 export function addressLines(address: PostalAddress): string[] {
-  return [address.name, ...address.lines, `${address.postcode} ${address.city}`];
+  if (!isAbroad(address)) return [address.name, ...address.lines, `${address.postcode} ${address.city}`];
+  return [address.name, ...address.lines, postcodeLine(address), countryLine(address.country)];
 }
 
 export function toMailing(

@@ -59,7 +59,7 @@ export async function prepareOwnPdf(request: OwnPdfRequest): Promise<PreparedOwn
         lines: recipient.lines.map((l) => l.trim()),
         postcode: recipient.postcode.trim(),
         city: recipient.city.trim(),
-        country: 'FR',
+        country: recipient.country,
       },
       // The text of a PDF is not extracted: the PDF itself is the letter (its SHA-256 identifies it).
       document: { kind: 'pdf', title, text: '', sha256: facts.sha256, pages: facts.pages, sheets, addressPlacement: placement },

@@ -6,6 +6,7 @@ import type { PreparedLetter } from './letter.js';
 import { isOwnPdfRequest, prepareOwnPdf, type PreparedOwnPdf } from './own-pdf-letter.js';
 import { printedRecipient } from './printed-recipient.js';
 import { checkChannel } from './electronic-request.js';
+import { addressCheckWarnings, checkDestination, withZone } from './destination.js';
 import { electronicMailingPrice, flatMailingPrice, type MailingPrice } from './pricing.js';
 import type { AddressCheck, AddressedMailingRequest, MailingRequest } from './request.js';
 import { checkSendAt } from './send-date-check.js';
@@ -26,7 +27,9 @@ export interface PreparedMailing {
  * creation accepts: a recipient by SIRET becomes its registered address; the postal norm and the
  * commune list; the send date; the letter (an own PDF's every check first, so a refused PDF costs
  * no geocoder call); then the recipient against the national address base (strict unless the
- * request or its account's default says lenient). Nothing is charged.
+ * request or its account's default says lenient; an address abroad is not in that base: the
+ * postal rules of its country, ./countries.ts). The mode must reach the recipient's country, and a
+ * letter abroad adds its zone's price line (./destination.ts). Nothing is charged.
  */
 export async function prepareMailing(deps: Deps, given: MailingRequest, addressCheckDefault: AddressCheck = 'strict'): Promise<PreparedMailing> {
   const addressed = await withRecipientAddress(deps, given);
@@ -36,17 +39,24 @@ export async function prepareMailing(deps: Deps, given: MailingRequest, addressC
   const problems = [...addressProblems(request.sender, 'sender'), ...(request.recipient ? addressProblems(request.recipient, 'recipient') : [])];
   if (problems.length)
     throw unprocessable(`Invalid postal address: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}.`, problems, 'address_invalid');
+  checkDestination(request);
   checkSendAt(request.sendAt);
   checkChannel(request);
-  // The electronic price stands on the paper one: a paper fallback holds it (./pricing.ts).
-  const priced = (paper: MailingPrice): MailingPrice =>
-    request.channel === 'electronic' && request.electronic ? electronicMailingPrice(paper, request.electronic.fallback) : paper;
-  if (!isOwnPdfRequest(request)) return { request, letter: await printedRecipient(deps, request, addressCheck), price: priced(flatMailingPrice(request.mode)) };
+  // The electronic price stands on the paper one (its zone included): a paper fallback holds it (./pricing.ts).
+  const priced = (paper: MailingPrice): MailingPrice => {
+    const zoned = withZone(paper, request);
+    return request.channel === 'electronic' && request.electronic ? electronicMailingPrice(zoned, request.electronic.fallback) : zoned;
+  };
+  const abroad = addressCheckWarnings(given, request);
+  if (!isOwnPdfRequest(request)) {
+    const letter = await printedRecipient(deps, request, addressCheck);
+    return { request, letter: { ...letter, warnings: [...letter.warnings, ...abroad] }, price: priced(flatMailingPrice(request.mode)) };
+  }
   const ownPdf = await prepareOwnPdf(request);
   const checked = await checkRecipientAddress(deps, request.recipient!, addressCheck);
   return {
     request,
-    letter: { ...ownPdf.letter, recipient: checked.recipient, warnings: [...ownPdf.letter.warnings, ...checked.warnings], layout: null },
+    letter: { ...ownPdf.letter, recipient: checked.recipient, warnings: [...ownPdf.letter.warnings, ...checked.warnings, ...abroad], layout: null },
     ownPdf,
     price: priced(ownPdf.price),
   };

@@ -1,4 +1,5 @@
 import { priceOf, vatOf, type PriceUnit } from '../billing/prices.js';
+import type { Zone } from './countries.js';
 import type { Fallback, Mode } from './states.js';
 
 /** One line of a mailing's price: a unit of catalogue/prices.json, how many, and their amount. */
@@ -58,4 +59,14 @@ export function electronicMailingPrice(paper: MailingPrice, fallback: Fallback):
 /** The amount of a price's fallback hold (0 without one). */
 export function fallbackHoldOf(price: MailingPrice): number {
   return price.lines.find((l) => l.unit === 'mailing.fallback_hold')?.amountCents ?? 0;
+}
+
+/**
+ * A paper letter to a recipient abroad (./countries.ts): its zone's line, `mailing.zone.europe` or
+ * `mailing.zone.world`, added to the price, sheets and colour included. France, Monaco, Andorra
+ * and the French overseas (OM1, OM2) add none: they are posted at the French price.
+ */
+export function zoneSurcharge(price: MailingPrice, zone: Zone): MailingPrice {
+  if (zone !== 'europe' && zone !== 'world') return price;
+  return total([...price.lines, line(`mailing.zone.${zone}`, 1)], price.sheets, price.pages);
 }

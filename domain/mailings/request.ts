@@ -15,7 +15,8 @@ export interface MailingAddressInput {
   lines: string[];
   postcode: string;
   city: string;
-  country: 'FR';
+  /** ISO 3166-1 alpha-2: FR (its overseas included), or a recipient abroad (./countries.ts); a sender is FR. */
+  country: string;
 }
 
 /** A recipient named by its SIRET (domain/mailings/siret-recipient.ts gives its address). */

@@ -163,6 +163,43 @@ describe('Maileva as the postal operator (POSTAL_OPERATOR=maileva, against the s
     expect(sending!.documents.map((d) => d.pagesCount)).to.deep.equal([5]);
   });
 
+  it('letters abroad and overseas reach Maileva with the country code of each API and line 6 in the destination’s order', async () => {
+    const london = { name: 'Anna Smith', lines: ['10 Downing Street'], postcode: 'SW1A 1AA', city: 'London', country: 'GB' };
+    const monaco = { name: 'Société des Bains de Mer', lines: ['Place du Casino'], postcode: '98000', city: 'Monaco', country: 'MC' };
+    const noumea = { name: 'Mairie de Nouméa', lines: ['16 rue du Général Mangin'], postcode: '98800', city: 'Nouméa', country: 'FR' };
+    const basseTerre = { name: 'Mairie de Basse-Terre', lines: ['Rue Lardenoy'], postcode: '97100', city: 'Basse-Terre', country: 'FR' };
+    const cases: [string, Record<string, unknown>, string, string[], string][] = [
+      ['simple', london, 'mail', ['Anna Smith', '10 Downing Street', '', '', '', 'LONDON SW1A 1AA'], 'GB'],
+      ['ar', monaco, 'registered_mail', ['Société des Bains de Mer', 'Place du Casino', '', '', '', '98000 MONACO'], 'MC'],
+      ['simple', noumea, 'mail', ['Mairie de Nouméa', '16 rue du Général Mangin', '', '', '', '98800 NOUMEA'], 'NC'],
+      // The registered mail API lists no NC: FR with its French postcode, as before letters abroad.
+      ['registered', noumea, 'registered_mail', ['Mairie de Nouméa', '16 rue du Général Mangin', '', '', '', '98800 NOUMEA'], 'FR'],
+      ['registered', basseTerre, 'registered_mail', ['Mairie de Basse-Terre', 'Rue Lardenoy', '', '', '', '97100 BASSE TERRE'], 'GP'],
+    ];
+    const created = await Promise.all(
+      cases.map(([mode, to]) =>
+        call('POST', '/v1/mailings', {
+          key: account.liveKey,
+          body: { mode, letter: freeLetter, sender, recipient: to, options: { addressCheck: 'lenient' } },
+          baseUrl: services.api.url,
+        }),
+      ),
+    );
+    for (const response of created) expect(response.status, JSON.stringify(response.body)).to.equal(201);
+    const results = await Promise.all(created.map((response) => finished(response.body.id as string)));
+    expect(results.map((r) => r.status)).to.deep.equal(['posted', 'ar_signed', 'posted', 'delivered', 'delivered']);
+    cases.forEach(([mode, , api, lines, countryCode], i) => {
+      const [sending] = sendingsOf(created[i]!.body.id as string);
+      expect(sending!.api, mode).to.equal(api);
+      expect(sending!.recipients[0]!.addressLines, mode).to.deep.equal(lines);
+      expect(sending!.recipients[0]!.countryCode, `${mode} ${lines[5]}`).to.equal(countryCode);
+      // The sender stays in France.
+      expect(sending!.options.sender_country_code).to.equal('FR');
+    });
+    // Our own letter, in the PDF Maileva prints, ends the block with the country line.
+    expect(results[0]!.recipient).to.deep.equal(['Anna Smith', '10 Downing Street', 'LONDON SW1A 1AA', 'ROYAUME UNI']);
+  });
+
   it('the sandbox stays local: a test mailing never reaches Maileva, whatever POSTAL_OPERATOR says', async () => {
     const created = await call('POST', '/v1/mailings', {
       key: account.testKey,

@@ -21,6 +21,8 @@ const ALL_UNITS: PriceUnit[] = [
   'mailing.sheet.color',
   'mailing.electronic',
   'mailing.fallback_hold',
+  'mailing.zone.europe',
+  'mailing.zone.world',
 ];
 
 describe('prices (domain/billing/prices)', () => {

@@ -10,6 +10,7 @@ const WARNING_LABELS: Record<RequestWarning['code'], string> = {
   value_retired: 'Option retirée',
   address_unverified: 'Adresse non confirmée par la Base Adresse Nationale',
   address_check_unavailable: 'Adresse non vérifiée (base d’adresses indisponible)',
+  address_check_not_applied: 'Adresse à l’étranger : la Base Adresse Nationale ne s’applique pas',
 };
 
 /** A mailing's warnings on the mailings page (what was done with its request instead of refusing it); nothing without any. */
