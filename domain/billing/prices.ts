@@ -16,7 +16,9 @@ export type PriceUnit =
   | 'mailing.sheet'
   | 'mailing.sheet.color'
   | 'mailing.electronic'
-  | 'mailing.fallback_hold';
+  | 'mailing.fallback_hold'
+  | 'mailing.return_envelope'
+  | 'mailing.archive_year';
 
 export interface PriceTable {
   currency: 'EUR';

@@ -6,7 +6,8 @@ import type { PreparedLetter } from './letter.js';
 import { isOwnPdfRequest, prepareOwnPdf, type PreparedOwnPdf } from './own-pdf-letter.js';
 import { printedRecipient } from './printed-recipient.js';
 import { checkChannel } from './electronic-request.js';
-import { electronicMailingPrice, flatMailingPrice, type MailingPrice } from './pricing.js';
+import { electronicMailingPrice, flatMailingPrice, withOptionLines, type MailingPrice } from './pricing.js';
+import { resolvePostalOptions, settingsForRequest } from './postal-options.js';
 import type { AddressCheck, AddressedMailingRequest, MailingRequest } from './request.js';
 import { checkSendAt } from './send-date-check.js';
 import { withRecipientAddress } from './siret-recipient.js';
@@ -26,21 +27,32 @@ export interface PreparedMailing {
  * creation accepts: a recipient by SIRET becomes its registered address; the postal norm and the
  * commune list; the send date; the letter (an own PDF's every check first, so a refused PDF costs
  * no geocoder call); then the recipient against the national address base (strict unless the
- * request or its account's default says lenient). Nothing is charged.
+ * request or its account's default says lenient). The operator's options (a return envelope, the
+ * archive, the envelope: ./postal-options.ts) are checked against the mode and the account's
+ * settings (read when `accountId` is given) before any partner is called. Nothing is charged.
  */
-export async function prepareMailing(deps: Deps, given: MailingRequest, addressCheckDefault: AddressCheck = 'strict'): Promise<PreparedMailing> {
+export async function prepareMailing(
+  deps: Deps,
+  given: MailingRequest,
+  addressCheckDefault: AddressCheck = 'strict',
+  accountId?: string,
+): Promise<PreparedMailing> {
+  const postal = resolvePostalOptions(given, await settingsForRequest(deps.db, accountId, given));
   const addressed = await withRecipientAddress(deps, given);
-  // The check the request asks for, else its account's default; recorded with the mailing's options.
+  // The check the request asks for, else its account's default; recorded with the mailing's options
+  // (with what the operator's options resolved to, for the filing).
   const addressCheck = given.options.addressCheck ?? addressCheckDefault;
-  const request = { ...addressed, options: { ...addressed.options, addressCheck } };
+  const request = { ...addressed, options: { ...addressed.options, addressCheck, ...postal.resolved } };
   const problems = [...addressProblems(request.sender, 'sender'), ...(request.recipient ? addressProblems(request.recipient, 'recipient') : [])];
   if (problems.length)
     throw unprocessable(`Invalid postal address: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}.`, problems, 'address_invalid');
   checkSendAt(request.sendAt);
   checkChannel(request);
   // The electronic price stands on the paper one: a paper fallback holds it (./pricing.ts).
-  const priced = (paper: MailingPrice): MailingPrice =>
-    request.channel === 'electronic' && request.electronic ? electronicMailingPrice(paper, request.electronic.fallback) : paper;
+  const priced = (letter: MailingPrice): MailingPrice => {
+    const paper = withOptionLines(letter, postal.lines);
+    return request.channel === 'electronic' && request.electronic ? electronicMailingPrice(paper, request.electronic.fallback) : paper;
+  };
   if (!isOwnPdfRequest(request)) return { request, letter: await printedRecipient(deps, request, addressCheck), price: priced(flatMailingPrice(request.mode)) };
   const ownPdf = await prepareOwnPdf(request);
   const checked = await checkRecipientAddress(deps, request.recipient!, addressCheck);

@@ -18,7 +18,8 @@ export interface MailingPrice {
   lines: PriceLine[];
 }
 
-const line = (unit: PriceUnit, quantity: number): PriceLine => ({ unit, quantity, amountCents: priceOf(unit) * quantity });
+export const priceLine = (unit: PriceUnit, quantity: number): PriceLine => ({ unit, quantity, amountCents: priceOf(unit) * quantity });
+const line = priceLine;
 
 function total(lines: PriceLine[], sheets: number | null, pages: number | null): MailingPrice {
   const amountCents = lines.reduce((sum, l) => sum + l.amountCents, 0);
@@ -58,4 +59,9 @@ export function electronicMailingPrice(paper: MailingPrice, fallback: Fallback):
 /** The amount of a price's fallback hold (0 without one). */
 export function fallbackHoldOf(price: MailingPrice): number {
   return price.lines.find((l) => l.unit === 'mailing.fallback_hold')?.amountCents ?? 0;
+}
+
+/** A price with the lines of the operator's options (a return envelope, a longer archive: ./postal-options.ts) added. */
+export function withOptionLines(price: MailingPrice, lines: PriceLine[]): MailingPrice {
+  return lines.length ? total([...price.lines, ...lines], price.sheets, price.pages) : price;
 }

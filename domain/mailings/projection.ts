@@ -1,4 +1,5 @@
 import { preparedQuery, type Db, type Tx } from '../../db/knex.js';
+import type { PostalOptionsRequest, ResolvedPostalOptions } from './postal-options.js';
 import { refund } from '../billing/ledger.js';
 import type { LetterDocument } from '../letters/render.js';
 import type { DeliveryTarget } from '../webhooks/event-types.js';
@@ -179,7 +180,11 @@ export function endPaidMailing(db: Db, end: EndOfPaidMailing, status: 'canceled'
   });
 }
 
+/** What the filing reads of a mailing's options: printing, and the operator's options resolved at creation (./postal-options.ts). */
+export type FilingOptions = { color?: boolean; duplex?: boolean } & ResolvedPostalOptions & Pick<PostalOptionsRequest, 'envelopeWindows' | 'printSenderAddress'>;
+
 /** What filing needs of a mailing: its state, mode, number, addresses, options and the letter's layout. */
+
 export interface FilingCandidate {
   status: MailingStatus;
   mode: Mode;
@@ -188,7 +193,7 @@ export interface FilingCandidate {
   title: string;
   sender: PostalAddress;
   recipient: PostalAddress;
-  options: { color?: boolean; duplex?: boolean };
+  options: FilingOptions;
   layout: LetterDocument | null;
   /** The operator an earlier attempt handed it to, if any. */
   operator: string | null;
