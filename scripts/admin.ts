@@ -235,9 +235,10 @@ async function run(db: Db, command: string, values: Record<string, string | bool
           throw new CliError('invalid_arguments', `--${api} is one of ${ARCHIVE_YEARS[api].join(', ')} (years) or default`, 1);
         change[api] = years;
       }
-      if (Object.keys(change).length === 0) return { accountId: id, archiveYears: (await postalSettings(db, id)).archiveYears, allowed, included: ARCHIVE_INCLUDED_YEARS };
+      const included = ARCHIVE_INCLUDED_YEARS;
+      if (Object.keys(change).length === 0) return { accountId: id, archiveYears: (await postalSettings(db, id)).archiveYears, allowed, included };
       const { before, after } = await setArchiveYears(db, id, change, ADMIN_CLI);
-      return { accountId: id, archiveYears: after, previous: before, allowed, included: ARCHIVE_INCLUDED_YEARS };
+      return { accountId: id, archiveYears: after, previous: before, allowed, included };
     }
     case 'key create': {
       const account = required(values, 'account');

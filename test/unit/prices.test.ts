@@ -21,6 +21,8 @@ const ALL_UNITS: PriceUnit[] = [
   'mailing.sheet.color',
   'mailing.electronic',
   'mailing.fallback_hold',
+  'mailing.return_envelope',
+  'mailing.archive_year',
 ];
 
 describe('prices (domain/billing/prices)', () => {

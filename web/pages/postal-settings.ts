@@ -33,10 +33,12 @@ export function postalSettingsSection(session: Session, state: PostalSettingsSta
     ? html`<p id="return-envelope-state">
         Enveloppe retour : <strong>${ENVELOPE_LABELS[returnEnvelope.type]}</strong>, référence opérateur <code>${returnEnvelope.id}</code>.
       </p>`
-    : html`<p id="return-envelope-state">Aucune enveloppe retour : un envoi qui demande options.returnEnvelope est refusé (422 return_envelope_not_configured).</p>`;
+    : html`<p id="return-envelope-state">
+        Aucune enveloppe retour : un envoi qui demande options.returnEnvelope est refusé (422 return_envelope_not_configured).
+      </p>`;
   const archive = html`<p id="archive-state">
-    Archivage chez l’opérateur : lettres simples <strong>${archiveYears.simple === null ? 'par défaut' : years(archiveYears.simple)}</strong>,
-    recommandées <strong>${archiveYears.registered === null ? 'par défaut' : years(archiveYears.registered)}</strong>.
+    Archivage chez l’opérateur : lettres simples <strong>${archiveYears.simple === null ? 'par défaut' : years(archiveYears.simple)}</strong>, recommandées
+    <strong>${archiveYears.registered === null ? 'par défaut' : years(archiveYears.registered)}</strong>.
   </p>`;
   const forms = state.mayChange
     ? html`<form id="return-envelope-form" method="post" action="${BASE}/parametres/enveloppe-retour">

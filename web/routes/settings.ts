@@ -100,7 +100,11 @@ export function settingsRoutes(router: Router, kit: WebKit): void {
       const text = kit.form(ctx, `archive_${api}`).trim();
       const years = text === 'default' ? null : /^\d{1,2}$/.test(text) ? Number(text) : NaN;
       if (years !== null && !isArchiveYears(api, years))
-        return show(ctx, 400, error(`Archivage des lettres ${api === 'simple' ? 'simples' : 'recommandées'} : ${ARCHIVE_YEARS[api].join(', ')} ans, ou par défaut.`));
+        return show(
+          ctx,
+          400,
+          error(`Archivage des lettres ${api === 'simple' ? 'simples' : 'recommandées'} : ${ARCHIVE_YEARS[api].join(', ')} ans, ou par défaut.`),
+        );
       change[api] = years;
     }
     await setArchiveYears(db, user.accountId, change, kit.actor(ctx));
