@@ -158,8 +158,8 @@ describe('Maileva as the postal operator (POSTAL_OPERATOR=maileva, against the s
       body('simple', { returnEnvelope: true, archiveYears: 6, envelopeWindows: 'double', printSenderAddress: true }),
       // The account's archive (10 years) applies to a registered letter that does not say.
       body('ar', { returnEnvelope: true }),
-      // Nothing asked: Maileva's defaults, as before.
-      body('registered', {}),
+      // The included duration asked overrides the account's: no extra line.
+      body('registered', { archiveYears: 3 }),
     ];
     const quotes = await Promise.all(asked.map((b) => call('POST', '/v1/mailing-quotes', { key: configured.liveKey, body: b, baseUrl: services.api.url })));
     const created = [];
@@ -190,7 +190,14 @@ describe('Maileva as the postal operator (POSTAL_OPERATOR=maileva, against the s
     expect(ar).to.deep.include({ return_envelope: envelope, archiving_duration: 10, acknowledgement_of_receipt: true });
     expect(ar).to.not.have.property('envelope_windows_type');
     expect(registered).to.not.have.property('return_envelope');
-    expect(registered!.archiving_duration, "Maileva's default").to.equal(3);
+    expect(registered!.archiving_duration).to.equal(3);
+    // A letter that asks nothing, of an account that configured nothing: none of these fields, Maileva's defaults.
+    const plainId = (await post('simple')).body.id as string;
+    await finished(plainId);
+    const plain = sendingsOf(plainId)[0];
+    expect(plain!.options).to.not.have.property('return_envelope');
+    expect(plain!.options).to.include({ archiving_duration: 0, print_sender_address: false });
+    expect(plain!.options).to.not.have.property('envelope_windows_type');
 
     // Refused before anything is charged: a mail v2 choice for a registered letter, an archive the mode has not, no envelope configured.
     const refused = async (b: object, key: string, code: string, field: string) => {
