@@ -83,7 +83,7 @@ export const ERROR_CODES: { status: number; code: string; condition: string }[] 
   {
     status: 422,
     code: 'return_envelope_not_configured',
-    condition: "options.returnEnvelope while the account has no return envelope configured (its settings in the developer space or the admin CLI)",
+    condition: 'options.returnEnvelope while the account has no return envelope configured (its settings in the developer space or the admin CLI)',
   },
   { status: 422, code: 'unprocessable', condition: 'Other unprocessable request (well-formed but inconsistent), on operations that list 422' },
   { status: 429, code: 'rate_limited', condition: 'More than 120 requests per minute for the key (see `RateLimit-*`)' },

@@ -80,7 +80,9 @@ const postalOperatorOptions = {
     ),
   envelopeWindows: Joi.string()
     .valid(...ENVELOPE_WINDOWS)
-    .description('Simple letters only (422 option_not_available otherwise): a DL envelope with one window (the recipient) or two (the sender too). Absent: the operator\'s choice'),
+    .description(
+      "Simple letters only (422 option_not_available otherwise): a DL envelope with one window (the recipient) or two (the sender too). Absent: the operator's choice",
+    ),
   printSenderAddress: Joi.boolean().description(
     "Simple letters only (422 option_not_available otherwise): the operator prints the sender's address too. Absent: false",
   ),

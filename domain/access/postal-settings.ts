@@ -55,7 +55,9 @@ function settingsOf(row: PostalRow): PostalSettings {
 
 /** The account's postal settings (404 for an unknown account). */
 export async function postalSettings(db: Db, accountId: string): Promise<PostalSettings> {
-  const row = (await db('accounts').where({ id: accountId }).first(...COLUMNS)) as PostalRow | undefined;
+  const row = (await db('accounts')
+    .where({ id: accountId })
+    .first(...COLUMNS)) as PostalRow | undefined;
   if (!row) {
     await requireAccount(db, accountId);
     throw new Error(`account ${accountId} vanished`);
@@ -67,7 +69,12 @@ export async function postalSettings(db: Db, accountId: string): Promise<PostalS
 export async function setReturnEnvelope(db: Db, accountId: string, envelope: ReturnEnvelope | null, actor?: Actor): Promise<{ before: ReturnEnvelope | null }> {
   await requireAccount(db, accountId);
   return db.transaction(async (trx) => {
-    const before = settingsOf((await trx('accounts').where({ id: accountId }).forUpdate().first(...COLUMNS)) as PostalRow).returnEnvelope;
+    const before = settingsOf(
+      (await trx('accounts')
+        .where({ id: accountId })
+        .forUpdate()
+        .first(...COLUMNS)) as PostalRow,
+    ).returnEnvelope;
     await trx('accounts')
       .where({ id: accountId })
       .update({ return_envelope_type: envelope?.type ?? null, return_envelope_id: envelope?.id ?? null });
@@ -94,7 +101,12 @@ export async function setArchiveYears(
 ): Promise<{ before: Record<ArchiveApi, number | null>; after: Record<ArchiveApi, number | null> }> {
   await requireAccount(db, accountId);
   return db.transaction(async (trx) => {
-    const before = settingsOf((await trx('accounts').where({ id: accountId }).forUpdate().first(...COLUMNS)) as PostalRow).archiveYears;
+    const before = settingsOf(
+      (await trx('accounts')
+        .where({ id: accountId })
+        .forUpdate()
+        .first(...COLUMNS)) as PostalRow,
+    ).archiveYears;
     const after = { ...before, ...change };
     await trx('accounts').where({ id: accountId }).update({ archive_years_simple: after.simple, archive_years_registered: after.registered });
     if (before.simple !== after.simple || before.registered !== after.registered)

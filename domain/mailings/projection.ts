@@ -181,7 +181,8 @@ export function endPaidMailing(db: Db, end: EndOfPaidMailing, status: 'canceled'
 }
 
 /** What the filing reads of a mailing's options: printing, and the operator's options resolved at creation (./postal-options.ts). */
-export type FilingOptions = { color?: boolean; duplex?: boolean } & ResolvedPostalOptions & Pick<PostalOptionsRequest, 'envelopeWindows' | 'printSenderAddress'>;
+export type FilingOptions = { color?: boolean; duplex?: boolean } & ResolvedPostalOptions &
+  Pick<PostalOptionsRequest, 'envelopeWindows' | 'printSenderAddress'>;
 
 /** What filing needs of a mailing: its state, mode, number, addresses, options and the letter's layout. */
 
