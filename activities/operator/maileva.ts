@@ -184,6 +184,7 @@ export class MailevaOperator implements PostalOperator {
       status: mailevaStatus(mode, sending, recipient, deliveries),
       ...(recipient.registered_number ? { trackingNumber: recipient.registered_number } : {}),
       ...(typeof recipient.postage_price === 'number' ? { postageCents: Math.round(recipient.postage_price * 100) } : {}),
+      ...(sending.envelope_type ? { envelopeType: sending.envelope_type } : {}),
     };
   }
 

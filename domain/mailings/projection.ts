@@ -293,6 +293,8 @@ export interface OperatorNews {
   trackingNumber?: string;
   /** What the operator charges us for the postage, in cents. */
   postageCents?: number;
+  /** The envelope format the operator chose from the sheet count (Maileva's output-only `envelope_type`: DL, C4, C6). */
+  envelopeType?: string;
 }
 
 /**
@@ -303,6 +305,7 @@ export async function recordOperatorNews(db: Db, mailingId: string, news: Operat
   const change: Record<string, string | number> = {};
   if (news.trackingNumber) change.tracking_number = news.trackingNumber;
   if (news.postageCents !== undefined) change.operator_postage_cents = news.postageCents;
+  if (news.envelopeType) change.operator_envelope_type = news.envelopeType;
   if (!Object.keys(change).length) return undefined;
   const [row] = await db('shipments').where({ id: mailingId }).update(change).returning('amount_cents');
   return row && { amountCents: (row as { amount_cents: number }).amount_cents };
@@ -325,6 +328,8 @@ export interface OperatorCost {
   chargedCents: number;
   /** Null until the operator has priced the letter. */
   operatorPostageCents: number | null;
+  /** The envelope format the operator chose (DL, C4, C6); null until it says. */
+  operatorEnvelopeType: string | null;
   createdAt: string;
 }
 
@@ -343,11 +348,13 @@ export async function operatorCosts(db: Db, options: { accountId?: string; shipm
     'tracking_number',
     'amount_cents',
     'operator_postage_cents',
+    'operator_envelope_type',
     'created_at',
   )) as (Pick<MailingRow, 'id' | 'account_id' | 'mode' | 'status' | 'tracking_number' | 'amount_cents' | 'created_at'> & {
     operator: string | null;
     operator_sending_id: string | null;
     operator_postage_cents: number | null;
+    operator_envelope_type: string | null;
   })[];
   return rows.map((row) => ({
     id: row.id,
@@ -359,6 +366,7 @@ export async function operatorCosts(db: Db, options: { accountId?: string; shipm
     trackingNumber: row.tracking_number,
     chargedCents: row.amount_cents,
     operatorPostageCents: row.operator_postage_cents,
+    operatorEnvelopeType: row.operator_envelope_type,
     createdAt: row.created_at.toISOString(),
   }));
 }

@@ -191,6 +191,9 @@ describe('Maileva as the postal operator (POSTAL_OPERATOR=maileva, against the s
     expect(ar).to.not.have.property('envelope_windows_type');
     expect(registered).to.not.have.property('return_envelope');
     expect(registered!.archiving_duration).to.equal(3);
+    // The envelope Maileva chose (output only): a one-sheet letter with its return envelope goes in a DL, as operators read it.
+    const costs = await admin(['mailing', 'costs', '--id', ids[0]!]);
+    expect(costs.json.mailings[0]).to.include({ id: ids[0], operatorEnvelopeType: 'DL' });
     // A letter that asks nothing, of an account that configured nothing: none of these fields, Maileva's defaults.
     const plainId = (await post('simple')).body.id as string;
     await finished(plainId);
