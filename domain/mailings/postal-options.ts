@@ -61,7 +61,9 @@ export function resolvePostalOptions(
   const notAvailable = (field: string, message: string, details: Record<string, unknown> = {}) =>
     unprocessable(message, { field: `options.${field}`, ...details }, 'option_not_available');
   if (request.channel === 'electronic') {
-    const asked = (['returnEnvelope', 'archiveYears', ...MAIL_V2_ONLY] as const).find((name) => options[name] !== undefined);
+    const asked = (['returnEnvelope', 'archiveYears', ...MAIL_V2_ONLY] as const).find((name) =>
+      name === 'returnEnvelope' ? options.returnEnvelope === true : options[name] !== undefined,
+    );
     if (asked) throw notAvailable(asked, `options.${asked} is a postal operator's option: an electronic registered letter has none.`);
     return { resolved: {}, lines: [] };
   }
