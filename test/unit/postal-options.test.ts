@@ -71,6 +71,9 @@ describe("the operator's options of a mailing (domain/mailings/postal-options.ts
     }
     const electronic = refusal(() => resolvePostalOptions({ mode: 'registered', channel: 'electronic', options: { archiveYears: 6 } }, configured));
     expect([electronic.code, electronic.details]).to.deep.equal(['option_not_available', { field: 'options.archiveYears' }]);
+    expect(resolvePostalOptions({ mode: 'ar', channel: 'electronic', options: { returnEnvelope: false } }, configured).resolved).to.deep.equal({});
+    const envelope = refusal(() => resolvePostalOptions({ mode: 'ar', channel: 'electronic', options: { returnEnvelope: true } }, configured));
+    expect(envelope.details).to.deep.equal({ field: 'options.returnEnvelope' });
     // The account's settings are for paper letters: an electronic one is priced without them.
     expect(resolvePostalOptions({ mode: 'registered', channel: 'electronic', options: {} }, configured)).to.deep.equal({ resolved: {}, lines: [] });
   });
