@@ -1,6 +1,7 @@
 import type { Db } from '../../db/knex.js';
 import { requireAccount } from './accounts.js';
 import { recordAudit, type Actor } from './audit.js';
+import type { ArchiveApi, ReturnEnvelope, ReturnEnvelopeType } from '../mailings/postal-choices.js';
 
 /**
  * An account's postal settings (issue 55, parts 3 and 5), columns of `accounts`: the return
@@ -10,26 +11,16 @@ import { recordAudit, type Actor } from './audit.js';
  * developer space's settings (owners), audit-logged.
  */
 
-/** Maileva's return envelope types: FRANKING_ENVELOPE (to stamp), PREPAID_ENVELOPE (« enveloppe T »). */
-export const RETURN_ENVELOPE_TYPES = ['FRANKING_ENVELOPE', 'PREPAID_ENVELOPE'] as const;
-export type ReturnEnvelopeType = (typeof RETURN_ENVELOPE_TYPES)[number];
-
-export interface ReturnEnvelope {
-  type: ReturnEnvelopeType;
-  /** Maileva's identifier of the envelope (uuid). */
-  id: string;
-}
-
-/** The operator APIs an archive duration belongs to: `simple` (mail v2) and `registered` (registered mail v2, modes registered and ar). */
-export type ArchiveApi = 'simple' | 'registered';
-
-/** `archiving_duration` as each API offers it (mail-v2.yaml: 0, 1, 3, 6, 10; registered-mail-v2.yaml: 3, 6, 10), in years. */
-export const ARCHIVE_YEARS: Readonly<Record<ArchiveApi, readonly number[]>> = { simple: [0, 1, 3, 6, 10], registered: [3, 6, 10] };
-/** Each API's default, included in the mode's price: a longer archive is priced per year beyond it. */
-export const ARCHIVE_INCLUDED_YEARS: Readonly<Record<ArchiveApi, number>> = { simple: 0, registered: 3 };
-
-export const isReturnEnvelopeType = (value: unknown): value is ReturnEnvelopeType => RETURN_ENVELOPE_TYPES.includes(value as ReturnEnvelopeType);
-export const isArchiveYears = (api: ArchiveApi, value: unknown): value is number => ARCHIVE_YEARS[api].includes(value as number);
+export {
+  ARCHIVE_INCLUDED_YEARS,
+  ARCHIVE_YEARS,
+  isArchiveYears,
+  isReturnEnvelopeType,
+  RETURN_ENVELOPE_TYPES,
+  type ArchiveApi,
+  type ReturnEnvelope,
+  type ReturnEnvelopeType,
+} from '../mailings/postal-choices.js';
 
 export interface PostalSettings {
   returnEnvelope: ReturnEnvelope | null;

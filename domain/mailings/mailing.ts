@@ -1,5 +1,5 @@
 import { preparedQuery, type Db, type Tx } from '../../db/knex.js';
-import type { PostalOptionsRequest, ResolvedPostalOptions } from './postal-options.js';
+import type { PostalOptionsRequest, ResolvedPostalOptions } from './postal-choices.js';
 import { MODE_LABELS, PROOF_LABELS, STATUS_LABELS, type Channel, type Fallback, type Mode, type ProofKind, type MailingStatus } from './states.js';
 import type { ConsumerConsent } from './electronic.js';
 

@@ -1,14 +1,14 @@
 import type { Db } from '../../db/knex.js';
 import { unprocessable } from '../errors.js';
+import { postalSettings, type PostalSettings } from '../access/postal-settings.js';
 import {
   ARCHIVE_INCLUDED_YEARS,
   ARCHIVE_YEARS,
   isArchiveYears,
-  postalSettings,
   type ArchiveApi,
-  type PostalSettings,
-  type ReturnEnvelope,
-} from '../access/postal-settings.js';
+  type PostalOptionsRequest,
+  type ResolvedPostalOptions,
+} from './postal-choices.js';
 import { priceLine, type PriceLine } from './pricing.js';
 import type { Mode } from './states.js';
 import type { MailingRequest } from './request.js';
@@ -21,28 +21,7 @@ import type { MailingRequest } from './request.js';
  * duration that applies), so that the filing activity sends them to the operator without a lookup.
  */
 
-/** The options a request may ask (api/schemas/mailings.ts mailingOptions). */
-export interface PostalOptionsRequest {
-  /** Slip the account's return envelope into the letter (422 return_envelope_not_configured without one). */
-  returnEnvelope?: boolean;
-  /** How long the operator archives the letter, in years (each mode's values: ARCHIVE_YEARS); absent: the account's setting, else the API's default. */
-  archiveYears?: number;
-  /** Mail v2 only (mode simple): a DL envelope with one window (the recipient) or two (the sender too). */
-  envelopeWindows?: EnvelopeWindows;
-  /** Mail v2 only (mode simple): the operator prints the sender's address (Maileva's print_sender_address). */
-  printSenderAddress?: boolean;
-}
-
-export const ENVELOPE_WINDOWS = ['simple', 'double'] as const;
-export type EnvelopeWindows = (typeof ENVELOPE_WINDOWS)[number];
-
-/** What the mailing's options record for its filing, resolved at creation (activities/operator/*). */
-export interface ResolvedPostalOptions {
-  /** The account's return envelope as configured when the mailing was created. */
-  returnEnvelopeRef?: ReturnEnvelope;
-  /** The archive duration sent to the operator, when the request or the account chose one. */
-  archiveYears?: number;
-}
+export { ENVELOPE_WINDOWS, type EnvelopeWindows, type PostalOptionsRequest, type ResolvedPostalOptions } from './postal-choices.js';
 
 export const archiveApiOf = (mode: Mode): ArchiveApi => (mode === 'simple' ? 'simple' : 'registered');
 

@@ -1,5 +1,5 @@
 import { preparedQuery, type Db, type Tx } from '../../db/knex.js';
-import type { PostalOptionsRequest, ResolvedPostalOptions } from './postal-options.js';
+import type { PostalOptionsRequest, ResolvedPostalOptions } from './postal-choices.js';
 import { refund } from '../billing/ledger.js';
 import type { LetterDocument } from '../letters/render.js';
 import type { DeliveryTarget } from '../webhooks/event-types.js';

@@ -1,7 +1,7 @@
 import type { AddressPlacement } from './own-pdf.js';
 import type { ConsumerConsent } from './electronic.js';
 import type { Channel, Fallback, Mode } from './states.js';
-import type { PostalOptionsRequest, ResolvedPostalOptions } from './postal-options.js';
+import type { PostalOptionsRequest, ResolvedPostalOptions } from './postal-choices.js';
 
 /** `electronic` of POST /v1/mailings: who the recipient is for the law, the consent a consumer gave, and the fallback. */
 export interface ElectronicRequest {
