@@ -80,6 +80,17 @@ export const ERROR_CODES: { status: number; code: string; condition: string }[] 
     condition:
       "A live electronic letter while the account's sender identity is not verified at the provider (`details.identity`); requested in the developer space",
   },
+  {
+    status: 422,
+    code: 'option_not_available',
+    condition:
+      "An operator's option the mode does not offer (`details.field`): options.envelopeWindows or options.printSenderAddress for a registered letter, an options.archiveYears value the mode's archive does not have (`details.allowed`), any of them on the electronic channel",
+  },
+  {
+    status: 422,
+    code: 'return_envelope_not_configured',
+    condition: 'options.returnEnvelope while the account has no return envelope configured (its settings in the developer space or the admin CLI)',
+  },
   { status: 422, code: 'unprocessable', condition: 'Other unprocessable request (well-formed but inconsistent), on operations that list 422' },
   { status: 429, code: 'rate_limited', condition: 'More than 120 requests per minute for the key (see `RateLimit-*`)' },
   { status: 429, code: 'test_quota_exceeded', condition: 'Sandbox daily quota exceeded' },

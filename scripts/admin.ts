@@ -17,6 +17,17 @@ import { aiProvider } from '../domain/privacy/processors.js';
 import { pendingProductionAccess } from '../domain/access/production-requests.js';
 import { DomainError, NotFound } from '../domain/errors.js';
 import { eraseMailingPersonalData } from '../domain/privacy/erasure.js';
+import {
+  ARCHIVE_INCLUDED_YEARS,
+  ARCHIVE_YEARS,
+  isArchiveYears,
+  isReturnEnvelopeType,
+  postalSettings,
+  RETURN_ENVELOPE_TYPES,
+  setArchiveYears,
+  setReturnEnvelope,
+  type ArchiveApi,
+} from '../domain/access/postal-settings.js';
 import { isAllowedRetention, MAILING_RETENTION_MAX_DAYS, MAILING_RETENTION_MIN_DAYS } from '../domain/privacy/retention.js';
 import { listDeliveries } from '../domain/webhooks/deliveries.js';
 import { isScope, SCOPES, type Scope } from '../domain/access/scopes.js';
@@ -62,6 +73,8 @@ const usage = `usage:
   admin account pending
   admin account ai-enable|ai-disable --account ID
   admin account retention --account ID [--days N]
+  admin account return-envelope --account ID [--type FRANKING_ENVELOPE|PREPAID_ENVELOPE --id UUID | --clear]
+  admin account archive --account ID [--simple 0|1|3|6|10|default] [--registered 3|6|10|default]
   admin account export --account ID --out FILE
   admin account close --account ID [--now]
   admin account close-cancel --account ID
@@ -191,6 +204,42 @@ async function run(db: Db, command: string, values: Record<string, string | bool
       const { before } = await setAccountRetentionDays(db, id, days, ADMIN_CLI);
       return { accountId: id, retentionDays: days, previousDays: before, ...bounds };
     }
+    case 'account return-envelope': {
+      // The account's return envelope at the operator (docs/operators.md): shown, set (--type and --id) or removed (--clear).
+      const id = required(values, 'account');
+      await accountExists(db, id);
+      if (values.clear === true) {
+        const { before } = await setReturnEnvelope(db, id, null, ADMIN_CLI);
+        return { accountId: id, returnEnvelope: null, previous: before };
+      }
+      if (values.type === undefined && values.id === undefined) return { accountId: id, returnEnvelope: (await postalSettings(db, id)).returnEnvelope };
+      const type = required(values, 'type');
+      const envelopeId = required(values, 'id');
+      if (!isReturnEnvelopeType(type)) throw new CliError('invalid_arguments', `--type is ${RETURN_ENVELOPE_TYPES.join(' or ')}`, 1);
+      if (!UUID.test(envelopeId)) throw new CliError('invalid_arguments', "--id is the operator's envelope identifier (a UUID)", 1);
+      const envelope = { type, id: envelopeId.toLowerCase() };
+      const { before } = await setReturnEnvelope(db, id, envelope, ADMIN_CLI);
+      return { accountId: id, returnEnvelope: envelope, previous: before };
+    }
+    case 'account archive': {
+      // How long the operator archives the account's letters, per API (docs/operators.md); "default": the API's own.
+      const id = required(values, 'account');
+      await accountExists(db, id);
+      const allowed = { simple: ARCHIVE_YEARS.simple, registered: ARCHIVE_YEARS.registered };
+      const change: Partial<Record<ArchiveApi, number | null>> = {};
+      for (const api of ['simple', 'registered'] as const) {
+        const given = values[api];
+        if (given === undefined) continue;
+        const years = given === 'default' ? null : /^\d{1,2}$/.test(String(given)) ? Number(given) : NaN;
+        if (years !== null && !isArchiveYears(api, years))
+          throw new CliError('invalid_arguments', `--${api} is one of ${ARCHIVE_YEARS[api].join(', ')} (years) or default`, 1);
+        change[api] = years;
+      }
+      const included = ARCHIVE_INCLUDED_YEARS;
+      if (Object.keys(change).length === 0) return { accountId: id, archiveYears: (await postalSettings(db, id)).archiveYears, allowed, included };
+      const { before, after } = await setArchiveYears(db, id, change, ADMIN_CLI);
+      return { accountId: id, archiveYears: after, previous: before, allowed, included };
+    }
     case 'key create': {
       const account = required(values, 'account');
       await accountExists(db, account);
@@ -306,6 +355,10 @@ async function main(): Promise<number> {
         days: { type: 'string' },
         out: { type: 'string' },
         now: { type: 'boolean' },
+        type: { type: 'string' },
+        clear: { type: 'boolean' },
+        simple: { type: 'string' },
+        registered: { type: 'string' },
       },
     });
   } catch (error) {

@@ -20,6 +20,7 @@ import {
   type OperatorRecords,
   type PostalOperator,
 } from './postal-operator.js';
+import { mailevaOptionFields } from './maileva-options.js';
 
 /** Our modes on Maileva's APIs: simple letters on mail v2, registered ones (AR or not) on registered_mail v2. */
 export const apiOf = (mode: Mode): MailevaApi => (mode === 'simple' ? 'mail' : 'registered_mail');
@@ -178,8 +179,13 @@ export class MailevaOperator implements PostalOperator {
       notification_email: this.notificationEmail,
       ...senderLines(filing.sender),
     };
-    if (filing.mode === 'simple') return { ...common, print_sender_address: false };
-    return { ...common, acknowledgement_of_receipt: filing.mode === 'ar', acknowledgement_of_receipt_scanning: filing.mode === 'ar' };
+    if (filing.mode === 'simple') return { ...common, print_sender_address: false, ...mailevaOptionFields(filing) };
+    return {
+      ...common,
+      acknowledgement_of_receipt: filing.mode === 'ar',
+      acknowledgement_of_receipt_scanning: filing.mode === 'ar',
+      ...mailevaOptionFields(filing),
+    };
   }
 
   async trackingStatus(mailingId: string, mode: Mode): Promise<OperatorNews> {
@@ -190,6 +196,7 @@ export class MailevaOperator implements PostalOperator {
       status: mailevaStatus(mode, sending, recipient, deliveries),
       ...(recipient.registered_number ? { trackingNumber: recipient.registered_number } : {}),
       ...(typeof recipient.postage_price === 'number' ? { postageCents: Math.round(recipient.postage_price * 100) } : {}),
+      ...(sending.envelope_type ? { envelopeType: sending.envelope_type } : {}),
     };
   }
 

@@ -1,5 +1,5 @@
 import type { PostalAddress } from '../../domain/catalogue/catalogue.js';
-import type { OperatorNews, OperatorReference } from '../../domain/mailings/projection.js';
+import type { FilingOptions, OperatorNews, OperatorReference } from '../../domain/mailings/projection.js';
 import type { Mode, ProofKind } from '../../domain/mailings/states.js';
 
 export interface Filing {
@@ -11,7 +11,8 @@ export interface Filing {
   title: string;
   sender: PostalAddress;
   recipient: PostalAddress;
-  options: { color?: boolean; duplex?: boolean };
+  /** Printing, and the operator's options resolved at creation (domain/mailings/postal-options.ts). */
+  options: FilingOptions;
 }
 
 /** The operator certainly did not take the letter (it refused or could not be reached before sending). */

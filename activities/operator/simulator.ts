@@ -5,6 +5,7 @@ import { PATHS, type Mode, type ProofKind } from '../../domain/mailings/states.j
 import { simulatorDocument } from './simulator-documents.js';
 import { OperatorRejectedError, OperatorUnavailableError, type Filing, type PostalOperator } from './postal-operator.js';
 import { pdfPageCount } from '../pdf.js';
+import { mailevaOptionFields } from './maileva-options.js';
 
 export interface SimulatorSettings {
   /** Time between two automatic steps (OPERATOR_STEP_DELAY). */
@@ -50,6 +51,8 @@ export class SimulatedOperator implements PostalOperator {
         tracking_number: filing.trackingNumber,
         sender_lines: addressLines(filing.sender),
         recipient_lines: addressLines(filing.recipient),
+        // The operator's options it was asked (docs/operators.md): accepted as Maileva accepts them.
+        options: JSON.stringify(simulatorOptions(filing)),
       });
   }
 
@@ -92,6 +95,11 @@ export class SimulatedOperator implements PostalOperator {
         : { at: new Date(row.filed_at.getTime() + deliveredAfterSteps * this.settings.stepDelayMs) }),
     });
   }
+}
+
+/** The operator's options of a filing as the simulator records them (`operator_filings.options`), with Maileva's field names. */
+export function simulatorOptions(filing: Pick<Filing, 'mode' | 'options'>): Record<string, unknown> {
+  return mailevaOptionFields(filing);
 }
 
 /** What the simulator's documents are made from (operator_filings). */

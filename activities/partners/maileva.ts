@@ -26,6 +26,8 @@ export interface Sending {
   deposit_proof_url?: string;
   documents_count?: number;
   recipients_counts?: { total?: number };
+  /** Output only: the envelope Maileva chose from the sheet count (DL, C4, C6). */
+  envelope_type?: string;
 }
 
 export interface Recipient {

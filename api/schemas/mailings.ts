@@ -13,6 +13,8 @@ export const sendAt = Joi.string()
   );
 import { ADDRESS_PLACEMENTS } from '../../domain/mailings/own-pdf.js';
 import { ADDRESS_CHECKS } from '../../domain/mailings/request.js';
+import { ENVELOPE_WINDOWS } from '../../domain/mailings/postal-options.js';
+import { ARCHIVE_YEARS } from '../../domain/access/postal-settings.js';
 
 /**
  * An address as sent; its postal rules (6 lines of 38 characters, a real postcode and commune in
@@ -71,6 +73,27 @@ export const mailingLetter = Joi.alternatives(catalogueLetter, freeLetter, ownPd
 export const mailingRecipient = Joi.alternatives(postalAddress, siretRecipient);
 export const mailingReference = Joi.string().max(30).description('Your own reference (at most 30 characters), filterable');
 
+/** The operator's envelope, return envelope and archive options (issue 55; domain/mailings/postal-options.ts checks them per mode). */
+const postalOperatorOptions = {
+  returnEnvelope: Joi.boolean().description(
+    "true: the account's pre-addressed return envelope (its settings: type and the operator's reference) is slipped into the letter, priced mailing.return_envelope; 422 return_envelope_not_configured when the account has none. A prepaid one (« enveloppe T ») is left out by the operator for a recipient outside metropolitan France and the overseas departments",
+  ),
+  archiveYears: Joi.number()
+    .integer()
+    .valid(...ARCHIVE_YEARS.simple)
+    .description(
+      "Years the operator archives the letter and its proofs: simple 0, 1, 3, 6 or 10 (0 included), registered and ar 3, 6 or 10 (3 included; 422 option_not_available otherwise); each year beyond the included ones is a mailing.archive_year. Absent: the account's setting, else the included duration",
+    ),
+  envelopeWindows: Joi.string()
+    .valid(...ENVELOPE_WINDOWS)
+    .description(
+      "Simple letters only (422 option_not_available otherwise): a DL envelope with one window (the recipient) or two (the sender too). Absent: the operator's choice",
+    ),
+  printSenderAddress: Joi.boolean().description(
+    "Simple letters only (422 option_not_available otherwise): the operator prints the sender's address too. Absent: false",
+  ),
+};
+
 export const mailingOptions = Joi.object({
   color: Joi.boolean().default(false),
   duplex: Joi.boolean().default(false),
@@ -85,6 +108,7 @@ export const mailingOptions = Joi.object({
     .description(
       'strict: a recipient address the national address base does not confirm is refused (422 address_invalid with details.suggestions); lenient: it is posted as given, with an address_unverified warning. Absent: strict, or lenient for accounts opened before 2026-11-25 (no request that worked is refused). The base holds French addresses only: for a recipient abroad it does not apply (an address_check_not_applied warning when given)',
     ),
+  ...postalOperatorOptions,
 }).default({ color: false, duplex: false, emailCopy: false });
 
 /** The recipient's email: the electronic channel's address, or where options.emailCopy goes. */

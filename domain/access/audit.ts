@@ -55,6 +55,8 @@ export const AUDIT_ACTIONS = [
   'team.role_changed',
   'team.removed',
   'account.retention_changed',
+  'account.return_envelope_changed',
+  'account.archive_changed',
   'mailing.erased',
   'sender_identity.requested',
 ] as const;

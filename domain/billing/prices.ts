@@ -18,7 +18,9 @@ export type PriceUnit =
   | 'mailing.electronic'
   | 'mailing.fallback_hold'
   | 'mailing.zone.europe'
-  | 'mailing.zone.world';
+  | 'mailing.zone.world'
+  | 'mailing.return_envelope'
+  | 'mailing.archive_year';
 
 export interface PriceTable {
   currency: 'EUR';

@@ -30,8 +30,8 @@ export async function accountCaller(db: Db, accountId: string, mode: KeyMode): P
 }
 
 /** The PDF a mailing would print: page 1 of an own PDF, the rendered letter otherwise. Every check of the quote runs first; nothing is charged. */
-export async function mailingPreviewPdf(deps: Deps, caller: Pick<Caller, 'addressCheckDefault'>, request: MailingRequest): Promise<Uint8Array> {
-  const prepared = await prepareMailing(deps, request, caller.addressCheckDefault);
+export async function mailingPreviewPdf(deps: Deps, caller: Pick<Caller, 'addressCheckDefault' | 'accountId'>, request: MailingRequest): Promise<Uint8Array> {
+  const prepared = await prepareMailing(deps, request, caller.addressCheckDefault, caller.accountId);
   if (prepared.ownPdf) return firstPageOf(Buffer.from((request.letter as { pdf: string }).pdf, 'base64'));
   return deps.workflows.letters.run('letterPdf', [prepared.letter.layout!], { idPrefix: 'letter-pdf' });
 }

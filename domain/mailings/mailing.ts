@@ -1,4 +1,5 @@
 import { preparedQuery, type Db, type Tx } from '../../db/knex.js';
+import type { PostalOptionsRequest, ResolvedPostalOptions } from './postal-choices.js';
 import { MODE_LABELS, PROOF_LABELS, STATUS_LABELS, type Channel, type Fallback, type Mode, type ProofKind, type MailingStatus } from './states.js';
 import type { ConsumerConsent } from './electronic.js';
 
@@ -83,7 +84,8 @@ export interface MailingRow {
   recipient: PostalAddress;
   recipient_email: string | null;
   reference: string;
-  options: { color?: boolean; duplex?: boolean; emailCopy?: boolean; addressCheck?: AddressCheck; addressPlacement?: AddressPlacement };
+  options: { color?: boolean; duplex?: boolean; emailCopy?: boolean; addressCheck?: AddressCheck; addressPlacement?: AddressPlacement } & PostalOptionsRequest &
+    ResolvedPostalOptions;
   document: MailingDocument;
   warnings: RequestWarning[];
   amount_cents: number;

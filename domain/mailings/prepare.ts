@@ -7,7 +7,8 @@ import { isOwnPdfRequest, prepareOwnPdf, type PreparedOwnPdf } from './own-pdf-l
 import { printedRecipient } from './printed-recipient.js';
 import { checkChannel } from './electronic-request.js';
 import { addressCheckWarnings, checkDestination, withZone } from './destination.js';
-import { electronicMailingPrice, flatMailingPrice, type MailingPrice } from './pricing.js';
+import { electronicMailingPrice, flatMailingPrice, withOptionLines, type MailingPrice } from './pricing.js';
+import { resolvePostalOptions, settingsForRequest } from './postal-options.js';
 import type { AddressCheck, AddressedMailingRequest, MailingRequest } from './request.js';
 import { checkSendAt } from './send-date-check.js';
 import { withRecipientAddress } from './siret-recipient.js';
@@ -29,23 +30,32 @@ export interface PreparedMailing {
  * no geocoder call); then the recipient against the national address base (strict unless the
  * request or its account's default says lenient; an address abroad is not in that base: the
  * postal rules of its country, ./countries.ts). The mode must reach the recipient's country, and a
- * letter abroad adds its zone's price line (./destination.ts). Nothing is charged.
+ * letter abroad adds its zone's price line (./destination.ts). The operator's options (a return
+ * envelope, the archive, the envelope: ./postal-options.ts) are checked against the mode and the
+ * account's settings (read when `accountId` is given) before any partner is called. Nothing is charged.
  */
-export async function prepareMailing(deps: Deps, given: MailingRequest, addressCheckDefault: AddressCheck = 'strict'): Promise<PreparedMailing> {
+export async function prepareMailing(
+  deps: Deps,
+  given: MailingRequest,
+  addressCheckDefault: AddressCheck = 'strict',
+  accountId?: string,
+): Promise<PreparedMailing> {
+  const postal = resolvePostalOptions(given, await settingsForRequest(deps.db, accountId, given));
   const addressed = await withRecipientAddress(deps, given);
-  // The check the request asks for, else its account's default; recorded with the mailing's options.
+  // The check the request asks for, else its account's default; recorded with the mailing's options
+  // (with what the operator's options resolved to, for the filing).
   const addressCheck = given.options.addressCheck ?? addressCheckDefault;
-  const request = { ...addressed, options: { ...addressed.options, addressCheck } };
+  const request = { ...addressed, options: { ...addressed.options, addressCheck, ...postal.resolved } };
   const problems = [...addressProblems(request.sender, 'sender'), ...(request.recipient ? addressProblems(request.recipient, 'recipient') : [])];
   if (problems.length)
     throw unprocessable(`Invalid postal address: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}.`, problems, 'address_invalid');
   checkDestination(request);
   checkSendAt(request.sendAt);
   checkChannel(request);
-  // The electronic price stands on the paper one (its zone included): a paper fallback holds it (./pricing.ts).
-  const priced = (paper: MailingPrice): MailingPrice => {
-    const zoned = withZone(paper, request);
-    return request.channel === 'electronic' && request.electronic ? electronicMailingPrice(zoned, request.electronic.fallback) : zoned;
+  // The electronic price stands on the paper one (its zone and options included): a paper fallback holds it (./pricing.ts).
+  const priced = (letter: MailingPrice): MailingPrice => {
+    const paper = withOptionLines(withZone(letter, request), postal.lines);
+    return request.channel === 'electronic' && request.electronic ? electronicMailingPrice(paper, request.electronic.fallback) : paper;
   };
   const abroad = addressCheckWarnings(given, request);
   if (!isOwnPdfRequest(request)) {

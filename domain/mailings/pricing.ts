@@ -19,7 +19,8 @@ export interface MailingPrice {
   lines: PriceLine[];
 }
 
-const line = (unit: PriceUnit, quantity: number): PriceLine => ({ unit, quantity, amountCents: priceOf(unit) * quantity });
+export const priceLine = (unit: PriceUnit, quantity: number): PriceLine => ({ unit, quantity, amountCents: priceOf(unit) * quantity });
+const line = priceLine;
 
 function total(lines: PriceLine[], sheets: number | null, pages: number | null): MailingPrice {
   const amountCents = lines.reduce((sum, l) => sum + l.amountCents, 0);
@@ -69,4 +70,9 @@ export function fallbackHoldOf(price: MailingPrice): number {
 export function zoneSurcharge(price: MailingPrice, zone: Zone): MailingPrice {
   if (zone !== 'europe' && zone !== 'world') return price;
   return total([...price.lines, line(`mailing.zone.${zone}`, 1)], price.sheets, price.pages);
+}
+
+/** A price with the lines of the operator's options (a return envelope, a longer archive: ./postal-options.ts) added. */
+export function withOptionLines(price: MailingPrice, lines: PriceLine[]): MailingPrice {
+  return lines.length ? total([...price.lines, ...lines], price.sheets, price.pages) : price;
 }

@@ -1,4 +1,5 @@
 import { preparedQuery, type Db, type Tx } from '../../db/knex.js';
+import type { PostalOptionsRequest, ResolvedPostalOptions } from './postal-choices.js';
 import { refund } from '../billing/ledger.js';
 import type { LetterDocument } from '../letters/render.js';
 import type { DeliveryTarget } from '../webhooks/event-types.js';
@@ -179,7 +180,12 @@ export function endPaidMailing(db: Db, end: EndOfPaidMailing, status: 'canceled'
   });
 }
 
+/** What the filing reads of a mailing's options: printing, and the operator's options resolved at creation (./postal-options.ts). */
+export type FilingOptions = { color?: boolean; duplex?: boolean } & ResolvedPostalOptions &
+  Pick<PostalOptionsRequest, 'envelopeWindows' | 'printSenderAddress'>;
+
 /** What filing needs of a mailing: its state, mode, number, addresses, options and the letter's layout. */
+
 export interface FilingCandidate {
   status: MailingStatus;
   mode: Mode;
@@ -188,7 +194,7 @@ export interface FilingCandidate {
   title: string;
   sender: PostalAddress;
   recipient: PostalAddress;
-  options: { color?: boolean; duplex?: boolean };
+  options: FilingOptions;
   layout: LetterDocument | null;
   /** The operator an earlier attempt handed it to, if any. */
   operator: string | null;
@@ -287,6 +293,8 @@ export interface OperatorNews {
   trackingNumber?: string;
   /** What the operator charges us for the postage, in cents. */
   postageCents?: number;
+  /** The envelope format the operator chose from the sheet count (Maileva's output-only `envelope_type`: DL, C4, C6). */
+  envelopeType?: string;
 }
 
 /**
@@ -297,6 +305,7 @@ export async function recordOperatorNews(db: Db, mailingId: string, news: Operat
   const change: Record<string, string | number> = {};
   if (news.trackingNumber) change.tracking_number = news.trackingNumber;
   if (news.postageCents !== undefined) change.operator_postage_cents = news.postageCents;
+  if (news.envelopeType) change.operator_envelope_type = news.envelopeType;
   if (!Object.keys(change).length) return undefined;
   const [row] = await db('shipments').where({ id: mailingId }).update(change).returning('amount_cents');
   return row && { amountCents: (row as { amount_cents: number }).amount_cents };
@@ -319,6 +328,8 @@ export interface OperatorCost {
   chargedCents: number;
   /** Null until the operator has priced the letter. */
   operatorPostageCents: number | null;
+  /** The envelope format the operator chose (DL, C4, C6); null until it says. */
+  operatorEnvelopeType: string | null;
   createdAt: string;
 }
 
@@ -337,11 +348,13 @@ export async function operatorCosts(db: Db, options: { accountId?: string; shipm
     'tracking_number',
     'amount_cents',
     'operator_postage_cents',
+    'operator_envelope_type',
     'created_at',
   )) as (Pick<MailingRow, 'id' | 'account_id' | 'mode' | 'status' | 'tracking_number' | 'amount_cents' | 'created_at'> & {
     operator: string | null;
     operator_sending_id: string | null;
     operator_postage_cents: number | null;
+    operator_envelope_type: string | null;
   })[];
   return rows.map((row) => ({
     id: row.id,
@@ -353,6 +366,7 @@ export async function operatorCosts(db: Db, options: { accountId?: string; shipm
     trackingNumber: row.tracking_number,
     chargedCents: row.amount_cents,
     operatorPostageCents: row.operator_postage_cents,
+    operatorEnvelopeType: row.operator_envelope_type,
     createdAt: row.created_at.toISOString(),
   }));
 }

@@ -1,6 +1,7 @@
 import type { AddressPlacement } from './own-pdf.js';
 import type { ConsumerConsent } from './electronic.js';
 import type { Channel, Fallback, Mode } from './states.js';
+import type { PostalOptionsRequest, ResolvedPostalOptions } from './postal-choices.js';
 
 /** `electronic` of POST /v1/mailings: who the recipient is for the law, the consent a consumer gave, and the fallback. */
 export interface ElectronicRequest {
@@ -41,7 +42,9 @@ export interface MailingRequest {
   recipient?: MailingAddressInput | SiretRecipientInput;
   recipientEmail?: string;
   reference?: string;
-  options: { color: boolean; duplex: boolean; emailCopy: boolean; addressCheck?: AddressCheck; addressPlacement?: AddressPlacement };
+  options: { color: boolean; duplex: boolean; emailCopy: boolean; addressCheck?: AddressCheck; addressPlacement?: AddressPlacement } & PostalOptionsRequest &
+    /** Added by the checks (./postal-options.ts), never by a client: what the filing sends to the operator. */
+    ResolvedPostalOptions;
   /** The day the letter is filed (YYYY-MM-DD, Europe/Paris); absent: at once (domain/mailings/send-date-check.ts). */
   sendAt?: string;
   /** paper (the default, and absent in requests built before it existed) or electronic (./electronic-request.ts). */

@@ -104,6 +104,15 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     reason: 'A qualified electronic letter names its verified sender (CPCE R53-1); the check is made once per account',
     appliedBy: "kept with the account; the person's name and email erased when the account is closed",
   },
+  {
+    data: "The postal operator's archive of a posted letter and its proofs (Maileva's, outside this service)",
+    duration:
+      "The mailing's archive duration: options.archiveYears, else the account's setting, else the operator's default (none for a simple letter, 3 years for a registered one); 0, 1, 3, 6 or 10 years, at least 3 for a registered letter",
+    reason:
+      'Chosen by the customer, who pays each year beyond the default (mailing.archive_year): the operator, our sub-processor, keeps the printed letter and its proofs that long for the customer to retrieve beyond its own copies',
+    appliedBy:
+      "the operator, from Maileva's `archiving_duration` sent with each sending (the bundled simulator records it in `operator_filings.options`); our erasure does not reach the operator's archive",
+  },
 ];
 
 /** Whether `days` is an allowed retention period for an account. */

@@ -14,6 +14,7 @@ import {
 } from '../support/maileva-server.js';
 import { stack } from '../support/stack.js';
 import { textPdf } from '../support/own-pdfs.js';
+import { setArchiveYears, setReturnEnvelope, type ReturnEnvelope } from '../../domain/access/postal-settings.js';
 
 /** An API and a worker on their own task queue, whose postal operator is Maileva at `standIn`. */
 function mailevaServices(standIn: MailevaStandIn, taskQueue: string): IsolatedServices {
@@ -145,6 +146,70 @@ describe('Maileva as the postal operator (POSTAL_OPERATOR=maileva, against the s
       chargedCents: cost(registered).amount_cents,
       operatorPostageCents: Math.round(MAILEVA_STAND_IN_PRICES.registered * 100),
     });
+  });
+
+  it('the return envelope, the archive and the envelope’s windows reach Maileva with its field names; the quote equals the debit', async () => {
+    const envelope = { type: 'PREPAID_ENVELOPE', id: '6d1f7a52-0c3e-4b8f-9a27-5e4c1d2b3a90' };
+    const configured = await createAccount({ balanceCents: 100_000 });
+    await setReturnEnvelope(stack().db, configured.id, envelope as ReturnEnvelope);
+    await setArchiveYears(stack().db, configured.id, { registered: 10 });
+    const body = (mode: string, options: Record<string, unknown>) => ({ mode, letter: freeLetter, sender, recipient, options });
+    const asked = [
+      body('simple', { returnEnvelope: true, archiveYears: 6, envelopeWindows: 'double', printSenderAddress: true }),
+      // The account's archive (10 years) applies to a registered letter that does not say.
+      body('ar', { returnEnvelope: true }),
+      // The included duration asked overrides the account's: no extra line.
+      body('registered', { archiveYears: 3 }),
+    ];
+    const quotes = await Promise.all(asked.map((b) => call('POST', '/v1/mailing-quotes', { key: configured.liveKey, body: b, baseUrl: services.api.url })));
+    const created = [];
+    for (const [i, b] of asked.entries()) {
+      const before = await balanceOf(configured.id);
+      const response = await call('POST', '/v1/mailings', { key: configured.liveKey, body: b, baseUrl: services.api.url });
+      expect(response.status, JSON.stringify(response.body)).to.equal(201);
+      expect(response.body.amountCents, 'the quote equals the amount').to.equal(quotes[i]!.body.amountCents);
+      expect(before - (await balanceOf(configured.id)), 'the quote equals the debit').to.equal(quotes[i]!.body.amountCents);
+      created.push(response);
+    }
+    expect(quotes[0]!.body.lines.map((l: { unit: string; quantity: number }) => [l.unit, l.quantity])).to.deep.equal([
+      ['mailing.simple', 1],
+      ['mailing.return_envelope', 1],
+      ['mailing.archive_year', 6],
+    ]);
+    expect(quotes[1]!.body.lines.map((l: { unit: string; quantity: number }) => [l.unit, l.quantity])).to.deep.equal([
+      ['mailing.ar', 1],
+      ['mailing.return_envelope', 1],
+      ['mailing.archive_year', 7],
+    ]);
+    expect(quotes[2]!.body.lines).to.have.length(1);
+    const ids = created.map((r) => r.body.id as string);
+    await Promise.all(ids.map((id) => finished(id)));
+
+    const [simple, ar, registered] = ids.map((id) => sendingsOf(id)[0]!.options);
+    expect(simple).to.deep.include({ return_envelope: envelope, archiving_duration: 6, envelope_windows_type: 'DOUBLE', print_sender_address: true });
+    expect(ar).to.deep.include({ return_envelope: envelope, archiving_duration: 10, acknowledgement_of_receipt: true });
+    expect(ar).to.not.have.property('envelope_windows_type');
+    expect(registered).to.not.have.property('return_envelope');
+    expect(registered!.archiving_duration).to.equal(3);
+    // The envelope Maileva chose (output only): a one-sheet letter with its return envelope goes in a DL, as operators read it.
+    const costs = await admin(['mailing', 'costs', '--id', ids[0]!]);
+    expect(costs.json.mailings[0]).to.include({ id: ids[0], operatorEnvelopeType: 'DL' });
+    // A letter that asks nothing, of an account that configured nothing: none of these fields, Maileva's defaults.
+    const plainId = (await post('simple')).body.id as string;
+    await finished(plainId);
+    const plain = sendingsOf(plainId)[0];
+    expect(plain!.options).to.not.have.property('return_envelope');
+    expect(plain!.options).to.include({ archiving_duration: 0, print_sender_address: false });
+    expect(plain!.options).to.not.have.property('envelope_windows_type');
+
+    // Refused before anything is charged: a mail v2 choice for a registered letter, an archive the mode has not, no envelope configured.
+    const refused = async (b: object, key: string, code: string, field: string) => {
+      const answer = await call('POST', '/v1/mailings', { key, body: b, baseUrl: services.api.url });
+      expect([answer.status, answer.body.error.code, answer.body.error.details.field], JSON.stringify(answer.body)).to.deep.equal([422, code, field]);
+    };
+    await refused(body('registered', { envelopeWindows: 'simple' }), configured.liveKey, 'option_not_available', 'options.envelopeWindows');
+    await refused(body('ar', { archiveYears: 1 }), configured.liveKey, 'option_not_available', 'options.archiveYears');
+    await refused(body('simple', { returnEnvelope: true }), account.liveKey, 'return_envelope_not_configured', 'options.returnEnvelope');
   });
 
   it('a customer’s own PDF reaches Maileva after our address sheet, in colour and duplex as asked', async () => {

@@ -1416,9 +1416,11 @@ export class MailevaStandIn {
     const pages = sending.documents.reduce((total, document) => total + document.pagesCount, 0);
     const sheets = sending.documents.reduce((total, document) => total + (duplex ? Math.ceil(document.pagesCount / 2) : document.pagesCount), 0);
     const optional = sending.fields.optional_address_sheet === true;
+    // A return envelope counts as a sheet of the envelope (the rule's "enveloppe retour incluse").
+    const returnEnvelope = sending.fields.return_envelope ? 1 : 0;
     // "1 à 5 feuilles (feuille porte-adresse … incluses) : enveloppe DL. 6 à 45 feuilles (hors feuille porte-adresse …) : enveloppe C4",
     // where the address sheet is imposed (system_address_sheet) and not billed.
-    if (sheets + (optional ? 1 : 0) <= 5) {
+    if (sheets + returnEnvelope + (optional ? 1 : 0) <= 5) {
       const extra = optional ? 1 : 0;
       recipient.counts = { pages: pages + extra, billedPages: pages + extra, sheets: sheets + extra, envelope: 'DL', systemAddressSheet: false };
     } else {

@@ -23,6 +23,8 @@ const ALL_UNITS: PriceUnit[] = [
   'mailing.fallback_hold',
   'mailing.zone.europe',
   'mailing.zone.world',
+  'mailing.return_envelope',
+  'mailing.archive_year',
 ];
 
 describe('prices (domain/billing/prices)', () => {

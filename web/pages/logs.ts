@@ -133,6 +133,8 @@ const ACTION_TEXT: Record<AuditAction, string> = {
   'team.role_changed': 'Rôle d’un membre changé',
   'team.removed': 'Membre retiré',
   'account.retention_changed': 'Durée de conservation des envois changée',
+  'account.return_envelope_changed': 'Enveloppe retour du compte changée',
+  'account.archive_changed': 'Durée d’archivage chez l’opérateur changée',
   'mailing.erased': 'Données personnelles d’un envoi effacées',
   'sender_identity.requested': 'Vérification de l’identité d’expéditeur (LRE) demandée',
 };

@@ -1,4 +1,5 @@
 import { html, type Html } from '../html.js';
+import { postalSettingsSection, type PostalSettingsState } from './postal-settings.js';
 import type { Session } from '../../domain/developers/sessions.js';
 import { PASSWORD_MIN_LENGTH } from '../../domain/developers/passwords.js';
 import { BASE, csrfField, layout, message, when, type Message } from './layout.js';
@@ -83,7 +84,14 @@ function retentionSection(session: Session, retention: RetentionState): Html {
 export type TwoFactorState = { kind: 'off' } | { kind: 'waiting'; secret: string; uri: string } | { kind: 'on'; recoveryCodesLeft: number };
 
 /** Each form's fields have names of their own: the page holds three forms that ask the password. */
-export function settingsPage(session: Session, twoFactor: TwoFactorState, ai: AiSetting, retention: RetentionState, m?: Message): string {
+export function settingsPage(
+  session: Session,
+  twoFactor: TwoFactorState,
+  ai: AiSetting,
+  retention: RetentionState,
+  postal: PostalSettingsState,
+  m?: Message,
+): string {
   const user = session.user!;
   const secondFactor =
     twoFactor.kind === 'on'
@@ -137,7 +145,7 @@ export function settingsPage(session: Session, twoFactor: TwoFactorState, ai: Ai
         <p><button type="submit">Changer d’adresse</button></p>
       </form>
       <h2>Double authentification</h2>
-      ${secondFactor} ${aiSection(session, ai)} ${retentionSection(session, retention)}
+      ${secondFactor} ${aiSection(session, ai)} ${retentionSection(session, retention)} ${postalSettingsSection(session, postal)}
       <h2>Identité d’expéditeur</h2>
       <p>
         Les lettres recommandées électroniques demandent que le prestataire ait vérifié l’identité de l’expéditeur :

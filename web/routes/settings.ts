@@ -9,6 +9,16 @@ import { recoveryCodesPage, settingsPage, type AiSetting, type TwoFactorState } 
 import { aiConsent, setAiEnabled } from '../../domain/access/ai-consent.js';
 import { aiProvider } from '../../domain/privacy/processors.js';
 import { accountRetentionDays, setAccountRetentionDays } from '../../domain/access/accounts.js';
+import {
+  ARCHIVE_YEARS,
+  isArchiveYears,
+  isReturnEnvelopeType,
+  postalSettings,
+  setArchiveYears,
+  setReturnEnvelope,
+  type ArchiveApi,
+} from '../../domain/access/postal-settings.js';
+import { isUuid } from '../../lib/text.js';
 import { isAllowedRetention, MAILING_RETENTION_MAX_DAYS, MAILING_RETENTION_MIN_DAYS } from '../../domain/privacy/retention.js';
 import { CODE_REPLAYED, emailSchema, passwordRefusal, TOO_MANY_CODES, WRONG_CODE } from './account.js';
 
@@ -34,7 +44,8 @@ export function settingsRoutes(router: Router, kit: WebKit): void {
     const session = ctx.state.session!;
     const user = session.user!;
     const retention = { days: await accountRetentionDays(db, user.accountId), mayChange: user.role === 'owner' };
-    kit.page(ctx, status, settingsPage(session, await twoFactorState(session), await aiSetting(session), retention, m));
+    const postal = { settings: await postalSettings(db, user.accountId), mayChange: user.role === 'owner' };
+    kit.page(ctx, status, settingsPage(session, await twoFactorState(session), await aiSetting(session), retention, postal, m));
   };
   const error = (text: string): Message => ({ kind: 'error', text });
 
@@ -45,6 +56,8 @@ export function settingsRoutes(router: Router, kit: WebKit): void {
       'ia-activee': 'Les fonctions d’IA sont activées.',
       'ia-desactivee': 'Les fonctions d’IA sont désactivées.',
       conservation: 'Durée de conservation des envois enregistrée.',
+      'enveloppe-retour': 'Enveloppe retour enregistrée.',
+      archivage: 'Durée d’archivage enregistrée.',
     };
     const notice = done[String(ctx.query.fait ?? '')];
     await show(ctx, 200, notice ? { kind: 'notice', text: notice } : undefined);
@@ -60,6 +73,42 @@ export function settingsRoutes(router: Router, kit: WebKit): void {
       return show(ctx, 400, error(`Durée de conservation : un nombre entier de jours, de ${MAILING_RETENTION_MIN_DAYS} à ${MAILING_RETENTION_MAX_DAYS}.`));
     await setAccountRetentionDays(db, user.accountId, days, kit.actor(ctx));
     ctx.redirect(`${BASE}/parametres?fait=conservation`);
+  });
+
+  // The account's return envelope at the operator (issue 55): its owners only, audit-logged.
+  router.post('/parametres/enveloppe-retour', kit.allowed('settings'), async (ctx) => {
+    const user = ctx.state.session!.user!;
+    if (user.role !== 'owner') return show(ctx, 403, error('Seul un propriétaire du compte peut changer l’enveloppe retour.'));
+    const type = kit.form(ctx, 'return_envelope_type').trim();
+    const id = kit.form(ctx, 'return_envelope_id').trim().toLowerCase();
+    if (type === '') {
+      await setReturnEnvelope(db, user.accountId, null, kit.actor(ctx));
+    } else {
+      if (!isReturnEnvelopeType(type)) return show(ctx, 400, error('Type d’enveloppe retour inconnu.'));
+      if (!isUuid(id)) return show(ctx, 400, error('Référence de l’enveloppe : l’identifiant (UUID) que l’opérateur lui a donné.'));
+      await setReturnEnvelope(db, user.accountId, { type, id }, kit.actor(ctx));
+    }
+    ctx.redirect(`${BASE}/parametres?fait=enveloppe-retour`);
+  });
+
+  // How long the operator archives the account's letters, per API (issue 55): its owners only, audit-logged.
+  router.post('/parametres/archivage', kit.allowed('settings'), async (ctx) => {
+    const user = ctx.state.session!.user!;
+    if (user.role !== 'owner') return show(ctx, 403, error('Seul un propriétaire du compte peut changer la durée d’archivage.'));
+    const change: Partial<Record<ArchiveApi, number | null>> = {};
+    for (const api of ['simple', 'registered'] as const) {
+      const text = kit.form(ctx, `archive_${api}`).trim();
+      const years = text === 'default' ? null : /^\d{1,2}$/.test(text) ? Number(text) : NaN;
+      if (years !== null && !isArchiveYears(api, years))
+        return show(
+          ctx,
+          400,
+          error(`Archivage des lettres ${api === 'simple' ? 'simples' : 'recommandées'} : ${ARCHIVE_YEARS[api].join(', ')} ans, ou par défaut.`),
+        );
+      change[api] = years;
+    }
+    await setArchiveYears(db, user.accountId, change, kit.actor(ctx));
+    ctx.redirect(`${BASE}/parametres?fait=archivage`);
   });
 
   router.post('/parametres/mot-de-passe', kit.allowed('settings'), async (ctx) => {
