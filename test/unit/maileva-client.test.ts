@@ -9,7 +9,9 @@ describe('Maileva client: what it asks again within one call (docs/operators.md,
   const standIn = new MailevaStandIn({ retryAfterSeconds: 0 });
   let client: MailevaClient;
 
-  before(async () => {
+  before(async function () {
+    // The stand-in compiles Maileva's OpenAPI files at its start: seconds on a loaded machine.
+    this.timeout(60_000);
     await standIn.start();
     client = new MailevaClient({
       apiUrl: standIn.apiUrl,

@@ -118,7 +118,9 @@ describe('Maileva stand-in', function () {
   const server = new MailevaStandIn({ stepDelayMs: 0 });
   const client = clientOf(server);
 
-  before(async () => {
+  before(async function () {
+    // The stand-in compiles Maileva's OpenAPI files at its start: seconds on a loaded machine.
+    this.timeout(60_000);
     await server.start();
   });
   after(async () => {
