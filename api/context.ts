@@ -6,6 +6,7 @@ import type { Deps } from '../domain/deps.js';
 import type { HealthCheck } from '../domain/health.js';
 import type { MailingCache } from './caches/mailing-cache.js';
 import type { KeyRecord } from '../domain/access/keys.js';
+import type { PostalSettings } from '../domain/access/postal-settings.js';
 import type { AddressCheck } from '../domain/mailings/request.js';
 import type { RequestLogBuffer } from './request-log-buffer.js';
 import type { ApiMetrics } from './metrics.js';
@@ -34,6 +35,7 @@ export interface AuthState {
   scopes: Scope[];
   balanceCents: number;
   addressCheckDefault: AddressCheck;
+  postalSettings: PostalSettings;
 }
 
 declare module 'koa' {

@@ -25,6 +25,7 @@ export function caller(ctx: Context): Caller {
     mode: auth.mode,
     balanceCents: auth.balanceCents,
     addressCheckDefault: auth.addressCheckDefault,
+    postalSettings: auth.postalSettings,
     idempotency: ctx.state.idempotency,
     onBalance: (balanceCents) => setBalanceHeader(ctx, balanceCents),
   };

@@ -1,3 +1,4 @@
+import type { PostalSettings } from './access/postal-settings.js';
 import type { Config } from '../lib/config.js';
 import type { Db } from '../db/knex.js';
 import type { AccessPort } from './access/port.js';
@@ -49,6 +50,8 @@ export interface Caller {
   balanceCents: number;
   /** options.addressCheck when a mailing does not say: strict, lenient for accounts opened before the check existed. */
   addressCheckDefault?: AddressCheck;
+  /** The account's postal settings as authentication knew them (read from the database when absent). */
+  postalSettings?: PostalSettings;
   /** The call's Idempotency-Key claim: a paid answer is stored in the transaction that pays. */
   idempotency?: IdempotencyClaim;
   /** Told the new balance after each debit or credit (the API answers it in X-Service-Balance). */

@@ -107,7 +107,7 @@ function admit(ctx: Context, next: Next, record: KeyRecord, day: CounterResult):
     throw new ApiError(429, 'test_quota_exceeded', `The sandbox quota of ${quota} calls per day is used up; it resets at midnight Europe/Paris.`);
   }
   ctx.services.guard.noteKeyUse(record.keyId);
-  const { keyId, accountId, mode, scopes, balanceCents, addressCheckDefault } = record;
-  ctx.state.auth = { keyId, accountId, mode, scopes, balanceCents, addressCheckDefault };
+  const { keyId, accountId, mode, scopes, balanceCents, addressCheckDefault, postalSettings } = record;
+  ctx.state.auth = { keyId, accountId, mode, scopes, balanceCents, addressCheckDefault, postalSettings };
   return next();
 }

@@ -1,3 +1,4 @@
+import { POSTAL_SETTING_COLUMNS, settingsOf, type PostalRow, type PostalSettings } from './postal-settings.js';
 import type { Db } from '../../db/knex.js';
 import { decrypt, encrypt, randomBase62, sha256Hex } from '../../lib/crypto.js';
 import type { KeyMode, Scope } from './scopes.js';
@@ -165,6 +166,8 @@ export interface KeyRecord {
   balanceCents: number;
   /** options.addressCheck when a mailing does not say (accounts.address_check_default). */
   addressCheckDefault: AddressCheck;
+  /** The account's return envelope and archive settings (./postal-settings.ts): known with the key, as the balance is. */
+  postalSettings: PostalSettings;
 }
 
 /** The key with this digest (apiKeyDigest) and its account, or null when there is none. */
@@ -184,6 +187,7 @@ export async function findKeyRecord(db: Db, keyDigest: string): Promise<KeyRecor
       'a.live_enabled',
       'a.balance_cents',
       'a.address_check_default',
+      ...POSTAL_SETTING_COLUMNS.map((column) => `a.${column}`),
     );
   if (!row) return null;
   return {
@@ -198,6 +202,7 @@ export async function findKeyRecord(db: Db, keyDigest: string): Promise<KeyRecor
     liveEnabled: row.live_enabled,
     balanceCents: Number(row.balance_cents),
     addressCheckDefault: row.address_check_default,
+    postalSettings: settingsOf(row as PostalRow),
   };
 }
 

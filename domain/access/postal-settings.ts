@@ -28,7 +28,7 @@ export interface PostalSettings {
   archiveYears: Record<ArchiveApi, number | null>;
 }
 
-interface PostalRow {
+export interface PostalRow {
   return_envelope_type: ReturnEnvelopeType | null;
   return_envelope_id: string | null;
   archive_years_simple: number | null;
@@ -37,7 +37,10 @@ interface PostalRow {
 
 const COLUMNS = ['return_envelope_type', 'return_envelope_id', 'archive_years_simple', 'archive_years_registered'] as const;
 
-function settingsOf(row: PostalRow): PostalSettings {
+/** The columns of these settings, for a read that joins accounts (the API key's record, domain/access/keys.ts). */
+export const POSTAL_SETTING_COLUMNS: readonly string[] = COLUMNS;
+
+export function settingsOf(row: PostalRow): PostalSettings {
   return {
     returnEnvelope: row.return_envelope_type && row.return_envelope_id ? { type: row.return_envelope_type, id: row.return_envelope_id } : null,
     archiveYears: { simple: row.archive_years_simple, registered: row.archive_years_registered },

@@ -56,7 +56,7 @@ async function mapBounded<T, R>(items: T[], limit: number, work: (item: T, index
 export async function checkBatch(deps: Deps, caller: Caller, batch: BatchRequest): Promise<{ report: BatchReport; prepared: (PreparedMailing | null)[] }> {
   const checked = await mapBounded(batch.rows, CHECKS_AT_ONCE, async (_row, index) => {
     try {
-      const prepared = await prepareMailing(deps, rowMailingRequest(batch, index), caller.addressCheckDefault, caller.accountId);
+      const prepared = await prepareMailing(deps, rowMailingRequest(batch, index), caller.addressCheckDefault, caller.accountId, caller.postalSettings);
       checkEmailCopy(prepared.request);
       return { prepared, error: null };
     } catch (error) {

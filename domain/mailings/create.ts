@@ -287,7 +287,7 @@ export async function recordBatchMailings(trx: Tx, mailings: { row: NewMailingRo
 export async function createMailing(deps: Deps, caller: Caller, given: MailingRequest): Promise<Mailing> {
   const { db, config } = deps;
   const { mailings } = deps.workflows;
-  const prepared = await prepareMailing(deps, given, caller.addressCheckDefault, caller.accountId);
+  const prepared = await prepareMailing(deps, given, caller.addressCheckDefault, caller.accountId, caller.postalSettings);
   checkEmailCopy(prepared.request);
   // A live electronic letter names a sender whose identity the provider verified (CPCE R53-1):
   // 422 sender_identity_unverified otherwise, before anything is recorded or charged.

@@ -76,7 +76,13 @@ export function resolvePostalOptions(
 }
 
 /** The account's settings when the request may need them: a paper letter (its archive default) or any option asked. */
-export async function settingsForRequest(db: Db, accountId: string | undefined, request: Pick<MailingRequest, 'channel'>): Promise<PostalSettings | null> {
+export async function settingsForRequest(
+  db: Db,
+  accountId: string | undefined,
+  request: Pick<MailingRequest, 'channel'>,
+  known?: PostalSettings,
+): Promise<PostalSettings | null> {
   if (!accountId || request.channel === 'electronic') return null;
-  return postalSettings(db, accountId);
+  // Known with the API key (its record is kept current on every change of the account): no read.
+  return known ?? postalSettings(db, accountId);
 }

@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.js';
+import type { PostalSettings } from '../access/postal-settings.js';
 import { unprocessable } from '../errors.js';
 import { addressProblems } from './addresses.js';
 import { checkRecipientAddress } from './address-check.js';
@@ -39,8 +40,9 @@ export async function prepareMailing(
   given: MailingRequest,
   addressCheckDefault: AddressCheck = 'strict',
   accountId?: string,
+  knownSettings?: PostalSettings,
 ): Promise<PreparedMailing> {
-  const postal = resolvePostalOptions(given, await settingsForRequest(deps.db, accountId, given));
+  const postal = resolvePostalOptions(given, await settingsForRequest(deps.db, accountId, given, knownSettings));
   const addressed = await withRecipientAddress(deps, given);
   // The check the request asks for, else its account's default; recorded with the mailing's options
   // (with what the operator's options resolved to, for the filing).
