@@ -1,3 +1,4 @@
+import { badge, type BadgeTone } from './badges.js';
 import { html, type Html } from '../html.js';
 import type { Session } from '../../domain/developers/sessions.js';
 import type { BalanceView, LedgerLine, TopUpPrice, TopUpRecord } from '../../domain/billing/topups.js';
@@ -27,6 +28,7 @@ function ledgerLabel(line: LedgerLine): string {
 }
 
 const STATUS_TEXT: Record<TopUpRecord['status'], string> = { pending: 'en attente', paid: 'payée', failed: 'échouée', expired: 'expirée' };
+const TOPUP_TONES: Record<TopUpRecord['status'], BadgeTone> = { pending: 'progress', paid: 'success', failed: 'danger', expired: 'neutral' };
 
 export interface BillingPageInput {
   balance: BalanceView;
@@ -92,7 +94,7 @@ function topUpTable(topUps: TopUpRecord[]): Html {
             <td>${euros(t.amountCents)}</td>
             <td>${euros(t.vatCents)}</td>
             <td>${euros(t.totalCents)}</td>
-            <td>${STATUS_TEXT[t.status]}</td>
+            <td>${badge(TOPUP_TONES[t.status], STATUS_TEXT[t.status])}</td>
             <td>
               ${t.invoiceUrl ? html`<a class="invoice-link" href="${t.invoiceUrl}">${t.invoiceNumber ?? 'Voir la facture'}</a>` : ''}
               ${t.invoicePdfUrl ? html` · <a class="invoice-pdf" href="${t.invoicePdfUrl}">PDF</a>` : ''}

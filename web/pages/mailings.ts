@@ -6,6 +6,7 @@ import { BASE, csrfField, layout, message, when, type Message } from './layout.j
 import { sendDateNote } from './mailing-send-date.js';
 import { mailingWarnings } from './mailing-warnings.js';
 import { ownPdfDetails } from './own-pdf.js';
+import { mailingStatusBadge } from './badges.js';
 
 export interface MailingFilters {
   env: 'test' | 'live';
@@ -80,7 +81,7 @@ function row(session: Session, s: Mailing): Html {
     <td>${s.reference || '—'}</td>
     <td>${s.recipient.join(', ')}${mailingWarnings(s)}</td>
     <td class="status" data-status="${s.status}">
-      ${s.statusLabel}
+      ${mailingStatusBadge(s.status)}
       <ol class="events">
         ${s.events.map((e) => html`<li>${when(new Date(e.at))} : ${e.label}</li>`)}
       </ol>
