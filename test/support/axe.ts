@@ -21,14 +21,13 @@ interface AxeViolation {
 export async function expectAccessible(page: Page): Promise<void> {
   const url = page.url();
   // A PDF, a download or a page of another origin (the local test payment page is ours too) is not judged.
-  const isHtml = await page.evaluate(() => document.contentType === 'text/html' && !!document.querySelector('html')).catch(() => false);
+  // The page's own scripts are evaluated as text (these files are compiled without the DOM's types).
+  const isHtml = await page.evaluate("document.contentType === 'text/html'").catch(() => false);
   if (!isHtml) return;
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource());
-  const violations = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: unknown[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations;
-  })) as AxeViolation[];
+  if (!(await page.evaluate("'axe' in window"))) await page.evaluate(axeSource());
+  const violations = (await page.evaluate(
+    "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) })))",
+  )) as AxeViolation[];
   const grave = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   if (grave.length)
     throw new Error(
@@ -44,17 +43,15 @@ export async function expectAccessible(page: Page): Promise<void> {
 
 /** Throws when the page is wider than its window (document.documentElement.scrollWidth > innerWidth). */
 export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
-  const { scrollWidth, innerWidth, widest } = await page.evaluate(() => {
+  // The first element that reaches beyond the window (outside a scroll container), to say what overflows.
+  const { scrollWidth, innerWidth, widest } = (await page.evaluate(`(() => {
     const width = window.innerWidth;
-    // The first element that reaches beyond the window, to say what overflows.
-    const culprit = Array.from(document.querySelectorAll('body *')).find(
-      (e) => e.getBoundingClientRect().right > width + 1 && !e.closest('.table-scroll, pre'),
-    );
+    const culprit = Array.from(document.querySelectorAll('body *')).find((e) => e.getBoundingClientRect().right > width + 1 && !e.closest('.table-scroll, pre'));
     return {
       scrollWidth: document.documentElement.scrollWidth,
       innerWidth: width,
-      widest: culprit ? `${culprit.tagName.toLowerCase()}${culprit.id ? `#${culprit.id}` : ''}.${String(culprit.className)}` : '',
+      widest: culprit ? culprit.tagName.toLowerCase() + (culprit.id ? '#' + culprit.id : '') + '.' + String(culprit.className) : '',
     };
-  });
+  })()`)) as { scrollWidth: number; innerWidth: number; widest: string };
   if (scrollWidth > innerWidth) throw new Error(`${page.url()} overflows at ${innerWidth} px: scrollWidth ${scrollWidth} (${widest})`);
 }
