@@ -2,7 +2,7 @@
  * The only script of the developer space (served from /dashboard/static/, allowed by the CSP): copy
  * buttons; a PDF chosen in a letter's form put, base64, into its hidden field (the forms are
  * urlencoded); the batch page's CSV file read into its textarea; the preview of a letter's review
- * page shown on load.
+ * page shown on load; the menu folded on a narrow screen.
  */
 export const SCRIPT = `'use strict';
 document.addEventListener('click', function (event) {
@@ -29,6 +29,11 @@ document.addEventListener('change', function (event) {
   var reader = new FileReader();
   reader.onload = function () { target.value = String(reader.result).replace(/^data:[^,]*,/, ''); };
   reader.readAsDataURL(input.files[0]);
+});
+// The menu folds behind its summary on a narrow screen (the stylesheet's 48rem), open everywhere else.
+document.addEventListener('DOMContentLoaded', function () {
+  var menu = document.querySelector('details.menu');
+  if (menu && window.matchMedia('(max-width: 48rem)').matches) menu.open = false;
 });
 document.addEventListener('DOMContentLoaded', function () {
   var button = document.querySelector('[data-autoclick]');
@@ -73,6 +78,8 @@ header .brand span { font-weight: 400; color: var(--muted); font-size: var(--ste
 .account-bar { display: flex; align-items: center; gap: var(--space-3); flex-wrap: wrap; }
 .account-bar .user { color: var(--muted); overflow-wrap: anywhere; }
 header form { margin: 0; }
+details.menu { flex-basis: 100%; }
+details.menu > summary { display: none; }
 header nav { flex-basis: 100%; display: flex; flex-wrap: wrap; gap: var(--space-2) var(--space-6); align-items: flex-start; border-top: 1px solid var(--border); padding-top: var(--space-3); }
 header nav.nav-anonymous { gap: var(--space-4); }
 .nav-home { font-weight: 600; }
@@ -129,7 +136,7 @@ tbody tr:last-child td { border-bottom: 0; }
 tr[data-endpoint-id] > td:first-child, tr[data-delivery-id] > td:nth-child(3) { min-width: min(24rem, 30vw); }
 
 /* Badges: one per status, the same words and colours on every page (web/pages/badges.ts). */
-.badge { display: inline-block; padding: .1rem .5rem; border-radius: 999px; font-size: var(--step--1); font-weight: 600; line-height: 1.5; }
+.badge { display: inline-block; padding: .1rem .5rem; border-radius: .75rem; font-size: var(--step--1); font-weight: 600; line-height: 1.5; }
 .badge-progress { background: var(--accent-soft); color: var(--accent-strong); }
 .badge-success { background: var(--ok-bg); color: var(--ok); }
 .badge-warning { background: var(--warn-bg); color: var(--warn); }
@@ -149,11 +156,13 @@ ol.timeline li::before { content: ""; position: absolute; left: -.55rem; top: .3
 ol.timeline time { display: block; color: var(--muted); font-size: var(--step--1); }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: var(--space-4); margin: 0 0 var(--space-5); }
 .card { border: 1px solid var(--border); border-radius: var(--radius); padding: var(--space-4); min-width: 0; }
-.card h2, .card h3 { margin-top: 0; }
+.card h2, .card h3 { margin-top: 0; font-size: var(--step-1); }
 .chart svg { width: 100%; height: auto; display: block; }
 
 @media (max-width: 48rem) {
   header { padding: var(--space-2) var(--space-4); }
+  details.menu > summary { display: inline-block; cursor: pointer; font-weight: 600; color: var(--accent-strong); border: 1px solid var(--accent); border-radius: var(--radius); padding: var(--space-1) var(--space-3); margin: var(--space-1) 0; }
+  details.menu[open] > summary { margin-bottom: var(--space-2); }
   header nav { display: grid; grid-template-columns: 1fr 1fr; gap: var(--space-3); }
   .nav-home { grid-column: 1 / -1; }
   .nav-group ul { display: block; }

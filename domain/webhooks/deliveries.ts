@@ -104,6 +104,13 @@ export async function listDeliveries(db: Db, accountId: string, limit: number): 
   return rows.map(record);
 }
 
+/** The deliveries of the events one mailing of the account caused (kept DELIVERY_RETENTION_DAYS), most recent first. */
+export async function mailingDeliveries(db: Db, accountId: string, mailingId: string, limit: number): Promise<DeliveryRecord[]> {
+  if (!isUuid(mailingId)) return [];
+  const rows = await deliveries(db, accountId).andWhere('e.shipment_id', mailingId).orderBy(ORDER).limit(limit).select(COLUMNS);
+  return rows.map(record);
+}
+
 /**
  * One page of the delivery log of the developer space, most recent first, optionally of one
  * endpoint: keyset pagination on (created_at, id) with the API's sealed cursors (a cursor works for

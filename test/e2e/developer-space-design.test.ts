@@ -6,7 +6,9 @@ import { call, createKey } from '../support/api.js';
 import { expectAccessible, expectNoHorizontalOverflow } from '../support/axe.js';
 import { startDashboard, type Dashboard } from '../support/dashboard.js';
 import { freeLetter, recipient, sender } from '../support/fixtures.js';
+import { stack } from '../support/stack.js';
 import { SCOPES } from '../../domain/access/scopes.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * Issue 56: the developer space's design. Every page family, signed out and signed in as an owner
@@ -90,9 +92,80 @@ describe('developer space: design, accessibility and the 390 px layout (browser,
       const badges = await page.$$eval('#mailings .badge[data-badge-status]', (spans) => spans.map((s) => s.className));
       expect(badges).to.have.length(2);
       expect(badges.every((c) => /badge-(progress|success)/.test(c))).to.equal(true);
+      // Each title leads to the mailing's own page.
+      expect(await page.$eval(`tr[data-mailing-id="${delivered}"] a.mailing-link`, (a) => a.getAttribute('href'))).to.equal(`/dashboard/envois/${delivered}`);
       // The grouped menu.
       const groups = await page.$$eval('header nav .nav-title', (titles) => titles.map((t) => t.textContent!.trim()));
       expect(groups).to.deep.equal(['Envoyer', 'Suivre', 'Intégrer', 'Facturation', 'Compte']);
     });
+  });
+
+  it('a mailing on its own page: its steps with French dates, its tracking number, its proofs, the webhooks it caused; empty states say what to do', async () => {
+    const receiver = await new WebhookReceiver().start();
+    try {
+      await dashboard.withPage(async (page) => {
+        const { accountId } = await dashboard.signedInDeveloper(page);
+        const key = await createKey(accountId, 'test', [...SCOPES]);
+        const mail = async (): Promise<{ id: string; trackingNumber: string }> =>
+          (await call('POST', '/v1/mailings', { key, body: { mode: 'ar', letter: freeLetter, sender, recipient, reference: 'contrat-17' } })).body as {
+            id: string;
+            trackingNumber: string;
+          };
+        // Before any webhook endpoint: the empty states.
+        const first = await mail();
+        await visit(page, `/envois/${first.id}`);
+        expect(await dashboard.heading(page)).to.equal(freeLetter.title);
+        expect(await page.$('#no-proofs')).to.not.equal(null);
+        expect(await page.$eval('#no-deliveries a', (a) => a.getAttribute('href'))).to.equal('/dashboard/webhooks');
+
+        await page.goto(`${base}/webhooks`);
+        await page.$eval('#url', (input, v) => ((input as unknown as { value: string }).value = v), receiver.url);
+        await page.click('input[name=env][value=test]');
+        expect(await dashboard.submit(page, {}, 'form[action="/dashboard/webhooks"] button[type=submit]')).to.equal(200);
+        const second = await mail();
+        await call('POST', `/v1/test/mailings/${second.id}/advance`, { key, body: { step: 4 } });
+        const api = (await call('GET', `/v1/mailings/${second.id}`, { key })).body as { events: { status: string; at: string }[]; proofs: { kind: string }[] };
+        await visit(page, `/envois/${second.id}`);
+        expect(await page.$eval('#mailing-status', (p) => p.getAttribute('data-status'))).to.equal('delivered');
+        expect(await page.$eval('#tracking-number', (c) => c.textContent!.trim())).to.equal(second.trackingNumber);
+        const steps = (await page.$$eval('#timeline li', (lis) =>
+          lis.map((li) => ({
+            status: li.getAttribute('data-status'),
+            date: li.querySelector('time')!.textContent!.trim(),
+            at: li.querySelector('time')!.getAttribute('datetime'),
+          })),
+        )) as { status: string; date: string; at: string }[];
+        expect(steps.map((st) => st.status)).to.deep.equal(api.events.map((e) => e.status));
+        const paris = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
+        for (const st of steps) {
+          expect(st.date).to.match(/^\d{1,2} (janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre) \d{4} à \d{2}:\d{2}$/);
+          expect(st.date).to.equal(paris.format(new Date(st.at)));
+        }
+        const proofLinks = await page.$$eval('#proofs a', (as) => as.map((a) => a.getAttribute('data-proof')));
+        expect(proofLinks).to.deep.equal(api.proofs.map((p) => p.kind));
+        expect(proofLinks.length).to.be.above(0);
+        const proof = await fetch(new URL(`/dashboard/envois/${second.id}/preuves/${proofLinks[0]}`, base), {
+          headers: { Cookie: (await page.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') },
+        });
+        expect(proof.headers.get('content-type')).to.equal('application/pdf');
+        // The deliveries of the events this mailing caused, and none of the other one's.
+        const types = await page.$$eval('#mailing-deliveries tr[data-delivery-id] code', (codes) => codes.map((c) => c.textContent!.trim()));
+        expect(types).to.include('mailing.created');
+        expect(types.every((t) => t.startsWith('mailing.'))).to.equal(true);
+        const ours = await stack()
+          .db('webhook_deliveries as d')
+          .join('webhook_events as e', 'e.id', 'd.event_id')
+          .where({ 'e.shipment_id': second.id })
+          .count<{ count: string }[]>('* as count');
+        expect(types).to.have.length(Number(ours[0]!.count));
+        // Not another account's.
+        await dashboard.withPage(async (other) => {
+          await dashboard.signedInDeveloper(other);
+          expect((await other.goto(`${base}/envois/${second.id}`))!.status()).to.equal(404);
+        });
+      });
+    } finally {
+      await receiver.stop();
+    }
   });
 });

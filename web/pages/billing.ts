@@ -64,7 +64,15 @@ function topUpForm(session: Session, input: BillingPageInput): Html {
         ><input type="radio" name="amountCents" value="other" /> Autre montant HT, en euros (de ${minCents / 100} à ${maxCents / 100} €, par pas de
         ${stepCents / 100} €) :</label
       >
-      <input type="number" name="otherEuros" min="${minCents / 100}" max="${maxCents / 100}" step="${stepCents / 100}" inputmode="numeric" />
+      <input
+        type="number"
+        name="otherEuros"
+        aria-label="Autre montant HT, en euros"
+        min="${minCents / 100}"
+        max="${maxCents / 100}"
+        step="${stepCents / 100}"
+        inputmode="numeric"
+      />
     </fieldset>
     <p>
       <button type="submit">Payer par carte ou portefeuille mobile</button>

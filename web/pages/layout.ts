@@ -6,6 +6,9 @@ export const BASE = '/dashboard';
 
 const dateFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'short', timeZone: 'Europe/Paris' });
 export const when = (date: Date | null): string => (date ? dateFormat.format(date) : '—');
+const longDateFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
+/** A date in words, Paris time (« 2 décembre 2026 à 14:40 »): a mailing's timeline. */
+export const whenLong = (date: Date): string => longDateFormat.format(date);
 
 export const csrfField = (session: Session): Html => html`<input type="hidden" name="_csrf" value="${session.csrfToken}" />`;
 
@@ -65,27 +68,33 @@ const MENU: ReadonlyArray<{ group: string; entries: ReadonlyArray<{ path: string
 function menu(session: Session): Html {
   const role = session.user!.role;
   const groups = MENU.map((g) => ({ group: g.group, entries: g.entries.filter((entry) => mayOpen(role, entry.family)) })).filter((g) => g.entries.length);
-  return html`<nav aria-label="Menu principal">
-    <a class="nav-home" href="${BASE}">Accueil</a>
-    ${groups.map(
-      (g) =>
-        html`<div class="nav-group">
-          <span class="nav-title">${g.group}</span>
-          <ul>
-            ${g.entries.map((entry) => html`<li><a href="${BASE}${entry.path}">${entry.text}</a></li>`)}
-          </ul>
-        </div>`,
-    )}
-  </nav>`;
+  // Open: without script, the menu shows; app.js folds it on a narrow screen, behind its "Menu" button.
+  return html`<details class="menu" open>
+    <summary>Menu</summary>
+    <nav aria-label="Menu principal">
+      <a class="nav-home" href="${BASE}">Accueil</a>
+      ${groups.map(
+        (g) =>
+          html`<div class="nav-group">
+            <span class="nav-title">${g.group}</span>
+            <ul>
+              ${g.entries.map((entry) => html`<li><a href="${BASE}${entry.path}">${entry.text}</a></li>`)}
+            </ul>
+          </div>`,
+      )}
+    </nav>
+  </details>`;
 }
 
 /**
  * Every table of a page in a container that scrolls sideways when the table is wider than the
- * screen (the page itself never does): focusable, so that a keyboard scrolls it too.
+ * screen (the page itself never does), and every block of code (which scrolls too): focusable, so
+ * that a keyboard scrolls them as well.
  */
-function scrollableTables(body: Html): Html {
+function scrollables(body: Html): Html {
   return new Html(
     body.value
+      .replace(/<pre(?![^>]*tabindex)/g, '<pre tabindex="0"')
       .replace(/<table\b/g, '<div class="table-scroll" tabindex="0" role="region" aria-label="Tableau (défile horizontalement)"><table')
       .replace(/<\/table>/g, '</table></div>'),
   );
@@ -123,7 +132,7 @@ export function layout(title: string, session: Session | undefined, body: Html, 
         </header>
         <main id="contenu" tabindex="-1">
           <h1>${title}</h1>
-          ${scrollableTables(body)}
+          ${scrollables(body)}
         </main>
       </body>
     </html>`.value;

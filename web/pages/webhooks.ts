@@ -21,7 +21,7 @@ export const STATUS_TEXT: Record<DeliveryRecordStatus, string> = {
   canceled: 'annulée',
 };
 
-const DELIVERY_TONES: Record<DeliveryRecordStatus, BadgeTone> = { pending: 'progress', delivered: 'success', abandoned: 'danger', canceled: 'neutral' };
+export const DELIVERY_TONES: Record<DeliveryRecordStatus, BadgeTone> = { pending: 'progress', delivered: 'success', abandoned: 'danger', canceled: 'neutral' };
 
 /** What the creation form held, given back with its error. */
 export interface EndpointForm {
