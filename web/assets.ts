@@ -158,6 +158,13 @@ ol.timeline time { display: block; color: var(--muted); font-size: var(--step--1
 .card { border: 1px solid var(--border); border-radius: var(--radius); padding: var(--space-4); min-width: 0; }
 .card h2, .card h3 { margin-top: 0; font-size: var(--step-1); }
 .chart svg { width: 100%; height: auto; display: block; }
+.chart { margin: 0 0 var(--space-3); }
+.chart-bar { fill: var(--accent); }
+.chart-line { fill: none; stroke: var(--accent); stroke-width: 3; }
+.chart-axis { stroke: #6b7480; stroke-width: 1; }
+.chart-label, .chart-value { fill: var(--text); font-size: 15px; font-family: inherit; }
+.chart-value { font-weight: 600; }
+.rate { font-size: var(--step-2); font-weight: 700; }
 
 @media (max-width: 48rem) {
   header { padding: var(--space-2) var(--space-4); }

@@ -7,6 +7,8 @@ import { expectAccessible, expectNoHorizontalOverflow } from '../support/axe.js'
 import { startDashboard, type Dashboard } from '../support/dashboard.js';
 import { freeLetter, recipient, sender } from '../support/fixtures.js';
 import { stack } from '../support/stack.js';
+import { changeAccount } from '../../domain/access/accounts.js';
+import { topUp } from '../../domain/billing/ledger.js';
 import { SCOPES } from '../../domain/access/scopes.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -94,6 +96,12 @@ describe('developer space: design, accessibility and the 390 px layout (browser,
       expect(badges.every((c) => /badge-(progress|success)/.test(c))).to.equal(true);
       // Each title leads to the mailing's own page.
       expect(await page.$eval(`tr[data-mailing-id="${delivered}"] a.mailing-link`, (a) => a.getAttribute('href'))).to.equal(`/dashboard/envois/${delivered}`);
+      // The home page's overview of a new account: its test mailings counted, empty states for the rest.
+      await page.goto(base);
+      expect(await page.$eval('#month-tests', (e) => e.textContent!.replace(/\s+/g, ' ').trim())).to.match(/^2 envoi\(s\) de test ce mois-ci/);
+      expect(await page.$('#month-empty a[href="/dashboard/envois/nouveau"]')).to.not.equal(null);
+      expect(await page.$('#balance-empty a[href="/dashboard/solde"]')).to.not.equal(null);
+      expect(await page.$('#webhooks-empty a[href="/dashboard/webhooks"]')).to.not.equal(null);
       // The grouped menu.
       const groups = await page.$$eval('header nav .nav-title', (titles) => titles.map((t) => t.textContent!.trim()));
       expect(groups).to.deep.equal(['Envoyer', 'Suivre', 'Intégrer', 'Facturation', 'Compte']);
@@ -158,6 +166,15 @@ describe('developer space: design, accessibility and the 390 px layout (browser,
           .where({ 'e.shipment_id': second.id })
           .count<{ count: string }[]>('* as count');
         expect(types).to.have.length(Number(ours[0]!.count));
+        // The home page's success rate of the endpoint, once its deliveries are done.
+        for (let i = 0; i < 100; i++) {
+          const pending = await stack().db('webhook_deliveries').where({ account_id: accountId, status: 'pending' }).count<{ count: string }[]>('* as count');
+          if (Number(pending[0]!.count) === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        await visit(page, '');
+        expect(await page.$eval('#webhooks-overview li', (li) => li.getAttribute('data-rate'))).to.equal('100');
+        expect(await page.$eval('#webhooks-overview li .rate', (e) => e.textContent!.trim())).to.equal('100 %');
         // Not another account's.
         await dashboard.withPage(async (other) => {
           await dashboard.signedInDeveloper(other);
@@ -167,5 +184,33 @@ describe('developer space: design, accessibility and the 390 px layout (browser,
     } finally {
       await receiver.stop();
     }
+  });
+
+  it('the home page charts the month’s production mailings by mode and their spend, and the balance over time (SVG drawn by the server)', async () => {
+    await dashboard.withPage(async (page) => {
+      const { accountId } = await dashboard.signedInDeveloper(page);
+      await topUp(stack().db, accountId, 10_000, 'test setup');
+      await changeAccount(stack().db, accountId, { liveEnabled: true });
+      const live = await createKey(accountId, 'live', [...SCOPES]);
+      const created = await call('POST', '/v1/mailings', { key: live, body: { mode: 'registered', letter: freeLetter, sender, recipient } });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      const amount = created.body.amountCents as number;
+      expect(amount).to.be.above(0);
+      await visit(page, '');
+      const money = (cents: number): string => new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' }).format(cents / 100);
+      const bars = await page.$$eval('#month-chart svg rect.chart-bar', (rects) => rects.map((r) => Number(r.getAttribute('width'))));
+      expect(bars).to.have.length(3); // simple, registered, AR
+      expect(bars[0]).to.equal(0);
+      expect(bars[1]).to.be.above(0);
+      expect(bars[2]).to.equal(0);
+      const title = await page.$eval('#month-chart title', (t) => t.textContent!);
+      expect(title).to.include(`Lettre recommandée 1 · ${money(amount)} HT`);
+      expect(await page.$eval('#month-spend', (p) => p.textContent!.replace(/\s+/g, ' ').trim())).to.equal(
+        `Total : 1 envoi(s), ${money(amount)} HT.`.replace(/\s+/g, ' '),
+      );
+      expect(await page.$eval('#balance-now', (p) => p.textContent!.trim())).to.equal(money(10_000 - amount));
+      // A step line: the top-up, then the debit.
+      expect(await page.$eval('#balance-chart path.chart-line', (p) => p.getAttribute('d'))).to.match(/^M \d+ \d+ H \d+ V \d+ H \d+$/);
+    });
   });
 });
