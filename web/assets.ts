@@ -162,7 +162,7 @@ ol.timeline time { display: block; color: var(--muted); font-size: var(--step--1
 .chart-bar { fill: var(--accent); }
 .chart-line { fill: none; stroke: var(--accent); stroke-width: 3; }
 .chart-axis { stroke: #6b7480; stroke-width: 1; }
-.chart-label, .chart-value { fill: var(--text); font-size: 15px; font-family: inherit; }
+.chart-label, .chart-value { fill: var(--text); font-size: 13px; font-family: inherit; }
 .chart-value { font-weight: 600; }
 .rate { font-size: var(--step-2); font-weight: 700; }
 

@@ -21,11 +21,12 @@ export interface Bar {
 
 /** Horizontal bars, one per row: its label above, its value at its end. */
 export function barChart(id: string, title: string, bars: Bar[]): Html {
-  const width = 600;
+  // About the width of a card: the text is drawn near its CSS size.
+  const width = 340;
   const row = 44;
   const height = bars.length * row;
   const max = Math.max(1, ...bars.map((b) => b.value));
-  const room = 440;
+  const room = 180;
   return html`<figure class="chart" id="${id}">
     <svg viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${id}-title">
       <title id="${id}-title">${title} : ${bars.map((b) => `${b.label} ${b.text}`).join(' ; ')}</title>
@@ -42,9 +43,9 @@ export function barChart(id: string, title: string, bars: Bar[]): Html {
 
 /** A balance over time: a step line through each point, the lowest and highest values and the first and last days marked. */
 export function stepChart(id: string, title: string, points: { at: Date; cents: number }[]): Html {
-  const width = 600;
-  const height = 200;
-  const left = 90;
+  const width = 340;
+  const height = 170;
+  const left = 78;
   const bottom = 24;
   const top = 10;
   const start = points[0]!.at.getTime();
