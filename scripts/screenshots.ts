@@ -31,7 +31,8 @@ import { companyDirectory } from '../test/support/partner-server.js';
  * link is read from the local outbox), then French sample data is made through the real flows:
  * a webhook endpoint and its test event, test mailings through the API with the sandbox key, a
  * top-up paid on the local test payment page, a production access request (opened by the admin
- * CLI), a live mailing that debits the balance, a service request. Pages are shot at 1280×900.
+ * CLI), a live mailing that debits the balance, a service request; the send page, a checked CSV batch,
+ * a mailing's own page and the home page's charts. Pages are shot at 1280×900 (two at 390 px).
  */
 
 const OUT = join(projectRoot, 'docs', 'screenshots');
@@ -260,6 +261,34 @@ async function main(): Promise<void> {
   // --- Mailings page (test environment).
   await go('/envois');
   await shot('envois', { full: true });
+  // --- One mailing on its own page: its steps, tracking number, proofs and the webhooks it caused.
+  const first = await page.$eval('#mailings a.mailing-link', (a) => a.getAttribute('href')!);
+  await go(first.replace('/dashboard', ''));
+  await shot('envoi-detail', { full: true });
+
+  // --- Sending one letter from the space (the free-form letter's form).
+  say('Send and batch pages…');
+  await go('/envois/nouveau?type=libre');
+  await shot('envoyer-une-lettre', { full: true });
+
+  // --- A batch from a CSV file: the form checked, every row's result and the total.
+  await go('/envois/lots');
+  await fill({
+    senderName: 'Atelier Lumière',
+    senderLine1: '14 rue des Tanneurs',
+    senderPostalCode: '69002',
+    senderCity: 'Lyon',
+    title: 'Votre rendez-vous du {{date}}',
+    body: 'Bonjour {{prenom}},\n\nNous vous confirmons votre rendez-vous du {{date}} à l’atelier.\n\nBien cordialement.',
+    csv: [
+      'name;line1;postalCode;city;reference;prenom;date',
+      'Claire Martin;3 rue Mercière;69002;Lyon;RDV-101;Claire;12 janvier',
+      'Hugo Bernard;8 quai Saint-Vincent;69001;Lyon;RDV-102;Hugo;13 janvier',
+      'Inès Petit;21 avenue Jean Jaurès;69007;Lyon;RDV-103;Inès;14 janvier',
+    ].join('\n'),
+  });
+  await click('#check-batch');
+  await shot('envoi-en-nombre', { full: true });
 
   // --- The billing profile every invoice carries (Stripe customer: name, address, VAT number).
   say('Billing profile…');
@@ -305,6 +334,10 @@ async function main(): Promise<void> {
   await admin(stack.databaseUrl, ['account', 'live-enable', '--account', accountId]);
   const live = apiClient(api.url, liveKey);
   await live('POST', '/v1/mailings', sampleMailing('ar', 'Mise en demeure avant résiliation', 'MED-2024-031', 1), 201);
+
+  // --- The home page's overview: the month's mailings by mode, the balance over time, the webhooks' success rate.
+  await go('');
+  await shot('accueil-tableau-de-bord', { full: true });
 
   await go('/solde');
   await shot('solde', { full: true });
@@ -372,6 +405,11 @@ async function main(): Promise<void> {
   await page.screenshot({ path: narrow, fullPage: true });
   shots.push(narrow);
   say(`${relative(projectRoot, narrow)} (${Math.round(statSync(narrow).size / 1024)} KB)`);
+  // --- A mailing's page on a phone: the menu folded behind its button.
+  await go(first.replace('/dashboard', ''));
+  const narrowMailing = join(OUT, `${String(shots.length + 1).padStart(2, '0')}-envoi-detail-390px.png`);
+  await page.screenshot({ path: narrowMailing, fullPage: true });
+  shots.push(narrowMailing);
   await page.setViewport({ ...VIEWPORT, deviceScaleFactor: 1 });
 
   // Shots of an earlier run that this one did not make again (renamed or dropped pages).

@@ -2,7 +2,7 @@
  * The only script of the developer space (served from /dashboard/static/, allowed by the CSP): copy
  * buttons; a PDF chosen in a letter's form put, base64, into its hidden field (the forms are
  * urlencoded); the batch page's CSV file read into its textarea; the preview of a letter's review
- * page shown on load.
+ * page shown on load; the menu folded on a narrow screen.
  */
 export const SCRIPT = `'use strict';
 document.addEventListener('click', function (event) {
@@ -30,48 +30,152 @@ document.addEventListener('change', function (event) {
   reader.onload = function () { target.value = String(reader.result).replace(/^data:[^,]*,/, ''); };
   reader.readAsDataURL(input.files[0]);
 });
+// The menu folds behind its summary on a narrow screen (the stylesheet's 48rem), open everywhere else.
+document.addEventListener('DOMContentLoaded', function () {
+  var menu = document.querySelector('details.menu');
+  if (menu && window.matchMedia('(max-width: 48rem)').matches) menu.open = false;
+});
 document.addEventListener('DOMContentLoaded', function () {
   var button = document.querySelector('[data-autoclick]');
   if (button) button.click();
 });
 `;
 
+/**
+ * The developer space's one stylesheet, hand-written (no library, served by our own process at
+ * /dashboard/static/app.css). Tokens first: a type scale (1.2 ratio), a spacing scale, colours whose
+ * text/background pairs meet WCAG AA (4.5:1 at least; most reach 7:1). Then the frame (header,
+ * grouped menu), the elements, the components (badges, messages, tables in their scroll container,
+ * the timeline, the charts) and the narrow screen (390 px): nothing is wider than the screen.
+ */
 export const STYLE = `
-body { font-family: system-ui, sans-serif; max-width: 72rem; margin: 0 auto; padding: 1rem 2rem; color: #1b1b1b; }
-header { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; border-bottom: 1px solid #ddd; padding-bottom: .5rem; margin-bottom: 1.5rem; }
-header strong { margin-right: auto; }
-header nav { display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; order: 1; flex-basis: 100%; }
-header a, header span, header button { white-space: nowrap; }
-header form { margin: 0; }
-label { display: block; margin: .75rem 0 .25rem; }
-input[type=email], input[type=password] { width: 100%; max-width: 24rem; padding: .4rem; }
-input, textarea, select, button { font: inherit; }
-button { padding: .3rem .9rem; cursor: pointer; }
-.notice { background: #eef6ee; border: 1px solid #9c9; padding: .75rem; }
-.error { background: #fbeeee; border: 1px solid #c99; padding: .75rem; }
-.secret { background: #fff8e1; border: 1px solid #e0c060; padding: .75rem; }
-div.secret { margin: 1rem 0; }
-main > form { margin-bottom: 1rem; }
-pre, code { background: #f4f4f4; padding: .2rem .4rem; overflow-x: auto; }
-pre { padding: .75rem; }
-code { overflow-wrap: anywhere; }
-tr[data-key-id] code { white-space: nowrap; }
-tr[data-endpoint-id] > td:first-child, tr[data-delivery-id] > td:nth-child(3) { min-width: min(24rem, 30vw); }
-table { border-collapse: collapse; width: 100%; }
-th, td { text-align: left; border-bottom: 1px solid #eee; padding: .4rem; vertical-align: top; }
-fieldset { border: 1px solid #ddd; margin: 1rem 0; }
-fieldset label:has(> input[type=checkbox]) { display: inline-block; margin-right: 1.5rem; }
-td form { display: inline-block; margin: 0 .25rem .25rem 0; }
-input[type=text], input[type=url], textarea, select { width: 100%; max-width: 36rem; padding: .4rem; box-sizing: border-box; }
-input[type=number] { padding: .4rem; }
-form.filters { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem .75rem; }
-form.filters label, form.filters p { margin: 0; }
-form.filters select, form.filters input { width: auto; }
-@media (max-width: 48rem) {
-  body { padding: .5rem .75rem; }
-  table { display: block; overflow-x: auto; }
+:root {
+  --text: #16191d; --muted: #4a5360; --border: #d3d9e0; --surface: #f4f6f9; --page: #ffffff;
+  --accent: #1d4ed8; --accent-strong: #1e3a8a; --accent-soft: #e3ebff; --focus: #b45309;
+  --ok-bg: #dcfce7; --ok: #14532d; --warn-bg: #fef3c7; --warn: #713f12; --bad-bg: #fee2e2; --bad: #7f1d1d; --grey-bg: #e5e7eb; --grey: #1f2937;
+  --step--1: .833rem; --step-0: 1rem; --step-1: 1.2rem; --step-2: 1.44rem; --step-3: 1.728rem;
+  --space-1: .25rem; --space-2: .5rem; --space-3: .75rem; --space-4: 1rem; --space-5: 1.5rem; --space-6: 2rem;
+  --radius: .375rem;
 }
-.field-error { margin: .25rem 0; padding: .4rem; } ul.suggestions { margin: .25rem 0; }
-ol.quickstart li { margin-bottom: .75rem; }
-dt { font-weight: bold; margin-top: .5rem; } dd { margin-left: 1rem; } #production-request dd { white-space: pre-line; } ol.events { margin: .25rem 0; padding-left: 1.2rem; }
+*, *::before, *::after { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; }
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: var(--step-0); line-height: 1.5; color: var(--text); background: var(--page); margin: 0; overflow-wrap: break-word; }
+a { color: var(--accent); text-underline-offset: .15em; }
+a:hover { color: var(--accent-strong); }
+:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+.skip { position: absolute; left: var(--space-2); top: -3rem; background: var(--page); padding: var(--space-2) var(--space-3); z-index: 2; }
+.skip:focus { top: var(--space-2); }
+h1 { font-size: var(--step-3); line-height: 1.2; margin: 0 0 var(--space-5); }
+h2 { font-size: var(--step-2); line-height: 1.25; margin: var(--space-6) 0 var(--space-3); }
+h3 { font-size: var(--step-1); margin: var(--space-5) 0 var(--space-2); }
+small, .muted { color: var(--muted); font-size: var(--step--1); }
+p { margin: 0 0 var(--space-4); }
+
+/* The frame: brand and account on one line, the menu grouped by task below. */
+header { background: var(--surface); border-bottom: 1px solid var(--border); padding: var(--space-3) var(--space-6); display: flex; flex-wrap: wrap; align-items: center; gap: var(--space-2) var(--space-4); }
+header .brand { font-weight: 700; color: var(--text); text-decoration: none; margin-right: auto; font-size: var(--step-1); }
+header .brand span { font-weight: 400; color: var(--muted); font-size: var(--step-0); }
+.account-bar { display: flex; align-items: center; gap: var(--space-3); flex-wrap: wrap; }
+.account-bar .user { color: var(--muted); overflow-wrap: anywhere; }
+header form { margin: 0; }
+details.menu { flex-basis: 100%; }
+details.menu > summary { display: none; }
+header nav { flex-basis: 100%; display: flex; flex-wrap: wrap; gap: var(--space-2) var(--space-6); align-items: flex-start; border-top: 1px solid var(--border); padding-top: var(--space-3); }
+header nav.nav-anonymous { gap: var(--space-4); }
+.nav-home { font-weight: 600; }
+.nav-group { min-width: 0; }
+.nav-title { display: block; font-size: var(--step--1); font-weight: 700; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); }
+.nav-group ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0 var(--space-4); }
+.nav-group a { display: inline-block; padding: var(--space-1) 0; }
+main { max-width: 76rem; margin: 0 auto; padding: var(--space-6); }
+main:focus { outline: none; }
+
+/* Forms */
+label { display: block; margin: var(--space-3) 0 var(--space-1); font-weight: 600; }
+fieldset label, form.filters label { font-weight: 400; }
+input, textarea, select, button { font: inherit; }
+input[type=email], input[type=password] { width: 100%; max-width: 24rem; }
+input[type=text], input[type=url], input[type=email], input[type=password], input[type=number], input[type=date], textarea, select {
+  padding: var(--space-2); border: 1px solid #6b7480; border-radius: var(--radius); background: var(--page); color: var(--text);
+}
+input[type=text], input[type=url], textarea, select { width: 100%; max-width: 36rem; }
+button { padding: var(--space-2) var(--space-4); cursor: pointer; border-radius: var(--radius); border: 1px solid var(--accent); background: var(--accent); color: #fff; font-weight: 600; }
+button:hover { background: var(--accent-strong); border-color: var(--accent-strong); }
+button.secondary, td button, .erase button { background: var(--page); color: var(--accent-strong); }
+button.secondary:hover, td button:hover, .erase button:hover { background: var(--accent-soft); }
+fieldset { border: 1px solid var(--border); border-radius: var(--radius); margin: var(--space-4) 0; padding: var(--space-3) var(--space-4); min-width: 0; }
+legend { font-weight: 700; padding: 0 var(--space-1); }
+fieldset label:has(> input[type=checkbox]) { display: inline-block; margin-right: var(--space-5); }
+main > form { margin-bottom: var(--space-4); }
+td form { display: inline-block; margin: 0 var(--space-1) var(--space-1) 0; }
+form.filters { display: flex; flex-wrap: wrap; align-items: center; gap: var(--space-2) var(--space-3); background: var(--surface); padding: var(--space-3); border-radius: var(--radius); margin-bottom: var(--space-4); }
+form.filters label, form.filters p { margin: 0; }
+form.filters select, form.filters input { width: auto; max-width: 100%; }
+
+/* Messages */
+.notice, .error, .secret { padding: var(--space-3) var(--space-4); border-radius: var(--radius); border: 1px solid; }
+.notice { background: var(--ok-bg); border-color: #86c79a; color: var(--ok); }
+.error { background: var(--bad-bg); border-color: #e3a3a3; color: var(--bad); }
+.secret { background: var(--warn-bg); border-color: #e0c060; }
+div.secret { margin: var(--space-4) 0; }
+.field-error { margin: var(--space-1) 0; padding: var(--space-2); } ul.suggestions { margin: var(--space-1) 0; }
+.empty { background: var(--surface); border: 1px dashed var(--border); border-radius: var(--radius); padding: var(--space-5); }
+
+/* Code */
+pre, code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: .9em; background: var(--surface); border-radius: .25rem; }
+code { padding: .1rem .3rem; overflow-wrap: anywhere; }
+pre { padding: var(--space-3); overflow-x: auto; max-width: 100%; }
+tr[data-key-id] code { white-space: nowrap; }
+
+/* Tables: each in its scroll container (web/pages/layout.ts), never wider than the page. */
+.table-scroll { max-width: 100%; overflow-x: auto; margin: 0 0 var(--space-4); border: 1px solid var(--border); border-radius: var(--radius); }
+table { border-collapse: collapse; width: 100%; font-size: .95rem; }
+th, td { text-align: left; border-bottom: 1px solid var(--border); padding: var(--space-2) var(--space-3); vertical-align: top; }
+th { background: var(--surface); font-weight: 700; white-space: nowrap; }
+tbody tr:last-child td { border-bottom: 0; }
+tr[data-endpoint-id] > td:first-child, tr[data-delivery-id] > td:nth-child(3) { min-width: min(24rem, 30vw); }
+
+/* Badges: one per status, the same words and colours on every page (web/pages/badges.ts). */
+.badge { display: inline-block; padding: .1rem .5rem; border-radius: .75rem; font-size: var(--step--1); font-weight: 600; line-height: 1.5; }
+.badge-progress { background: var(--accent-soft); color: var(--accent-strong); }
+.badge-success { background: var(--ok-bg); color: var(--ok); }
+.badge-warning { background: var(--warn-bg); color: var(--warn); }
+.badge-danger { background: var(--bad-bg); color: var(--bad); }
+.badge-neutral { background: var(--grey-bg); color: var(--grey); }
+
+/* Lists and details */
+ol.quickstart li { margin-bottom: var(--space-3); }
+dt { font-weight: 700; margin-top: var(--space-2); } dd { margin-left: var(--space-4); }
+#production-request dd { white-space: pre-line; }
+ol.events { margin: var(--space-1) 0; padding-left: 1.2rem; font-size: var(--step--1); }
+
+/* A mailing's timeline */
+ol.timeline { list-style: none; margin: 0 0 var(--space-5); padding: 0; border-left: 3px solid var(--border); }
+ol.timeline li { position: relative; padding: 0 0 var(--space-4) var(--space-5); }
+ol.timeline li::before { content: ""; position: absolute; left: -.55rem; top: .35rem; width: .8rem; height: .8rem; border-radius: 50%; background: var(--accent); border: 2px solid var(--page); }
+ol.timeline time { display: block; color: var(--muted); font-size: var(--step--1); }
+.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: var(--space-4); margin: 0 0 var(--space-5); }
+.card { border: 1px solid var(--border); border-radius: var(--radius); padding: var(--space-4); min-width: 0; }
+.card h2, .card h3 { margin-top: 0; font-size: var(--step-1); }
+.chart svg { width: 100%; height: auto; display: block; }
+.chart { margin: 0 0 var(--space-3); }
+.chart-bar { fill: var(--accent); }
+.chart-line { fill: none; stroke: var(--accent); stroke-width: 3; }
+.chart-axis { stroke: #6b7480; stroke-width: 1; }
+.chart-label, .chart-value { fill: var(--text); font-size: 13px; font-family: inherit; }
+.chart-value { font-weight: 600; }
+.rate { font-size: var(--step-2); font-weight: 700; }
+
+@media (max-width: 48rem) {
+  header { padding: var(--space-2) var(--space-4); }
+  details.menu > summary { display: inline-block; cursor: pointer; font-weight: 600; color: var(--accent-strong); border: 1px solid var(--accent); border-radius: var(--radius); padding: var(--space-1) var(--space-3); margin: var(--space-1) 0; }
+  details.menu[open] > summary { margin-bottom: var(--space-2); }
+  header nav { display: grid; grid-template-columns: 1fr 1fr; gap: var(--space-3); }
+  .nav-home { grid-column: 1 / -1; }
+  .nav-group ul { display: block; }
+  main { padding: var(--space-4); }
+  h1 { font-size: var(--step-2); }
+  input[type=email], input[type=password] { max-width: 100%; }
+  tr[data-endpoint-id] > td:first-child, tr[data-delivery-id] > td:nth-child(3) { min-width: 12rem; }
+}
 `;

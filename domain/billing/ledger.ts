@@ -125,3 +125,11 @@ export async function settleClosedAccount(trx: Tx, accountId: string, reference:
   const ledgerEntryId = await appendEntry(trx, accountId, 'closing_refund', -refundCents, 0, null, reference);
   return { refundCents, ledgerEntryId };
 }
+
+/** The account's balance after each of its last `limit` ledger entries, oldest first: the home page's chart. */
+export async function balanceHistory(db: Db, accountId: string, limit = 200): Promise<{ at: Date; balanceCents: number }[]> {
+  const rows = await db('ledger_entries').where({ account_id: accountId }).orderBy('id', 'desc').limit(limit).select('created_at', 'balance_after_cents');
+  return rows
+    .reverse()
+    .map((r: { created_at: Date; balance_after_cents: string | number }) => ({ at: r.created_at, balanceCents: Number(r.balance_after_cents) }));
+}

@@ -2,7 +2,7 @@ import type { Db } from '../../db/knex.js';
 import type { Knex } from 'knex';
 import { keysetQuery, page } from '../pagination.js';
 import { MAILING_VIEW_SELECT, mailingOfRow, type Mailing, type MailingViewRowWithHistory } from './mailing.js';
-import type { MailingStatus } from './states.js';
+import type { MailingStatus, Mode } from './states.js';
 
 export interface MailingFilter {
   accountId: string;
@@ -98,4 +98,24 @@ export async function countMailingsInFlight(db: Db, accountId: string): Promise<
     .andWhereRaw('step < last_step')
     .count({ n: '*' });
   return Number(n);
+}
+
+/** One mode's mailings of the month so far (Paris calendar month), in one environment. */
+export interface MonthModeVolume {
+  mode: Mode;
+  test: boolean;
+  count: number;
+  amountCents: number;
+}
+
+/** The account's mailings created this calendar month (Europe/Paris), counted and summed by mode and environment: the home page's chart. */
+export async function monthVolumeByMode(db: Db, accountId: string): Promise<MonthModeVolume[]> {
+  const { rows } = (await db.raw(
+    `SELECT mode, test, count(*)::int AS count, coalesce(sum(amount_cents), 0)::bigint AS cents
+       FROM shipments
+      WHERE account_id = ? AND created_at >= (date_trunc('month', now() AT TIME ZONE 'Europe/Paris') AT TIME ZONE 'Europe/Paris')
+      GROUP BY mode, test`,
+    [accountId],
+  )) as { rows: { mode: Mode; test: boolean; count: number; cents: string }[] };
+  return rows.map((r) => ({ mode: r.mode, test: r.test, count: r.count, amountCents: Number(r.cents) }));
 }

@@ -104,6 +104,46 @@ export async function listDeliveries(db: Db, accountId: string, limit: number): 
   return rows.map(record);
 }
 
+/** One endpoint's deliveries within the retention period, by outcome: the home page's success rate. */
+export interface EndpointOutcomes {
+  endpointId: string;
+  url: string;
+  delivered: number;
+  abandoned: number;
+  pending: number;
+}
+
+/** Each endpoint of the account that is not deleted, with its deliveries of the last DELIVERY_RETENTION_DAYS by outcome. */
+export async function endpointOutcomes(db: Db, accountId: string): Promise<EndpointOutcomes[]> {
+  const rows = await db('webhook_endpoints as w')
+    .leftJoin('webhook_deliveries as d', (join) => join.on('d.endpoint_id', 'w.id').andOn('d.created_at', '>=', retained(db)))
+    .where('w.account_id', accountId)
+    .whereNull('w.deleted_at')
+    .groupBy('w.id', 'w.url', 'w.created_at')
+    .orderBy('w.created_at')
+    .select(
+      'w.id',
+      'w.url',
+      db.raw("count(*) FILTER (WHERE d.status = 'delivered')::int AS delivered"),
+      db.raw("count(*) FILTER (WHERE d.status = 'abandoned')::int AS abandoned"),
+      db.raw("count(*) FILTER (WHERE d.status = 'pending')::int AS pending"),
+    );
+  return rows.map((r: { id: string; url: string; delivered: number; abandoned: number; pending: number }) => ({
+    endpointId: r.id,
+    url: r.url,
+    delivered: r.delivered,
+    abandoned: r.abandoned,
+    pending: r.pending,
+  }));
+}
+
+/** The deliveries of the events one mailing of the account caused (kept DELIVERY_RETENTION_DAYS), most recent first. */
+export async function mailingDeliveries(db: Db, accountId: string, mailingId: string, limit: number): Promise<DeliveryRecord[]> {
+  if (!isUuid(mailingId)) return [];
+  const rows = await deliveries(db, accountId).andWhere('e.shipment_id', mailingId).orderBy(ORDER).limit(limit).select(COLUMNS);
+  return rows.map(record);
+}
+
 /**
  * One page of the delivery log of the developer space, most recent first, optionally of one
  * endpoint: keyset pagination on (created_at, id) with the API's sealed cursors (a cursor works for

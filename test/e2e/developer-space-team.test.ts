@@ -90,10 +90,21 @@ describe('developer space: team members and roles', function () {
         expect(user).to.include({ account_id: accountId, role: 'developer' });
         expect(user.email_confirmed_at).to.not.equal(null);
         expect(await auditCount(accountId, 'team.joined')).to.equal(1);
+        // The menu in its task groups (Envoyer, Suivre, Intégrer, Compte), without those the role does not open.
         expect(await menu(member)).to.deep.equal(
-          ['', '/cles', '/webhooks', '/envois', '/envois/nouveau', '/demandes', '/journal', '/parametres', '/identite-expediteur', '/confidentialite'].map(
-            (p) => `/dashboard${p}`,
-          ),
+          [
+            '',
+            '/envois/nouveau',
+            '/envois/lots',
+            '/envois',
+            '/demandes',
+            '/cles',
+            '/webhooks',
+            '/journal',
+            '/parametres',
+            '/identite-expediteur',
+            '/confidentialite',
+          ].map((p) => `/dashboard${p}`),
         );
         for (const allowed of ['/cles', '/webhooks', '/envois', '/demandes', '/journal', '/parametres'])
           expect(await status(member, allowed), allowed).to.equal(200);

@@ -8,6 +8,7 @@ import { chooseBrowser } from '../../activities/pdf/chromium.js';
 import { startApiServer, type RunningApi } from '../../server/server.js';
 import type { Config } from '../../lib/config.js';
 import { stack } from './stack.js';
+import { expectAccessible } from './axe.js';
 
 interface Mail {
   to: string;
@@ -95,10 +96,24 @@ export async function startDashboard(configure: (config: Config) => Config = (co
     };
   }
 
+  /**
+   * axe-core on every page a test opens (issue 56): each `page.goto` of a page made by withPage, and
+   * each page `submit` leads to, fails the test on a serious or critical violation.
+   */
+  function checkEveryLoad(page: Page): void {
+    const goto = page.goto.bind(page);
+    page.goto = (async (...args: Parameters<Page['goto']>) => {
+      const response = await goto(...args);
+      await expectAccessible(page);
+      return response;
+    }) as Page['goto'];
+  }
+
   async function withPage<T>(use: (page: Page, context: BrowserContext, address: string) => Promise<T>): Promise<T> {
     const context = await browser.createBrowserContext();
     try {
       const page = await context.newPage();
+      checkEveryLoad(page);
       const address = newAddress();
       await page.setExtraHTTPHeaders({ 'X-Forwarded-For': address });
       return await use(page, context, address);
@@ -113,6 +128,7 @@ export async function startDashboard(configure: (config: Config) => Config = (co
       await page.$eval(`[name=${name}]`, (input, v) => ((input as unknown as { value: string }).value = v), value);
     }
     const [response] = await Promise.all([page.waitForNavigation(), page.click(button)]);
+    await expectAccessible(page);
     return response!.status();
   }
 

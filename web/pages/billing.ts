@@ -1,3 +1,4 @@
+import { badge, type BadgeTone } from './badges.js';
 import { html, type Html } from '../html.js';
 import type { Session } from '../../domain/developers/sessions.js';
 import type { BalanceView, LedgerLine, TopUpPrice, TopUpRecord } from '../../domain/billing/topups.js';
@@ -27,6 +28,7 @@ function ledgerLabel(line: LedgerLine): string {
 }
 
 const STATUS_TEXT: Record<TopUpRecord['status'], string> = { pending: 'en attente', paid: 'payée', failed: 'échouée', expired: 'expirée' };
+const TOPUP_TONES: Record<TopUpRecord['status'], BadgeTone> = { pending: 'progress', paid: 'success', failed: 'danger', expired: 'neutral' };
 
 export interface BillingPageInput {
   balance: BalanceView;
@@ -62,7 +64,15 @@ function topUpForm(session: Session, input: BillingPageInput): Html {
         ><input type="radio" name="amountCents" value="other" /> Autre montant HT, en euros (de ${minCents / 100} à ${maxCents / 100} €, par pas de
         ${stepCents / 100} €) :</label
       >
-      <input type="number" name="otherEuros" min="${minCents / 100}" max="${maxCents / 100}" step="${stepCents / 100}" inputmode="numeric" />
+      <input
+        type="number"
+        name="otherEuros"
+        aria-label="Autre montant HT, en euros"
+        min="${minCents / 100}"
+        max="${maxCents / 100}"
+        step="${stepCents / 100}"
+        inputmode="numeric"
+      />
     </fieldset>
     <p>
       <button type="submit">Payer par carte ou portefeuille mobile</button>
@@ -92,7 +102,7 @@ function topUpTable(topUps: TopUpRecord[]): Html {
             <td>${euros(t.amountCents)}</td>
             <td>${euros(t.vatCents)}</td>
             <td>${euros(t.totalCents)}</td>
-            <td>${STATUS_TEXT[t.status]}</td>
+            <td>${badge(TOPUP_TONES[t.status], STATUS_TEXT[t.status])}</td>
             <td>
               ${t.invoiceUrl ? html`<a class="invoice-link" href="${t.invoiceUrl}">${t.invoiceNumber ?? 'Voir la facture'}</a>` : ''}
               ${t.invoicePdfUrl ? html` · <a class="invoice-pdf" href="${t.invoicePdfUrl}">PDF</a>` : ''}

@@ -21,11 +21,14 @@ function newKeyBlock(key: string, apiUrl: string): Html {
   </div>`;
 }
 
-export function homePage(session: Session, input: { newKey: string | undefined; apiUrl: string; liveEnabled: boolean; activeKeys: number }): string {
+export function homePage(
+  session: Session,
+  input: { newKey: string | undefined; apiUrl: string; liveEnabled: boolean; activeKeys: number; overview?: Html },
+): string {
   return layout(
     'Accueil',
     session,
-    html`${input.newKey ? newKeyBlock(input.newKey, input.apiUrl) : ''}
+    html`${input.newKey ? newKeyBlock(input.newKey, input.apiUrl) : ''} ${input.overview ?? ''}
       <p>
         Production : ${input.liveEnabled ? 'ouverte' : 'pas encore ouverte (les clés svc_live_ répondent 403 live_not_enabled)'}.
         <a href="${BASE}/production">Accès à la production</a>

@@ -6,6 +6,7 @@ import { BASE, csrfField, layout, message, when, type Message } from './layout.j
 import { sendDateNote } from './mailing-send-date.js';
 import { mailingWarnings } from './mailing-warnings.js';
 import { ownPdfDetails } from './own-pdf.js';
+import { mailingStatusBadge } from './badges.js';
 
 export interface MailingFilters {
   env: 'test' | 'live';
@@ -50,7 +51,7 @@ function filterForm(filters: MailingFilters, referenceMax: number): Html {
  * What the row says of the mailing's personal data: erased (when), or a button that erases it once
  * the mailing is final (owners only, as POST /v1/mailings/{id}/erase; docs/retention.md).
  */
-function erasure(session: Session, s: Mailing): Html | string {
+export function erasure(session: Session, s: Mailing): Html | string {
   if (s.erasedAt)
     return html`<br /><small class="erased" data-erased-at="${s.erasedAt}">Données personnelles effacées le ${when(new Date(s.erasedAt))}</small>`;
   if (!isFinalMailing(s) || session.user?.role !== 'owner') return '';
@@ -63,7 +64,7 @@ function erasure(session: Session, s: Mailing): Html | string {
 }
 
 /** An electronic registered letter says so, with its provider's number and what became of the paper fallback. */
-function channelNote(s: Mailing): Html | string {
+export function channelNote(s: Mailing): Html | string {
   if (s.channel !== 'electronic' || !s.electronic) return '';
   const { fallback, fallbackUsed, providerReference } = s.electronic;
   const fallbackText =
@@ -76,11 +77,14 @@ function channelNote(s: Mailing): Html | string {
 function row(session: Session, s: Mailing): Html {
   return html`<tr data-mailing-id="${s.id}">
     <td>${when(new Date(s.createdAt))}</td>
-    <td>${s.title}<br /><small>${s.modeLabel} · ${euros(s.amountCents)}</small>${channelNote(s)}${ownPdfDetails(s)}</td>
+    <td>
+      <a href="${BASE}/envois/${s.id}" class="mailing-link">${s.title}</a><br /><small>${s.modeLabel} · ${euros(s.amountCents)}</small
+      >${channelNote(s)}${ownPdfDetails(s)}
+    </td>
     <td>${s.reference || '—'}</td>
     <td>${s.recipient.join(', ')}${mailingWarnings(s)}</td>
     <td class="status" data-status="${s.status}">
-      ${s.statusLabel}
+      ${mailingStatusBadge(s.status)}
       <ol class="events">
         ${s.events.map((e) => html`<li>${when(new Date(e.at))} : ${e.label}</li>`)}
       </ol>

@@ -1,3 +1,4 @@
+import { badge, type BadgeTone } from './badges.js';
 import { html } from '../html.js';
 import type { Session } from '../../domain/developers/sessions.js';
 import { REQUEST_KINDS, type RequestKind, type RequestStatus, type serviceRequest } from '../../domain/requests/service-requests.js';
@@ -23,6 +24,13 @@ const STATUS_LABELS: Record<RequestStatus, string> = {
   planned: 'Prévue',
   published: 'Publiée',
   declined: 'Refusée',
+};
+const REQUEST_TONES: Record<RequestStatus, BadgeTone> = {
+  received: 'neutral',
+  in_review: 'progress',
+  planned: 'progress',
+  published: 'success',
+  declined: 'danger',
 };
 
 export const EMPTY_REQUEST_FORM: RequestForm = { kind: 'letter', title: '', description: '', example: '', useCase: '', contactEmail: '' };
@@ -60,7 +68,9 @@ export function requestsPage(
                       <td>${when(new Date(r.createdAt))}</td>
                       <td>${KIND_LABELS[r.kind]}</td>
                       <td>${r.title}</td>
-                      <td data-status="${r.status}">${STATUS_LABELS[r.status]}${r.statusNote ? html`<br /><small>${r.statusNote}</small>` : ''}</td>
+                      <td data-status="${r.status}">
+                        ${badge(REQUEST_TONES[r.status], STATUS_LABELS[r.status])}${r.statusNote ? html`<br /><small>${r.statusNote}</small>` : ''}
+                      </td>
                     </tr>`,
                 )}
               </tbody>

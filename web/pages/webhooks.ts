@@ -1,3 +1,4 @@
+import { badge, type BadgeTone } from './badges.js';
 import { html, type Html } from '../html.js';
 import type { Session } from '../../domain/developers/sessions.js';
 import { EVENT_TYPES } from '../../domain/webhooks/event-types.js';
@@ -19,6 +20,8 @@ export const STATUS_TEXT: Record<DeliveryRecordStatus, string> = {
   abandoned: 'abandonnée',
   canceled: 'annulée',
 };
+
+export const DELIVERY_TONES: Record<DeliveryRecordStatus, BadgeTone> = { pending: 'progress', delivered: 'success', abandoned: 'danger', canceled: 'neutral' };
 
 /** What the creation form held, given back with its error. */
 export interface EndpointForm {
@@ -186,7 +189,7 @@ export function deliveriesPage(
                       <td>${when(d.createdAt)}</td>
                       <td>${d.type}<br /><code>${d.eventId}</code></td>
                       <td><code>${d.url}</code>${d.endpointDeleted ? ' (supprimée)' : ''}</td>
-                      <td>${STATUS_TEXT[d.status]}${d.resentFrom ? ' (renvoi)' : ''}</td>
+                      <td>${badge(DELIVERY_TONES[d.status], STATUS_TEXT[d.status])}${d.resentFrom ? ' (renvoi)' : ''}</td>
                       <td class="attempts">${d.attempts}</td>
                       <td class="http-status">${httpStatus(d)}</td>
                       <td class="last-error">${d.lastError ?? '—'}</td>
@@ -214,7 +217,7 @@ export function deliveryPage(session: Session, d: DeliveryDetail, m?: Message): 
         <dt>Adresse</dt>
         <dd><code>${d.url}</code>${d.endpointDeleted ? ' (supprimée)' : d.endpointDisabled ? ' (désactivée)' : ''}</dd>
         <dt>État</dt>
-        <dd id="status" data-status="${d.status}">${STATUS_TEXT[d.status]}</dd>
+        <dd id="status" data-status="${d.status}">${badge(DELIVERY_TONES[d.status], STATUS_TEXT[d.status])}</dd>
         <dt>Tentatives</dt>
         <dd id="attempts">${d.attempts}</dd>
         <dt>Dernier code HTTP</dt>

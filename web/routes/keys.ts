@@ -5,6 +5,24 @@ import { isScope, type KeyMode } from '../../domain/access/scopes.js';
 import type { WebKit } from '../kit.js';
 import { BASE, infoPage } from '../pages/layout.js';
 import { homePage, keysPage } from '../pages/keys.js';
+import { homeOverview } from '../pages/home-charts.js';
+import type { Html } from '../html.js';
+import type { Db } from '../../db/knex.js';
+import { mayOpen, type Role } from '../../domain/developers/roles.js';
+import { monthVolumeByMode } from '../../domain/mailings/listing.js';
+import { balanceHistory, currentBalance } from '../../domain/billing/ledger.js';
+import { endpointOutcomes } from '../../domain/webhooks/deliveries.js';
+
+/** The home page's charts, each read only when the user's role opens its pages. */
+async function overviewOf(db: Db, accountId: string, role: Role): Promise<Html> {
+  const [month, balance, currentBalanceCents, endpoints] = await Promise.all([
+    mayOpen(role, 'mailings') ? monthVolumeByMode(db, accountId) : null,
+    mayOpen(role, 'balance') ? balanceHistory(db, accountId) : null,
+    mayOpen(role, 'balance') ? currentBalance(db, accountId) : null,
+    mayOpen(role, 'webhooks') ? endpointOutcomes(db, accountId) : null,
+  ]);
+  return homeOverview({ month, balance, currentBalanceCents, endpoints });
+}
 
 /** The home page (production status, first sandbox key) and the API keys. */
 export function keyRoutes(router: Router, kit: WebKit): void {
@@ -22,6 +40,7 @@ export function keyRoutes(router: Router, kit: WebKit): void {
         apiUrl: kit.publicUrl(),
         liveEnabled,
         activeKeys: keys.filter((k) => !k.revokedAt).length,
+        overview: await overviewOf(db, session.user!.accountId, session.user!.role),
       }),
     );
   });

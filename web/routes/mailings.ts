@@ -12,6 +12,10 @@ import { answerFramedPdf, type WebKit } from '../kit.js';
 import { filledQuery, frenchError, maxLength, queryText } from '../forms.js';
 import { BASE, infoPage } from '../pages/layout.js';
 import { mailingsPage, type MailingFilters } from '../pages/mailings.js';
+import { mailingPage } from '../pages/mailing.js';
+import { findMailing } from '../../domain/mailings/mailing.js';
+import { mailingDeliveries } from '../../domain/webhooks/deliveries.js';
+import { mayOpen } from '../../domain/developers/roles.js';
 
 /** GET /v1/mailings's own query (limits, statuses, cursor), plus the environment the page shows. */
 const filtersSchema = mailingListQuery.keys({ env: Joi.string().valid('test', 'live').default('test') });
@@ -50,6 +54,27 @@ export function mailingRoutes(router: Router, kit: WebKit): void {
       if (failure instanceof InvalidRequest) return refuse('Ce lien de page n’est plus valide : revenez à la première page de la liste.');
       throw failure;
     }
+  });
+
+  // One mailing on its own page (/envois/nouveau and /envois/lots, not ids, go on to their own routes).
+  router.get('/envois/:id', kit.allowed('mailings'), async (ctx, next) => {
+    const session = ctx.state.session!;
+    const { error } = mailingIdParams.validate({ id: ctx.params.id });
+    if (error) return next();
+    const found = await findMailing(db, ctx.params.id!, true);
+    if (!found || found.row.account_id !== session.user!.accountId)
+      return kit.page(
+        ctx,
+        404,
+        infoPage(
+          session,
+          'Envoi introuvable',
+          { kind: 'error', text: 'Aucun envoi de ce compte n’a cet identifiant.' },
+          { href: `${BASE}/envois`, text: 'Envois' },
+        ),
+      );
+    const deliveries = mayOpen(session.user!.role, 'webhooks') ? await mailingDeliveries(db, session.user!.accountId, found.shipment.id, 50) : null;
+    kit.page(ctx, 200, mailingPage(session, found.shipment, deliveries));
   });
 
   // A final mailing's personal data, erased as POST /v1/mailings/{id}/erase does: the account's owners only.
