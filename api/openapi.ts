@@ -65,6 +65,11 @@ export const ERROR_CODES: { status: number; code: string; condition: string }[] 
   { status: 422, code: 'channel_not_available', condition: 'The electronic channel with a mode that has none: mode simple is posted only' },
   {
     status: 422,
+    code: 'option_not_available',
+    condition: 'An option the mode does not offer, named in details.field: options.postage with a registered or AR letter (one speed)',
+  },
+  {
+    status: 422,
     code: 'consent_required',
     condition: 'The electronic channel to a consumer recipient without electronic.consent, its prior consent (CPCE L100)',
   },

@@ -1,6 +1,7 @@
 import type { PostalAddress } from '../../domain/catalogue/catalogue.js';
 import type { OperatorNews, OperatorReference } from '../../domain/mailings/projection.js';
 import type { Mode, ProofKind } from '../../domain/mailings/states.js';
+import type { PostageSpeed } from '../../domain/mailings/postage.js';
 
 export interface Filing {
   shipmentId: string;
@@ -11,7 +12,8 @@ export interface Filing {
   title: string;
   sender: PostalAddress;
   recipient: PostalAddress;
-  options: { color?: boolean; duplex?: boolean };
+  /** As the request gave them (postage: a simple letter's speed, absent: fast). */
+  options: { color?: boolean; duplex?: boolean; postage?: PostageSpeed };
 }
 
 /** The operator certainly did not take the letter (it refused or could not be reached before sending). */

@@ -13,6 +13,7 @@ export const sendAt = Joi.string()
   );
 import { ADDRESS_PLACEMENTS } from '../../domain/mailings/own-pdf.js';
 import { ADDRESS_CHECKS } from '../../domain/mailings/request.js';
+import { POSTAGE_SPEEDS } from '../../domain/mailings/postage.js';
 
 /**
  * An address as sent; its postal rules (6 lines of 38 characters, a real postcode and commune)
@@ -78,6 +79,11 @@ export const mailingOptions = Joi.object({
     .valid(...ADDRESS_CHECKS)
     .description(
       'strict: a recipient address the national address base does not confirm is refused (422 address_invalid with details.suggestions); lenient: it is posted as given, with an address_unverified warning. Absent: strict, or lenient for accounts opened before 2026-11-25 (no request that worked is refused)',
+    ),
+  postage: Joi.string()
+    .valid(...POSTAGE_SPEEDS)
+    .description(
+      'Mode simple only (422 option_not_available otherwise: registered letters have one speed). fast (the default): Lettre verte, announced J+3; economic: Ecopli, J+4, cheaper (unit mailing.simple.economic); urgent: the J+1 letter, dearer (unit mailing.simple.urgent)',
     ),
 }).default({ color: false, duplex: false, emailCopy: false });
 
@@ -204,6 +210,18 @@ export const mailingSchema = Joi.object({
     .allow(null)
     .required()
     .description('The electronic channel; null for paper'),
+  postage: Joi.object({
+    speed: Joi.string()
+      .valid(...POSTAGE_SPEEDS)
+      .required()
+      .description('options.postage as asked (fast when absent)'),
+    product: Joi.string().required().description("La Poste's product for that speed"),
+    deliveryDays: Joi.number().integer().min(1).required().description('The delivery time La Poste announces, in working days after posting (indicative)'),
+  })
+    .label('MailingPostage')
+    .allow(null)
+    .required()
+    .description('A simple letter\'s postage speed; null for registered and AR letters, which have one speed'),
   document: Joi.object({
     kind: Joi.string().valid('catalogue', 'free', 'pdf').required(),
     title: Joi.string().required(),

@@ -11,6 +11,8 @@ export type PriceUnit =
   | 'ai.letter'
   | 'ai.tool'
   | 'mailing.simple'
+  | 'mailing.simple.economic'
+  | 'mailing.simple.urgent'
   | 'mailing.registered'
   | 'mailing.ar'
   | 'mailing.sheet'

@@ -6,6 +6,7 @@ import type { PostalAddress } from '../catalogue/catalogue.js';
 import type { RequestWarning } from '../catalogue/compatibility.js';
 import type { AddressPlacement } from './own-pdf.js';
 import type { AddressCheck } from './request.js';
+import { mailingPostage, type MailingPostage, type PostageSpeed } from './postage.js';
 
 export type { PostalAddress };
 
@@ -66,6 +67,8 @@ export interface Mailing {
   channel: Channel;
   /** null for paper. */
   electronic: MailingElectronic | null;
+  /** A simple letter's postage speed, La Poste product and announced delivery time (issue 55); null for registered and AR letters. */
+  postage: MailingPostage | null;
   document?: MailingDocument;
 }
 
@@ -82,7 +85,14 @@ export interface MailingRow {
   recipient: PostalAddress;
   recipient_email: string | null;
   reference: string;
-  options: { color?: boolean; duplex?: boolean; emailCopy?: boolean; addressCheck?: AddressCheck; addressPlacement?: AddressPlacement };
+  options: {
+    color?: boolean;
+    duplex?: boolean;
+    emailCopy?: boolean;
+    addressCheck?: AddressCheck;
+    addressPlacement?: AddressPlacement;
+    postage?: PostageSpeed;
+  };
   document: MailingDocument;
   warnings: RequestWarning[];
   amount_cents: number;
@@ -119,6 +129,7 @@ export const MAILING_VIEW_COLUMNS = [
   'erased_at',
   'channel',
   'electronic',
+  'options',
 ] as const;
 
 export type MailingViewRow = Pick<MailingRow, (typeof MAILING_VIEW_COLUMNS)[number] | 'send_at' | 'batch_id'>;
@@ -163,6 +174,7 @@ export function toMailing(
     erasedAt: row.erased_at ? row.erased_at.toISOString() : null,
     channel: row.channel ?? 'paper',
     electronic: row.electronic ?? null,
+    postage: mailingPostage(row.mode, row.options),
     ...(withDocument ? { document: row.document } : {}),
   };
 }

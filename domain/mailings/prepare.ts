@@ -9,6 +9,7 @@ import { checkChannel } from './electronic-request.js';
 import { electronicMailingPrice, flatMailingPrice, type MailingPrice } from './pricing.js';
 import type { AddressCheck, AddressedMailingRequest, MailingRequest } from './request.js';
 import { checkSendAt } from './send-date-check.js';
+import { checkPostage } from './postage.js';
 import { withRecipientAddress } from './siret-recipient.js';
 
 /** A mailing request once every check passed: what is recorded, stored and charged. */
@@ -38,10 +39,11 @@ export async function prepareMailing(deps: Deps, given: MailingRequest, addressC
     throw unprocessable(`Invalid postal address: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}.`, problems, 'address_invalid');
   checkSendAt(request.sendAt);
   checkChannel(request);
+  checkPostage(request);
   // The electronic price stands on the paper one: a paper fallback holds it (./pricing.ts).
   const priced = (paper: MailingPrice): MailingPrice =>
     request.channel === 'electronic' && request.electronic ? electronicMailingPrice(paper, request.electronic.fallback) : paper;
-  if (!isOwnPdfRequest(request)) return { request, letter: await printedRecipient(deps, request, addressCheck), price: priced(flatMailingPrice(request.mode)) };
+  if (!isOwnPdfRequest(request)) return { request, letter: await printedRecipient(deps, request, addressCheck), price: priced(flatMailingPrice(request.mode, request.options.postage)) };
   const ownPdf = await prepareOwnPdf(request);
   const checked = await checkRecipientAddress(deps, request.recipient!, addressCheck);
   return {

@@ -1,6 +1,7 @@
 import type { AddressPlacement } from './own-pdf.js';
 import type { ConsumerConsent } from './electronic.js';
 import type { Channel, Fallback, Mode } from './states.js';
+import type { PostageSpeed } from './postage.js';
 
 /** `electronic` of POST /v1/mailings: who the recipient is for the law, the consent a consumer gave, and the fallback. */
 export interface ElectronicRequest {
@@ -40,7 +41,15 @@ export interface MailingRequest {
   recipient?: MailingAddressInput | SiretRecipientInput;
   recipientEmail?: string;
   reference?: string;
-  options: { color: boolean; duplex: boolean; emailCopy: boolean; addressCheck?: AddressCheck; addressPlacement?: AddressPlacement };
+  options: {
+    color: boolean;
+    duplex: boolean;
+    emailCopy: boolean;
+    addressCheck?: AddressCheck;
+    addressPlacement?: AddressPlacement;
+    /** A simple letter's speed (./postage.ts); absent: fast. */
+    postage?: PostageSpeed;
+  };
   /** The day the letter is filed (YYYY-MM-DD, Europe/Paris); absent: at once (domain/mailings/send-date-check.ts). */
   sendAt?: string;
   /** paper (the default, and absent in requests built before it existed) or electronic (./electronic-request.ts). */

@@ -109,6 +109,7 @@ export class MailingDouble {
       erasedAt: null,
       channel: 'paper',
       electronic: null,
+      postage: null,
       ...initial,
     };
   }
