@@ -15,6 +15,8 @@ const ALL_UNITS: PriceUnit[] = [
   'ai.letter',
   'ai.tool',
   'mailing.simple',
+  'mailing.simple.economic',
+  'mailing.simple.urgent',
   'mailing.registered',
   'mailing.ar',
   'mailing.sheet',
