@@ -182,7 +182,6 @@ export class MailevaOperator implements PostalOperator {
     return mailevaSending(filing, this.notificationEmail);
   }
 
-
   async trackingStatus(mailingId: string, mode: Mode): Promise<OperatorNews> {
     const api = apiOf(mode);
     const { sending, recipient } = await this.filed(mailingId, mode);

@@ -221,7 +221,7 @@ export const mailingSchema = Joi.object({
     .label('MailingPostage')
     .allow(null)
     .required()
-    .description('A simple letter\'s postage speed; null for registered and AR letters, which have one speed'),
+    .description("A simple letter's postage speed; null for registered and AR letters, which have one speed"),
   document: Joi.object({
     kind: Joi.string().valid('catalogue', 'free', 'pdf').required(),
     title: Joi.string().required(),

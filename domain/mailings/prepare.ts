@@ -43,7 +43,8 @@ export async function prepareMailing(deps: Deps, given: MailingRequest, addressC
   // The electronic price stands on the paper one: a paper fallback holds it (./pricing.ts).
   const priced = (paper: MailingPrice): MailingPrice =>
     request.channel === 'electronic' && request.electronic ? electronicMailingPrice(paper, request.electronic.fallback) : paper;
-  if (!isOwnPdfRequest(request)) return { request, letter: await printedRecipient(deps, request, addressCheck), price: priced(flatMailingPrice(request.mode, request.options.postage)) };
+  if (!isOwnPdfRequest(request))
+    return { request, letter: await printedRecipient(deps, request, addressCheck), price: priced(flatMailingPrice(request.mode, request.options.postage)) };
   const ownPdf = await prepareOwnPdf(request);
   const checked = await checkRecipientAddress(deps, request.recipient!, addressCheck);
   return {

@@ -222,7 +222,8 @@ describe('Maileva as the postal operator (POSTAL_OPERATOR=maileva, against the s
     expect(sendingsOf(fast)[0]!.options).to.include({ postage_type: 'FAST' });
     expect(sendingsOf(registered)[0]!.options).to.not.have.property('postage_type');
     // What Maileva charges for each letter's postage, kept beside our price, follows the speed asked.
-    const postage = async (id: string) => ((await stack().db('shipments').where({ id }).first('operator_postage_cents')) as { operator_postage_cents: number | null }).operator_postage_cents;
+    const postage = async (id: string) =>
+      ((await stack().db('shipments').where({ id }).first('operator_postage_cents')) as { operator_postage_cents: number | null }).operator_postage_cents;
     expect(await postage(urgent)).to.equal(Math.round(MAILEVA_STAND_IN_PRICES.mail.URGENT * 100));
     expect(await postage(economic)).to.equal(Math.round(MAILEVA_STAND_IN_PRICES.mail.ECONOMIC * 100));
     expect(await postage(fast)).to.equal(Math.round(MAILEVA_STAND_IN_PRICES.mail.FAST * 100));
