@@ -96,7 +96,8 @@ export function pdfFrom(bytes: Buffer): Buffer {
 /**
  * The sending (mail v2 `sending_creation`, registered_mail v2 likewise) of a filing: our options by
  * Maileva's names; a simple letter's speed as `postage_type` (issue 55; FAST when the request
- * gave none, Maileva's own default), which registered_mail v2 does not have.
+ * gave none, Maileva's own default) and its returns as `treat_undelivered_mail` (false unless
+ * options.returnedMail is digital), which registered_mail v2 does not have.
  */
 export function mailevaSending(filing: Filing, notificationEmail: string): Record<string, unknown> {
   const common = {
@@ -107,8 +108,17 @@ export function mailevaSending(filing: Filing, notificationEmail: string): Recor
     notification_email: notificationEmail,
     ...senderLines(filing.sender),
   };
-  if (filing.mode === 'simple')
-    return { ...common, print_sender_address: false, postage_type: MAILEVA_POSTAGE_TYPES[filing.options.postage ?? DEFAULT_POSTAGE] };
+  if (filing.mode === 'simple') {
+    // Returns handled digitally (options.returnedMail): Maileva's "gestion électronique des PND", its notices to our address.
+    const digital = filing.options.returnedMail === 'digital';
+    return {
+      ...common,
+      print_sender_address: false,
+      postage_type: MAILEVA_POSTAGE_TYPES[filing.options.postage ?? DEFAULT_POSTAGE],
+      treat_undelivered_mail: digital,
+      ...(digital ? { notification_treat_undelivered_mail: [notificationEmail] } : {}),
+    };
+  }
   return { ...common, acknowledgement_of_receipt: filing.mode === 'ar', acknowledgement_of_receipt_scanning: filing.mode === 'ar' };
 }
 

@@ -2,6 +2,7 @@ import type { PostalAddress } from '../../domain/catalogue/catalogue.js';
 import type { OperatorNews, OperatorReference } from '../../domain/mailings/projection.js';
 import type { Mode, ProofKind } from '../../domain/mailings/states.js';
 import type { PostageSpeed } from '../../domain/mailings/postage.js';
+import type { ReturnedMail } from '../../domain/mailings/returned-mail.js';
 
 export interface Filing {
   shipmentId: string;
@@ -13,7 +14,7 @@ export interface Filing {
   sender: PostalAddress;
   recipient: PostalAddress;
   /** As the request gave them (postage: a simple letter's speed, absent: fast). */
-  options: { color?: boolean; duplex?: boolean; postage?: PostageSpeed };
+  options: { color?: boolean; duplex?: boolean; postage?: PostageSpeed; returnedMail?: ReturnedMail };
 }
 
 /** The operator certainly did not take the letter (it refused or could not be reached before sending). */

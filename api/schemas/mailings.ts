@@ -14,6 +14,7 @@ export const sendAt = Joi.string()
 import { ADDRESS_PLACEMENTS } from '../../domain/mailings/own-pdf.js';
 import { ADDRESS_CHECKS } from '../../domain/mailings/request.js';
 import { POSTAGE_SPEEDS } from '../../domain/mailings/postage.js';
+import { RETURNED_MAIL } from '../../domain/mailings/returned-mail.js';
 
 /**
  * An address as sent; its postal rules (6 lines of 38 characters, a real postcode and commune)
@@ -84,6 +85,11 @@ export const mailingOptions = Joi.object({
     .valid(...POSTAGE_SPEEDS)
     .description(
       'Mode simple only (422 option_not_available otherwise: registered letters have one speed). fast (the default): Lettre verte, announced J+3; economic: Ecopli, J+4, cheaper (unit mailing.simple.economic); urgent: the J+1 letter, dearer (unit mailing.simple.urgent)',
+    ),
+  returnedMail: Joi.string()
+    .valid(...RETURNED_MAIL)
+    .description(
+      'Mode simple only (422 option_not_available otherwise). What happens to a letter that cannot be delivered: sender (the default), La Poste brings it back to the sender; digital, the operator takes it back and scans it, and the mailing ends returned (step 3) with the return proof and mailing.returned carrying the reason (unit mailing.returned_mail.digital)',
     ),
 }).default({ color: false, duplex: false, emailCopy: false });
 
@@ -222,6 +228,13 @@ export const mailingSchema = Joi.object({
     .allow(null)
     .required()
     .description("A simple letter's postage speed; null for registered and AR letters, which have one speed"),
+  returnedMail: Joi.string()
+    .valid(...RETURNED_MAIL)
+    .allow(null)
+    .required()
+    .description(
+      'A simple letter that cannot be delivered: sender (every simple letter asked without options.returnedMail) or digital; null for registered and AR letters',
+    ),
   document: Joi.object({
     kind: Joi.string().valid('catalogue', 'free', 'pdf').required(),
     title: Joi.string().required(),

@@ -13,6 +13,7 @@ export type PriceUnit =
   | 'mailing.simple'
   | 'mailing.simple.economic'
   | 'mailing.simple.urgent'
+  | 'mailing.returned_mail.digital'
   | 'mailing.registered'
   | 'mailing.ar'
   | 'mailing.sheet'

@@ -7,6 +7,7 @@ import type { RequestWarning } from '../catalogue/compatibility.js';
 import type { AddressPlacement } from './own-pdf.js';
 import type { AddressCheck } from './request.js';
 import { mailingPostage, type MailingPostage, type PostageSpeed } from './postage.js';
+import { mailingReturnedMail, type ReturnedMail } from './returned-mail.js';
 
 export type { PostalAddress };
 
@@ -69,6 +70,8 @@ export interface Mailing {
   electronic: MailingElectronic | null;
   /** A simple letter's postage speed, La Poste product and announced delivery time (issue 55); null for registered and AR letters. */
   postage: MailingPostage | null;
+  /** A simple letter's undeliverable mail: sender or digital (issue 55); null for registered and AR letters. */
+  returnedMail: ReturnedMail | null;
   document?: MailingDocument;
 }
 
@@ -92,6 +95,7 @@ export interface MailingRow {
     addressCheck?: AddressCheck;
     addressPlacement?: AddressPlacement;
     postage?: PostageSpeed;
+    returnedMail?: ReturnedMail;
   };
   document: MailingDocument;
   warnings: RequestWarning[];
@@ -175,6 +179,7 @@ export function toMailing(
     channel: row.channel ?? 'paper',
     electronic: row.electronic ?? null,
     postage: mailingPostage(row.mode, row.options),
+    returnedMail: mailingReturnedMail(row.mode, row.options),
     ...(withDocument ? { document: row.document } : {}),
   };
 }

@@ -6,10 +6,11 @@ import type { PreparedLetter } from './letter.js';
 import { isOwnPdfRequest, prepareOwnPdf, type PreparedOwnPdf } from './own-pdf-letter.js';
 import { printedRecipient } from './printed-recipient.js';
 import { checkChannel } from './electronic-request.js';
-import { electronicMailingPrice, flatMailingPrice, type MailingPrice } from './pricing.js';
+import { electronicMailingPrice, flatMailingPrice, withOptionLines, type MailingPrice } from './pricing.js';
 import type { AddressCheck, AddressedMailingRequest, MailingRequest } from './request.js';
 import { checkSendAt } from './send-date-check.js';
 import { checkPostage } from './postage.js';
+import { checkReturnedMail } from './returned-mail.js';
 import { withRecipientAddress } from './siret-recipient.js';
 
 /** A mailing request once every check passed: what is recorded, stored and charged. */
@@ -40,9 +41,12 @@ export async function prepareMailing(deps: Deps, given: MailingRequest, addressC
   checkSendAt(request.sendAt);
   checkChannel(request);
   checkPostage(request);
+  checkReturnedMail(request);
   // The electronic price stands on the paper one: a paper fallback holds it (./pricing.ts).
-  const priced = (paper: MailingPrice): MailingPrice =>
-    request.channel === 'electronic' && request.electronic ? electronicMailingPrice(paper, request.electronic.fallback) : paper;
+  const priced = (letter: MailingPrice): MailingPrice => {
+    const paper = withOptionLines(letter, request.options);
+    return request.channel === 'electronic' && request.electronic ? electronicMailingPrice(paper, request.electronic.fallback) : paper;
+  };
   if (!isOwnPdfRequest(request))
     return { request, letter: await printedRecipient(deps, request, addressCheck), price: priced(flatMailingPrice(request.mode, request.options.postage)) };
   const ownPdf = await prepareOwnPdf(request);

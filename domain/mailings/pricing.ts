@@ -1,6 +1,7 @@
 import { priceOf, vatOf, type PriceUnit } from '../billing/prices.js';
 import type { Fallback, Mode } from './states.js';
 import type { PostageSpeed } from './postage.js';
+import type { ReturnedMail } from './returned-mail.js';
 
 /** One line of a mailing's price: a unit of catalogue/prices.json, how many, and their amount. */
 export interface PriceLine {
@@ -66,6 +67,12 @@ export function electronicMailingPrice(paper: MailingPrice, fallback: Fallback):
   const lines = [line('mailing.electronic', 1)];
   if (fallback === 'paper') lines.push({ unit: 'mailing.fallback_hold', quantity: 1, amountCents: paper.amountCents });
   return total(lines, paper.sheets, paper.pages);
+}
+
+/** The lines of priced options on top of a letter's price: a simple letter's returns handled digitally (`mailing.returned_mail.digital`). */
+export function withOptionLines(price: MailingPrice, options: { returnedMail?: ReturnedMail }): MailingPrice {
+  if (options.returnedMail !== 'digital') return price;
+  return total([...price.lines, line('mailing.returned_mail.digital', 1)], price.sheets, price.pages);
 }
 
 /** The amount of a price's fallback hold (0 without one). */

@@ -40,7 +40,7 @@ function unfinishedMailings(db: Db, options: ReconcileOptions & { shipmentId?: s
     .andWhere((q) => q.where({ channel: 'paper' }).orWhereRaw('step < last_step'))
     .orderBy('created_at', options.newestFirst ? 'desc' : 'asc')
     .limit(options.batch ?? BATCH)
-    .select('id', 'account_id', 'mode', 'test', 'reference', 'channel', 'electronic', db.raw(`to_char(send_at, 'YYYY-MM-DD') AS send_at`));
+    .select('id', 'account_id', 'mode', 'test', 'reference', 'channel', 'electronic', 'options', db.raw(`to_char(send_at, 'YYYY-MM-DD') AS send_at`));
   if (options.accountId) query.andWhere({ account_id: options.accountId });
   if (options.shipmentId) query.andWhere({ id: options.shipmentId });
   return query as unknown as Promise<UnfinishedRow[]>;

@@ -2,6 +2,7 @@ import type { AddressPlacement } from './own-pdf.js';
 import type { ConsumerConsent } from './electronic.js';
 import type { Channel, Fallback, Mode } from './states.js';
 import type { PostageSpeed } from './postage.js';
+import type { ReturnedMail } from './returned-mail.js';
 
 /** `electronic` of POST /v1/mailings: who the recipient is for the law, the consent a consumer gave, and the fallback. */
 export interface ElectronicRequest {
@@ -49,6 +50,8 @@ export interface MailingRequest {
     addressPlacement?: AddressPlacement;
     /** A simple letter's speed (./postage.ts); absent: fast. */
     postage?: PostageSpeed;
+    /** A simple letter that cannot be delivered: back to the sender, or handled digitally (./returned-mail.ts); absent: sender. */
+    returnedMail?: ReturnedMail;
   };
   /** The day the letter is filed (YYYY-MM-DD, Europe/Paris); absent: at once (domain/mailings/send-date-check.ts). */
   sendAt?: string;

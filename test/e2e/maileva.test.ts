@@ -229,6 +229,46 @@ describe('Maileva as the postal operator (POSTAL_OPERATOR=maileva, against the s
     expect(await postage(fast)).to.equal(Math.round(MAILEVA_STAND_IN_PRICES.mail.FAST * 100));
   });
 
+  it('options.returnedMail digital: Maileva handles the undeliverable letter (treat_undelivered_mail), reports N10, and it ends returned at step 3 with its reason and proof', async () => {
+    standIn.returnToSender('Parti sans adresse');
+    const send = (to: typeof recipient) =>
+      call('POST', '/v1/mailings', {
+        key: account.liveKey,
+        body: { mode: 'simple', letter: freeLetter, sender, recipient: to, options: { returnedMail: 'digital' } },
+        baseUrl: services.api.url,
+      });
+    const before = await balanceOf(account.id);
+    const created = await send({ ...recipient, name: 'Parti sans adresse' });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    expect(created.body).to.include({ returnedMail: 'digital', lastStep: 2 });
+    expect(before - (await balanceOf(account.id))).to.equal(priceOf('mailing.simple') + priceOf('mailing.returned_mail.digital'));
+    const id = created.body.id as string;
+    const final = await finished(id);
+    expect(final).to.include({ status: 'returned', step: 3, lastStep: 3 });
+    expect(sendingsOf(id)[0]!.options).to.include({ treat_undelivered_mail: true });
+    expect(sendingsOf(id)[0]!.options.notification_treat_undelivered_mail).to.deep.equal(['operations@example.fr']);
+    expect(await eventTypes(id)).to.deep.equal([
+      'mailing.created',
+      'mailing.printed',
+      'mailing.posted',
+      'mailing.proof_available',
+      'mailing.returned',
+      'mailing.proof_available',
+    ]);
+    const returned = (await stack().db('webhook_events').where({ shipment_id: id, type: 'mailing.returned' }).first('payload')) as {
+      payload: { data: { mailing: Mailing; details?: { reason: string } } };
+    };
+    expect(returned.payload.data.details?.reason).to.include('N10');
+    expect(returned.payload.data.mailing).to.include({ status: 'returned', returnedMail: 'digital' });
+    expect((await downloadProof(id, 'return')).toString('latin1').startsWith('%PDF-')).to.equal(true);
+
+    // Without the option, a simple sending asks none, and a returned simple letter stays posted (it goes back to its sender).
+    const plain = await post('simple', { ...recipient, name: 'Parti sans adresse' });
+    const plainFinal = await finished(plain.body.id as string);
+    expect(plainFinal).to.include({ status: 'posted', returnedMail: 'sender' });
+    expect(sendingsOf(plain.body.id as string)[0]!.options).to.include({ treat_undelivered_mail: false });
+  });
+
   it('a letter returned to sender ends returned, with its return proof', async () => {
     standIn.returnToSender('Destinataire parti');
     const created = await post('ar', { ...recipient, name: 'Destinataire parti' });

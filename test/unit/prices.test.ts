@@ -17,6 +17,7 @@ const ALL_UNITS: PriceUnit[] = [
   'mailing.simple',
   'mailing.simple.economic',
   'mailing.simple.urgent',
+  'mailing.returned_mail.digital',
   'mailing.registered',
   'mailing.ar',
   'mailing.sheet',

@@ -110,6 +110,7 @@ export class MailingDouble {
       channel: 'paper',
       electronic: null,
       postage: null,
+      returnedMail: null,
       ...initial,
     };
   }
