@@ -66,7 +66,8 @@ export const ERROR_CODES: { status: number; code: string; condition: string }[] 
   {
     status: 422,
     code: 'option_not_available',
-    condition: 'An option the mode does not offer, named in details.field: options.postage (one speed) or options.returnedMail (no digital handling of returns) with a registered or AR letter',
+    condition:
+      'An option the mode does not offer, named in details.field: options.postage (one speed) or options.returnedMail (no digital handling of returns) with a registered or AR letter',
   },
   {
     status: 422,

@@ -13,14 +13,8 @@ import type { MailingStatus, Mode, TestAdvance } from './states.js';
 export const RETURNED_MAIL = ['sender', 'digital'] as const;
 export type ReturnedMail = (typeof RETURNED_MAIL)[number];
 
-/** The step a digitally returned simple letter ends at: after `posted` (2), its lastStep becoming 3. */
-export const DIGITAL_RETURN_STEP = 3;
-
-/** How long after `posted` a digitally handled simple letter is watched for its return; then it stays `posted`. */
-export const DIGITAL_RETURN_WINDOW_MS = 45 * 24 * 3600_000;
-
-/** The reason mailing.returned carries for a letter Maileva reports undeliverable (N10). */
-export const DIGITAL_RETURN_REASON = "Pli non distribuable (N10), revenu à l'opérateur qui l'a traité électroniquement";
+export { DIGITAL_RETURN_REASON, DIGITAL_RETURN_STEP, DIGITAL_RETURN_WINDOW_MS } from './states.js';
+import { DIGITAL_RETURN_STEP } from './states.js';
 
 /** The Shipment's returnedMail: a simple letter's choice (sender when absent); null for registered and AR letters. */
 export function mailingReturnedMail(mode: Mode, options: { returnedMail?: ReturnedMail } | null | undefined): ReturnedMail | null {

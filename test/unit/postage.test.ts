@@ -5,7 +5,9 @@ import { mailingOptions } from '../../api/schemas/mailings.js';
 import { priceOf } from '../../domain/billing/prices.js';
 import { Unprocessable } from '../../domain/errors.js';
 import { checkPostage, mailingPostage, MAILEVA_POSTAGE_TYPES, POSTAGE_SPEEDS } from '../../domain/mailings/postage.js';
-import { flatMailingPrice, ownPdfPrice } from '../../domain/mailings/pricing.js';
+import { flatMailingPrice, ownPdfPrice, withOptionLines } from '../../domain/mailings/pricing.js';
+import { awaitsDigitalReturn, checkReturnedMail, mailingReturnedMail } from '../../domain/mailings/returned-mail.js';
+import { RETURN_CODES } from '../../activities/operator/maileva.js';
 
 const address = { name: 'Marie Dupont', lines: ['12 rue des Lilas'], postcode: '69003', city: 'Lyon', country: 'FR' as const };
 const filing = (mode: Filing['mode'], options: Filing['options'] = {}): Filing => ({
@@ -71,5 +73,53 @@ describe('options.postage: a simple letter’s speed (issue 55, docs/operators.m
         expect((error as Unprocessable).details).to.deep.equal({ field: 'options.postage' });
       }
     }
+  });
+});
+
+describe('options.returnedMail: returned mail handled digitally (issue 55, docs/operators.md)', () => {
+  it('reaches Maileva as treat_undelivered_mail with our notification address; false without it; never on registered_mail v2', () => {
+    expect(mailevaSending(filing('simple', { returnedMail: 'digital' }), 'ops@example.fr')).to.deep.include({
+      treat_undelivered_mail: true,
+      notification_treat_undelivered_mail: ['ops@example.fr'],
+    });
+    const plain = mailevaSending(filing('simple'), 'ops@example.fr');
+    expect(plain).to.include({ treat_undelivered_mail: false });
+    expect(plain).to.not.have.property('notification_treat_undelivered_mail');
+    expect(mailevaSending(filing('simple', { returnedMail: 'sender' }), 'ops@example.fr')).to.include({ treat_undelivered_mail: false });
+    for (const mode of ['registered', 'ar'] as const) expect(mailevaSending(filing(mode), 'ops@example.fr')).to.not.have.property('treat_undelivered_mail');
+    // N10, mail v2's one delivery status, is a return.
+    expect(RETURN_CODES.has('N10')).to.equal(true);
+  });
+
+  it('adds mailing.returned_mail.digital to the letter’s price, digital only', () => {
+    const price = withOptionLines(flatMailingPrice('simple', 'urgent'), { returnedMail: 'digital' });
+    expect(price.lines.map((l) => l.unit)).to.deep.equal(['mailing.simple.urgent', 'mailing.returned_mail.digital']);
+    expect(price.amountCents).to.equal(priceOf('mailing.simple.urgent') + priceOf('mailing.returned_mail.digital'));
+    expect(withOptionLines(flatMailingPrice('simple'), { returnedMail: 'sender' })).to.deep.equal(flatMailingPrice('simple'));
+    expect(withOptionLines(flatMailingPrice('simple'), {})).to.deep.equal(flatMailingPrice('simple'));
+  });
+
+  it('is shown for simple letters (sender by default), null otherwise; refused for registered and AR (422 naming the field)', () => {
+    expect(mailingReturnedMail('simple', {})).to.equal('sender');
+    expect(mailingReturnedMail('simple', { returnedMail: 'digital' })).to.equal('digital');
+    expect(mailingReturnedMail('ar', { returnedMail: 'digital' })).to.equal(null);
+    expect(() => checkReturnedMail({ mode: 'simple', options: { returnedMail: 'digital' } })).to.not.throw();
+    for (const mode of ['registered', 'ar'] as const) {
+      try {
+        checkReturnedMail({ mode, options: { returnedMail: 'sender' } });
+        expect.fail('accepted');
+      } catch (error) {
+        expect((error as Unprocessable).code).to.equal('option_not_available');
+        expect((error as Unprocessable).details).to.deep.equal({ field: 'options.returnedMail' });
+      }
+    }
+  });
+
+  it('only a posted simple letter with digital returns still awaits its return', () => {
+    expect(awaitsDigitalReturn({ mode: 'simple', status: 'posted', step: 2, digital: true })).to.equal(true);
+    expect(awaitsDigitalReturn({ mode: 'simple', status: 'posted', step: 2, digital: false })).to.equal(false);
+    expect(awaitsDigitalReturn({ mode: 'simple', status: 'printed', step: 1, digital: true })).to.equal(false);
+    expect(awaitsDigitalReturn({ mode: 'simple', status: 'returned', step: 3, digital: true })).to.equal(false);
+    expect(awaitsDigitalReturn({ mode: 'registered', status: 'posted', step: 2, digital: true })).to.equal(false);
   });
 });

@@ -1,6 +1,5 @@
 import { CancellationScope, condition, setCurrentDetails, sleep, workflowInfo } from '@temporalio/workflow';
-import { DIGITAL_RETURN_REASON, DIGITAL_RETURN_STEP, DIGITAL_RETURN_WINDOW_MS } from '../../domain/mailings/returned-mail.js';
-import type { MailingStatus, Mode } from '../../domain/mailings/states.js';
+import { DIGITAL_RETURN_REASON, DIGITAL_RETURN_STEP, DIGITAL_RETURN_WINDOW_MS, type MailingStatus, type Mode } from '../../domain/mailings/states.js';
 import { trackingQueue } from '../contract.js';
 import { trackingPolls } from './activities.js';
 import { moveTo } from './moves.js';
