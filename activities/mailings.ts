@@ -178,9 +178,10 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
     /**
      * Asks the operator once for news of a filed letter. Nothing new is a benign, retryable
      * failure: the activity's retry policy is the polling schedule, so no slot is held between
-     * two questions and the workflow's history does not grow with each one.
+     * two questions and the workflow's history does not grow with each one. `watching: 'return'`:
+     * a posted simple letter whose returns are handled digitally, for which only `returned` is news.
      */
-    async checkOperatorStatus(mailingId: string, mode: Mode, current: MailingStatus): Promise<MailingStatus> {
+    async checkOperatorStatus(mailingId: string, mode: Mode, current: MailingStatus, watching?: 'return'): Promise<MailingStatus> {
       const { operator: name } = await operatorReference(db, mailingId);
       const operator = operatorNamed(name);
       const news = await operator.trackingStatus(mailingId, mode).catch((error: unknown) => {
@@ -194,6 +195,11 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
           'the operator charges more for this letter than we did',
         );
       const reported = news.status;
+      // A posted simple letter whose returns are handled digitally (options.returnedMail): only its return is news.
+      if (watching === 'return') {
+        if (reported === 'returned') return reported;
+        throw ApplicationFailure.create({ message: `no return reported since ${current}`, type: NO_NEWS, category: 'BENIGN' });
+      }
       if (!isAhead(mode, reported, current))
         throw ApplicationFailure.create({ message: `no news from the postal operator since ${current}`, type: NO_NEWS, category: 'BENIGN' });
       return reported;

@@ -84,7 +84,7 @@ export const ERROR_CODES: { status: number; code: string; condition: string }[] 
     status: 422,
     code: 'option_not_available',
     condition:
-      "An operator's option the mode does not offer (`details.field`): options.envelopeWindows or options.printSenderAddress for a registered letter, an options.archiveYears value the mode's archive does not have (`details.allowed`), any of them on the electronic channel",
+      "An operator's option the mode does not offer (`details.field`): options.postage (one speed) or options.returnedMail (no digital handling of returns), options.envelopeWindows or options.printSenderAddress for a registered or AR letter, an options.archiveYears value the mode's archive does not have (`details.allowed`), any of them on the electronic channel",
   },
   {
     status: 422,

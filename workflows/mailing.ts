@@ -7,6 +7,7 @@ import { electronicLetter } from './mailing/electronic.js';
 import { fileLetter, followOperator } from './mailing/operator.js';
 import { MailingRun } from './mailing/run.js';
 import { awaitTestAdvances } from './mailing/sandbox.js';
+import { awaitOperatorReturn, awaitsReturn, awaitTestReturn } from './mailing/returns.js';
 import { awaitSendDate, dueSinceMs } from './mailing/send-date.js';
 import { handleUpdates } from './mailing/updates.js';
 
@@ -52,8 +53,11 @@ export async function mailing(input: MailingWorkflowInput): Promise<Mailing | nu
     // An electronic letter goes to its provider (and, as a fallback, by post): ./mailing/electronic.ts.
     if (run.electronic) await electronicLetter(run, filingScope);
     else if ((await fileLetter(run, filingScope)) === 'filed') await followOperator(run);
+    // A simple letter whose returns are handled digitally may still come back once posted (./mailing/returns.ts).
+    if (awaitsReturn(run)) await awaitOperatorReturn(run);
   } else {
     await awaitTestAdvances(run);
+    if (awaitsReturn(run)) await awaitTestReturn(run);
   }
   await condition(() => run.final);
   await condition(allHandlersFinished);

@@ -3,6 +3,7 @@ import type { PostalAddress } from '../../domain/catalogue/catalogue.js';
 import { operatorCountryCode, postcodeLine } from '../../domain/mailings/countries.js';
 import type { OperatorNews } from '../../domain/mailings/projection.js';
 import { PATHS, type Mode, type ProofKind, type MailingStatus } from '../../domain/mailings/states.js';
+import { DEFAULT_POSTAGE, MAILEVA_POSTAGE_TYPES } from '../../domain/mailings/postage.js';
 import {
   MailevaError,
   type DeliveryStatus,
@@ -102,6 +103,42 @@ export function pdfFrom(bytes: Buffer): Buffer {
 }
 
 /**
+ * The sending (mail v2 `sending_creation`, registered_mail v2 likewise) of a filing: our options by
+ * Maileva's names; a simple letter's speed as `postage_type` (issue 55; FAST when the request
+ * gave none, Maileva's own default) and its returns as `treat_undelivered_mail` (false unless
+ * options.returnedMail is digital), which registered_mail v2 does not have.
+ */
+export function mailevaSending(filing: Filing, notificationEmail: string): Record<string, unknown> {
+  const common = {
+    name: filing.title.slice(0, 256) || filing.shipmentId,
+    custom_id: filing.shipmentId,
+    color_printing: filing.options.color === true,
+    duplex_printing: filing.options.duplex === true,
+    notification_email: notificationEmail,
+    ...senderLines(filing.sender),
+  };
+  if (filing.mode === 'simple') {
+    // Returns handled digitally (options.returnedMail): Maileva's "gestion électronique des PND", its notices to our address.
+    const digital = filing.options.returnedMail === 'digital';
+    return {
+      ...common,
+      print_sender_address: false,
+      postage_type: MAILEVA_POSTAGE_TYPES[filing.options.postage ?? DEFAULT_POSTAGE],
+      treat_undelivered_mail: digital,
+      ...(digital ? { notification_treat_undelivered_mail: [notificationEmail] } : {}),
+      // The return envelope, archive and envelope fields asked (./maileva-options.ts); print_sender_address among them when asked.
+      ...mailevaOptionFields(filing),
+    };
+  }
+  return {
+    ...common,
+    acknowledgement_of_receipt: filing.mode === 'ar',
+    acknowledgement_of_receipt_scanning: filing.mode === 'ar',
+    ...mailevaOptionFields(filing),
+  };
+}
+
+/**
  * Maileva behind PostalOperator. Filing: find or create the sending (its `custom_id` is our
  * mailing id; its id is kept with the mailing before submitting), add the printed letter and the
  * recipient while it is a draft, submit it once, then wait (retried) until Maileva has processed
@@ -170,22 +207,9 @@ export class MailevaOperator implements PostalOperator {
       throw new OperatorPendingError(`submitted; Maileva has not processed the letter yet (sending ${sending.status ?? 'unknown'})`);
   }
 
+  /** The sending Maileva creates for a filing (exported for its unit test through `mailevaSending`). */
   private sendingOf(filing: Filing): Record<string, unknown> {
-    const common = {
-      name: filing.title.slice(0, 256) || filing.shipmentId,
-      custom_id: filing.shipmentId,
-      color_printing: filing.options.color === true,
-      duplex_printing: filing.options.duplex === true,
-      notification_email: this.notificationEmail,
-      ...senderLines(filing.sender),
-    };
-    if (filing.mode === 'simple') return { ...common, print_sender_address: false, ...mailevaOptionFields(filing) };
-    return {
-      ...common,
-      acknowledgement_of_receipt: filing.mode === 'ar',
-      acknowledgement_of_receipt_scanning: filing.mode === 'ar',
-      ...mailevaOptionFields(filing),
-    };
+    return mailevaSending(filing, this.notificationEmail);
   }
 
   async trackingStatus(mailingId: string, mode: Mode): Promise<OperatorNews> {

@@ -15,6 +15,8 @@ import { ADDRESS_PLACEMENTS } from '../../domain/mailings/own-pdf.js';
 import { ADDRESS_CHECKS } from '../../domain/mailings/request.js';
 import { ENVELOPE_WINDOWS } from '../../domain/mailings/postal-options.js';
 import { ARCHIVE_YEARS } from '../../domain/access/postal-settings.js';
+import { POSTAGE_SPEEDS } from '../../domain/mailings/postage.js';
+import { RETURNED_MAIL } from '../../domain/mailings/returned-mail.js';
 
 /**
  * An address as sent; its postal rules (6 lines of 38 characters, a real postcode and commune in
@@ -109,6 +111,16 @@ export const mailingOptions = Joi.object({
       'strict: a recipient address the national address base does not confirm is refused (422 address_invalid with details.suggestions); lenient: it is posted as given, with an address_unverified warning. Absent: strict, or lenient for accounts opened before 2026-11-25 (no request that worked is refused). The base holds French addresses only: for a recipient abroad it does not apply (an address_check_not_applied warning when given)',
     ),
   ...postalOperatorOptions,
+  postage: Joi.string()
+    .valid(...POSTAGE_SPEEDS)
+    .description(
+      'Mode simple only (422 option_not_available otherwise: registered letters have one speed). fast (the default): Lettre verte, announced J+3; economic: Ecopli, J+4, cheaper (unit mailing.simple.economic); urgent: the J+1 letter, dearer (unit mailing.simple.urgent)',
+    ),
+  returnedMail: Joi.string()
+    .valid(...RETURNED_MAIL)
+    .description(
+      'Mode simple only (422 option_not_available otherwise). What happens to a letter that cannot be delivered: sender (the default), La Poste brings it back to the sender; digital, the operator takes it back and scans it, and the mailing ends returned (step 3) with the return proof and mailing.returned carrying the reason (unit mailing.returned_mail.digital)',
+    ),
 }).default({ color: false, duplex: false, emailCopy: false });
 
 /** The recipient's email: the electronic channel's address, or where options.emailCopy goes. */
@@ -234,6 +246,25 @@ export const mailingSchema = Joi.object({
     .allow(null)
     .required()
     .description('The electronic channel; null for paper'),
+  postage: Joi.object({
+    speed: Joi.string()
+      .valid(...POSTAGE_SPEEDS)
+      .required()
+      .description('options.postage as asked (fast when absent)'),
+    product: Joi.string().required().description("La Poste's product for that speed"),
+    deliveryDays: Joi.number().integer().min(1).required().description('The delivery time La Poste announces, in working days after posting (indicative)'),
+  })
+    .label('MailingPostage')
+    .allow(null)
+    .required()
+    .description("A simple letter's postage speed; null for registered and AR letters, which have one speed"),
+  returnedMail: Joi.string()
+    .valid(...RETURNED_MAIL)
+    .allow(null)
+    .required()
+    .description(
+      'A simple letter that cannot be delivered: sender (every simple letter asked without options.returnedMail) or digital; null for registered and AR letters',
+    ),
   document: Joi.object({
     kind: Joi.string().valid('catalogue', 'free', 'pdf').required(),
     title: Joi.string().required(),

@@ -21,8 +21,14 @@ export const webhookEventSchema = Joi.object({
     }).description('Only for mailing.proof_available'),
     batch: batchSchema.description('Only for mailing_batch.completed (sent only to endpoints whose event filter names it): the batch, every mailing final'),
     details: Joi.object({
-      reason: Joi.string().required().description("Why the mailing ended in error, e.g. the postal operator's reason for refusing the letter"),
-    }).description('Only for mailing.error, when the reason is known (the mailing is then refunded)'),
+      reason: Joi.string()
+        .required()
+        .description(
+          "Why the mailing ended in error, e.g. the postal operator's reason for refusing the letter; or why a letter whose returns are handled digitally came back",
+        ),
+    }).description(
+      'Only for mailing.error, when the reason is known (the mailing is then refunded), and for mailing.returned of a simple letter with options.returnedMail digital',
+    ),
     endpoint: Joi.object({
       id: Joi.string().guid().required(),
       url: Joi.string().uri().required(),

@@ -97,7 +97,7 @@ export async function batchMailingStarts(db: Db, config: Config, batchId: string
     .where({ batch_id: batchId })
     .orderBy('id')
     .limit(limit)
-    .select('id', 'account_id', 'mode', 'test', 'reference', 'channel', 'electronic', db.raw(`to_char(send_at, 'YYYY-MM-DD') AS send_at`));
+    .select('id', 'account_id', 'mode', 'test', 'reference', 'channel', 'electronic', 'options', db.raw(`to_char(send_at, 'YYYY-MM-DD') AS send_at`));
   if (after) query.andWhere('id', '>', after);
   const rows = (await query) as Parameters<typeof mailingStart>[1][];
   return rows.map((row) => mailingStart(config, row));

@@ -23,7 +23,7 @@ import { webhookEventStatement, withEventSql } from '../webhooks/events.js';
 /** What a mailing's workflow is started with, at creation or when the reconciler resumes it. */
 export function mailingWorkflowInput(
   config: Config,
-  mailing: Pick<MailingWorkflowInput, 'shipmentId' | 'accountId' | 'mode' | 'test' | 'sendAt' | 'electronic'>,
+  mailing: Pick<MailingWorkflowInput, 'shipmentId' | 'accountId' | 'mode' | 'test' | 'sendAt' | 'electronic' | 'returnedMail'>,
 ): MailingWorkflowInput {
   const { sendAt, electronic, ...rest } = mailing;
   return {
@@ -188,7 +188,10 @@ async function debitMailing(trx: Tx, row: NewMailingRow): Promise<Charge> {
 /** What starts a recorded mailing's workflow (at creation, before an update, by the reconciler). */
 export function mailingStart(
   config: Config,
-  row: Pick<MailingRow, 'id' | 'account_id' | 'mode' | 'test' | 'send_at' | 'channel' | 'electronic'> & { reference: string | null },
+  row: Pick<MailingRow, 'id' | 'account_id' | 'mode' | 'test' | 'send_at' | 'channel' | 'electronic'> & {
+    reference: string | null;
+    options?: MailingRow['options'] | null;
+  },
 ): MailingStart {
   const electronic = row.channel === 'electronic' && row.electronic ? { fallback: row.electronic.fallback } : undefined;
   return {
@@ -199,6 +202,7 @@ export function mailingStart(
       test: row.test,
       sendAt: row.send_at ?? undefined,
       electronic,
+      ...(row.mode === 'simple' && row.options?.returnedMail === 'digital' ? { returnedMail: 'digital' as const } : {}),
     }),
     reference: row.reference ?? '',
   };

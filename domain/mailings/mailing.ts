@@ -8,6 +8,8 @@ import { countryLine, isAbroad, postcodeLine } from './countries.js';
 import type { RequestWarning } from '../catalogue/compatibility.js';
 import type { AddressPlacement } from './own-pdf.js';
 import type { AddressCheck } from './request.js';
+import { mailingPostage, type MailingPostage, type PostageSpeed } from './postage.js';
+import { mailingReturnedMail, type ReturnedMail } from './returned-mail.js';
 
 export type { PostalAddress };
 
@@ -68,6 +70,10 @@ export interface Mailing {
   channel: Channel;
   /** null for paper. */
   electronic: MailingElectronic | null;
+  /** A simple letter's postage speed, La Poste product and announced delivery time (issue 55); null for registered and AR letters. */
+  postage: MailingPostage | null;
+  /** A simple letter's undeliverable mail: sender or digital (issue 55); null for registered and AR letters. */
+  returnedMail: ReturnedMail | null;
   document?: MailingDocument;
 }
 
@@ -84,7 +90,15 @@ export interface MailingRow {
   recipient: PostalAddress;
   recipient_email: string | null;
   reference: string;
-  options: { color?: boolean; duplex?: boolean; emailCopy?: boolean; addressCheck?: AddressCheck; addressPlacement?: AddressPlacement } & PostalOptionsRequest &
+  options: {
+    color?: boolean;
+    duplex?: boolean;
+    emailCopy?: boolean;
+    addressCheck?: AddressCheck;
+    addressPlacement?: AddressPlacement;
+    postage?: PostageSpeed;
+    returnedMail?: ReturnedMail;
+  } & PostalOptionsRequest &
     ResolvedPostalOptions;
   document: MailingDocument;
   warnings: RequestWarning[];
@@ -122,6 +136,7 @@ export const MAILING_VIEW_COLUMNS = [
   'erased_at',
   'channel',
   'electronic',
+  'options',
 ] as const;
 
 export type MailingViewRow = Pick<MailingRow, (typeof MAILING_VIEW_COLUMNS)[number] | 'send_at' | 'batch_id'>;
@@ -167,6 +182,8 @@ export function toMailing(
     erasedAt: row.erased_at ? row.erased_at.toISOString() : null,
     channel: row.channel ?? 'paper',
     electronic: row.electronic ?? null,
+    postage: mailingPostage(row.mode, row.options),
+    returnedMail: mailingReturnedMail(row.mode, row.options),
     ...(withDocument ? { document: row.document } : {}),
   };
 }

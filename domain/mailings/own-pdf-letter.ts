@@ -66,6 +66,12 @@ export async function prepareOwnPdf(request: OwnPdfRequest): Promise<PreparedOwn
       warnings: [],
     },
     stored: { pdf, sha256: facts.sha256, pages: facts.pages, addressPlacement: placement },
-    price: ownPdfPrice(request.mode, { pages: facts.pages, customerSheets: customerSheets(facts.pages, duplex), envelopeSheets: sheets, color }),
+    price: ownPdfPrice(request.mode, {
+      pages: facts.pages,
+      customerSheets: customerSheets(facts.pages, duplex),
+      envelopeSheets: sheets,
+      color,
+      postage: request.options.postage,
+    }),
   };
 }

@@ -8,10 +8,12 @@ import { isOwnPdfRequest, prepareOwnPdf, type PreparedOwnPdf } from './own-pdf-l
 import { printedRecipient } from './printed-recipient.js';
 import { checkChannel } from './electronic-request.js';
 import { addressCheckWarnings, checkDestination, withZone } from './destination.js';
-import { electronicMailingPrice, flatMailingPrice, withOptionLines, type MailingPrice } from './pricing.js';
+import { electronicMailingPrice, flatMailingPrice, withOptionLines, withReturnedMailLine, type MailingPrice } from './pricing.js';
 import { resolvePostalOptions, settingsForRequest } from './postal-options.js';
 import type { AddressCheck, AddressedMailingRequest, MailingRequest } from './request.js';
 import { checkSendAt } from './send-date-check.js';
+import { checkPostage } from './postage.js';
+import { checkReturnedMail } from './returned-mail.js';
 import { withRecipientAddress } from './siret-recipient.js';
 
 /** A mailing request once every check passed: what is recorded, stored and charged. */
@@ -54,15 +56,21 @@ export async function prepareMailing(
   checkDestination(request);
   checkSendAt(request.sendAt);
   checkChannel(request);
+  checkPostage(request);
+  checkReturnedMail(request);
   // The electronic price stands on the paper one (its zone and options included): a paper fallback holds it (./pricing.ts).
   const priced = (letter: MailingPrice): MailingPrice => {
-    const paper = withOptionLines(withZone(letter, request), postal.lines);
+    const paper = withOptionLines(withReturnedMailLine(withZone(letter, request), request.options), postal.lines);
     return request.channel === 'electronic' && request.electronic ? electronicMailingPrice(paper, request.electronic.fallback) : paper;
   };
   const abroad = addressCheckWarnings(given, request);
   if (!isOwnPdfRequest(request)) {
     const letter = await printedRecipient(deps, request, addressCheck);
-    return { request, letter: { ...letter, warnings: [...letter.warnings, ...abroad] }, price: priced(flatMailingPrice(request.mode)) };
+    return {
+      request,
+      letter: { ...letter, warnings: [...letter.warnings, ...abroad] },
+      price: priced(flatMailingPrice(request.mode, request.options.postage)),
+    };
   }
   const ownPdf = await prepareOwnPdf(request);
   const checked = await checkRecipientAddress(deps, request.recipient!, addressCheck);

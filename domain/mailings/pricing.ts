@@ -1,6 +1,8 @@
 import { priceOf, vatOf, type PriceUnit } from '../billing/prices.js';
 import type { Zone } from './countries.js';
 import type { Fallback, Mode } from './states.js';
+import type { PostageSpeed } from './postage.js';
+import type { ReturnedMail } from './returned-mail.js';
 
 /** One line of a mailing's price: a unit of catalogue/prices.json, how many, and their amount. */
 export interface PriceLine {
@@ -27,9 +29,18 @@ function total(lines: PriceLine[], sheets: number | null, pages: number | null):
   return { amountCents, vatCents: vatOf(amountCents), sheets, pages, lines };
 }
 
-/** A catalogue or free-form letter: the mode's flat price, whatever its length or options (as before own PDFs). */
-export function flatMailingPrice(mode: Mode): MailingPrice {
-  return total([line(`mailing.${mode}`, 1)], null, null);
+/**
+ * The unit of a mailing's own line: the mode's, or for a simple letter posted at another speed
+ * than the default (options.postage), that speed's instead (postage included in each).
+ */
+export function modeUnit(mode: Mode, postage?: PostageSpeed): PriceUnit {
+  if (mode !== 'simple') return `mailing.${mode}`;
+  return postage === 'economic' ? 'mailing.simple.economic' : postage === 'urgent' ? 'mailing.simple.urgent' : 'mailing.simple';
+}
+
+/** A catalogue or free-form letter: the mode's flat price (its speed's for a simple letter), whatever its length or options (as before own PDFs). */
+export function flatMailingPrice(mode: Mode, postage?: PostageSpeed): MailingPrice {
+  return total([line(modeUnit(mode, postage), 1)], null, null);
 }
 
 /**
@@ -37,8 +48,11 @@ export function flatMailingPrice(mode: Mode): MailingPrice {
  * address sheet included) is a `mailing.sheet`; in colour, each sheet of the customer's pages is
  * also a `mailing.sheet.color` (the address sheet is printed in black).
  */
-export function ownPdfPrice(mode: Mode, input: { pages: number; customerSheets: number; envelopeSheets: number; color: boolean }): MailingPrice {
-  const lines = [line(`mailing.${mode}`, 1)];
+export function ownPdfPrice(
+  mode: Mode,
+  input: { pages: number; customerSheets: number; envelopeSheets: number; color: boolean; postage?: PostageSpeed },
+): MailingPrice {
+  const lines = [line(modeUnit(mode, input.postage), 1)];
   if (input.envelopeSheets > 1) lines.push(line('mailing.sheet', input.envelopeSheets - 1));
   if (input.color) lines.push(line('mailing.sheet.color', input.customerSheets));
   return total(lines, input.envelopeSheets, input.pages);
@@ -55,6 +69,12 @@ export function electronicMailingPrice(paper: MailingPrice, fallback: Fallback):
   const lines = [line('mailing.electronic', 1)];
   if (fallback === 'paper') lines.push({ unit: 'mailing.fallback_hold', quantity: 1, amountCents: paper.amountCents });
   return total(lines, paper.sheets, paper.pages);
+}
+
+/** The lines of priced options on top of a letter's price: a simple letter's returns handled digitally (`mailing.returned_mail.digital`). */
+export function withReturnedMailLine(price: MailingPrice, options: { returnedMail?: ReturnedMail }): MailingPrice {
+  if (options.returnedMail !== 'digital') return price;
+  return total([...price.lines, line('mailing.returned_mail.digital', 1)], price.sheets, price.pages);
 }
 
 /** The amount of a price's fallback hold (0 without one). */

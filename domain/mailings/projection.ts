@@ -1,5 +1,7 @@
 import { preparedQuery, type Db, type Tx } from '../../db/knex.js';
 import type { PostalOptionsRequest, ResolvedPostalOptions } from './postal-choices.js';
+import type { PostageSpeed } from './postage.js';
+import type { ReturnedMail } from './returned-mail.js';
 import { refund } from '../billing/ledger.js';
 import type { LetterDocument } from '../letters/render.js';
 import type { DeliveryTarget } from '../webhooks/event-types.js';
@@ -181,7 +183,7 @@ export function endPaidMailing(db: Db, end: EndOfPaidMailing, status: 'canceled'
 }
 
 /** What the filing reads of a mailing's options: printing, and the operator's options resolved at creation (./postal-options.ts). */
-export type FilingOptions = { color?: boolean; duplex?: boolean } & ResolvedPostalOptions &
+export type FilingOptions = { color?: boolean; duplex?: boolean; postage?: PostageSpeed; returnedMail?: ReturnedMail } & ResolvedPostalOptions &
   Pick<PostalOptionsRequest, 'envelopeWindows' | 'printSenderAddress'>;
 
 /** What filing needs of a mailing: its state, mode, number, addresses, options and the letter's layout. */

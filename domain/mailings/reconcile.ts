@@ -54,7 +54,18 @@ export function unfinishedMailingsStatement(db: Db, options: UnfinishedQuery) {
       { column: 'id', order: options.newestFirst ? 'desc' : 'asc' },
     ])
     .limit(options.batch ?? BATCH)
-    .select('id', 'account_id', 'mode', 'test', 'reference', 'channel', 'electronic', 'created_at', db.raw(`to_char(send_at, 'YYYY-MM-DD') AS send_at`));
+    .select(
+      'id',
+      'account_id',
+      'mode',
+      'test',
+      'reference',
+      'channel',
+      'electronic',
+      'options',
+      'created_at',
+      db.raw(`to_char(send_at, 'YYYY-MM-DD') AS send_at`),
+    );
   if (options.accountId) query.andWhere({ account_id: options.accountId });
   if (options.shipmentId) query.andWhere({ id: options.shipmentId });
   if (options.after) query.andWhereRaw('(created_at, id) > (?, ?)', [options.after.createdAt, options.after.id]);

@@ -2,6 +2,8 @@ import type { AddressPlacement } from './own-pdf.js';
 import type { ConsumerConsent } from './electronic.js';
 import type { Channel, Fallback, Mode } from './states.js';
 import type { PostalOptionsRequest, ResolvedPostalOptions } from './postal-choices.js';
+import type { PostageSpeed } from './postage.js';
+import type { ReturnedMail } from './returned-mail.js';
 
 /** `electronic` of POST /v1/mailings: who the recipient is for the law, the consent a consumer gave, and the fallback. */
 export interface ElectronicRequest {
@@ -42,7 +44,17 @@ export interface MailingRequest {
   recipient?: MailingAddressInput | SiretRecipientInput;
   recipientEmail?: string;
   reference?: string;
-  options: { color: boolean; duplex: boolean; emailCopy: boolean; addressCheck?: AddressCheck; addressPlacement?: AddressPlacement } & PostalOptionsRequest &
+  options: {
+    color: boolean;
+    duplex: boolean;
+    emailCopy: boolean;
+    addressCheck?: AddressCheck;
+    addressPlacement?: AddressPlacement;
+    /** A simple letter's speed (./postage.ts); absent: fast. */
+    postage?: PostageSpeed;
+    /** A simple letter that cannot be delivered: back to the sender, or handled digitally (./returned-mail.ts); absent: sender. */
+    returnedMail?: ReturnedMail;
+  } & PostalOptionsRequest &
     /** Added by the checks (./postal-options.ts), never by a client: what the filing sends to the operator. */
     ResolvedPostalOptions;
   /** The day the letter is filed (YYYY-MM-DD, Europe/Paris); absent: at once (domain/mailings/send-date-check.ts). */

@@ -294,3 +294,13 @@ export function isFinalMailing(m: { mode: Mode; status: MailingStatus; channel?:
   if (m.channel === 'electronic') return m.step >= m.lastStep;
   return isFinal(m.mode, m.status);
 }
+
+// Returned mail handled digitally (options.returnedMail, issue 55; domain/mailings/returned-mail.ts): pure, for the workflow too.
+/** The step a digitally returned simple letter ends at: after `posted` (2), its lastStep becoming 3. */
+export const DIGITAL_RETURN_STEP = 3;
+
+/** How long after `posted` a digitally handled simple letter is watched for its return; then it stays `posted`. */
+export const DIGITAL_RETURN_WINDOW_MS = 45 * 24 * 3600_000;
+
+/** The reason mailing.returned carries for a letter Maileva reports undeliverable (N10). */
+export const DIGITAL_RETURN_REASON = "Pli non distribuable (N10), revenu à l'opérateur qui l'a traité électroniquement";

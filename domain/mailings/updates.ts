@@ -3,6 +3,7 @@ import { Conflict, NotAllowed } from '../errors.js';
 import { mailingStart } from './create.js';
 import type { MailingViewRow } from './mailing.js';
 import { isFinalMailing, type TestAdvance } from './states.js';
+import { awaitsDigitalReturn } from './returned-mail.js';
 
 /**
  * The caller's own mailing by id, or NotFound: the API reads it through its cache of polled
@@ -37,6 +38,8 @@ export async function advanceMailing(
   if (caller.mode !== 'test') throw new NotAllowed('Only test keys can advance mailings; live mailings move with the postal operator.', undefined, 'test_only');
   const row = await ownRow(id);
   if (!row.test) throw new NotAllowed('Only test mailings can be advanced by hand.', undefined, 'test_only');
-  if (isFinalMailing({ ...row, lastStep: row.last_step })) throw new Conflict(`This mailing is final (${row.status}).`);
+  // A posted simple letter whose returns are handled digitally may still be returned (its workflow says what else it refuses).
+  const returnable = awaitsDigitalReturn({ ...row, digital: row.options?.returnedMail === 'digital' });
+  if (!returnable && isFinalMailing({ ...row, lastStep: row.last_step })) throw new Conflict(`This mailing is final (${row.status}).`);
   await deps.workflows.mailings.advance(mailingStart(deps.config, row), advance, updateId);
 }

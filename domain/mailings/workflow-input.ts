@@ -33,6 +33,14 @@ export interface MailingWorkflowInput {
    * before it existed; the workflow's electronic path is behind the patch `electronic-channel`.
    */
   electronic?: { fallback: Fallback };
+  /**
+   * A simple letter whose returns are handled digitally (options.returnedMail, issue 55): after
+   * `posted` it is watched for its return. Absent otherwise, as in every run started before it
+   * existed; behind the patch `digital-returns`.
+   */
+  returnedMail?: 'digital';
+  /** DIGITAL_RETURN_WINDOW_MS unless configured (tests). */
+  returnWindowMs?: number;
 }
 
 /** A new mailing's `mailing.created` as the API recorded it: the mailing (without its letter) and the deliveries to start. */

@@ -15,6 +15,7 @@ import {
 import { stack } from '../support/stack.js';
 import { textPdf } from '../support/own-pdfs.js';
 import { setArchiveYears, setReturnEnvelope, type ReturnEnvelope } from '../../domain/access/postal-settings.js';
+import { priceOf } from '../../domain/billing/prices.js';
 
 /** An API and a worker on their own task queue, whose postal operator is Maileva at `standIn`. */
 function mailevaServices(standIn: MailevaStandIn, taskQueue: string): IsolatedServices {
@@ -294,6 +295,80 @@ describe('Maileva as the postal operator (POSTAL_OPERATOR=maileva, against the s
     const ended = await stack().db('webhook_events').where({ shipment_id: id, type: 'mailing.error' }).first('payload');
     expect(ended.payload.data.details.reason, ended.payload.data.details.reason).to.match(/Maileva rejected the recipient/);
     expect(sendingsOf(id)[0]!.submitCount).to.equal(1);
+  });
+
+  it('options.postage reaches Maileva as postage_type (URGENT, ECONOMIC; FAST by default), which charges that postage; registered letters carry none', async () => {
+    const body = (postage?: string, mode = 'simple') => ({
+      mode,
+      letter: freeLetter,
+      sender,
+      recipient,
+      ...(postage ? { options: { postage } } : {}),
+    });
+    const send = (request: unknown) => call('POST', '/v1/mailings', { key: account.liveKey, body: request, baseUrl: services.api.url });
+    const before = await balanceOf(account.id);
+    const created = await Promise.all([send(body('urgent')), send(body('economic')), send(body()), send(body(undefined, 'registered'))]);
+    for (const response of created) expect(response.status, JSON.stringify(response.body)).to.equal(201);
+    const [urgent, economic, fast, registered] = created.map((response) => response.body.id as string) as [string, string, string, string];
+    expect(created[0]!.body.postage).to.deep.equal({ speed: 'urgent', product: 'Lettre prioritaire', deliveryDays: 1 });
+    expect(created[3]!.body.postage).to.equal(null);
+    expect(before - (await balanceOf(account.id))).to.equal(
+      priceOf('mailing.simple.urgent') + priceOf('mailing.simple.economic') + priceOf('mailing.simple') + priceOf('mailing.registered'),
+    );
+    const results = await Promise.all([finished(urgent), finished(economic), finished(fast), finished(registered)]);
+    expect(results.map((r) => r.status)).to.deep.equal(['posted', 'posted', 'posted', 'delivered']);
+    expect(results[1]!.postage).to.deep.equal({ speed: 'economic', product: 'Ecopli', deliveryDays: 4 });
+
+    expect(sendingsOf(urgent)[0]!.options).to.include({ postage_type: 'URGENT' });
+    expect(sendingsOf(economic)[0]!.options).to.include({ postage_type: 'ECONOMIC' });
+    expect(sendingsOf(fast)[0]!.options).to.include({ postage_type: 'FAST' });
+    expect(sendingsOf(registered)[0]!.options).to.not.have.property('postage_type');
+    // What Maileva charges for each letter's postage, kept beside our price, follows the speed asked.
+    const postage = async (id: string) =>
+      ((await stack().db('shipments').where({ id }).first('operator_postage_cents')) as { operator_postage_cents: number | null }).operator_postage_cents;
+    expect(await postage(urgent)).to.equal(Math.round(MAILEVA_STAND_IN_PRICES.mail.URGENT * 100));
+    expect(await postage(economic)).to.equal(Math.round(MAILEVA_STAND_IN_PRICES.mail.ECONOMIC * 100));
+    expect(await postage(fast)).to.equal(Math.round(MAILEVA_STAND_IN_PRICES.mail.FAST * 100));
+  });
+
+  it('options.returnedMail digital: Maileva handles the undeliverable letter (treat_undelivered_mail), reports N10, and it ends returned at step 3 with its reason and proof', async () => {
+    standIn.returnToSender('Parti sans adresse');
+    const send = (to: typeof recipient) =>
+      call('POST', '/v1/mailings', {
+        key: account.liveKey,
+        body: { mode: 'simple', letter: freeLetter, sender, recipient: to, options: { returnedMail: 'digital' } },
+        baseUrl: services.api.url,
+      });
+    const before = await balanceOf(account.id);
+    const created = await send({ ...recipient, name: 'Parti sans adresse' });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    expect(created.body).to.include({ returnedMail: 'digital', lastStep: 2 });
+    expect(before - (await balanceOf(account.id))).to.equal(priceOf('mailing.simple') + priceOf('mailing.returned_mail.digital'));
+    const id = created.body.id as string;
+    const final = await finished(id);
+    expect(final).to.include({ status: 'returned', step: 3, lastStep: 3 });
+    expect(sendingsOf(id)[0]!.options).to.include({ treat_undelivered_mail: true });
+    expect(sendingsOf(id)[0]!.options.notification_treat_undelivered_mail).to.deep.equal(['operations@example.fr']);
+    expect(await eventTypes(id)).to.deep.equal([
+      'mailing.created',
+      'mailing.printed',
+      'mailing.posted',
+      'mailing.proof_available',
+      'mailing.returned',
+      'mailing.proof_available',
+    ]);
+    const returned = (await stack().db('webhook_events').where({ shipment_id: id, type: 'mailing.returned' }).first('payload')) as {
+      payload: { data: { mailing: Mailing; details?: { reason: string } } };
+    };
+    expect(returned.payload.data.details?.reason).to.include('N10');
+    expect(returned.payload.data.mailing).to.include({ status: 'returned', returnedMail: 'digital' });
+    expect((await downloadProof(id, 'return')).toString('latin1').startsWith('%PDF-')).to.equal(true);
+
+    // Without the option, a simple sending asks none, and a returned simple letter stays posted (it goes back to its sender).
+    const plain = await post('simple', { ...recipient, name: 'Parti sans adresse' });
+    const plainFinal = await finished(plain.body.id as string);
+    expect(plainFinal).to.include({ status: 'posted', returnedMail: 'sender' });
+    expect(sendingsOf(plain.body.id as string)[0]!.options).to.include({ treat_undelivered_mail: false });
   });
 
   it('a letter returned to sender ends returned, with its return proof', async () => {

@@ -171,6 +171,61 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
     });
   });
 
+  it('returns handled digitally: a posted simple letter is watched for its return and ends returned at step 3, with its reason and the return proof', async () => {
+    const double = new MailingDouble(mailingInput('simple', false, { returnedMail: 'digital' }), {
+      reports: (current) => (current === 'printed' ? 'posted' : 'returned'),
+    });
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      const result = (await handle.result()) as Mailing;
+      expect(result).to.include({ status: 'returned', step: 3, lastStep: 3 });
+      expect(double.moves).to.deep.equal(['printed', 'posted', 'returned']);
+      expect(double.proofs).to.deep.equal(['filing', 'return']);
+      expect(double.calls).to.include('checkOperatorStatus:return');
+      const returned = double.events.find((e) => e.type === 'mailing.returned');
+      expect(returned?.details?.reason).to.include('N10');
+      expect(await shownStatus(handle)).to.equal('returned');
+      const markers = (await handle.fetchHistory()).events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch');
+      expect(markers, 'the digital-returns patch marker').to.have.length(1);
+    });
+  });
+
+  it('returns handled digitally: a letter not reported back within its window (3 days here, skipped) stays posted', async () => {
+    // Asked once a day (each question is an activity the skipping server waits for), for three days.
+    const double = new MailingDouble(mailingInput('simple', false, { returnedMail: 'digital', returnWindowMs: 3 * DAY, operatorPollMs: DAY }), {
+      reports: stepByStep('simple'),
+    });
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      const result = (await bench.env.skipping(() => handle.result())) as Mailing;
+      expect(result).to.include({ status: 'posted', step: 2 });
+      expect(double.moves).to.deep.equal(['printed', 'posted']);
+    });
+  });
+
+  it('returns handled digitally: reported back before it was seen posted, it moves to posted (filing proof) first, then returned at step 3', async () => {
+    const double = new MailingDouble(mailingInput('simple', false, { returnedMail: 'digital' }), { reports: () => 'returned' });
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      expect((await handle.result()) as Mailing).to.include({ status: 'returned', step: 3, lastStep: 3 });
+      expect(double.moves).to.deep.equal(['printed', 'posted', 'returned']);
+      expect(double.proofs).to.deep.equal(['filing', 'return']);
+    });
+  });
+
+  it('returns handled digitally, test letter: once posted only { status: returned } moves it, to step 3', async () => {
+    const double = new MailingDouble(mailingInput('simple', true, { returnedMail: 'digital' }));
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      await handle.executeUpdate(advanceUpdate, { args: [{ step: 2 }] });
+      expect(await refusalOf(handle.executeUpdate(advanceUpdate, { args: [{}] }))).to.equal(REFUSED_CONFLICT);
+      const returned = (await handle.executeUpdate(advanceUpdate, { args: [{ status: 'returned' }] })) as Mailing;
+      expect(returned).to.include({ status: 'returned', step: 3, lastStep: 3 });
+      expect(((await handle.result()) as Mailing).status).to.equal('returned');
+      expect(double.proofs).to.deep.equal(['filing', 'return']);
+    });
+  });
+
   it('filing retried: an operator that does not answer twice is asked again on the filing schedule, then the letter goes on', async () => {
     const double = new MailingDouble(mailingInput('simple', false), {
       filing: (attempt) => (attempt <= 2 ? 'unavailable' : 'filed'),

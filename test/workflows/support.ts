@@ -109,6 +109,8 @@ export class MailingDouble {
       erasedAt: null,
       channel: 'paper',
       electronic: null,
+      postage: null,
+      returnedMail: null,
       ...initial,
     };
   }
@@ -197,9 +199,13 @@ export class MailingDouble {
           throw ApplicationFailure.nonRetryable('the postal operator refuses the letter: ADDRESS_LINE_6_WRONG_FORMAT', FILING_REJECTED);
         return outcome;
       },
-      checkOperatorStatus: async (_mailingId: string, mode: Mode, current: MailingStatus) => {
-        track('checkOperatorStatus');
+      checkOperatorStatus: async (_mailingId: string, mode: Mode, current: MailingStatus, watching?: 'return') => {
+        track(watching ? `checkOperatorStatus:${watching}` : 'checkOperatorStatus');
         const reported = this.operator.reports?.(current);
+        if (watching === 'return') {
+          if (reported === 'returned') return reported;
+          throw ApplicationFailure.create({ message: 'no return', type: NO_NEWS, category: 'BENIGN' });
+        }
         if (!reported || !isAhead(mode, reported, current)) throw ApplicationFailure.create({ message: 'no news', type: NO_NEWS, category: 'BENIGN' });
         return reported;
       },

@@ -150,7 +150,7 @@ async function fileFallback(run: MailingRun): Promise<'filed' | 'rejected'> {
   } catch (error) {
     if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === FILING_REJECTED) {
       const reason = `The postal operator refused the paper fallback letter: ${error.cause.message}`;
-      await run.exclusively(() => moveTo(run, 'error', run.last, true, { reason }));
+      await run.exclusively(() => moveTo(run, 'error', run.last, true, { details: { reason } }));
       return 'rejected';
     }
     throw error;

@@ -106,7 +106,13 @@ export async function announce(run: MailingRun, type: EventType, shipment: Maili
  * announced by one activity). `showStatus` false skips the search attribute of a step that the
  * next move of the same batch passes; `details` go with the event (mailing.error's reason).
  */
-export async function moveTo(run: MailingRun, next: MailingStatus, nextStep: number, showStatus = true, details?: { reason: string }): Promise<void> {
+export async function moveTo(
+  run: MailingRun,
+  next: MailingStatus,
+  nextStep: number,
+  showStatus = true,
+  extra: { lastStep?: number; details?: { reason: string } } = {},
+): Promise<void> {
   const type = `mailing.${next}` as EventType;
   const record: StepRecord = {
     shipmentId: run.input.shipmentId,
@@ -114,8 +120,9 @@ export async function moveTo(run: MailingRun, next: MailingStatus, nextStep: num
     status: next,
     at: new Date().toISOString(),
     ...electronicMove(run, next, nextStep),
+    ...(extra.lastStep !== undefined ? { lastStep: extra.lastStep } : {}),
   };
-  const recorded = await projection.recordMove(record, eventOf(run, type, nextStep, details ? { details } : {}));
+  const recorded = await projection.recordMove(record, eventOf(run, type, nextStep, extra.details ? { details: extra.details } : {}));
   run.latest = recorded.shipment;
   run.status = next;
   run.step = nextStep;

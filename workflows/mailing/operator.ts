@@ -4,6 +4,7 @@ import { FILING_REJECTED, TRACKING_SILENCE_LIMIT_MS, trackingQueue } from '../co
 import { FILING, filing, trackingPolls } from './activities.js';
 import { failPaid, moveTo } from './moves.js';
 import { days, type MailingRun } from './run.js';
+import { returnedDigitally } from './returns.js';
 
 /**
  * Files a live letter with the postal operator (retried while it does not confirm, cancelable
@@ -41,6 +42,12 @@ export async function followOperator(run: MailingRun): Promise<void> {
   while (!run.final) {
     const reported = await operatorNews(run);
     await run.exclusively(async () => {
+      // A letter whose returns are handled digitally, reported back before we saw it posted: posted first, then returned at step 3.
+      if (run.digitalReturns && reported === 'returned') {
+        for (const [next, nextStep] of movesOn(run.track, run.status, 'posted')) await moveTo(run, next, nextStep, false);
+        await returnedDigitally(run);
+        return;
+      }
       // Along the mode's path; an electronic letter's paper fallback from step 4 (movesOn).
       const moves = movesOn(run.track, run.status, reported);
       for (const [i, [next, nextStep]] of moves.entries()) await moveTo(run, next, nextStep, i === moves.length - 1);

@@ -5,6 +5,8 @@ import type { MailingWorkflowInput } from '../../domain/mailings/workflow-input.
 
 /** The patch of the electronic channel (issue 54): its path, sandbox and provider; asked only by electronic mailings. */
 export const ELECTRONIC_CHANNEL_PATCH = 'electronic-channel';
+/** The patch of returns handled digitally (issue 55): a posted simple letter watched for its return; asked only by those letters. */
+export const DIGITAL_RETURNS_PATCH = 'digital-returns';
 
 /**
  * The state of one mailing's run, shared by its main path and its update handlers. Moves run one
@@ -14,6 +16,8 @@ export const ELECTRONIC_CHANNEL_PATCH = 'electronic-channel';
 export class MailingRun {
   /** An electronic mailing's fallback (its path is the electronic one); undefined for paper. */
   readonly electronic: { fallback: Fallback } | undefined;
+  /** A simple letter whose returns are handled digitally (options.returnedMail): once posted, it may still end returned at step 3. */
+  readonly digitalReturns: boolean;
   /** An electronic mailing whose paper fallback began: it goes on by post from step 4. */
   fallbackUsed = false;
   status: MailingStatus = 'paid';
@@ -30,6 +34,8 @@ export class MailingRun {
   constructor(readonly input: MailingWorkflowInput) {
     // Only electronic mailings ask for the patch: a paper mailing's history has no marker of it.
     this.electronic = input.electronic && patched(ELECTRONIC_CHANNEL_PATCH) ? input.electronic : undefined;
+    // Likewise: only those letters' histories have this marker.
+    this.digitalReturns = input.returnedMail === 'digital' && input.mode === 'simple' && patched(DIGITAL_RETURNS_PATCH);
   }
 
   /** Where the mailing goes: its mode, and for an electronic one its fallback and whether it began. */

@@ -4,15 +4,20 @@ import { advanceUpdate, cancelUpdate, REFUSED_CONFLICT, REFUSED_INVALID } from '
 import { projection } from './activities.js';
 import { endedAs, moveTo } from './moves.js';
 import type { MailingRun } from './run.js';
+import { awaitsReturn, returnedDigitally } from './returns.js';
 
 /** A refusal as the update's failure: its type tells the API 409 from 422. */
 const refuse = (refusal: MoveRefusal): ApplicationFailure =>
   ApplicationFailure.create({ type: refusal.kind === 'invalid' ? REFUSED_INVALID : REFUSED_CONFLICT, message: refusal.message, nonRetryable: true });
 
 const refusalOf = (run: MailingRun, request: TestAdvance): MoveRefusal | undefined =>
-  run.electronic
-    ? electronicAdvanceRefusal({ track: run.track, status: run.status, step: run.step, test: run.input.test }, request)
-    : advanceRefusal({ mode: run.input.mode, status: run.status, step: run.step, test: run.input.test }, request);
+  awaitsReturn(run)
+    ? request.status === 'returned'
+      ? undefined
+      : { kind: 'conflict', message: 'This letter is posted; its returns are handled digitally: only { "status": "returned" } moves it now.' }
+    : run.electronic
+      ? electronicAdvanceRefusal({ track: run.track, status: run.status, step: run.step, test: run.input.test }, request)
+      : advanceRefusal({ mode: run.input.mode, status: run.status, step: run.step, test: run.input.test }, request);
 
 /**
  * The `advance` (test mailings) and `cancel` updates. Registered before the workflow's first await,
@@ -26,7 +31,8 @@ export function handleUpdates(run: MailingRun, filingScope: CancellationScope): 
         // Checked again: another move may have run while this one waited its turn.
         const refusal = refusalOf(run, request);
         if (refusal) throw refuse(refusal);
-        if (request.status) {
+        if (awaitsReturn(run)) await returnedDigitally(run);
+        else if (request.status) {
           // An end at the last step: the electronic path's (3) before any fallback, else the paper path's.
           await moveTo(run, request.status, run.last);
         } else {
