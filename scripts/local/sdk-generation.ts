@@ -98,9 +98,35 @@ export async function generateSdks(root: string, log: (line: string) => void = (
     if (result.status !== 0) throw new Error(`openapi-python-client failed: ${result.stdout}\n${result.stderr}`);
     rmSync(python, { recursive: true, force: true });
     cpSync(join(scratch, 'out'), python, { recursive: true });
+    keepRetiredPythonEnums(join(python, 'models'));
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * Enums the document no longer has, which code written for an earlier major version of the Python
+ * SDK may import: each kept as it was generated, exported from the models as before. A str enum
+ * still compares equal to its value, so such code keeps working with the wider field.
+ */
+const RETIRED_PYTHON_ENUMS = [
+  // The address's country was FR only until letters abroad (issue 55): now any ISO 3166-1 alpha-2 code.
+  { module: 'mailing_address_country', name: 'MailingAddressCountry', values: ['FR'] },
+];
+
+function keepRetiredPythonEnums(models: string): void {
+  const index = join(models, '__init__.py');
+  let exported = readFileSync(index, 'utf8');
+  for (const retired of RETIRED_PYTHON_ENUMS) {
+    if (exported.includes(`import ${retired.name}\n`)) continue;
+    const members = retired.values.map((value) => `    ${value} = "${value}"\n`).join('');
+    writeFileSync(
+      join(models, `${retired.module}.py`),
+      `from enum import StrEnum\n\n\nclass ${retired.name}(StrEnum):\n${members}\n    def __str__(self) -> str:\n        return str(self.value)\n`,
+    );
+    exported += `\n# No longer in the API's document; kept for code written for an earlier SDK (scripts/local/sdk-generation.ts).\nfrom .${retired.module} import ${retired.name}  # noqa: E402\n\n__all__ += ("${retired.name}",)\n`;
+  }
+  writeFileSync(index, exported);
 }
 
 /**

@@ -272,7 +272,7 @@ export type Segment = LetterTextSegment | LetterFieldSegment;
 
 export type RequestWarning = {
     /**
-     * field_replaced: a value given in letter.fields was replaced by the validated sender or recipient; field_renamed: a field of an earlier catalogue was read under its new name; field_defaulted: a field added since was given the value that writes the earlier letter; value_retired: an option of an earlier catalogue, since withdrawn, was read as the option that replaces it (the message names both); address_unverified: the national address base does not confirm the recipient address, posted as given (options.addressCheck: lenient); address_check_unavailable: the address base could not be reached in time, the address was posted unchecked
+     * field_replaced: a value given in letter.fields was replaced by the validated sender or recipient; field_renamed: a field of an earlier catalogue was read under its new name; field_defaulted: a field added since was given the value that writes the earlier letter; value_retired: an option of an earlier catalogue, since withdrawn, was read as the option that replaces it (the message names both); address_unverified: the national address base does not confirm the recipient address, posted as given (options.addressCheck: lenient); address_check_unavailable: the address base could not be reached in time, the address was posted unchecked; address_check_not_applied: options.addressCheck was given for a recipient abroad, which the national address base does not hold (checked by the postal rules alone)
      */
     code: RequestWarningCode | (string & {});
     /**
@@ -478,6 +478,21 @@ export type MailingElectronic = {
     providerReference: string | null;
 };
 
+export type MailingPostage = {
+    /**
+     * options.postage as asked (fast when absent)
+     */
+    speed: MailingPostageSpeed | (string & {});
+    /**
+     * La Poste's product for that speed
+     */
+    product: string;
+    /**
+     * The delivery time La Poste announces, in working days after posting (indicative)
+     */
+    deliveryDays: number;
+};
+
 export type Shipment = {
     /**
      * UUID
@@ -531,6 +546,14 @@ export type Shipment = {
      * The electronic channel; null for paper
      */
     electronic: MailingElectronic | null;
+    /**
+     * A simple letter's postage speed; null for registered and AR letters, which have one speed
+     */
+    postage: MailingPostage | null;
+    /**
+     * A simple letter that cannot be delivered: sender (every simple letter asked without options.returnedMail) or digital; null for registered and AR letters
+     */
+    returnedMail: ShipmentReturnedMail | (string & {}) | null;
     /**
      * The letter content; absent from webhook payloads
      */
@@ -599,7 +622,10 @@ export type MailingAddress = {
     lines: Array<string>;
     postcode: string;
     city: string;
-    country?: 'FR';
+    /**
+     * ISO 3166-1 alpha-2, in capitals (FR when absent). A sender is in France (FR). A recipient may be abroad, in any country of the postal operator's list (an unknown code: 422 address_invalid naming recipient.country); France's overseas departments and territories are FR with their postcode. Registered and AR letters abroad: Monaco (MC) and Andorra (AD) only (422 destination_not_served)
+     */
+    country?: string & string;
 };
 
 export type SiretRecipient = {
@@ -664,9 +690,33 @@ export type MailingRequest = {
          */
         addressPlacement?: 'insert_blank_page' | 'first_page';
         /**
-         * strict: a recipient address the national address base does not confirm is refused (422 address_invalid with details.suggestions); lenient: it is posted as given, with an address_unverified warning. Absent: strict, or lenient for accounts opened before 2026-11-25 (no request that worked is refused)
+         * strict: a recipient address the national address base does not confirm is refused (422 address_invalid with details.suggestions); lenient: it is posted as given, with an address_unverified warning. Absent: strict, or lenient for accounts opened before 2026-11-25 (no request that worked is refused). The base holds French addresses only: for a recipient abroad it does not apply (an address_check_not_applied warning when given)
          */
         addressCheck?: 'strict' | 'lenient';
+        /**
+         * true: the account's pre-addressed return envelope (its settings: type and the operator's reference) is slipped into the letter, priced mailing.return_envelope; 422 return_envelope_not_configured when the account has none. A prepaid one (« enveloppe T ») is left out by the operator for a recipient outside metropolitan France and the overseas departments
+         */
+        returnEnvelope?: boolean;
+        /**
+         * Years the operator archives the letter and its proofs: simple 0, 1, 3, 6 or 10 (0 included), registered and ar 3, 6 or 10 (3 included; 422 option_not_available otherwise); each year beyond the included ones is a mailing.archive_year. Absent: the account's setting, else the included duration
+         */
+        archiveYears?: 0 | 1 | 3 | 6 | 10;
+        /**
+         * Simple letters only (422 option_not_available otherwise): a DL envelope with one window (the recipient) or two (the sender too). Absent: the operator's choice
+         */
+        envelopeWindows?: 'simple' | 'double';
+        /**
+         * Simple letters only (422 option_not_available otherwise): the operator prints the sender's address too. Absent: false
+         */
+        printSenderAddress?: boolean;
+        /**
+         * Mode simple only (422 option_not_available otherwise: registered letters have one speed). fast (the default): Lettre verte, announced J+3; economic: Ecopli, J+4, cheaper (unit mailing.simple.economic); urgent: the J+1 letter, dearer (unit mailing.simple.urgent)
+         */
+        postage?: 'fast' | 'economic' | 'urgent';
+        /**
+         * Mode simple only (422 option_not_available otherwise). What happens to a letter that cannot be delivered: sender (the default), La Poste brings it back to the sender; digital, the operator takes it back and scans it, and the mailing ends returned (step 3) with the return proof and mailing.returned carrying the reason (unit mailing.returned_mail.digital)
+         */
+        returnedMail?: 'sender' | 'digital';
     };
     /**
      * The day the letter is filed (YYYY-MM-DD, Europe/Paris), from today to 180 days ahead. Paid at once; it stays paid, and can be canceled free, until 00:00 Europe/Paris that day, when it is filed. Absent: filed at once.
@@ -856,9 +906,33 @@ export type MailingBatchRequest = {
          */
         addressPlacement?: 'insert_blank_page' | 'first_page';
         /**
-         * strict: a recipient address the national address base does not confirm is refused (422 address_invalid with details.suggestions); lenient: it is posted as given, with an address_unverified warning. Absent: strict, or lenient for accounts opened before 2026-11-25 (no request that worked is refused)
+         * strict: a recipient address the national address base does not confirm is refused (422 address_invalid with details.suggestions); lenient: it is posted as given, with an address_unverified warning. Absent: strict, or lenient for accounts opened before 2026-11-25 (no request that worked is refused). The base holds French addresses only: for a recipient abroad it does not apply (an address_check_not_applied warning when given)
          */
         addressCheck?: 'strict' | 'lenient';
+        /**
+         * true: the account's pre-addressed return envelope (its settings: type and the operator's reference) is slipped into the letter, priced mailing.return_envelope; 422 return_envelope_not_configured when the account has none. A prepaid one (« enveloppe T ») is left out by the operator for a recipient outside metropolitan France and the overseas departments
+         */
+        returnEnvelope?: boolean;
+        /**
+         * Years the operator archives the letter and its proofs: simple 0, 1, 3, 6 or 10 (0 included), registered and ar 3, 6 or 10 (3 included; 422 option_not_available otherwise); each year beyond the included ones is a mailing.archive_year. Absent: the account's setting, else the included duration
+         */
+        archiveYears?: 0 | 1 | 3 | 6 | 10;
+        /**
+         * Simple letters only (422 option_not_available otherwise): a DL envelope with one window (the recipient) or two (the sender too). Absent: the operator's choice
+         */
+        envelopeWindows?: 'simple' | 'double';
+        /**
+         * Simple letters only (422 option_not_available otherwise): the operator prints the sender's address too. Absent: false
+         */
+        printSenderAddress?: boolean;
+        /**
+         * Mode simple only (422 option_not_available otherwise: registered letters have one speed). fast (the default): Lettre verte, announced J+3; economic: Ecopli, J+4, cheaper (unit mailing.simple.economic); urgent: the J+1 letter, dearer (unit mailing.simple.urgent)
+         */
+        postage?: 'fast' | 'economic' | 'urgent';
+        /**
+         * Mode simple only (422 option_not_available otherwise). What happens to a letter that cannot be delivered: sender (the default), La Poste brings it back to the sender; digital, the operator takes it back and scans it, and the mailing ends returned (step 3) with the return proof and mailing.returned carrying the reason (unit mailing.returned_mail.digital)
+         */
+        returnedMail?: 'sender' | 'digital';
     };
     /**
      * The day the letter is filed (YYYY-MM-DD, Europe/Paris), from today to 180 days ahead. Paid at once; it stays paid, and can be canceled free, until 00:00 Europe/Paris that day, when it is filed. Absent: filed at once.
@@ -1371,11 +1445,11 @@ export type WebhookEvent = {
          */
         batch?: MailingBatch;
         /**
-         * Only for mailing.error, when the reason is known (the mailing is then refunded)
+         * Only for mailing.error, when the reason is known (the mailing is then refunded), and for mailing.returned of a simple letter with options.returnedMail digital
          */
         details?: {
             /**
-             * Why the mailing ended in error, e.g. the postal operator's reason for refusing the letter
+             * Why the mailing ended in error, e.g. the postal operator's reason for refusing the letter; or why a letter whose returns are handled digitally came back
              */
             reason: string;
         };
@@ -1415,11 +1489,13 @@ export type SearchResultsResultsItemMatchedByItem = 'lexical' | 'semantic';
 
 export type LetterDetailRecommendedMode = 'simple' | 'registered' | 'ar';
 
-export type RequestWarningCode = 'field_replaced' | 'field_renamed' | 'field_defaulted' | 'value_retired' | 'address_unverified' | 'address_check_unavailable';
+export type RequestWarningCode = 'field_replaced' | 'field_renamed' | 'field_defaulted' | 'value_retired' | 'address_unverified' | 'address_check_unavailable' | 'address_check_not_applied';
 
 export type MailingElectronicRecipientKind = 'professional' | 'consumer';
 
 export type MailingElectronicFallback = 'none' | 'paper';
+
+export type MailingPostageSpeed = 'fast' | 'economic' | 'urgent';
 
 export type ShipmentMode = 'simple' | 'registered' | 'ar';
 
@@ -1430,6 +1506,8 @@ export type ShipmentEventsItemStatus = 'paid' | 'printed' | 'posted' | 'in_trans
 export type ShipmentProofsItemKind = 'filing' | 'delivery' | 'return' | 'deposit' | 'acceptance' | 'refusal' | 'negligence';
 
 export type ShipmentChannel = 'paper' | 'electronic';
+
+export type ShipmentReturnedMail = 'sender' | 'digital';
 
 export type ShipmentDocumentKind = 'catalogue' | 'free' | 'pdf';
 
@@ -1801,7 +1879,7 @@ export type RenderLetterErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `destination_not_served`, `consent_required`, `sender_identity_unverified`, `option_not_available`, `return_envelope_not_configured`, `unprocessable`
      */
     422: Error;
     /**
@@ -1877,7 +1955,7 @@ export type RenderLetterPdfErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `destination_not_served`, `consent_required`, `sender_identity_unverified`, `option_not_available`, `return_envelope_not_configured`, `unprocessable`
      */
     422: Error;
     /**
@@ -1948,7 +2026,7 @@ export type AiFillLetterErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `destination_not_served`, `consent_required`, `sender_identity_unverified`, `option_not_available`, `return_envelope_not_configured`, `unprocessable`
      */
     422: Error;
     /**
@@ -2019,7 +2097,7 @@ export type AiDraftLetterErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `destination_not_served`, `consent_required`, `sender_identity_unverified`, `option_not_available`, `return_envelope_not_configured`, `unprocessable`
      */
     422: Error;
     /**
@@ -2099,7 +2177,7 @@ export type AiRunToolErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `destination_not_served`, `consent_required`, `sender_identity_unverified`, `option_not_available`, `return_envelope_not_configured`, `unprocessable`
      */
     422: Error;
     /**
@@ -2231,7 +2309,7 @@ export type CreateMailingErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `destination_not_served`, `consent_required`, `sender_identity_unverified`, `option_not_available`, `return_envelope_not_configured`, `unprocessable`
      */
     422: Error;
     /**
@@ -2420,7 +2498,7 @@ export type CancelMailingErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable` (idempotency: the key was used for another request)
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `destination_not_served`, `consent_required`, `sender_identity_unverified`, `option_not_available`, `return_envelope_not_configured`, `unprocessable` (idempotency: the key was used for another request)
      */
     422: Error;
     /**
@@ -2492,7 +2570,7 @@ export type EraseMailingErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable` (idempotency: the key was used for another request)
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `destination_not_served`, `consent_required`, `sender_identity_unverified`, `option_not_available`, `return_envelope_not_configured`, `unprocessable` (idempotency: the key was used for another request)
      */
     422: Error;
     /**
@@ -2564,7 +2642,7 @@ export type AdvanceTestMailingErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `destination_not_served`, `consent_required`, `sender_identity_unverified`, `option_not_available`, `return_envelope_not_configured`, `unprocessable`
      */
     422: Error;
     /**
@@ -2674,7 +2752,7 @@ export type QuoteMailingErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `destination_not_served`, `consent_required`, `sender_identity_unverified`, `option_not_available`, `return_envelope_not_configured`, `unprocessable`
      */
     422: Error;
     /**
@@ -2800,7 +2878,7 @@ export type CreateMailingBatchErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `destination_not_served`, `consent_required`, `sender_identity_unverified`, `option_not_available`, `return_envelope_not_configured`, `unprocessable`
      */
     422: Error;
     /**
@@ -3390,7 +3468,7 @@ export type ComputeCalculatorErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `destination_not_served`, `consent_required`, `sender_identity_unverified`, `option_not_available`, `return_envelope_not_configured`, `unprocessable`
      */
     422: Error;
     /**
@@ -3466,7 +3544,7 @@ export type EstimateQuoteErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `destination_not_served`, `consent_required`, `sender_identity_unverified`, `option_not_available`, `return_envelope_not_configured`, `unprocessable`
      */
     422: Error;
     /**
@@ -3533,7 +3611,7 @@ export type SettleExpensesErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `destination_not_served`, `consent_required`, `sender_identity_unverified`, `option_not_available`, `return_envelope_not_configured`, `unprocessable`
      */
     422: Error;
     /**
@@ -3647,7 +3725,7 @@ export type CreateServiceRequestErrors = {
      */
     413: Error;
     /**
-     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `consent_required`, `sender_identity_unverified`, `unprocessable`
+     * Unprocessable: `idempotency_key_reused`, `address_invalid`, `recipient_siret_unknown`, `recipient_siret_closed`, `pdf_refused`, `recipient_email_required`, `channel_not_available`, `destination_not_served`, `consent_required`, `sender_identity_unverified`, `option_not_available`, `return_envelope_not_configured`, `unprocessable`
      */
     422: Error;
     /**

@@ -6,7 +6,6 @@ from typing import Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 
 from ..errors import refuse_unknown_keys
-from ..models.mailing_address_country import MailingAddressCountry
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="MailingAddress")
@@ -20,14 +19,17 @@ class MailingAddress:
         lines (list[str]):
         postcode (str):
         city (str):
-        country (MailingAddressCountry | Unset):  Default: MailingAddressCountry.FR.
+        country (str | Unset): ISO 3166-1 alpha-2, in capitals (FR when absent). A sender is in France (FR). A recipient
+            may be abroad, in any country of the postal operator's list (an unknown code: 422 address_invalid naming
+            recipient.country); France's overseas departments and territories are FR with their postcode. Registered and AR
+            letters abroad: Monaco (MC) and Andorra (AD) only (422 destination_not_served) Default: 'FR'.
     """
 
     name: str
     lines: list[str]
     postcode: str
     city: str
-    country: MailingAddressCountry | Unset = MailingAddressCountry.FR
+    country: str | Unset = "FR"
 
     def to_dict(self) -> dict[str, Any]:
         name = self.name
@@ -38,9 +40,7 @@ class MailingAddress:
 
         city = self.city
 
-        country: str | Unset = UNSET
-        if not isinstance(self.country, Unset):
-            country = self.country.value
+        country = self.country
 
         field_dict: dict[str, Any] = {}
 
@@ -68,12 +68,7 @@ class MailingAddress:
 
         city = d.pop("city")
 
-        _country = d.pop("country", UNSET)
-        country: MailingAddressCountry | Unset
-        if isinstance(_country, Unset):
-            country = UNSET
-        else:
-            country = MailingAddressCountry(_country)
+        country = d.pop("country", UNSET)
 
         refuse_unknown_keys(
             cls.__name__,

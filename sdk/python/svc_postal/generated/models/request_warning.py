@@ -20,7 +20,8 @@ class RequestWarning:
             option of an earlier catalogue, since withdrawn, was read as the option that replaces it (the message names
             both); address_unverified: the national address base does not confirm the recipient address, posted as given
             (options.addressCheck: lenient); address_check_unavailable: the address base could not be reached in time, the
-            address was posted unchecked
+            address was posted unchecked; address_check_not_applied: options.addressCheck was given for a recipient abroad,
+            which the national address base does not hold (checked by the postal rules alone)
         field (str): The field of the request concerned, e.g. letter.fields.senderName
         message (str):
     """

@@ -9,11 +9,13 @@ from attrs import define as _attrs_define
 
 from ..models.shipment_channel import ShipmentChannel
 from ..models.shipment_mode import ShipmentMode
+from ..models.shipment_returned_mail import ShipmentReturnedMail
 from ..models.shipment_status import ShipmentStatus
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.mailing_electronic import MailingElectronic
+    from ..models.mailing_postage import MailingPostage
     from ..models.request_warning import RequestWarning
     from ..models.shipment_document import ShipmentDocument
     from ..models.shipment_events_item import ShipmentEventsItem
@@ -54,6 +56,10 @@ class Shipment:
             title "(effacé)" unless a catalogue letter), its proofs are listed but no longer downloadable
         channel (ShipmentChannel | str): paper (every mailing created without a channel) or electronic
         electronic (MailingElectronic | None): The electronic channel; null for paper
+        postage (MailingPostage | None): A simple letter's postage speed; null for registered and AR letters, which have
+            one speed
+        returned_mail (None | ShipmentReturnedMail | str): A simple letter that cannot be delivered: sender (every
+            simple letter asked without options.returnedMail) or digital; null for registered and AR letters
         document (ShipmentDocument | Unset): The letter content; absent from webhook payloads
     """
 
@@ -79,11 +85,14 @@ class Shipment:
     erased_at: datetime.datetime | None
     channel: ShipmentChannel | str
     electronic: MailingElectronic | None
+    postage: MailingPostage | None
+    returned_mail: None | ShipmentReturnedMail | str
     order_id: None = None
     document: ShipmentDocument | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.mailing_electronic import MailingElectronic
+        from ..models.mailing_postage import MailingPostage
 
         id = str(self.id)
 
@@ -165,6 +174,18 @@ class Shipment:
         else:
             electronic = self.electronic
 
+        postage: dict[str, Any] | None
+        if isinstance(self.postage, MailingPostage):
+            postage = self.postage.to_dict()
+        else:
+            postage = self.postage
+
+        returned_mail: None | str
+        if isinstance(self.returned_mail, ShipmentReturnedMail):
+            returned_mail = self.returned_mail.value
+        else:
+            returned_mail = self.returned_mail
+
         document: dict[str, Any] | Unset = UNSET
         if not isinstance(self.document, Unset):
             document = self.document.to_dict()
@@ -196,6 +217,8 @@ class Shipment:
                 "erasedAt": erased_at,
                 "channel": channel,
                 "electronic": electronic,
+                "postage": postage,
+                "returnedMail": returned_mail,
             }
         )
         if document is not UNSET:
@@ -206,6 +229,7 @@ class Shipment:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.mailing_electronic import MailingElectronic
+        from ..models.mailing_postage import MailingPostage
         from ..models.request_warning import RequestWarning
         from ..models.shipment_document import ShipmentDocument
         from ..models.shipment_events_item import ShipmentEventsItem
@@ -350,6 +374,36 @@ class Shipment:
 
         electronic = _parse_electronic(d.pop("electronic"))
 
+        def _parse_postage(data: object) -> MailingPostage | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                postage_type_0 = MailingPostage.from_dict(data)
+
+                return postage_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(MailingPostage | None, data)
+
+        postage = _parse_postage(d.pop("postage"))
+
+        def _parse_returned_mail(data: object) -> None | ShipmentReturnedMail | str:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                returned_mail_type_0_type_0 = ShipmentReturnedMail(data)
+
+                return returned_mail_type_0_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | ShipmentReturnedMail | str, data)
+
+        returned_mail = _parse_returned_mail(d.pop("returnedMail"))
+
         _document = d.pop("document", UNSET)
         document: ShipmentDocument | Unset
         if isinstance(_document, Unset):
@@ -381,6 +435,8 @@ class Shipment:
             erased_at=erased_at,
             channel=channel,
             electronic=electronic,
+            postage=postage,
+            returned_mail=returned_mail,
             document=document,
         )
 

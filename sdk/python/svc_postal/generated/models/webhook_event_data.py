@@ -26,7 +26,7 @@ class WebhookEventData:
         proof (WebhookEventDataProof | Unset): Only for mailing.proof_available
         batch (MailingBatch | Unset):
         details (WebhookEventDataDetails | Unset): Only for mailing.error, when the reason is known (the mailing is then
-            refunded)
+            refunded), and for mailing.returned of a simple letter with options.returnedMail digital
         endpoint (WebhookEventDataEndpoint | Unset): Only for ping: the endpoint tried, as declared
     """
 

@@ -10,10 +10,12 @@ T = TypeVar("T", bound="WebhookEventDataDetails")
 
 @_attrs_define
 class WebhookEventDataDetails:
-    """Only for mailing.error, when the reason is known (the mailing is then refunded)
+    """Only for mailing.error, when the reason is known (the mailing is then refunded), and for mailing.returned of a
+    simple letter with options.returnedMail digital
 
-    Attributes:
-        reason (str): Why the mailing ended in error, e.g. the postal operator's reason for refusing the letter
+        Attributes:
+            reason (str): Why the mailing ended in error, e.g. the postal operator's reason for refusing the letter; or why
+                a letter whose returns are handled digitally came back
     """
 
     reason: str

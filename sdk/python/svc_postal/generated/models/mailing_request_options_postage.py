@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class MailingRequestOptionsPostage(StrEnum):
+    ECONOMIC = "economic"
+    FAST = "fast"
+    URGENT = "urgent"
+
+    def __str__(self) -> str:
+        return str(self.value)
