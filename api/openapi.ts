@@ -67,7 +67,7 @@ export const ERROR_CODES: { status: number; code: string; condition: string }[] 
     status: 422,
     code: 'destination_not_served',
     condition:
-      "A registered or AR letter to a country the operator's registered mail does not reach: France (its overseas included), Monaco and Andorra only (`details.field`: recipient.country)",
+      "A registered or AR letter to a country the operator's registered mail does not reach: France (its overseas included), Monaco and Andorra only, or an electronic one whose paper fallback would be posted elsewhere (`details.field`: recipient.country)",
   },
   {
     status: 422,

@@ -41,7 +41,8 @@ const CSP = [
   "img-src 'self'",
   // The mailings page and the review of a letter to send frame their own PDF previews (web/routes/mailings.ts, send.ts), nothing else.
   "frame-src 'self'",
-  "connect-src 'none'",
+  // A running batch's page reads itself again (web/assets.ts), from our own origin only.
+  "connect-src 'self'",
   "form-action 'self'",
   "frame-ancestors 'none'",
   "base-uri 'none'",

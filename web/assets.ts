@@ -2,7 +2,7 @@
  * The only script of the developer space (served from /dashboard/static/, allowed by the CSP): copy
  * buttons; a PDF chosen in a letter's form put, base64, into its hidden field (the forms are
  * urlencoded); the batch page's CSV file read into its textarea; the preview of a letter's review
- * page shown on load; the menu folded on a narrow screen.
+ * page shown on load; the menu folded on a narrow screen; a running batch's page following it.
  */
 export const SCRIPT = `'use strict';
 document.addEventListener('click', function (event) {
@@ -38,6 +38,31 @@ document.addEventListener('DOMContentLoaded', function () {
 document.addEventListener('DOMContentLoaded', function () {
   var button = document.querySelector('[data-autoclick]');
   if (button) button.click();
+});
+// A running batch's page follows it: read again every 3 s, its live parts (the progress and the
+// list) replaced, until every mailing has reached its end (or after 20 minutes: a sandbox batch
+// waits for its advances).
+document.addEventListener('DOMContentLoaded', function () {
+  if (!document.querySelector('[data-batch-progress="running"]') || !window.fetch || !window.DOMParser) return;
+  var started = Date.now();
+  var timer = setInterval(function () {
+    if (Date.now() - started > 20 * 60 * 1000) return clearInterval(timer);
+    fetch(location.href, { credentials: 'same-origin' })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (text) {
+        if (!text) return;
+        var fresh = new DOMParser().parseFromString(text, 'text/html');
+        document.querySelectorAll('[data-live]').forEach(function (part) {
+          var next = part.id && fresh.getElementById(part.id);
+          if (next) part.innerHTML = next.innerHTML;
+        });
+        var progress = fresh.querySelector('[data-batch-progress]');
+        var shown = document.querySelector('[data-batch-progress]');
+        if (progress && shown) shown.setAttribute('data-batch-progress', progress.getAttribute('data-batch-progress'));
+        if (!progress || progress.getAttribute('data-batch-progress') !== 'running') clearInterval(timer);
+      })
+      .catch(function () {});
+  }, 3000);
 });
 `;
 
@@ -137,6 +162,9 @@ tr[data-endpoint-id] > td:first-child, tr[data-delivery-id] > td:nth-child(3) { 
 
 /* Badges: one per status, the same words and colours on every page (web/pages/badges.ts). */
 .badge { display: inline-block; padding: .1rem .5rem; border-radius: .75rem; font-size: var(--step--1); font-weight: 600; line-height: 1.5; }
+/* A batch's progress: the bar, then its mailings counted by status. */
+#batch-progress progress { width: min(20rem, 100%); vertical-align: middle; margin: 0 var(--space-2); }
+.batch-counts { list-style: none; padding: 0; margin: 0 0 var(--space-4); display: flex; flex-wrap: wrap; gap: var(--space-2) var(--space-4); }
 .badge-progress { background: var(--accent-soft); color: var(--accent-strong); }
 .badge-success { background: var(--ok-bg); color: var(--ok); }
 .badge-warning { background: var(--warn-bg); color: var(--warn); }

@@ -114,13 +114,21 @@ export async function batchIsFinal(db: Db, batchId: string): Promise<boolean> {
     .first('mode', 'channel', 'fallback');
   if (!batch) return true;
   const counts = (await countsOf(db, [batchId])).get(batchId) ?? {};
+  return Object.keys(counts).every((status) => isFinalInBatch(batch, status as MailingStatus));
+}
+
+/**
+ * Whether a mailing of this batch is at its end in this status. The counts say statuses, not
+ * tracks: a status of the paper path in an electronic batch is its fallback's (./states.ts).
+ */
+function isFinalInBatch(batch: Pick<BatchRow, 'mode' | 'channel' | 'fallback'>, status: MailingStatus): boolean {
   const paperSteps = PATHS[batch.mode].slice(1) as MailingStatus[];
-  return Object.keys(counts).every((status) =>
-    isFinalOn(
-      { mode: batch.mode, channel: batch.channel, fallback: batch.fallback ?? 'none', fallbackUsed: paperSteps.includes(status as MailingStatus) },
-      status as MailingStatus,
-    ),
-  );
+  return isFinalOn({ mode: batch.mode, channel: batch.channel, fallback: batch.fallback ?? 'none', fallbackUsed: paperSteps.includes(status) }, status);
+}
+
+/** How many of a batch's mailings have reached their end (its progress, shown in the developer space). */
+export function finishedMailings(batch: Pick<MailingBatch, 'mode' | 'channel' | 'fallback' | 'counts'>): number {
+  return Object.entries(batch.counts).reduce((sum, [status, n]) => sum + (isFinalInBatch(batch, status as MailingStatus) ? (n ?? 0) : 0), 0);
 }
 
 /**

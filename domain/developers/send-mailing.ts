@@ -9,6 +9,8 @@ import type { BatchRequest } from '../batches/request.js';
 import type { Caller, Deps } from '../deps.js';
 import { createMailing } from '../mailings/create.js';
 import { firstPageOf } from '../mailings/own-pdf.js';
+import { findOwnPdf } from '../mailings/own-pdf-store.js';
+import { printedLayoutOf } from '../mailings/mailing.js';
 import { prepareMailing } from '../mailings/prepare.js';
 import type { MailingRequest } from '../mailings/request.js';
 
@@ -34,6 +36,18 @@ export async function mailingPreviewPdf(deps: Deps, caller: Pick<Caller, 'addres
   const prepared = await prepareMailing(deps, request, caller.addressCheckDefault, caller.accountId);
   if (prepared.ownPdf) return firstPageOf(Buffer.from((request.letter as { pdf: string }).pdf, 'base64'));
   return deps.workflows.letters.run('letterPdf', [prepared.letter.layout!], { idPrefix: 'letter-pdf' });
+}
+
+/**
+ * What a mailing printed, to look at again in the developer space: page 1 of its own PDF, or its
+ * catalogue or free-form letter rendered again from the layout it was printed from. Undefined once
+ * erased, or for another account's mailing.
+ */
+export async function printedLetterPdf(deps: Deps, accountId: string, mailingId: string): Promise<Uint8Array | undefined> {
+  const stored = await findOwnPdf(deps.db, mailingId, accountId);
+  if (stored) return firstPageOf(stored.pdf);
+  const layout = await printedLayoutOf(deps.db, mailingId, accountId);
+  return layout && deps.workflows.letters.run('letterPdf', [layout], { idPrefix: 'letter-pdf' });
 }
 
 export type SendOutcome =

@@ -10,12 +10,21 @@ import type { AddressedMailingRequest } from './request.js';
  * address base does not check an address abroad.
  */
 
-/** A registered or AR letter only where the operator's registered mail goes: 422 destination_not_served otherwise. */
-export function checkDestination(request: Pick<AddressedMailingRequest, 'mode' | 'recipient'>): void {
+/**
+ * A registered or AR letter is posted only where the operator's registered mail goes: 422
+ * destination_not_served otherwise. An electronic letter is sent by email wherever its recipient
+ * lives; only its paper fallback, when asked, must be postable there.
+ */
+export function checkDestination(
+  request: Pick<AddressedMailingRequest, 'mode' | 'recipient'> & Partial<Pick<AddressedMailingRequest, 'channel' | 'electronic'>>,
+): void {
   const recipient = request.recipient;
   if (!recipient || request.mode === 'simple' || registeredReaches(recipient)) return;
+  const fallback = request.channel === 'electronic';
+  if (fallback && request.electronic?.fallback !== 'paper') return;
+  const letter = request.mode === 'ar' ? 'registered letter with acknowledgment of receipt' : 'registered letter';
   throw unprocessable(
-    `A ${request.mode === 'ar' ? 'registered letter with acknowledgment of receipt' : 'registered letter'} cannot go to ${recipient.country}: the postal operator's registered mail reaches ${REGISTERED_COUNTRIES.join(', ')} only (France includes its overseas). Send it as a simple letter.`,
+    `A ${fallback ? `paper fallback (${letter})` : letter} cannot go to ${recipient.country}: the postal operator's registered mail reaches ${REGISTERED_COUNTRIES.join(', ')} only (France includes its overseas). ${fallback ? 'Send the electronic letter without a paper fallback (electronic.fallback "none").' : 'Send it as a simple letter.'}`,
     { field: 'recipient.country', country: recipient.country, mode: request.mode },
     'destination_not_served',
   );

@@ -8,6 +8,7 @@ import { countryLine, isAbroad, postcodeLine } from './countries.js';
 import type { RequestWarning } from '../catalogue/compatibility.js';
 import type { AddressPlacement } from './own-pdf.js';
 import type { AddressCheck } from './request.js';
+import type { LetterDocument } from '../letters/render.js';
 import { mailingPostage, type MailingPostage, type PostageSpeed } from './postage.js';
 import { mailingReturnedMail, type ReturnedMail } from './returned-mail.js';
 
@@ -239,4 +240,14 @@ const MAILINGS_BY_ID_SQL = `SELECT ${MAILING_VIEW_SELECT} FROM shipments s WHERE
 export async function findMailings(db: Db, ids: string[]): Promise<Map<string, { row: MailingViewRow; shipment: Mailing }>> {
   const rows = await preparedQuery<MailingViewRowWithHistory>(db, 'shipments-by-id', MAILINGS_BY_ID_SQL, [ids]);
   return new Map(rows.map((found) => [found.id, mailingOfRow(found, true)]));
+}
+
+/**
+ * The layout a catalogue or free-form mailing of this account was printed from, while it is kept
+ * (the erasure clears it); none for an own PDF (its stored bytes are printed) or another account's.
+ */
+export async function printedLayoutOf(db: Db, mailingId: string, accountId: string): Promise<LetterDocument | undefined> {
+  const row = (await db('shipments').where({ id: mailingId, account_id: accountId }).whereNull('erased_at').whereNotNull('layout').first('layout')) as
+    { layout: LetterDocument } | undefined;
+  return row?.layout;
 }

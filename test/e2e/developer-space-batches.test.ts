@@ -6,6 +6,8 @@ import type { Page } from 'puppeteer-core';
 import { startDashboard, type Dashboard } from '../support/dashboard.js';
 import { recipient, sender } from '../support/fixtures.js';
 import { stack } from '../support/stack.js';
+import { startedMailingWorkflow } from '../support/api.js';
+import { advanceUpdate } from '../../workflows/contract.js';
 
 const header = 'name;line1;postalCode;city;reference;prenom';
 const line = (i: number, postcode = recipient.postcode) => `Personne ${i};${recipient.lines[0]};${postcode};${recipient.city};LOT-${i};Prénom ${i}`;
@@ -62,6 +64,20 @@ describe('developer space: a batch from a CSV file (browser)', function () {
       expect(listed).to.have.length(3);
       expect(listed.join(' ')).to.include('Bonjour Prénom 1').and.include('LOT-3');
       expect(await page.$eval('#batch-filter', (p) => p.textContent)).to.include(batch.id);
+      // Its progress above the list: none of the 3 at its end yet. The page follows the batch
+      // without a reload (a mark left in the page survives) until every letter is posted.
+      expect(await page.$eval('#batch-progress-count', (p) => p.textContent)).to.equal('0 sur 3');
+      expect(await page.$eval('#batch-progress', (s) => s.getAttribute('data-batch-progress'))).to.equal('running');
+      await page.evaluate('window.__notReloaded = true');
+      const ids = (await stack().db('shipments').where({ batch_id: batch.id }).orderBy('created_at').select('id')).map((r) => r.id as string);
+      for (const id of ids) await (await startedMailingWorkflow(id)).executeUpdate(advanceUpdate, { args: [{ step: 2 }] });
+      await page.waitForFunction("document.getElementById('batch-progress-count').textContent === '3 sur 3'", { timeout: 20_000 });
+      expect(await page.evaluate('window.__notReloaded')).to.equal(true);
+      expect(await page.$eval('#batch-progress', (s) => s.getAttribute('data-batch-progress'))).to.equal('done');
+      expect(await page.$eval('#batch-progress-bar', (bar) => bar.getAttribute('value'))).to.equal('3');
+      expect(await page.$eval('[data-count-status="posted"]', (li) => li.textContent!.replace(/\s+/g, ' ').trim())).to.equal("Remise à l'opérateur postal 3");
+      const badges = await page.$$eval('#mailings tbody [data-badge-status]', (spans) => spans.map((b) => b.getAttribute('data-badge-status')));
+      expect(badges).to.deep.equal(['posted', 'posted', 'posted']);
       // The same confirmation sent again (a second click, a reload): the same batch, nothing more.
       // The page's CSP lets only forms post: the same form, rebuilt on this page and submitted.
       const resubmit = `(() => {

@@ -156,6 +156,13 @@ describe('developer space: design, accessibility and the 390 px layout (browser,
           headers: { Cookie: (await page.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') },
         });
         expect(proof.headers.get('content-type')).to.equal('application/pdf');
+        // What it printed: the free-form letter rendered again from its layout, its text in the PDF.
+        const preview = await page.$eval('.letter-preview iframe', (frame) => frame.getAttribute('src'));
+        expect(preview).to.equal(`/dashboard/envois/${second.id}/apercu`);
+        const printed = await fetch(new URL(preview!, base), { headers: { Cookie: (await page.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') } });
+        expect(printed.headers.get('content-type')).to.equal('application/pdf');
+        const bytes = Buffer.from(await printed.arrayBuffer());
+        expect(bytes.subarray(0, 5).toString('latin1')).to.equal('%PDF-');
         // The deliveries of the events this mailing caused, and none of the other one's.
         const types = await page.$$eval('#mailing-deliveries tr[data-delivery-id] code', (codes) => codes.map((c) => c.textContent!.trim()));
         expect(types).to.include('mailing.created');

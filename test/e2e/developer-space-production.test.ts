@@ -312,7 +312,10 @@ describe('developer space: production access, mailings, service requests (browse
         `Adresse non confirmée par la Base Adresse Nationale (recipient.lines.0) : ${free.body.warnings[0].message}`,
       ]);
       expect(await page.$$(`${row} .warnings`)).to.have.length(0);
-      expect((await fetch(new URL(`/dashboard/envois/${free.body.id}/apercu`, base), { headers: { Cookie: await cookieOf(page) } })).status).to.equal(404);
+      // A free-form letter's preview is the letter it prints, rendered again from its layout.
+      const freePreview = await fetch(new URL(`/dashboard/envois/${free.body.id}/apercu`, base), { headers: { Cookie: await cookieOf(page) } });
+      expect(freePreview.status).to.equal(200);
+      expect(freePreview.headers.get('content-type')).to.equal('application/pdf');
       // Another account's session gets 404.
       await dashboard.withPage(async (other) => {
         await dashboard.signedInDeveloper(other);

@@ -228,11 +228,14 @@ describe('electronic mailings: live through AR24 (the stand-in)', function () {
     expect(await proofsOf(killed)).to.deep.equal(['deposit', 'acceptance']);
   });
 
-  it('a fifth of the calls answered with maintenance or a 502: one mail per mailing, each proof once, the ledger exact', async () => {
+  it('a fifth of the calls answered with maintenance or a 502: one mail per mailing, each proof once, the ledger exact', async function () {
+    // A sending makes a few calls: at random, a run of attempts may each meet a fault, and the
+    // attempts wait 2 s, 4 s, 8 s… between them (five failed in a row: a minute of waiting).
+    this.timeout(600_000);
     const before = await balanceOf(account.id);
     ar24.faultRate = 0.2;
     const ids = await Promise.all(Array.from({ length: 4 }, (_, i) => create('registered', i % 2 ? 'paper' : 'none')));
-    for (const id of ids) await until(id, 'sent', 90_000);
+    for (const id of ids) await until(id, 'sent', 300_000);
     for (const id of ids) await ar24.move((await mailOf(id)).id, 'ev');
     for (const id of ids) await ar24.move((await mailOf(id)).id, 'AR');
     for (const id of ids) await until(id, 'accepted', 90_000);

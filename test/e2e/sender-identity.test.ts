@@ -306,7 +306,7 @@ describe('developer space: the sender identity of electronic registered letters 
         expect(await audits(boss.accountId)).to.equal(1);
         const sender = await row(boss.accountId, 'ar24');
         // The sender user is the one who won the lock's: one user at AR24, with that email.
-        expect([boss.email, await second.$eval('header span', (s) => s.textContent!)]).to.include(sender.email);
+        expect([boss.email, await second.$eval('header .user', (s) => s.textContent!)]).to.include(sender.email);
         expect(ar24UsersOf(sender.email)).to.have.length(1);
       });
     });

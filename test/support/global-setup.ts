@@ -142,13 +142,19 @@ async function prepareSharedTools(): Promise<void> {
   const { resolveStripeMock } = await import('../../scripts/local/stripe-mock.js');
   const { resolveTemporalTestServer } = await import('../../scripts/local/temporal-test-server.js');
   const { pythonSdkTools } = await import('../../scripts/local/python-sdk-venv.js');
-  // One after the other: each may be a first build that takes the machine's cores. A tool that
+  const { resolveHelm } = await import('../../scripts/local/helm.js');
+  const { resolveTemporalClusterTools } = await import('../../scripts/local/temporal-cluster.js');
+  // One after the other, before any test: each may be a first build that takes the machine's cores
+  // for minutes (helm and Temporal's own server are the longest), which would otherwise run under
+  // the tests of a fresh machine and push the timing-bound ones past their limits. A tool that
   // fails here fails again, with its own message, in the tests that need it.
   const tools: [string, () => unknown][] = [
     ['the temporal CLI', () => resolveTemporalCli(loadConfig().temporalCliPath, log)],
     ['stripe-mock', () => resolveStripeMock(log)],
     ["Temporal's test server", () => resolveTemporalTestServer(log)],
     ['the Python SDK tools', () => pythonSdkTools(log)],
+    ['helm', () => resolveHelm(log)],
+    ["Temporal's server and SQL tool (the self-hosted cluster's test)", () => resolveTemporalClusterTools(log)],
   ];
   for (const [name, prepare] of tools)
     await Promise.resolve()

@@ -191,6 +191,18 @@ describe('letters abroad (domain/mailings/countries, addresses, destination)', (
       }
     });
 
+    it('an electronic registered letter goes abroad by email; only its paper fallback must be postable there', () => {
+      const electronic = (fallback: 'none' | 'paper') => ({ recipientKind: 'professional' as const, fallback });
+      expect(() => checkDestination({ mode: 'ar', recipient: address(), channel: 'electronic', electronic: electronic('none') })).not.to.throw();
+      try {
+        checkDestination({ mode: 'registered', recipient: address(), channel: 'electronic', electronic: electronic('paper') });
+        expect.fail('refused');
+      } catch (error) {
+        expect(error).to.include({ code: 'destination_not_served' });
+        expect((error as Error).message).to.match(/paper fallback .* cannot go to DE/);
+      }
+    });
+
     it('adds the zone’s line abroad, none in France, its overseas, Monaco and Andorra', () => {
       const base = flatMailingPrice('simple');
       expect(withZone(base, { recipient: address() }).lines.map((l) => l.unit)).to.deep.equal(['mailing.simple', 'mailing.zone.europe']);

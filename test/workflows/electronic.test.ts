@@ -16,7 +16,7 @@ const DAY = 24 * 3600_000;
  * followed by polling and by its callback's hint, and the paper fallback with its hold.
  */
 describe('the mailing workflow: the electronic channel (mocked activities, time-skipping server)', function () {
-  this.timeout(30_000);
+  this.timeout(90_000);
   const bench = new WorkflowTestBench();
   before(async function () {
     this.timeout(180_000);

@@ -7,7 +7,7 @@ import { BASE, layout, when, whenLong } from './layout.js';
 import { channelNote, erasure } from './mailings.js';
 import { sendDateNote } from './mailing-send-date.js';
 import { mailingWarnings } from './mailing-warnings.js';
-import { ownPdfDetails } from './own-pdf.js';
+import { ownPdfDetails, printedLetterPreview } from './own-pdf.js';
 import { DELIVERIES, DELIVERY_TONES, STATUS_TEXT, WEBHOOKS } from './webhooks.js';
 
 const euros = (cents: number): string => `${new Intl.NumberFormat('fr-FR', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(cents / 100)} € HT`;
@@ -102,7 +102,7 @@ export function mailingPage(session: Session, s: Mailing, webhookDeliveries: Del
                 : ''
             }
           </dl>
-          ${ownPdfDetails(s)}
+          ${ownPdfDetails(s)} ${printedLetterPreview(s)}
         </section>
         <section class="card" aria-labelledby="to">
           <h2 id="to">Destinataire</h2>

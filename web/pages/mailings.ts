@@ -1,6 +1,7 @@
 import { html, type Html } from '../html.js';
 import type { Session } from '../../domain/developers/sessions.js';
 import type { Mailing } from '../../domain/mailings/mailing.js';
+import type { MailingBatch } from '../../domain/batches/batches.js';
 import { isFinalMailing, STATUS_LABELS, STATUSES } from '../../domain/mailings/states.js';
 import { BASE, csrfField, layout, message, when, type Message } from './layout.js';
 import { sendDateNote } from './mailing-send-date.js';
@@ -104,10 +105,46 @@ function row(session: Session, s: Mailing): Html {
   </tr>`;
 }
 
+export interface BatchProgress {
+  batch: MailingBatch;
+  finished: number;
+}
+
+/**
+ * A batch's progress: how many of its mailings have reached their end, and how many are in each
+ * status (the same badges as the list). While it runs, the page's script (web/assets.ts) reads the
+ * page again every few seconds and replaces this section and the list (`data-live`); the section
+ * is a polite live region, so a screen reader hears the new counts.
+ */
+function batchProgress({ batch, finished }: BatchProgress): Html {
+  const running = finished < batch.mailingCount;
+  const counts = STATUSES.filter((status) => batch.counts[status]);
+  return html`<section id="batch-progress" data-live data-batch-progress="${running ? 'running' : 'done'}" aria-live="polite">
+    <h2>Avancement du lot</h2>
+    <p>
+      <label for="batch-progress-bar">Courriers arrivés au bout de leur parcours</label>
+      <progress id="batch-progress-bar" max="${batch.mailingCount}" value="${finished}">${finished} sur ${batch.mailingCount}</progress>
+      <span id="batch-progress-count">${finished} sur ${batch.mailingCount}</span>
+      ${running ? html`<span class="muted">(la page suit le lot pendant qu’il avance)</span>` : html`<span>: le lot est terminé.</span>`}
+    </p>
+    <ul class="batch-counts">
+      ${counts.map((status) => html`<li data-count-status="${status}">${mailingStatusBadge(status)} ${batch.counts[status]!}</li>`)}
+    </ul>
+  </section>`;
+}
+
 /** The account's mailings (read-only but for the erasure of a final one), one environment at a time, with filters and pages. */
 export function mailingsPage(
   session: Session,
-  input: { filters: MailingFilters; referenceMax: number; mailings: Mailing[]; nextCursor: string | null; m?: Message },
+  input: {
+    filters: MailingFilters;
+    referenceMax: number;
+    mailings: Mailing[];
+    nextCursor: string | null;
+    m?: Message;
+    /** The batch of a `batch` filter, with how many of its mailings have reached their end. */
+    progress?: BatchProgress;
+  },
 ): string {
   const { filters, mailings } = input;
   return layout(
@@ -120,10 +157,10 @@ export function mailingsPage(
       </p>
       <p><a id="batch-link" href="${BASE}/envois/lots">Envoyer une lettre à plusieurs destinataires (fichier CSV)</a></p>
       ${filters.batch ? html`<p id="batch-filter">Courriers du lot <code>${filters.batch}</code> · <a href="${mailingsUrl({ ...filters, batch: '' })}">tous les envois</a></p>` : ''}
-      ${filterForm(filters, input.referenceMax)}
+      ${input.progress ? batchProgress(input.progress) : ''} ${filterForm(filters, input.referenceMax)}
       ${
         mailings.length
-          ? html`<table id="mailings">
+          ? html`<table id="mailings" data-live>
               <thead>
                 <tr>
                   <th>Créé</th>

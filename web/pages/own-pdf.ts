@@ -16,3 +16,14 @@ export function ownPdfDetails(s: Mailing): Html | '' {
     <iframe class="pdf-preview" src="${previewUrl(s.id)}" title="Page 1 de ${s.title}" width="210" height="297" loading="lazy"></iframe>
   </div>`;
 }
+
+/**
+ * Under a catalogue or free-form mailing's details: the letter it printed, rendered again from its
+ * layout (the same route as an own PDF's page 1). Nothing once its personal data is erased.
+ */
+export function printedLetterPreview(s: Mailing): Html | '' {
+  if (!s.document || s.document.kind === 'pdf' || s.erasedAt) return '';
+  return html`<div class="letter-preview">
+    <iframe class="pdf-preview" src="${previewUrl(s.id)}" title="Aperçu du courrier imprimé : ${s.title}" width="210" height="297" loading="lazy"></iframe>
+  </div>`;
+}

@@ -6,16 +6,16 @@ import { listMailings } from '../../domain/mailings/listing.js';
 import { proofPdf } from '../../domain/mailings/proofs.js';
 import type { MailingStatus, ProofKind } from '../../domain/mailings/states.js';
 import { mailingIdParams, mailingListQuery, proofParams } from '../../api/schemas/mailings.js';
-import { findOwnPdf } from '../../domain/mailings/own-pdf-store.js';
-import { firstPageOf } from '../../domain/mailings/own-pdf.js';
 import { answerFramedPdf, type WebKit } from '../kit.js';
 import { filledQuery, frenchError, maxLength, queryText } from '../forms.js';
 import { BASE, infoPage } from '../pages/layout.js';
 import { mailingsPage, type MailingFilters } from '../pages/mailings.js';
 import { mailingPage } from '../pages/mailing.js';
 import { findMailing } from '../../domain/mailings/mailing.js';
+import { findBatch, finishedMailings } from '../../domain/batches/batches.js';
 import { mailingDeliveries } from '../../domain/webhooks/deliveries.js';
 import { mayOpen } from '../../domain/developers/roles.js';
+import { printedLetterPdf } from '../../domain/developers/send-mailing.js';
 
 /** GET /v1/mailings's own query (limits, statuses, cursor), plus the environment the page shows. */
 const filtersSchema = mailingListQuery.keys({ env: Joi.string().valid('test', 'live').default('test') });
@@ -49,7 +49,10 @@ export function mailingRoutes(router: Router, kit: WebKit): void {
         status: query.status,
         batch: query.batch,
       });
-      kit.page(ctx, 200, mailingsPage(session, { filters, referenceMax: REFERENCE_MAX, mailings: list.data, nextCursor: list.nextCursor }));
+      // One batch's mailings: its progress above them (the page's script follows it while it runs).
+      const batch = query.batch ? await findBatch(db, { accountId: session.user!.accountId, test: query.env === 'test' }, query.batch) : undefined;
+      const progress = batch && { batch, finished: finishedMailings(batch) };
+      kit.page(ctx, 200, mailingsPage(session, { filters, referenceMax: REFERENCE_MAX, mailings: list.data, nextCursor: list.nextCursor, progress }));
     } catch (failure) {
       if (failure instanceof InvalidRequest) return refuse('Ce lien de page n’est plus valide : revenez à la première page de la liste.');
       throw failure;
@@ -105,23 +108,23 @@ export function mailingRoutes(router: Router, kit: WebKit): void {
     }
   });
 
-  // Page 1 of an own-PDF mailing of the signed-in account, shown in the list (inline, same origin).
+  // What a mailing of the signed-in account printed (inline, same origin): page 1 of its own PDF, or its letter rendered again.
   router.get('/envois/:id/apercu', kit.allowed('mailings'), async (ctx) => {
     const session = ctx.state.session!;
     const { error } = mailingIdParams.validate({ id: ctx.params.id });
-    const stored = error ? undefined : await findOwnPdf(db, ctx.params.id, session.user!.accountId);
-    if (!stored)
+    const pdf = error ? undefined : await printedLetterPdf(kit.deps, session.user!.accountId, ctx.params.id!);
+    if (!pdf)
       return kit.page(
         ctx,
         404,
         infoPage(
           session,
           'Aperçu introuvable',
-          { kind: 'error', text: 'Aucun envoi PDF de ce compte n’a cet identifiant.' },
+          { kind: 'error', text: 'Aucun envoi de ce compte n’a cet identifiant, ou ses données ont été effacées.' },
           { href: `${BASE}/envois`, text: 'Envois' },
         ),
       );
-    answerFramedPdf(ctx, `apercu-${ctx.params.id}.pdf`, await firstPageOf(stored.pdf));
+    answerFramedPdf(ctx, `apercu-${ctx.params.id}.pdf`, pdf);
   });
 
   // A proof for the signed-in account's own mailings only; the API's signed links are not needed here.

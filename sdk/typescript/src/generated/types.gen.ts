@@ -623,7 +623,7 @@ export type MailingAddress = {
     postcode: string;
     city: string;
     /**
-     * ISO 3166-1 alpha-2, in capitals (FR when absent). A sender is in France (FR). A recipient may be abroad, in any country of the postal operator's list (an unknown code: 422 address_invalid naming recipient.country); France's overseas departments and territories are FR with their postcode. Registered and AR letters abroad: Monaco (MC) and Andorra (AD) only (422 destination_not_served)
+     * ISO 3166-1 alpha-2, in capitals (FR when absent). A sender is in France (FR). A recipient may be abroad, in any country of the postal operator's list (an unknown code: 422 address_invalid naming recipient.country); France's overseas departments and territories are FR with their postcode. Registered and AR letters abroad: Monaco (MC) and Andorra (AD) only (422 destination_not_served); an electronic one goes anywhere by email, its paper fallback only there
      */
     country?: string & string;
 };
