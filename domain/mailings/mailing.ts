@@ -1,5 +1,4 @@
 import { preparedQuery, type Db, type Tx } from '../../db/knex.js';
-import type { PostalOptionsRequest, ResolvedPostalOptions } from './postal-choices.js';
 import { MODE_LABELS, PROOF_LABELS, STATUS_LABELS, type Channel, type Fallback, type Mode, type ProofKind, type MailingStatus } from './states.js';
 import type { ConsumerConsent } from './electronic.js';
 
@@ -7,9 +6,9 @@ import type { PostalAddress } from '../catalogue/catalogue.js';
 import { countryLine, isAbroad, postcodeLine } from './countries.js';
 import type { RequestWarning } from '../catalogue/compatibility.js';
 import type { AddressPlacement } from './own-pdf.js';
-import type { AddressCheck } from './request.js';
+import type { MailingRequest } from './request.js';
 import type { LetterDocument } from '../letters/render.js';
-import { mailingPostage, type MailingPostage, type PostageSpeed } from './postage.js';
+import { mailingPostage, type MailingPostage } from './postage.js';
 import { mailingReturnedMail, type ReturnedMail } from './returned-mail.js';
 
 export type { PostalAddress };
@@ -91,16 +90,8 @@ export interface MailingRow {
   recipient: PostalAddress;
   recipient_email: string | null;
   reference: string;
-  options: {
-    color?: boolean;
-    duplex?: boolean;
-    emailCopy?: boolean;
-    addressCheck?: AddressCheck;
-    addressPlacement?: AddressPlacement;
-    postage?: PostageSpeed;
-    returnedMail?: ReturnedMail;
-  } & PostalOptionsRequest &
-    ResolvedPostalOptions;
+  /** As the request's, every field optional: rows recorded before an option existed lack it. */
+  options: Partial<MailingRequest['options']>;
   document: MailingDocument;
   warnings: RequestWarning[];
   amount_cents: number;
