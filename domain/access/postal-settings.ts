@@ -1,4 +1,4 @@
-import type { Db } from '../../db/knex.js';
+import type { Db, Tx } from '../../db/knex.js';
 import { requireAccount } from './accounts.js';
 import { recordAudit, type Actor } from './audit.js';
 import type { ArchiveApi, ReturnEnvelope, ReturnEnvelopeType } from '../mailings/postal-choices.js';
@@ -59,16 +59,21 @@ export async function postalSettings(db: Db, accountId: string): Promise<PostalS
   return settingsOf(row);
 }
 
+/** The account's settings, its row locked until the transaction ends (each setter's before and after). */
+async function lockedSettings(trx: Tx, accountId: string): Promise<PostalSettings> {
+  return settingsOf(
+    (await trx('accounts')
+      .where({ id: accountId })
+      .forUpdate()
+      .first(...COLUMNS)) as PostalRow,
+  );
+}
+
 /** Sets (or, with null, removes) the account's return envelope, already checked; audit-logged when it changes. */
 export async function setReturnEnvelope(db: Db, accountId: string, envelope: ReturnEnvelope | null, actor?: Actor): Promise<{ before: ReturnEnvelope | null }> {
   await requireAccount(db, accountId);
   return db.transaction(async (trx) => {
-    const before = settingsOf(
-      (await trx('accounts')
-        .where({ id: accountId })
-        .forUpdate()
-        .first(...COLUMNS)) as PostalRow,
-    ).returnEnvelope;
+    const before = (await lockedSettings(trx, accountId)).returnEnvelope;
     await trx('accounts')
       .where({ id: accountId })
       .update({ return_envelope_type: envelope?.type ?? null, return_envelope_id: envelope?.id ?? null });
@@ -95,12 +100,7 @@ export async function setArchiveYears(
 ): Promise<{ before: Record<ArchiveApi, number | null>; after: Record<ArchiveApi, number | null> }> {
   await requireAccount(db, accountId);
   return db.transaction(async (trx) => {
-    const before = settingsOf(
-      (await trx('accounts')
-        .where({ id: accountId })
-        .forUpdate()
-        .first(...COLUMNS)) as PostalRow,
-    ).archiveYears;
+    const before = (await lockedSettings(trx, accountId)).archiveYears;
     const after = { ...before, ...change };
     await trx('accounts').where({ id: accountId }).update({ archive_years_simple: after.simple, archive_years_registered: after.registered });
     if (before.simple !== after.simple || before.registered !== after.registered)
