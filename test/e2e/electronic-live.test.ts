@@ -16,7 +16,9 @@ import { parisDate } from '../../lib/paris-time.js';
  * paper fallback through the simulated postal operator, and the ledger of each outcome.
  */
 describe('electronic mailings: live, with the simulated provider', function () {
-  this.timeout(120_000);
+  // Each test waits on the provider's polls (every 300 ms) through several moves: a loaded CI machine
+  // stretches them, so each wait and each test has room.
+  this.timeout(240_000);
   const START = 20_000;
   const held = priceOf('mailing.registered');
   let account: TestAccount;
@@ -72,7 +74,7 @@ describe('electronic mailings: live, with the simulated provider', function () {
     return res.body as { id: string; amountCents: number };
   };
   const read = async (who: TestAccount, id: string) => (await call('GET', `/v1/mailings/${id}`, { key: who.liveKey })).body;
-  const until = (who: TestAccount, id: string, status: string, timeoutMs = 30_000) =>
+  const until = (who: TestAccount, id: string, status: string, timeoutMs = 60_000) =>
     eventually(
       () => read(who, id),
       (m) => m.status === status,

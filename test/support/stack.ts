@@ -49,6 +49,9 @@ export async function startTestStack(): Promise<TestStack> {
   const worker = await createWorker({ config, db: workerDb, address: local.temporalAddress });
   const workerDone = worker.run();
   await ensureSchedules(temporal.client, config);
+  // Tests run the reconciler for their own account. The schedule's run covers every account, so it
+  // would race them: it could start again a workflow that a test has just lost on purpose.
+  await temporal.client.schedule.getHandle('mailing-reconciler').pause('tests run the reconciler themselves, per account');
   const api = await startApiServer({ config, db, databaseUrl: local.databaseUrl, temporal: temporal.client }, 0, '127.0.0.1');
   current = { config, local, db, workerDb, temporal, worker, workerDone, api, dataDir };
   return current;
