@@ -11,7 +11,10 @@ import type { BenchDeps } from './deps.js';
 import { memoryOf } from './memory.js';
 import type { Report } from './report.js';
 import { checkAnswers, generateLoad, sampleAnswers, ScenarioFailed, startProcess, steadyLoad, stopProcess, type LoadOptions } from './support.js';
-import { middle, pairedRatio } from './stats.js';
+import { middle, pairedRatio, roundRatios } from './stats.js';
+import { freshNamespace } from './namespaces.js';
+
+type RoundNamespace = Awaited<ReturnType<typeof freshNamespace>>;
 import { mailingWorkflowId } from '../workflows/contract.js';
 import { GeocoderStandIn } from './geocoder-stand-in.js';
 
@@ -104,12 +107,13 @@ export async function intakeRate(
  * exists. The rate is the mailings answered over that time; Temporal's visibility must then show
  * every one of them.
  */
-async function intakeRound(deps: BenchDeps, env: Record<string, string>): Promise<{ perSecond: number; answeredPerSecond: number }> {
+async function intakeRound(deps: BenchDeps, env: Record<string, string>, round: RoundNamespace): Promise<{ perSecond: number; answeredPerSecond: number }> {
+  const { client } = round;
   const port = await freePort();
   const taskQueue = `bench-intake-${randomUUID()}`;
   const api = await startProcess(
     join(distRoot, 'server', 'main.js'),
-    { ...env, PORT: String(port), TEMPORAL_TASK_QUEUE: taskQueue },
+    { ...env, PORT: String(port), TEMPORAL_TASK_QUEUE: taskQueue, TEMPORAL_NAMESPACE: round.namespace },
     `http://127.0.0.1:${port}/v1/openapi.json`,
   );
   try {
@@ -130,10 +134,10 @@ async function intakeRound(deps: BenchDeps, env: Record<string, string>): Promis
       connections: CONCURRENCY,
       durationSeconds: 1,
     });
-    await started(deps.client, await postMailing(options.url, options.headers!));
+    await started(client, await postMailing(options.url, options.headers!));
     const before = 5 + warm.total + 1;
-    const rate = await intakeRate(deps.client, { url: options.url, headers: options.headers!, body }, SECONDS);
-    await allVisible(deps.client, taskQueue, before + rate.answered + 1, 'intake');
+    const rate = await intakeRate(client, { url: options.url, headers: options.headers!, body }, SECONDS);
+    await allVisible(client, taskQueue, before + rate.answered + 1, 'intake');
     return rate;
   } finally {
     await stopProcess(api);
@@ -178,10 +182,17 @@ async function checkAddressOnce(deps: BenchDeps, env: Record<string, string>): P
 }
 
 /** The baseline: bare starts of the mailing workflow from a fresh process (bench/bare-starts.ts), done when every start is acknowledged. */
-async function bareRound(deps: BenchDeps): Promise<number> {
+async function bareRound(deps: BenchDeps, round: RoundNamespace): Promise<number> {
   const taskQueue = `bench-bare-${randomUUID()}`;
   const child = fork(join(distRoot, 'bench', 'bare-starts.js'), [], {
-    env: { ...process.env, TEMPORAL_ADDRESS: deps.temporalAddress, TEMPORAL_TASK_QUEUE: taskQueue, SECONDS: String(SECONDS), CONCURRENCY: String(CONCURRENCY) },
+    env: {
+      ...process.env,
+      TEMPORAL_ADDRESS: deps.temporalAddress,
+      TEMPORAL_NAMESPACE: round.namespace,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      SECONDS: String(SECONDS),
+      CONCURRENCY: String(CONCURRENCY),
+    },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   try {
@@ -190,7 +201,7 @@ async function bareRound(deps: BenchDeps): Promise<number> {
     child.send('go');
     const [{ started: count }] = (await once(child, 'message')) as [{ started: number }];
     const done = performance.now();
-    await allVisible(deps.client, taskQueue, warm + count, 'bare starts');
+    await allVisible(round.client, taskQueue, warm + count, 'bare starts');
     return count / ((done - begun) / 1000);
   } finally {
     if (child.exitCode === null) await once(child, 'exit');
@@ -207,16 +218,19 @@ export async function benchIntake(deps: BenchDeps, env: Record<string, string>, 
   const bare: number[] = [];
   const intake: number[] = [];
   const answered: number[] = [];
-  // Temporal's dev server slows as the namespace fills up: a round of each side first, not counted
-  // (the first starts of a run, on an empty namespace, went fastest: 165-246 /s against 121-195
-  // after), then the order alternates (bare first, then the API first…).
-  await bareRound(deps);
-  await intakeRound(deps, env);
+  // Temporal's dev server slows as a namespace fills up (the first starts of a run, on an empty
+  // namespace, went fastest: 165-246 /s against 121-195 after): each round has a fresh namespace of
+  // its own (bench/namespaces.ts), both sides in it. A round of each side first, not counted (the
+  // processes' and the server's warm-up), then the order alternates (bare first, then the API first…).
+  const warmUp = await freshNamespace(deps, 'intake-warm');
+  await bareRound(deps, warmUp);
+  await intakeRound(deps, env, warmUp);
   for (let round = 0; round < ROUNDS; round++) {
     const apiFirst = round % 2 === 1;
-    if (!apiFirst) bare.push(await bareRound(deps));
-    const r = await intakeRound(deps, env);
-    if (apiFirst) bare.push(await bareRound(deps));
+    const namespace = await freshNamespace(deps, `intake-${round + 1}`);
+    if (!apiFirst) bare.push(await bareRound(deps, namespace));
+    const r = await intakeRound(deps, env, namespace);
+    if (apiFirst) bare.push(await bareRound(deps, namespace));
     intake.push(r.perSecond);
     answered.push(r.answeredPerSecond);
     console.log(
@@ -239,6 +253,7 @@ export async function benchIntake(deps: BenchDeps, env: Record<string, string>, 
     name: 'intake ÷ bare starts (both counted at workflow start)',
     value: pairedRatio(intake, bare),
     unit: 'ratio',
+    rounds: roundRatios(intake, bare),
     target: { atLeast: 0.8 },
   });
 

@@ -8,13 +8,13 @@ import { WebhookReceiver } from '../test/support/webhook-receiver.js';
 import { ScenarioFailed, startProcess, stopProcess } from './support.js';
 import { mailingWorkflowId } from '../workflows/contract.js';
 import { countActions, type ActionCount } from '../test/support/temporal-actions.js';
-import { middle, pairedRatio, summary } from './stats.js';
+import { middle, pairedRatio, roundRatios, summary } from './stats.js';
 import { benchIntake, postMailing } from './intake.js';
 import { memoryOf } from './memory.js';
 import type { Figure, Report } from './report.js';
 import type { BenchDeps } from './deps.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worker';
 import { createAccount } from '../domain/access/accounts.js';
 import { createApiKey } from '../domain/access/keys.js';
 import { SCOPES } from '../domain/access/scopes.js';
@@ -22,6 +22,7 @@ import { topUp } from '../domain/billing/ledger.js';
 import { bareActivities, type BareStep } from './bare-workflow.js';
 import { cpuBetween, cpuSnapshot, type ProcessCpu } from './process-cpu.js';
 import { createdTimeline, TIMELINE_STAGES, type CreatedTimeline } from './created-timeline.js';
+import { freshNamespace } from './namespaces.js';
 
 /** The API and worker processes of the mailing scenarios: limits raised (their work is measured, not their refusals). */
 export function mailingEnv(deps: BenchDeps): Record<string, string> {
@@ -168,6 +169,8 @@ function describeParts(p: ActionCount): string {
 // Enough in flight that the rate is throughput, not the latency of one mailing (its polls and proofs).
 const LIVE_MAILINGS = 120;
 const LIVE_ROUNDS = 3;
+/** Mailings (and bare workflows) of each round's warm-up, not counted. */
+const WARM_MAILINGS = 40;
 
 /**
  * Live AR mailings taken to ar_signed by the worker with the operator's step delay at 0, per
@@ -177,93 +180,129 @@ async function liveThroughput(deps: BenchDeps, env: Record<string, string>): Pro
   const account = await createAccount(deps.db, { name: 'bench live', liveEnabled: true });
   await topUp(deps.db, account.id, 10_000_000, 'bench');
   const { key } = await createApiKey(deps.db, account.id, 'live', SCOPES);
-  const taskQueue = `bench-live-${randomUUID()}`;
-  const port = await freePort();
-  const liveEnv = { ...env, PORT: String(port), TEMPORAL_TASK_QUEUE: taskQueue, OPERATOR_STEP_DELAY: '0', OPERATOR_POLL_INTERVAL: '100ms' };
-  const api = await startProcess(join(distRoot, 'server', 'main.js'), liveEnv, `http://127.0.0.1:${port}/v1/openapi.json`);
-  const worker = await startProcess(join(distRoot, 'worker', 'main.js'), liveEnv, `http://127.0.0.1:${port}/v1/openapi.json`);
-  try {
-    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const post = (): Promise<string> => postMailing(`http://127.0.0.1:${port}/v1/mailings`, headers);
-    const allSigned = async (ids: string[]): Promise<void> => {
-      for (;;) {
-        const done = await deps.db('shipments').whereIn('id', ids).andWhere({ status: 'ar_signed' }).count({ n: '*' });
-        if (Number(done[0]!.n) === ids.length) return;
-        await sleep(50);
-      }
-    };
-    // Warm-up: bundling, the browser's pages, the caches; and the parts of one mailing for the
-    // baseline, one made once warm: the very first may start its workflow before its record (the
-    // API's connection to Temporal not ready yet) and take the longer path of such mailings.
-    await allSigned([await post()]);
-    const warm = await Promise.all(Array.from({ length: 8 }, post));
-    await allSigned(warm);
-    const parts = await historyParts(deps.client, warm.at(-1)!);
-    const bare = await bareWorkflows(deps, mailingWorkflowId(warm.at(-1)!));
-    // The baseline asks Temporal for what the mailing asks, or the ratio compares different work.
-    const bareParts = await countActions(deps.client, bare.lastWorkflowId());
-    console.log(`bare workflow of the same steps: ${describeParts(bareParts)}`);
-    if (JSON.stringify(bareParts.parts) !== JSON.stringify(parts.parts) || parts.children > 0) {
-      throw new ScenarioFailed(`the bare workflow's actions ${JSON.stringify(bareParts.parts)} differ from the live mailing's ${JSON.stringify(parts.parts)}`);
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const allSigned = async (ids: string[]): Promise<void> => {
+    for (;;) {
+      const done = await deps.db('shipments').whereIn('id', ids).andWhere({ status: 'ar_signed' }).count({ n: '*' });
+      if (Number(done[0]!.n) === ids.length) return;
+      await sleep(50);
     }
-    // What the live rounds leave in PostgreSQL (tables, indexes, TOAST: the proofs), for docs/deploy.md's sizing.
-    const databaseBytes = async (): Promise<number> =>
-      Number(((await deps.db.raw('SELECT pg_database_size(current_database()) AS n')) as { rows: { n: string }[] }).rows[0]!.n);
-    // A round of each side first, not counted: both warm (the JIT, the SDK's caches, the
-    // workflows' isolates), so that the rounds compare warm processes; the bare side sped up round
-    // after round without it (11 -> 14 -> 18 /s in one run), and no side's warm-up counts against it.
-    await allSigned(await Promise.all(Array.from({ length: LIVE_MAILINGS }, post)));
-    await bare.round();
-    const bytesBefore = await databaseBytes();
+  };
+  // What the live rounds leave in PostgreSQL (tables, indexes, TOAST: the proofs), for docs/deploy.md's sizing.
+  const databaseBytes = async (): Promise<number> =>
+    Number(((await deps.db.raw('SELECT pg_database_size(current_database()) AS n')) as { rows: { n: string }[] }).rows[0]!.n);
+  let parts: ActionCount | undefined;
+  let grown = 0;
+  const lives: number[] = [];
+  const bares: number[] = [];
+  // The bare workflow's code, bundled once for the workers of every round.
+  const bareBundle = await bundleWorkflowCode({ workflowsPath: join(distRoot, 'bench', 'bare-workflow.js'), logger: new DefaultLogger('WARN') });
+  // Where the CPU goes on each side, per process: where the gap between the two lies.
+  const liveCpu = new CpuTally();
+  const bareCpu = new CpuTally();
+
+  /**
+   * One round: a fresh namespace (bench/namespaces.ts), an API and a worker on it, warmed; then
+   * LIVE_MAILINGS live AR mailings at once and as many bare workflows, one after the other.
+   */
+  const round = async (label: string, measured: boolean): Promise<void> => {
+    const { namespace, client } = await freshNamespace(deps, `live-${label}`);
+    const inNamespace: BenchDeps = { ...deps, client, config: { ...deps.config, temporalNamespace: namespace } };
+    const port = await freePort();
+    const liveEnv = {
+      ...env,
+      PORT: String(port),
+      TEMPORAL_NAMESPACE: namespace,
+      TEMPORAL_TASK_QUEUE: `bench-live-${randomUUID()}`,
+      OPERATOR_STEP_DELAY: '0',
+      OPERATOR_POLL_INTERVAL: '100ms',
+    };
+    const api = await startProcess(join(distRoot, 'server', 'main.js'), liveEnv, `http://127.0.0.1:${port}/v1/openapi.json`);
+    const worker = await startProcess(join(distRoot, 'worker', 'main.js'), liveEnv, `http://127.0.0.1:${port}/v1/openapi.json`);
     try {
-      // Rounds alternate (live, bare, live, bare…): this machine drifts; each round's ratio counts (bench/stats.ts).
-      const lives: number[] = [];
-      const bares: number[] = [];
-      // Where the CPU goes on each side, per process: where the gap between the two lies.
-      const snapshot = () => cpuSnapshot(process.pid, cpuGroups(api.pid!, worker.pid!));
-      const liveCpu = new CpuTally();
-      const bareCpu = new CpuTally();
-      for (let round = 0; round < LIVE_ROUNDS; round++) {
+      const post = (): Promise<string> => postMailing(`http://127.0.0.1:${port}/v1/mailings`, headers);
+      // Warm-up: bundling, the browser's pages, the caches; and the parts of one mailing for the
+      // baseline, one made once warm: the very first may start its workflow before its record (the
+      // API's connection to Temporal not ready yet) and take the longer path of such mailings.
+      await allSigned([await post()]);
+      const warm = await Promise.all(Array.from({ length: 8 }, post));
+      await allSigned(warm);
+      const bare = await bareWorkflows(inNamespace, mailingWorkflowId(warm.at(-1)!), bareBundle);
+      try {
+        if (!parts) {
+          parts = await historyParts(client, warm.at(-1)!);
+          // The baseline asks Temporal for what the mailing asks, or the ratio compares different work.
+          const bareParts = await countActions(client, bare.lastWorkflowId());
+          console.log(`bare workflow of the same steps: ${describeParts(bareParts)}`);
+          if (JSON.stringify(bareParts.parts) !== JSON.stringify(parts.parts) || parts.children > 0) {
+            throw new ScenarioFailed(
+              `the bare workflow's actions ${JSON.stringify(bareParts.parts)} differ from the live mailing's ${JSON.stringify(parts.parts)}`,
+            );
+          }
+        }
+        // Both sides warm (the JIT, the SDK's caches, the workflows' isolates) before they are
+        // measured: the bare side sped up round after round without it (11 -> 14 -> 18 /s in one run).
+        await allSigned(await Promise.all(Array.from({ length: WARM_MAILINGS }, post)));
+        await bare.round(WARM_MAILINGS);
+        if (!measured) return;
+        const snapshot = () => cpuSnapshot(process.pid, cpuGroups(api.pid!, worker.pid!));
+        const bytesBefore = await databaseBytes();
         const started = performance.now();
         const liveBefore = snapshot();
         await allSigned(await Promise.all(Array.from({ length: LIVE_MAILINGS }, post)));
         lives.push(LIVE_MAILINGS / ((performance.now() - started) / 1000));
         liveCpu.add(cpuBetween(liveBefore, snapshot()), LIVE_MAILINGS);
+        grown += (await databaseBytes()) - bytesBefore;
         const bareBefore = snapshot();
-        bares.push(await bare.round());
+        bares.push(await bare.round(LIVE_MAILINGS));
         bareCpu.add(cpuBetween(bareBefore, snapshot()), LIVE_MAILINGS);
-        console.log(`live round ${round + 1}: ${lives.at(-1)!.toFixed(1)} live AR mailings/s, ${bares.at(-1)!.toFixed(1)} bare workflows/s`);
+        console.log(`live round ${label}: ${lives.at(-1)!.toFixed(1)} live AR mailings/s, ${bares.at(-1)!.toFixed(1)} bare workflows/s`);
+      } finally {
+        await bare.close();
       }
-      const bytesPerMailing = Math.round((await databaseBytes()) - bytesBefore) / (LIVE_ROUNDS * LIVE_MAILINGS);
-      const proofs = (await deps
-        .db('shipment_proofs as p')
-        .join('shipments as s', 's.id', 'p.shipment_id')
-        .where('s.account_id', account.id)
-        .select(deps.db.raw('count(DISTINCT p.shipment_id) AS mailings, sum(octet_length(p.pdf)) AS bytes'))) as { mailings: string; bytes: string }[];
-      const proofBytesPerMailing = Number(proofs[0]!.bytes) / Number(proofs[0]!.mailings);
-      const live = middle(lives);
-      const bareRate = middle(bares);
-      console.log(`live AR mailing to ar_signed (operator step delay 0, no endpoint): ${describeParts(parts)}`);
-      return [
-        { name: `live AR mailings completed (${LIVE_MAILINGS} at once, simulator, no endpoint; median of ${LIVE_ROUNDS} rounds)`, value: live, unit: '/s' },
-        {
-          name: `bare workflows asking Temporal for the same ${parts.total} actions (${parts.parts.activities} activities, ${parts.localActivities} local activities, ${parts.parts.upserts} upserts, the same search attributes)`,
-          value: bareRate,
-          unit: '/s',
-        },
-        { name: 'live AR mailings completed ÷ bare workflows', value: pairedRatio(lives, bares), unit: 'ratio', target: { atLeast: 0.6 } },
-        ...liveCpu.figures('live AR mailing', ['temporal', 'worker', 'browser', 'postgres', 'api']),
-        ...bareCpu.figures('bare workflow', ['temporal']),
-        { name: 'PostgreSQL growth per live AR mailing (tables, indexes, proofs)', value: Math.round(bytesPerMailing / 1024), unit: 'KiB' },
-        { name: 'of which its proofs (PDF bytes)', value: Math.round(proofBytesPerMailing / 1024), unit: 'KiB' },
-      ];
     } finally {
-      await bare.close();
+      await stopProcess(worker);
+      await stopProcess(api);
     }
-  } finally {
-    await stopProcess(worker);
-    await stopProcess(api);
-  }
+  };
+
+  // A first round not counted (the dev server's and the machine's warm-up), then LIVE_ROUNDS.
+  await round('warm', false);
+  for (let r = 1; r <= LIVE_ROUNDS; r++) await round(String(r), true);
+  const bytesPerMailing = Math.round(grown / (LIVE_ROUNDS * LIVE_MAILINGS));
+  const proofs = (await deps
+    .db('shipment_proofs as p')
+    .join('shipments as s', 's.id', 'p.shipment_id')
+    .where('s.account_id', account.id)
+    .select(deps.db.raw('count(DISTINCT p.shipment_id) AS mailings, sum(octet_length(p.pdf)) AS bytes'))) as { mailings: string; bytes: string }[];
+  const proofBytesPerMailing = Number(proofs[0]!.bytes) / Number(proofs[0]!.mailings);
+  const live = middle(lives);
+  const bareRate = middle(bares);
+  const steps = parts!;
+  console.log(`live AR mailing to ar_signed (operator step delay 0, no endpoint): ${describeParts(steps)}`);
+  return [
+    {
+      name: `live AR mailings completed (${LIVE_MAILINGS} at once, simulator, no endpoint; median of ${LIVE_ROUNDS} rounds, each in a fresh namespace)`,
+      value: live,
+      unit: '/s',
+    },
+    {
+      name: `bare workflows asking Temporal for the same ${steps.total} actions (${steps.parts.activities} activities, ${steps.localActivities} local activities, ${steps.parts.upserts} upserts, the same search attributes)`,
+      value: bareRate,
+      unit: '/s',
+    },
+    {
+      name: 'live AR mailings completed ÷ bare workflows',
+      value: pairedRatio(lives, bares),
+      unit: 'ratio',
+      rounds: roundRatios(lives, bares),
+      target: { atLeast: 0.6 },
+    },
+    ...liveCpu.figures('live AR mailing', ['temporal', 'worker', 'browser', 'postgres', 'api']),
+    ...bareCpu.figures('bare workflow', ['temporal']),
+    { name: 'PostgreSQL growth per live AR mailing (tables, indexes, proofs)', value: Math.round(bytesPerMailing / 1024), unit: 'KiB' },
+    { name: 'of which its proofs (PDF bytes)', value: Math.round(proofBytesPerMailing / 1024), unit: 'KiB' },
+  ];
 }
 
 /** The processes of the live rounds, by what they are (the bench's own process: its client, and the bare workflows' worker). */
@@ -326,7 +365,11 @@ async function historySteps(client: Client, workflowId: string): Promise<BareSte
  * The baseline: rounds of LIVE_MAILINGS bare workflows at once, on a worker of this process, each
  * replaying the steps of the live mailing `liveWorkflowId` and started with its search attributes and summary.
  */
-async function bareWorkflows(deps: BenchDeps, liveWorkflowId: string): Promise<{ round(): Promise<number>; lastWorkflowId(): string; close(): Promise<void> }> {
+async function bareWorkflows(
+  deps: BenchDeps,
+  liveWorkflowId: string,
+  workflowBundle: WorkflowBundle,
+): Promise<{ round(count: number): Promise<number>; lastWorkflowId(): string; close(): Promise<void> }> {
   const steps = await historySteps(deps.client, liveWorkflowId);
   const mailing = await deps.client.workflow.getHandle(liveWorkflowId).describe();
   const staticSummary = await mailing.staticSummary();
@@ -336,7 +379,7 @@ async function bareWorkflows(deps: BenchDeps, liveWorkflowId: string): Promise<{
     connection,
     namespace: deps.config.temporalNamespace,
     taskQueue,
-    workflowsPath: join(distRoot, 'bench', 'bare-workflow.js'),
+    workflowBundle,
     activities: { noop: async () => undefined },
   });
   const running = worker.run();
@@ -353,10 +396,10 @@ async function bareWorkflows(deps: BenchDeps, liveWorkflowId: string): Promise<{
   };
   await Promise.all(Array.from({ length: 8 }, run));
   return {
-    async round() {
+    async round(count: number) {
       const started = performance.now();
-      await Promise.all(Array.from({ length: LIVE_MAILINGS }, run));
-      return LIVE_MAILINGS / ((performance.now() - started) / 1000);
+      await Promise.all(Array.from({ length: count }, run));
+      return count / ((performance.now() - started) / 1000);
     },
     lastWorkflowId: () => lastWorkflowId,
     async close() {

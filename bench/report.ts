@@ -21,6 +21,8 @@ export interface Figure {
   /** A figure made of others (e.g. a p99 "met" only when both arrival patterns meet it). */
   metWhen?: () => boolean;
   note?: string;
+  /** Each round's value of a figure taken over rounds (a ratio's): the report shows their spread beside it. */
+  rounds?: number[];
 }
 
 export function met(figure: Figure): boolean | undefined {
@@ -48,7 +50,15 @@ function valueText(f: Figure): string {
   const verdict = met(f);
   while (f.target && !f.metWhen && digits < 6 && verdict !== met({ ...f, value: Number(f.value.toFixed(digits)) })) digits++;
   const value = f.value.toFixed(digits);
-  return f.unit === 'ratio' ? value : `${value} ${f.unit}`;
+  return (f.unit === 'ratio' ? value : `${value} ${f.unit}`) + spreadText(f, digits);
+}
+
+/** " (rounds 0.58–0.66)": the lowest and highest round of a figure taken over rounds. */
+function spreadText(f: Figure, digits: number): string {
+  if (!f.rounds || f.rounds.length < 2) return '';
+  const low = Math.min(...f.rounds).toFixed(digits);
+  const high = Math.max(...f.rounds).toFixed(digits);
+  return ` (${f.rounds.length} rounds ${low}–${high})`;
 }
 
 /** The run's figures, printed as each part ends and written to docs/performance.md after a full run. */

@@ -20,6 +20,11 @@ export function middle(values: number[]): number {
  * less within one: a ratio of two medians could pair a fast round's figure with a slow round's baseline.
  */
 export function pairedRatio(values: number[], baselines: number[]): number {
+  return middle(roundRatios(values, baselines));
+}
+
+/** Each round's ratio of its value to its baseline, in the rounds' order (the report shows their spread). */
+export function roundRatios(values: number[], baselines: number[]): number[] {
   if (values.length !== baselines.length || values.length === 0) throw new Error('pairedRatio: one baseline per value');
-  return middle(values.map((value, i) => value / baselines[i]!));
+  return values.map((value, i) => value / baselines[i]!);
 }

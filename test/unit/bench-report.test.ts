@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Report } from '../../bench/report.js';
-import { middle, pairedRatio } from '../../bench/stats.js';
+import { middle, pairedRatio, roundRatios } from '../../bench/stats.js';
 import { countSteal } from '../../bench/steal.js';
 import { cpuBetween, cpuSnapshot, parseProcStat, type ProcessCpu } from '../../bench/process-cpu.js';
 import { createdTimeline, TIMELINE_STAGES } from '../../bench/created-timeline.js';
@@ -27,6 +27,23 @@ describe('bench report: a figure reads as its verdict', () => {
     expect(row(0.42, { atLeast: 0.6 })).to.equal('| p | n | 0.42 | ≥ 0.6 | **not met** |');
   });
 
+  it("shows the spread of a figure taken over rounds: its lowest and highest round, in the value's digits", () => {
+    const report = new Report();
+    const log = console.log;
+    console.log = () => undefined;
+    try {
+      report.add({ part: 'p', name: 'n', value: 0.6149, unit: 'ratio', rounds: [0.6149, 0.581, 0.66], target: { atLeast: 0.6 } });
+      report.add({ part: 'p', name: 'one', value: 0.7, unit: 'ratio', rounds: [0.7] });
+    } finally {
+      console.log = log;
+    }
+    const rows = report
+      .markdown()
+      .split('\n')
+      .filter((line) => line.startsWith('| p |'));
+    expect(rows).to.deep.equal(['| p | n | 0.61 (3 rounds 0.58–0.66) | ≥ 0.6 | met |', '| p | one | 0.70 |  |  |']);
+  });
+
   it('shows more when two would read as met and it is not, or the other way round', () => {
     expect(row(0.5951, { atLeast: 0.6 })).to.equal('| p | n | 0.595 | ≥ 0.6 | **not met** |');
     expect(row(0.3997, { atLeast: 0.4 })).to.equal('| p | n | 0.3997 | ≥ 0.4 | **not met** |');
@@ -45,6 +62,10 @@ describe('bench ratios: taken round by round', () => {
   it('refuses rounds without their baseline', () => {
     expect(() => pairedRatio([1, 2], [1])).to.throw(/one baseline per value/);
     expect(() => pairedRatio([], [])).to.throw(/one baseline per value/);
+  });
+
+  it("keeps each round's ratio, in order, for the report's spread", () => {
+    expect(roundRatios([10, 5, 12], [20, 10, 15])).to.deep.equal([0.5, 0.5, 0.8]);
   });
 });
 
