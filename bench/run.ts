@@ -18,12 +18,13 @@ import { benchMailings, mailingEnv } from './mailings.js';
 import type { BenchDeps } from './deps.js';
 import { benchIntake, benchPartnerOutage } from './intake.js';
 import { benchLookups } from './lookups.js';
+import { benchBatches } from './batches.js';
 import { connectTemporal } from '../temporal/connection.js';
 import { PartnerServer } from '../test/support/partner-server.js';
 import { countSteal } from './steal.js';
 
 /**
- * `npm run bench` (or one part: `npm run bench -- search|pdf|settle|front-door|mailings|lookups`, and
+ * `npm run bench` (or one part: `npm run bench -- search|pdf|settle|front-door|mailings|batches|lookups`, and
  * `npm run bench -- soak`, which a full run leaves out): in one run, on this machine, our code
  * against a baseline, every answer checked (a wrong answer fails its scenario). A full run writes
  * its figures, targets and verdicts at the top of docs/performance.md (bench/report.ts).
@@ -33,6 +34,8 @@ import { countSteal } from './steal.js';
  * - front door: bare Koa against cheap routes, mailing reads (cache hit, cold) and lists at 100k mailings;
  * - mailings: intake vs bare starts counted at workflow start, p99 at half load, webhook latency,
  *   the Temporal actions of an AR mailing with its children, live throughput, memory;
+ * - batches: a batch of 1,000 rows against 1,000 single POSTs, until every workflow has started; the
+ *   largest batch of new addresses against the idempotency lease;
  * - lookups: a partner lookup through the API and Temporal against a direct call to the fixture;
  * - soak: 10 minutes at half load, memory at minute 1 and 10, p99 of each minute.
  */
@@ -73,6 +76,7 @@ async function main(): Promise<void> {
   await part('partners', () =>
     only === 'partners' ? withStack((deps) => benchPartnerOutage(deps, mailingEnv(deps), report, Number(process.env.BENCH_PARTNER_RATE ?? 80))) : undefined,
   );
+  await part('batches', () => withStack((deps) => benchBatches(deps, mailingEnv(deps), report)));
   await part('lookups', () => withStack(async (deps) => console.log((await benchLookups(deps)).join('\n'))));
   await part('soak', () => withStack((deps) => benchSoak(deps, report)));
   console.log(`\n${report.markdown()}`);

@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import { ApiError, badRequest } from '../errors.js';
 import { sha256Hex } from '../../lib/crypto.js';
-import { claimKey, releaseKey, saveAnswer, type IdempotencyClaim } from '../../domain/access/idempotency.js';
+import { claimKey, releaseKey, saveAnswer, whileClaimed, type IdempotencyClaim } from '../../domain/access/idempotency.js';
 import { currentBalance } from '../../domain/billing/ledger.js';
 import { setBalanceHeader } from './authenticate.js';
 
@@ -87,7 +87,8 @@ export async function idempotency(ctx: Context, next: Next): Promise<void> {
   const { claim } = outcome;
   ctx.state.idempotency = claim;
   try {
-    await next();
+    // Renewed while it runs: however long the request takes, a retry gets 409 until it ends.
+    await whileClaimed(db, claim, config.idempotencyLeaseMs, next);
   } catch (error) {
     await releaseKey(db, claim);
     throw error;

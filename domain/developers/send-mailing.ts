@@ -3,7 +3,7 @@ import { sha256Hex } from '../../lib/crypto.js';
 import type { KeyMode } from '../access/scopes.js';
 import { accountStanding } from '../access/accounts.js';
 import { checkStanding } from '../access/standing.js';
-import { claimKey, releaseKey } from '../access/idempotency.js';
+import { claimKey, releaseKey, whileClaimed } from '../access/idempotency.js';
 import { createBatch } from '../batches/create.js';
 import type { BatchRequest } from '../batches/request.js';
 import type { Caller, Deps } from '../deps.js';
@@ -81,7 +81,8 @@ async function oncePerForm<T extends { id: string }>(
   }
   const { claim } = outcome;
   try {
-    return { kind: 'created', id: (await create({ ...caller, idempotency: claim })).id };
+    const created = await whileClaimed(deps.db, claim, deps.config.idempotencyLeaseMs, () => create({ ...caller, idempotency: claim }));
+    return { kind: 'created', id: created.id };
   } catch (error) {
     if (!claim.saved) await releaseKey(deps.db, claim);
     throw error;

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { balanceOf, call, createAccount, exhaustFreeQuota, expenseGroup, type TestAccount } from '../support/api.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { balanceOf, call, createAccount, exhaustFreeQuota, expenseGroup, IsolatedServices, type TestAccount } from '../support/api.js';
 import { stack } from '../support/stack.js';
 import { freeLetter, recipient, sender } from '../support/fixtures.js';
 
@@ -232,5 +233,75 @@ describe('a paid request whose process died between the debit and its stored ans
     expect(kinds).to.deep.equal(['topup', 'debit', 'refund', 'debit']);
     // And the claim keeps no charge once its answer is stored.
     expect((await stack().db('idempotency_keys').where({ account_id: account.id, key }).first('charge')).charge).to.equal(null);
+  });
+});
+
+describe('a request that outlasts IDEMPOTENCY_LEASE (here 1 s)', function () {
+  this.timeout(60_000);
+  const services = new IsolatedServices({ IDEMPOTENCY_LEASE: '1s', LOG_LEVEL: 'warn' });
+  before(() => services.start());
+  after(() => services.stop());
+
+  const settleThere = (key: string, idempotencyKey: string) =>
+    call('POST', '/v1/expenses/settle', { key, body: expenseGroup(3000), headers: { 'idempotency-key': idempotencyKey }, baseUrl: services.api.url });
+
+  /** Holds the account row: a request that takes its claim then waits on its debit. */
+  async function heldAccount(accountId: string) {
+    const trx = await stack().db.transaction();
+    await trx('accounts').where({ id: accountId }).forNoKeyUpdate().first();
+    return trx;
+  }
+
+  async function claimRow(accountId: string, key: string) {
+    for (let i = 0; i < 200; i++) {
+      const row = await stack().db('idempotency_keys').where({ account_id: accountId, key, state: 'running' }).first('claim_token', 'locked_until');
+      if (row) return row as { claim_token: string; locked_until: Date };
+      await sleep(20);
+    }
+    throw new Error('the first request never took its claim');
+  }
+
+  it('keeps its key while it runs (its claim renewed): retries get 409 long past the lease, and it runs once', async () => {
+    const account = await createAccount({ balanceCents: 100 });
+    await exhaustFreeQuota(account.id);
+    const key = randomUUID();
+    const trx = await heldAccount(account.id);
+    const first = settleThere(account.liveKey, key);
+    const claimed = await claimRow(account.id, key);
+    // Three leases later, the claim is still the first request's, and still ahead of now.
+    await sleep(3000);
+    const retry = await settleThere(account.liveKey, key);
+    expect(retry.status, JSON.stringify(retry.body)).to.equal(409);
+    expect(retry.body.error.code).to.equal('idempotency_in_progress');
+    const now = await claimRow(account.id, key);
+    expect(now.claim_token).to.equal(claimed.claim_token);
+    expect(now.locked_until.getTime()).to.be.above(claimed.locked_until.getTime());
+    await trx.commit();
+    expect((await first).status).to.equal(200);
+    expect((await settleThere(account.liveKey, key)).headers.get('idempotent-replayed')).to.equal('true');
+    expect(await debits(account.id)).to.equal(1);
+  });
+
+  it('stores nothing once its claim was taken over: its debit is rolled back, and the key stays the taker’s', async () => {
+    const account = await createAccount({ balanceCents: 100 });
+    await exhaustFreeQuota(account.id);
+    const before = await balanceOf(account.id);
+    const key = randomUUID();
+    const trx = await heldAccount(account.id);
+    const first = settleThere(account.liveKey, key);
+    await claimRow(account.id, key);
+    // What a retry writes when it takes a claim over (a process stalled past its whole lease): its own token.
+    const taker = randomUUID();
+    await stack().db('idempotency_keys').where({ account_id: account.id, key }).update({ claim_token: taker });
+    await trx.commit();
+    const answer = await first;
+    expect(answer.status, JSON.stringify(answer.body)).to.be.at.least(500);
+    expect(await balanceOf(account.id)).to.equal(before);
+    expect(await debits(account.id)).to.equal(0);
+    // The first request released nothing of the taker's: the key is still running under its token.
+    expect(await stack().db('idempotency_keys').where({ account_id: account.id, key }).first('state', 'claim_token')).to.deep.equal({
+      state: 'running',
+      claim_token: taker,
+    });
   });
 });
