@@ -62,7 +62,8 @@ export function s3Client(settings: S3Settings): S3Client {
     forcePathStyle: settings.forcePathStyle,
     // One retry; a store that is down answers 503 soon, rather than after the SDK's backoffs.
     maxAttempts: 2,
-    requestHandler: { connectionTimeout: 2_000, requestTimeout: 15_000 },
+    // A store that stopped answering fails the request (else the SDK only warns and waits on).
+    requestHandler: { connectionTimeout: 2_000, requestTimeout: 10_000, throwOnRequestTimeout: true },
     // Self-hosted stores do not all check the newer default checksums.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',

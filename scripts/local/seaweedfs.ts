@@ -101,6 +101,9 @@ export async function startWeed(binary: string, dataDir: string, ports: WeedPort
     '-s3',
     `-s3.port=${ports.s3}`,
     `-s3.port.grpc=${ports.s3Grpc}`,
+    // Its Iceberg and Lance catalogs would take fixed ports (8181, 9101).
+    '-s3.port.iceberg=0',
+    '-s3.port.lance=0',
   ];
   const child: ChildProcess = spawn(binary, args, { cwd: dataDir, stdio: ['ignore', 'pipe', 'pipe'] });
   const stopOnExit = (): void => void child.kill('SIGKILL');
