@@ -255,6 +255,42 @@ describe('documents and proofs in an S3-compatible object store (DOCUMENT_STORE=
     expect(await db('document_deletions').whereIn('object_key', keys)).to.deep.equal([]);
   });
 
+  it('erasing mailings of the same own PDF deletes its object only once no mailing that is not erased prints it', async () => {
+    const { db } = stack();
+    const pdf = await textPdf({ pages: 5 });
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const created = await ownPdfMailing(pdf, account.testKey);
+      expect(created.status, created.text).to.equal(201);
+      const advanced = await call('POST', `/v1/test/mailings/${created.body.id}/advance`, {
+        key: account.testKey,
+        baseUrl: services.api.url,
+        body: { step: 2 },
+      });
+      expect(advanced.body.status, advanced.text).to.equal('posted');
+      ids.push(created.body.id as string);
+    }
+    const erase = (id: string) => call('POST', `/v1/mailings/${id}/erase`, { key: account.testKey, baseUrl: services.api.url });
+    expect((await erase(ids[0]!)).status).to.equal(200);
+    expect(await objectExists(sha256(pdf)), 'another mailing still prints it').to.equal(true);
+    expect(
+      await db('pdf_documents')
+        .where({ sha256: sha256(pdf) })
+        .first(),
+    ).to.include({ object_key: sha256(pdf) });
+    expect((await erase(ids[1]!)).status).to.equal(200);
+    expect(await objectExists(sha256(pdf)), 'no mailing prints it any more').to.equal(false);
+    expect(
+      await db('pdf_documents')
+        .where({ sha256: sha256(pdf) })
+        .first(),
+    ).to.include({ pdf: null, object_key: null, object_size: null });
+    // A new mailing of the same PDF stores it again.
+    const again = await ownPdfMailing(pdf, account.testKey);
+    expect(again.status, again.text).to.equal(201);
+    expect((await object(sha256(pdf)))?.equals(Buffer.from(pdf))).to.equal(true);
+  });
+
   it('`admin documents migrate` moves rows written before the store out of the database, in batches, and a second run moves nothing', async () => {
     // Written by the test stack's API, on PostgreSQL: bytes in the rows.
     const before = await createAccount({ balanceCents: 10_000 });
