@@ -96,7 +96,7 @@ export const ERROR_CODES: { status: number; code: string; condition: string }[] 
   { status: 429, code: 'test_quota_exceeded', condition: 'Sandbox daily quota exceeded' },
   { status: 500, code: 'internal_error', condition: 'Internal error' },
   { status: 502, code: 'upstream_error', condition: 'A partner service fails; nothing is billed' },
-  { status: 503, code: 'service_unavailable', condition: 'Our database or Temporal cannot be reached; retry after `Retry-After` seconds' },
+  { status: 503, code: 'service_unavailable', condition: 'Our database, Temporal or the document store cannot be reached; retry after `Retry-After` seconds' },
 ];
 
 const STATUS_TITLES: Record<number, string> = {
@@ -172,7 +172,7 @@ Amounts are integers in euro cents, excluding VAT. Authenticate every call with 
 
 # Errors
 
-Every error answers \`{ "error": { "code", "message", "details"? } }\` with one of these codes. Each operation lists the statuses it can answer; 503 (with \`Retry-After\`) can come from any operation that reaches our database or Temporal during an outage, 429 from any authenticated one.
+Every error answers \`{ "error": { "code", "message", "details"? } }\` with one of these codes. Each operation lists the statuses it can answer; 503 (with \`Retry-After\`) can come from any operation that reaches our database, Temporal or the document store during an outage, 429 from any authenticated one.
 
 ${errorTable()}
 

@@ -274,7 +274,10 @@ async function liveThroughput(deps: BenchDeps, env: Record<string, string>): Pro
     .db('shipment_proofs as p')
     .join('shipments as s', 's.id', 'p.shipment_id')
     .where('s.account_id', account.id)
-    .select(deps.db.raw('count(DISTINCT p.shipment_id) AS mailings, sum(octet_length(p.pdf)) AS bytes'))) as { mailings: string; bytes: string }[];
+    .select(deps.db.raw('count(DISTINCT p.shipment_id) AS mailings, sum(coalesce(octet_length(p.pdf), p.object_size)) AS bytes'))) as {
+    mailings: string;
+    bytes: string;
+  }[];
   const proofBytesPerMailing = Number(proofs[0]!.bytes) / Number(proofs[0]!.mailings);
   const live = middle(lives);
   const bareRate = middle(bares);

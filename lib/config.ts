@@ -46,6 +46,11 @@ export function helmPath(env: NodeJS.ProcessEnv = process.env): string | undefin
   return env.HELM_PATH || undefined;
 }
 
+/** WEED_PATH: SeaweedFS's `weed` (the object-store tests' S3-compatible server) when none is on PATH (else built into the tools cache). */
+export function weedPath(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.WEED_PATH || undefined;
+}
+
 /** K8S_VALIDATE_PATH: a built scripts/k8s-validate to use instead of building it (the chart's strict check). */
 export function k8sValidatePath(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return env.K8S_VALIDATE_PATH || undefined;
@@ -64,6 +69,12 @@ export interface Config {
   /** HEALTH_PORT: a worker answers `GET /live` on this port, metrics or not; undefined: no such port. */
   healthPort: number | undefined;
   databaseUrl: string | undefined;
+  /**
+   * DOCUMENT_STORE: where the bytes of own PDFs and proofs live. `postgres` (the default): in their
+   * rows. `s3`: in an S3-compatible bucket, keyed by SHA-256 (S3_ENDPOINT, S3_BUCKET, S3_REGION,
+   * S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE).
+   */
+  documentStore: DocumentStoreConfig;
   /**
    * DB_POOL_MAX: connections each API or worker process opens at most (default 10), beside the
    * API's two LISTEN connections. MIGRATION_LOCK_TIMEOUT (default 5s) and MIGRATION_STATEMENT_TIMEOUT
@@ -501,6 +512,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: env.METRICS_PORT ? positiveInt(env.METRICS_PORT, 'METRICS_PORT', 0) : undefined,
     healthPort: env.HEALTH_PORT ? positiveInt(env.HEALTH_PORT, 'HEALTH_PORT', 0) : undefined,
     databaseUrl: env.DATABASE_URL || undefined,
+    documentStore: documentStoreConfig(env),
     database: {
       poolMax: positiveInt(env.DB_POOL_MAX, 'DB_POOL_MAX', 10) || 10,
       migrationLockTimeoutMs: durationSetting(env, 'MIGRATION_LOCK_TIMEOUT', '5s'),
@@ -580,6 +592,45 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiKey: env.EMBEDDINGS_API_KEY || undefined,
       model: env.EMBEDDINGS_MODEL || 'text-embedding-3-small',
     },
+  };
+}
+
+export type DocumentStoreConfig =
+  | { kind: 'postgres' }
+  | {
+      kind: 's3';
+      /** S3_ENDPOINT: a self-hosted store's URL; undefined: AWS's own endpoint for S3_REGION. */
+      endpoint: string | undefined;
+      bucket: string;
+      region: string;
+      /** S3_ACCESS_KEY_ID + S3_SECRET_ACCESS_KEY; undefined: the SDK's default chain (an IAM role). */
+      credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+      /** S3_FORCE_PATH_STYLE=1: `endpoint/bucket/key` rather than `bucket.endpoint/key` (most self-hosted stores). */
+      forcePathStyle: boolean;
+    };
+
+const S3_SETTINGS = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'];
+
+function documentStoreConfig(env: NodeJS.ProcessEnv): DocumentStoreConfig {
+  const kind = env.DOCUMENT_STORE || 'postgres';
+  if (kind === 'postgres') {
+    const stray = S3_SETTINGS.filter((name) => env[name]);
+    if (stray.length) throw new Error(`${stray.join(', ')} set without DOCUMENT_STORE=s3: set DOCUMENT_STORE=s3 or unset them`);
+    return { kind };
+  }
+  if (kind !== 's3') throw new Error(`DOCUMENT_STORE must be postgres or s3, got "${kind}"`);
+  if (!env.S3_BUCKET) throw new Error('DOCUMENT_STORE=s3 needs S3_BUCKET (missing)');
+  const endpoint = env.S3_ENDPOINT || undefined;
+  if (endpoint && !/^https?:\/\/[^/]/.test(endpoint)) throw new Error(`S3_ENDPOINT must be an http(s) URL, got "${endpoint}"`);
+  if (!env.S3_ACCESS_KEY_ID !== !env.S3_SECRET_ACCESS_KEY)
+    throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both or neither (neither: the SDK finds its own credentials)');
+  return {
+    kind,
+    endpoint,
+    bucket: env.S3_BUCKET,
+    region: env.S3_REGION || 'us-east-1',
+    credentials: env.S3_ACCESS_KEY_ID ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY! } : undefined,
+    forcePathStyle: switchSetting(env, 'S3_FORCE_PATH_STYLE', false),
   };
 }
 

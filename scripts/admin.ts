@@ -17,6 +17,8 @@ import { aiProvider } from '../domain/privacy/processors.js';
 import { pendingProductionAccess } from '../domain/access/production-requests.js';
 import { DomainError, NotFound } from '../domain/errors.js';
 import { eraseMailingPersonalData } from '../domain/privacy/erasure.js';
+import { useConfiguredDocumentStore } from '../domain/documents/configured.js';
+import { migrateDocumentsToStore } from '../domain/documents/migrate.js';
 import {
   ARCHIVE_INCLUDED_YEARS,
   ARCHIVE_YEARS,
@@ -86,6 +88,7 @@ const usage = `usage:
   admin webhook ping --id ENDPOINT_ID
   admin mailing costs [--account ID] [--id SHIPMENT_ID] [--limit N]
   admin mailing erase --id SHIPMENT_ID
+  admin documents migrate [--batch N]
   admin request list [--status S] [--account ID] [--limit N]
   admin request set-status --id ID --status received|in_review|planned|published|declined [--note TEXT]`;
 
@@ -314,6 +317,14 @@ async function run(db: Db, command: string, values: Record<string, string | bool
         throw error;
       }
     }
+    case 'documents migrate': {
+      // The bytes of own PDFs and proofs still in PostgreSQL, moved to DOCUMENT_STORE=s3 (docs/operators.md).
+      const batch = values.batch === undefined ? 100 : Number(values.batch);
+      if (!Number.isInteger(batch) || batch < 1 || batch > 10_000) throw new CliError('invalid_arguments', '--batch is a whole number from 1 to 10000', 1);
+      if (config.documentStore.kind !== 's3')
+        throw new CliError('not_configured', 'DOCUMENT_STORE is postgres: set DOCUMENT_STORE=s3 and its S3_* settings first');
+      return migrateDocumentsToStore(db, { batch, onBatch: (moved) => process.stderr.write(`moved ${moved.ownPdfs} own PDFs, ${moved.proofs} proofs\n`) });
+    }
     case 'request list': {
       const status = typeof values.status === 'string' ? requestStatus(values.status) : undefined;
       return {
@@ -352,6 +363,7 @@ async function main(): Promise<number> {
         status: { type: 'string' },
         note: { type: 'string' },
         limit: { type: 'string' },
+        batch: { type: 'string' },
         days: { type: 'string' },
         out: { type: 'string' },
         now: { type: 'boolean' },
@@ -366,7 +378,9 @@ async function main(): Promise<number> {
     return 1;
   }
   const command = parsed.positionals.slice(0, 2).join(' ');
-  const { db, close } = await openToolDatabase(loadConfig());
+  const config = loadConfig();
+  useConfiguredDocumentStore(config);
+  const { db, close } = await openToolDatabase(config);
   try {
     console.log(JSON.stringify(await run(db, command, parsed.values)));
     return 0;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { dataDir, loadConfig, logLevel } from '../lib/config.js';
 import { startLocalStack, LOCAL_PORTS } from './local/stack.js';
 import { createDb, migrateLatest } from '../db/knex.js';
+import { useConfiguredDocumentStore } from '../domain/documents/configured.js';
 import { connectTemporal, prepareSearchAttributes } from '../temporal/connection.js';
 import { createWorker, ensureSchedules } from '../worker/worker.js';
 import { startApiServer } from '../server/server.js';
@@ -15,6 +16,7 @@ import { StartupError, firstLine } from './local/startup-error.js';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
+  useConfiguredDocumentStore(config);
   const dir = dataDir();
   mkdirSync(dir, { recursive: true });
   const say = (line: string): void => void process.stderr.write(line + '\n');

@@ -1,5 +1,6 @@
 import { loadConfig, requireDeployedSettings } from '../lib/config.js';
 import { createDb, prepareSchema } from '../db/knex.js';
+import { useConfiguredDocumentStore } from '../domain/documents/configured.js';
 import { lazyTemporal } from '../temporal/connection.js';
 import { logger, setLogRole } from '../lib/logger.js';
 import { answerMemoryProbe } from '../lib/memory-probe.js';
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
   if (config.appEnv === 'production' && !config.mail.smtpUrl)
     throw new Error('SMTP_URL must be set when APP_ENV=production (the developer space would write its emails to a local folder)');
   const db = createDb(databaseUrl, { role: 'api', poolMax: config.database.poolMax });
+  useConfiguredDocumentStore(config);
   await prepareSchema(databaseUrl, db, config);
   const temporal = lazyTemporal(temporalAddress, config.temporalNamespace, config);
   const api = await startApiServer({ config, db, databaseUrl, temporal: temporal.client }, config.port);

@@ -1,5 +1,6 @@
 import { loadConfig, requireDeployedSettings } from '../lib/config.js';
 import { createDb, prepareSchema } from '../db/knex.js';
+import { useConfiguredDocumentStore } from '../domain/documents/configured.js';
 import { connectTemporal, prepareSearchAttributes } from '../temporal/connection.js';
 import { logger, setLogRole } from '../lib/logger.js';
 import { serveLiveness } from '../lib/metrics.js';
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
   // First: the liveness probe must answer while the start (migrations, the workflow bundle) runs.
   const liveness = config.healthPort === undefined ? undefined : await serveLiveness(config.healthPort);
   const db = createDb(databaseUrl, { role: 'worker', poolMax: config.database.poolMax });
+  useConfiguredDocumentStore(config);
   await prepareSchema(databaseUrl, db, config);
   const temporal = await connectTemporal(temporalAddress, config.temporalNamespace, config);
   const mailings = config.workerRoles.includes('mailings');

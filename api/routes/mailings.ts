@@ -196,7 +196,8 @@ export const mailingRoutes = [
     scope: null,
     params: Joi.object({ token: Joi.string().max(500).required() }),
     success: { status: 200, description: 'application/pdf', contentType: 'application/pdf' },
-    errors: [404, 429, 500],
+    // 503: the document store that holds it cannot be reached (DOCUMENT_STORE=s3).
+    errors: [404, 429, 500, 503],
     async handler(ctx, { params }) {
       const { failedProofLinks } = ctx.services.guard;
       if (!failedProofLinks.allows(ctx.ip)) throw tooManyFailures(ctx, 'Too many proof links that do not open from this address; retry in a minute.');

@@ -10,7 +10,7 @@ import { saveAnswerWithin } from '../access/idempotency.js';
 import { debit, type Charge } from '../billing/ledger.js';
 import { RECORD_STATEMENT_TIMEOUT_MS } from './creation-protocol.js';
 import type { PreparedOwnPdf } from './own-pdf-letter.js';
-import { storeOwnPdfs } from './own-pdf-store.js';
+import { putOwnPdf, storeOwnPdfs } from './own-pdf-store.js';
 import { prepareMailing, type PreparedMailing } from './prepare.js';
 import { toMailing, type PostalAddress, type Mailing, type MailingRow } from './mailing.js';
 import { ELECTRONIC_LAST_STEP, lastStep } from './states.js';
@@ -307,6 +307,8 @@ export async function createMailing(deps: Deps, caller: Caller, given: MailingRe
   const start = mailingStart(config, row);
   // The response is what is being written: no need to read it back.
   const mailing = toMailing(row, [{ step: 0, status: 'paid', at: now }], [], true);
+  // In the document store first (DOCUMENT_STORE=s3): a store that is down refuses the mailing (503) before anything starts.
+  if (ownPdf) await putOwnPdf(ownPdf.stored);
   if (mailings.readyToStartLater()) {
     const { charge, created } = await recordMailing(db, caller, row, mailing, ownPdf);
     // Its mailing.created recorded with it: the workflow starts with it (nothing to read or write first).

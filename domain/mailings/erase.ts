@@ -62,7 +62,10 @@ function erasedWarnings(warnings: RequestWarning[] | null): RequestWarning[] {
  * stays). Amount, statuses, events, tracking number, reference, sender and hashes stay. Returns the
  * time recorded in `erased_at`.
  */
-export async function eraseMailingRow(trx: Tx, mailing: ErasableMailing): Promise<{ erasedAt: Date; title: string; proofs: number }> {
+export async function eraseMailingRow(
+  trx: Tx,
+  mailing: ErasableMailing,
+): Promise<{ erasedAt: Date; title: string; proofs: number; releasedObjects: string[] }> {
   const document = erasedDocument(mailing.document);
   // A catalogue letter's title is the catalogue's: it stays; a free or PDF letter's is the customer's.
   const title = mailing.document.kind === 'catalogue' ? mailing.title : ERASED;
@@ -79,8 +82,16 @@ export async function eraseMailingRow(trx: Tx, mailing: ErasableMailing): Promis
       updated_at: trx.fn.now(),
     })
     .returning(['erased_at'])) as { erased_at: Date }[];
-  const proofs = await trx('shipment_proofs').where('shipment_id', mailing.id).whereNotNull('pdf').update({ pdf: null });
-  return { erasedAt: row!.erased_at, title, proofs };
+  // Bytes in the row or in the document store alike; the objects released are deleted after (domain/documents/deletions.ts).
+  const { rows: erasedProofs } = (await trx.raw(
+    `UPDATE shipment_proofs p SET pdf = NULL, object_key = NULL, object_size = NULL
+       FROM shipment_proofs prior
+      WHERE p.shipment_id = ? AND prior.shipment_id = p.shipment_id AND prior.kind = p.kind AND (p.pdf IS NOT NULL OR p.object_key IS NOT NULL)
+      RETURNING prior.object_key`,
+    [mailing.id],
+  )) as { rows: { object_key: string | null }[] };
+  const releasedObjects = erasedProofs.flatMap((proof) => (proof.object_key ? [proof.object_key] : []));
+  return { erasedAt: row!.erased_at, title, proofs: erasedProofs.length, releasedObjects };
 }
 
 /** The SQL condition of a final mailing `s` (domain/mailings/states.ts isFinal, and isFinalOn for an electronic one: at its last step). */

@@ -7,7 +7,7 @@ import type { LetterDocument } from '../letters/render.js';
 import type { DeliveryTarget } from '../webhooks/event-types.js';
 import { recordWebhookEvent, webhookEventStatement, withEventSql, type NewEvent } from '../webhooks/events.js';
 import { findMailing, findMailingRow, mailingOfRow, type Mailing, type MailingRow, type MailingViewRowWithHistory } from './mailing.js';
-import { storeProofCte } from './proofs.js';
+import { storableProof, storeProofCte } from './proofs.js';
 import type { PostalAddress } from '../catalogue/catalogue.js';
 import type { Mode, ProofKind, MailingStatus } from './states.js';
 
@@ -59,8 +59,8 @@ async function announced(db: Db | Tx, shipment: Mailing, event: Omit<NewEvent, '
   return { shipment, deliveries: await recordWebhookEvent(db, { ...event, mailing: shipment }) };
 }
 
-/** A proof stored with its event: the event's CTEs, then the proof ($11 mailing, $12 kind, $13 PDF). */
-const RECORD_PROOF_SQL = withEventSql(storeProofCte('$11', '$12', '$13'));
+/** A proof stored with its event: the event's CTEs, then the proof ($11 mailing, $12 kind, $13 PDF, $14 object, $15 its size). */
+const RECORD_PROOF_SQL = withEventSql(storeProofCte('$11', '$12', '$13', '$14', '$15'));
 
 /**
  * A change and its event in one statement, so that nothing is recorded without its announcement:
@@ -134,10 +134,19 @@ async function settleFallbackHold(trx: Tx, mailingId: string, outcome: 'refunded
  * A proof made available: stored once (a retried print keeps the first) and announced by `event`
  * (its `mailing.proof_available`) with the mailing that now lists it, and the event's deliveries.
  */
-export function recordProof(db: Db, mailingId: string, kind: ProofKind, pdf: Uint8Array, event: Omit<NewEvent, 'mailing'>): Promise<Announced | undefined> {
+export async function recordProof(
+  db: Db,
+  mailingId: string,
+  kind: ProofKind,
+  pdf: Uint8Array,
+  event: Omit<NewEvent, 'mailing'>,
+): Promise<Announced | undefined> {
   const listed = (found: MailingViewRowWithHistory): MailingViewRowWithHistory =>
     found.proofs.includes(kind) ? found : { ...found, proofs: [...found.proofs, kind] };
-  return recordChange(db, mailingId, listed, event, { name: 'record-proof', sql: RECORD_PROOF_SQL, parameters: [mailingId, kind, Buffer.from(pdf)] });
+  // The object first (DOCUMENT_STORE=s3): the row that names it commits after, or not at all.
+  const stored = await storableProof(db, mailingId, kind, pdf);
+  const parameters = [mailingId, kind, stored.pdf, stored.objectKey, stored.objectSize];
+  return recordChange(db, mailingId, listed, event, { name: 'record-proof', sql: RECORD_PROOF_SQL, parameters });
 }
 
 /**

@@ -5,6 +5,7 @@ import { Conflict, notFound } from '../errors.js';
 import { eraseMailingRow, lockMailingForErasure, mailingsPastRetention, unerasedFinalMailingsOfAccount, unerasedMailingsNotFinal } from '../mailings/erase.js';
 import { ERASED } from '../mailings/mailing.js';
 import { releaseOwnPdf } from '../mailings/own-pdf-store.js';
+import { deleteReleasedDocuments, queueDocumentDeletions } from '../documents/deletions.js';
 import { isFinalMailing } from '../mailings/states.js';
 import { eraseMailingFromEvents } from '../webhooks/events.js';
 
@@ -67,6 +68,13 @@ export function mailingNotFinal(mailingId: string, status: string): Conflict {
  * `mailing_not_final` while it is not final.
  */
 export async function eraseMailingPersonalData(db: Db, mailingId: string, options: ErasureOptions = {}): Promise<MailingErasure> {
+  const { erasure, releasedObjects } = await eraseInTransaction(db, mailingId, options);
+  // The objects it released (DOCUMENT_STORE=s3), once no row names them; left queued while the store is down.
+  if (releasedObjects.length) await deleteReleasedDocuments(db, releasedObjects);
+  return erasure;
+}
+
+async function eraseInTransaction(db: Db, mailingId: string, options: ErasureOptions): Promise<{ erasure: MailingErasure; releasedObjects: string[] }> {
   return db.transaction(async (trx) => {
     const mailing = await lockMailingForErasure(trx, mailingId);
     if (
@@ -77,10 +85,15 @@ export async function eraseMailingPersonalData(db: Db, mailingId: string, option
       throw notFound(`No mailing ${mailingId}.`);
     const outcome = { mailingId, accountId: mailing.account_id, test: mailing.test };
     if (mailing.erased_at)
-      return { ...outcome, erasedAt: mailing.erased_at.toISOString(), alreadyErased: true, proofPdfs: 0, ownPdfBytes: false, webhookEvents: 0 };
+      return {
+        erasure: { ...outcome, erasedAt: mailing.erased_at.toISOString(), alreadyErased: true, proofPdfs: 0, ownPdfBytes: false, webhookEvents: 0 },
+        releasedObjects: [],
+      };
     if (!isFinalMailing({ ...mailing, lastStep: mailing.last_step })) throw mailingNotFinal(mailingId, mailing.status);
-    const { erasedAt, title, proofs } = await eraseMailingRow(trx, mailing);
-    const ownPdfBytes = await releaseOwnPdf(trx, mailingId);
+    const { erasedAt, title, proofs, releasedObjects } = await eraseMailingRow(trx, mailing);
+    const ownPdf = await releaseOwnPdf(trx, mailingId);
+    if (ownPdf.objectKey) releasedObjects.push(ownPdf.objectKey);
+    await queueDocumentDeletions(trx, releasedObjects);
     const webhookEvents = await eraseMailingFromEvents(trx, mailingId, { recipient: [ERASED], title, erasedAt: erasedAt.toISOString() });
     await recordAudit(trx, options.actor, {
       accountId: mailing.account_id,
@@ -88,7 +101,10 @@ export async function eraseMailingPersonalData(db: Db, mailingId: string, option
       target: { type: 'mailing', id: mailingId },
       details: { via: options.via ?? 'retention', test: mailing.test },
     });
-    return { ...outcome, erasedAt: erasedAt.toISOString(), alreadyErased: false, proofPdfs: proofs, ownPdfBytes, webhookEvents };
+    return {
+      erasure: { ...outcome, erasedAt: erasedAt.toISOString(), alreadyErased: false, proofPdfs: proofs, ownPdfBytes: ownPdf.erased, webhookEvents },
+      releasedObjects,
+    };
   });
 }
 
@@ -143,5 +159,7 @@ export async function erasePastRetention(db: Db, options: { now?: Date; limit?: 
       logger.error({ shipmentId: id, err: error }, 'retention: the erasure of a mailing past its term failed; it is tried again at the next run');
     }
   }
+  // Objects an earlier erasure released while the store was down.
+  await deleteReleasedDocuments(db);
   return { erased, failed, more: ids.length === limit };
 }

@@ -466,6 +466,36 @@ describe('Helm chart deploy/helm/svc-postal', function () {
       expect(deployment.spec.template.spec.containers[0].ports.map((p: Manifest) => p.name)).to.include.members(ports);
   });
 
+  it('keeps documents in PostgreSQL by default, and in an S3-compatible bucket with documentStore.kind=s3 (its keys from the Secret)', () => {
+    const envOf = (manifests: Manifest[]): Manifest[][] =>
+      manifests.filter((m) => m.kind === 'Deployment' || m.kind === 'Job').map((m) => m.spec.template.spec.containers[0].env as Manifest[]);
+    for (const env of envOf(render(['values.yaml']))) expect(env.map((e) => e.name)).to.not.include('DOCUMENT_STORE');
+    const s3 = render(
+      ['values.yaml'],
+      ['documentStore.kind=s3', 'documentStore.s3.bucket=letters', 'documentStore.s3.endpoint=http://seaweedfs:8333', 'documentStore.s3.forcePathStyle=true'],
+    );
+    const envs = envOf(s3);
+    expect(envs.length).to.be.above(2);
+    for (const env of envs) {
+      const value = (name: string) => env.find((e) => e.name === name)?.value;
+      expect([value('DOCUMENT_STORE'), value('S3_BUCKET'), value('S3_ENDPOINT'), value('S3_REGION'), value('S3_FORCE_PATH_STYLE')]).to.deep.equal([
+        's3',
+        'letters',
+        'http://seaweedfs:8333',
+        'us-east-1',
+        '1',
+      ]);
+      for (const name of ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'])
+        expect(env.find((e) => e.name === name)?.valueFrom?.secretKeyRef).to.deep.include({ key: name, optional: true });
+    }
+    const missing = run(['template', 'svc', '.', '--set', 'documentStore.kind=s3']);
+    expect(missing.status).to.not.equal(0);
+    expect(missing.stderr).to.include('documentStore.s3.bucket is required with documentStore.kind=s3');
+    const unknown = run(['template', 'svc', '.', '--set', 'documentStore.kind=gcs']);
+    expect(unknown.status).to.not.equal(0);
+    expect(unknown.stderr).to.include('documentStore.kind: "gcs" is not one of postgres, s3');
+  });
+
   it('refuses at template time what would misbehave at run time: a grace period too short, a variable set twice', () => {
     const refusals: [string[], string][] = [
       [['shutdown.terminationGracePeriodSeconds=25'], 'must exceed preStopSleepSeconds + shutdownGrace (25 s)'],

@@ -143,6 +143,7 @@ async function prepareSharedTools(): Promise<void> {
   const { resolveTemporalTestServer } = await import('../../scripts/local/temporal-test-server.js');
   const { pythonSdkTools } = await import('../../scripts/local/python-sdk-venv.js');
   const { resolveHelm } = await import('../../scripts/local/helm.js');
+  const { resolveWeed } = await import('../../scripts/local/seaweedfs.js');
   const { resolveTemporalClusterTools } = await import('../../scripts/local/temporal-cluster.js');
   // One after the other, before any test: each may be a first build that takes the machine's cores
   // for minutes (helm and Temporal's own server are the longest), which would otherwise run under
@@ -154,6 +155,7 @@ async function prepareSharedTools(): Promise<void> {
     ["Temporal's test server", () => resolveTemporalTestServer(log)],
     ['the Python SDK tools', () => pythonSdkTools(log)],
     ['helm', () => resolveHelm(log)],
+    ["SeaweedFS's weed (the object-store tests)", () => resolveWeed(log)],
     ["Temporal's server and SQL tool (the self-hosted cluster's test)", () => resolveTemporalClusterTools(log)],
   ];
   for (const [name, prepare] of tools)

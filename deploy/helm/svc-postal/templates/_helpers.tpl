@@ -78,6 +78,22 @@ app.kubernetes.io/component: {{ .component }}
 - name: PGSSLROOTCERT
   value: {{ printf "%s/%s" $v.database.tls.mountPath (required "database.tls.caKey is required with database.tls.enabled" $v.database.tls.caKey) | quote }}
 {{- end }}
+{{- if eq $v.documentStore.kind "s3" }}
+- name: DOCUMENT_STORE
+  value: "s3"
+- name: S3_BUCKET
+  value: {{ required "documentStore.s3.bucket is required with documentStore.kind=s3" $v.documentStore.s3.bucket | quote }}
+- name: S3_REGION
+  value: {{ $v.documentStore.s3.region | quote }}
+{{- if $v.documentStore.s3.endpoint }}
+- name: S3_ENDPOINT
+  value: {{ $v.documentStore.s3.endpoint | quote }}
+{{- end }}
+- name: S3_FORCE_PATH_STYLE
+  value: {{ ternary "1" "0" $v.documentStore.s3.forcePathStyle | quote }}
+{{- else if ne $v.documentStore.kind "postgres" }}
+{{- fail (printf "documentStore.kind: %q is not one of postgres, s3" $v.documentStore.kind) }}
+{{- end }}
 - name: MIGRATE_ON_START
   value: "0"
 - name: SHUTDOWN_GRACE
@@ -197,7 +213,7 @@ lifecycle:
 
 {{/* The variables the chart sets itself: values may not set them a second time. */}}
 {{- define "svc-postal.chartEnvNames" -}}
-{{- list "APP_ENV" "TEMPORAL_ADDRESS" "TEMPORAL_NAMESPACE" "TEMPORAL_REGISTER_SEARCH_ATTRIBUTES" "TEMPORAL_TLS_CA" "TEMPORAL_TLS_CERT" "TEMPORAL_TLS_KEY" "DB_POOL_MAX" "MIGRATION_LOCK_TIMEOUT" "MIGRATION_STATEMENT_TIMEOUT" "PGSSLMODE" "PGSSLROOTCERT" "MIGRATE_ON_START" "SHUTDOWN_GRACE" "METRICS_PORT" "PORT" "WORKER_ROLES" "HEALTH_PORT" | toJson -}}
+{{- list "APP_ENV" "TEMPORAL_ADDRESS" "TEMPORAL_NAMESPACE" "TEMPORAL_REGISTER_SEARCH_ATTRIBUTES" "TEMPORAL_TLS_CA" "TEMPORAL_TLS_CERT" "TEMPORAL_TLS_KEY" "DB_POOL_MAX" "MIGRATION_LOCK_TIMEOUT" "MIGRATION_STATEMENT_TIMEOUT" "PGSSLMODE" "PGSSLROOTCERT" "MIGRATE_ON_START" "DOCUMENT_STORE" "S3_BUCKET" "S3_REGION" "S3_ENDPOINT" "S3_FORCE_PATH_STYLE" "SHUTDOWN_GRACE" "METRICS_PORT" "PORT" "WORKER_ROLES" "HEALTH_PORT" | toJson -}}
 {{- end -}}
 
 {{/*
