@@ -88,7 +88,7 @@ const usage = `usage:
   admin webhook ping --id ENDPOINT_ID
   admin mailing costs [--account ID] [--id SHIPMENT_ID] [--limit N]
   admin mailing erase --id SHIPMENT_ID
-  admin documents migrate [--batch N]
+  admin documents migrate [--batch N] [--account ID]
   admin request list [--status S] [--account ID] [--limit N]
   admin request set-status --id ID --status received|in_review|planned|published|declined [--note TEXT]`;
 
@@ -323,7 +323,13 @@ async function run(db: Db, command: string, values: Record<string, string | bool
       if (!Number.isInteger(batch) || batch < 1 || batch > 10_000) throw new CliError('invalid_arguments', '--batch is a whole number from 1 to 10000', 1);
       if (config.documentStore.kind !== 's3')
         throw new CliError('not_configured', 'DOCUMENT_STORE is postgres: set DOCUMENT_STORE=s3 and its S3_* settings first');
-      return migrateDocumentsToStore(db, { batch, onBatch: (moved) => process.stderr.write(`moved ${moved.ownPdfs} own PDFs, ${moved.proofs} proofs\n`) });
+      const accountId = typeof values.account === 'string' ? values.account : undefined;
+      if (accountId !== undefined && !UUID.test(accountId)) throw new CliError('invalid_arguments', '--account is an account id', 1);
+      return migrateDocumentsToStore(db, {
+        batch,
+        accountId,
+        onBatch: (moved) => process.stderr.write(`moved ${moved.ownPdfs} own PDFs, ${moved.proofs} proofs\n`),
+      });
     }
     case 'request list': {
       const status = typeof values.status === 'string' ? requestStatus(values.status) : undefined;

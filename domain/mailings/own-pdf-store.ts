@@ -107,8 +107,18 @@ export async function ownPdfNamesObject(trx: Tx, key: string): Promise<boolean> 
 }
 
 /** A page of own PDFs whose bytes are still in their rows (`admin documents migrate`), by SHA-256. */
-export async function ownPdfsInRows(db: Db, limit: number): Promise<string[]> {
-  return db('pdf_documents').whereNotNull('pdf').orderBy('sha256').limit(limit).pluck('sha256');
+export async function ownPdfsInRows(db: Db, limit: number, accountId?: string): Promise<string[]> {
+  const query = db('pdf_documents').whereNotNull('pdf').orderBy('sha256').limit(limit);
+  // One account's: the documents its mailings print (a document shared with another account moves for both).
+  if (accountId)
+    query.whereExists(
+      db('shipment_pdfs as sp')
+        .join('shipments as s', 's.id', 'sp.shipment_id')
+        .whereRaw('sp.sha256 = pdf_documents.sha256')
+        .andWhere('s.account_id', accountId)
+        .select(db.raw('1')),
+    );
+  return query.pluck('sha256');
 }
 
 /**

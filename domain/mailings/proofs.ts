@@ -49,8 +49,10 @@ export async function proofNamesObject(trx: Tx, key: string): Promise<boolean> {
 }
 
 /** A page of proofs whose bytes are still in their rows (`admin documents migrate`). */
-export async function proofsInRows(db: Db, limit: number): Promise<{ shipmentId: string; kind: ProofKind }[]> {
-  const rows = (await db('shipment_proofs').whereNotNull('pdf').orderBy(['shipment_id', 'kind']).limit(limit).select('shipment_id', 'kind')) as {
+export async function proofsInRows(db: Db, limit: number, accountId?: string): Promise<{ shipmentId: string; kind: ProofKind }[]> {
+  const query = db('shipment_proofs').whereNotNull('pdf').orderBy(['shipment_id', 'kind']).limit(limit).select('shipment_id', 'kind');
+  if (accountId) query.whereIn('shipment_id', db('shipments').where({ account_id: accountId }).select('id'));
+  const rows = (await query) as {
     shipment_id: string;
     kind: ProofKind;
   }[];
