@@ -6,13 +6,13 @@ import { REQUEST_LOG_RETENTION_DAYS, STATUS_CLASSES, type RequestLogEntry } from
 import { BASE, layout, message, type Message } from './layout.js';
 import { BILLING_LABELS } from './billing-profile.js';
 import type { BillingField } from '../../domain/billing/profiles.js';
+import { count, whenToTheSecond } from './format.js';
 
 export const JOURNAL = `${BASE}/journal`;
 export const AUDIT = `${BASE}/audit`;
 
 /** To the second: a log is read call by call. */
-const timeFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'medium', timeZone: 'Europe/Paris' });
-const at = (date: Date): string => timeFormat.format(date);
+const at = whenToTheSecond;
 
 const keyLabel = (key: { mode: string; last4: string } | undefined): string => (key ? `svc_${key.mode}_…${key.last4}` : 'clé inconnue');
 
@@ -82,7 +82,7 @@ export function journalPage(
                       <td>${at(e.at)}</td>
                       <td><code class="method">${e.method}</code> <code class="path">${e.path}</code></td>
                       <td class="status">${e.status}</td>
-                      <td>${e.durationMs.toLocaleString('fr-FR')} ms</td>
+                      <td>${count(e.durationMs)} ms</td>
                       <td>${keyLabel(keys.get(e.keyId))}</td>
                       <td><code class="request-id" id="r-${e.requestId}">${e.requestId}</code></td>
                     </tr>`,

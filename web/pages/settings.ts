@@ -5,6 +5,7 @@ import { PASSWORD_MIN_LENGTH } from '../../domain/developers/passwords.js';
 import { BASE, csrfField, layout, message, when, type Message } from './layout.js';
 import type { AiConsent } from '../../domain/access/ai-consent.js';
 import { MAILING_RETENTION_DEFAULT_DAYS, MAILING_RETENTION_MAX_DAYS, MAILING_RETENTION_MIN_DAYS } from '../../domain/privacy/retention.js';
+import { count, decimalNumber } from './format.js';
 
 /** The AI features of the account: on or off, the provider they send to, and whether this user may change it (owners). */
 export interface AiSetting {
@@ -47,7 +48,7 @@ export interface RetentionState {
 /** "1827 jours (environ 5 ans)". */
 function daysText(days: number): string {
   const years = days / 365.25;
-  return years >= 1 ? `${days} jours (environ ${Math.round(years * 10) / 10} an${years >= 2 ? 's' : ''})` : `${days} jours`;
+  return years >= 1 ? `${count(days)} jours (environ ${decimalNumber(years)} an${years >= 2 ? 's' : ''})` : `${count(days)} jours`;
 }
 
 function retentionSection(session: Session, retention: RetentionState): Html {
@@ -161,7 +162,7 @@ export function recoveryCodesPage(session: Session, codes: string[]): string {
     session,
     html`${message({ kind: 'notice', text: 'La double authentification est activée.' })}
       <p>
-        Voici vos ${String(codes.length)} codes de secours. Chacun remplace une fois le code de l’application (téléphone perdu…). Conservez-les en lieu sûr :
+        Voici vos ${count(codes.length)} codes de secours. Chacun remplace une fois le code de l’application (téléphone perdu…). Conservez-les en lieu sûr :
         ils ne seront plus affichés.
       </p>
       <ul id="recovery-codes">
