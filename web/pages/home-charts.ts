@@ -65,7 +65,7 @@ function balanceCard(points: { at: Date; balanceCents: number }[], current: numb
 
 function webhooksCard(endpoints: EndpointOutcomes[]): Html {
   return html`<section class="card" aria-labelledby="webhooks-title" id="webhooks-overview">
-    <h2 id="webhooks-title">Webhooks (${DELIVERY_RETENTION_DAYS} derniers jours)</h2>
+    <h2 id="webhooks-title">Webhooks (${count(DELIVERY_RETENTION_DAYS)} derniers jours)</h2>
     ${
       endpoints.length
         ? html`<ul class="rates">

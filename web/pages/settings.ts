@@ -63,8 +63,8 @@ function retentionSection(session: Session, retention: RetentionState): Html {
         ? html`<form id="retention-form" method="post" action="${BASE}/parametres/conservation">
             ${csrfField(session)}
             <label for="retention_days"
-              >Durée de conservation, en jours (de ${String(MAILING_RETENTION_MIN_DAYS)} à ${String(MAILING_RETENTION_MAX_DAYS)} ;
-              ${String(MAILING_RETENTION_DEFAULT_DAYS)} par défaut, le délai de prescription de cinq ans)</label
+              >Durée de conservation, en jours (de ${count(MAILING_RETENTION_MIN_DAYS)} à ${count(MAILING_RETENTION_MAX_DAYS)} ;
+              ${count(MAILING_RETENTION_DEFAULT_DAYS)} par défaut, le délai de prescription de cinq ans)</label
             ><input
               id="retention_days"
               name="retention_days"
@@ -96,7 +96,7 @@ export function settingsPage(
   const user = session.user!;
   const secondFactor =
     twoFactor.kind === 'on'
-      ? html`<p>La double authentification est <strong>activée</strong>. Codes de secours restants : ${String(twoFactor.recoveryCodesLeft)}.</p>
+      ? html`<p>La double authentification est <strong>activée</strong>. Codes de secours restants : ${count(twoFactor.recoveryCodesLeft)}.</p>
           <form id="two-factor-disable-form" method="post" action="${BASE}/parametres/2fa/desactiver">
             ${csrfField(session)} <label for="disable_password">Mot de passe actuel</label
             ><input id="disable_password" name="disable_password" type="password" required autocomplete="current-password" />

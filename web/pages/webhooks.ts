@@ -90,7 +90,7 @@ export function webhooksPage(
       <p>
         Chaque étape d’un courrier est annoncée par un <code>POST</code> HTTPS signé à vos adresses (voir la
         <a href="/docs#section/Webhooks">documentation des webhooks</a> : événements, signature, nouvelles tentatives). ${count(input.endpoints.length)} adresse(s) sur
-        ${MAX_WEBHOOK_ENDPOINTS}. <a href="${DELIVERIES}">Journal des livraisons</a>
+        ${count(MAX_WEBHOOK_ENDPOINTS)}. <a href="${DELIVERIES}">Journal des livraisons</a>
       </p>
       ${
         input.endpoints.length
@@ -139,7 +139,7 @@ export function deleteEndpointPage(session: Session, endpoint: EndpointSummary):
     html`<p>Supprimer <code>${endpoint.url}</code> (${ENV[endpoint.env]}) ?</p>
       <p>
         Elle ne recevra plus rien : ses livraisons en cours sont annulées et ses secrets effacés. Son historique de livraisons reste consultable
-        ${DELIVERY_RETENTION_DAYS} jours. Elle ne compte plus dans la limite de ${MAX_WEBHOOK_ENDPOINTS} adresses.
+        ${count(DELIVERY_RETENTION_DAYS)} jours. Elle ne compte plus dans la limite de ${count(MAX_WEBHOOK_ENDPOINTS)} adresses.
       </p>
       ${button(session, `${WEBHOOKS}/${endpoint.id}/supprimer`, 'Supprimer définitivement')}
       <p><a href="${WEBHOOKS}">Annuler</a></p>`,
@@ -159,7 +159,7 @@ export function deliveriesPage(
     'Livraisons des webhooks',
     session,
     html`${message(input.m)}
-      <p>Chaque envoi d’un événement à une adresse, les ${DELIVERY_RETENTION_DAYS} derniers jours, du plus récent au plus ancien.</p>
+      <p>Chaque envoi d’un événement à une adresse, les ${count(DELIVERY_RETENTION_DAYS)} derniers jours, du plus récent au plus ancien.</p>
       <form method="get" action="${DELIVERIES}">
         <label for="adresse">Adresse</label>
         <select id="adresse" name="adresse">

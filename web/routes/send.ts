@@ -351,7 +351,7 @@ export function sendRoutes(router: Router, kit: WebKit): void {
         429,
         infoPage(ctx.state.session, 'Trop d’aperçus', {
           kind: 'error',
-          text: `Ce compte a demandé ${PREVIEWS_PER_ACCOUNT} aperçus en ${PREVIEW_WINDOW_MINUTES} minutes : réessayez dans quelques minutes. L’envoi reste possible.`,
+          text: `Ce compte a demandé ${count(PREVIEWS_PER_ACCOUNT)} aperçus en ${count(PREVIEW_WINDOW_MINUTES)} minutes : réessayez dans quelques minutes. L’envoi reste possible.`,
         }),
       );
     try {
