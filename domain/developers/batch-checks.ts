@@ -83,10 +83,7 @@ export async function recordBatchCheck(db: Db, input: { accountId: string; mode:
 
 /** An account's check, undefined for another account's (or one past its 24 hours). */
 export async function findBatchCheck(db: Db, accountId: string, id: string): Promise<BatchCheck | undefined> {
-  const row = (await db('batch_checks')
-    .where({ id, account_id: accountId })
-    .whereRaw(`created_at > now() - ${KEPT}`)
-    .first()) as BatchCheckRow | undefined;
+  const row = (await db('batch_checks').where({ id, account_id: accountId }).whereRaw(`created_at > now() - ${KEPT}`).first()) as BatchCheckRow | undefined;
   return row && toCheck(row);
 }
 

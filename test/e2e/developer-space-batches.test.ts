@@ -240,7 +240,15 @@ describe('developer space: a batch from a CSV file (browser)', function () {
       const id = randomUUID();
       await stack()
         .db('batch_checks')
-        .insert({ id, account_id: accountId, mode: 'test', form: JSON.stringify(form), row_count: 3, checked_count: 2, lease_until: new Date(Date.now() - 60_000) });
+        .insert({
+          id,
+          account_id: accountId,
+          mode: 'test',
+          form: JSON.stringify(form),
+          row_count: 3,
+          checked_count: 2,
+          lease_until: new Date(Date.now() - 60_000),
+        });
       await page.goto(`${dashboard.base}/envois/lots/verifications/${id}`);
       await reportShown(page);
       expect((await rows(page)).map((r) => r.ok)).to.deep.equal(['true', 'false', 'true']);

@@ -27,7 +27,9 @@ const visibleText = (page: string): string =>
   page
     .replace(/<(script|style)[\s\S]*?<\/\1>/g, '')
     .replace(/<[^>]*>/g, ' ')
-    .replace(/&nbsp;/g, ' ');
+    .replace(/&nbsp;/g, ' ')
+    // The templates' line breaks and indents (not the formats' no-break spaces) as one space.
+    .replace(/[ \t\n]+/g, ' ');
 
 describe('developer space: French formats (web/pages/format.ts)', () => {
   it('formats amounts, counts, rates and dates as fr-FR does', () => {

@@ -38,7 +38,6 @@ export const BATCH_FORM_FIELDS = [
   'fallback',
 ] as const;
 
-
 function formFields(form: BatchForm): Html {
   const option = (value: string, text: string, selected: string): Html =>
     html`<option value="${value}" ${value === selected ? html`selected` : ''}>${text}</option>`;
@@ -140,8 +139,8 @@ function checkResult(form: BatchForm, report: BatchReport, hidden: Html[], sessi
   return html`<section id="batch-check" data-live data-follow="done" data-batch-check="done">
     <h2>Vérification</h2>
     <p id="batch-total">
-      ${count(report.rowCount)} lignes, ${count(report.invalidCount)} refusées. Total :
-      ${euros(report.amountCents)} HT${form.env === 'test' ? ' (test : non facturé)' : ''}.
+      ${count(report.rowCount)} lignes, ${count(report.invalidCount)} refusées. Total : ${euros(report.amountCents)}
+      HT${form.env === 'test' ? ' (test : non facturé)' : ''}.
     </p>
     ${reportTable(report)}
     ${
@@ -179,8 +178,8 @@ export function batchPage(
       <p>
         Une lettre, un destinataire par ligne du fichier CSV. Première ligne : les noms des colonnes : <code>name</code>, <code>line1</code> à
         <code>line5</code>, <code>postalCode</code>, <code>city</code> (ou <code>siret</code>), <code>reference</code> (facultative) ; toute autre colonne
-        remplit la <code>{{variable}}</code> du même nom. Séparateur virgule ou point-virgule. Jusqu’à ${count(MAX_BATCH_ROWS)} lignes (2 Mo) depuis cette
-        page, comme <code>POST /v1/mailing-batches</code>.
+        remplit la <code>{{variable}}</code> du même nom. Séparateur virgule ou point-virgule. Jusqu’à ${count(MAX_BATCH_ROWS)} lignes (2 Mo) depuis cette page,
+        comme <code>POST /v1/mailing-batches</code>.
       </p>
       ${
         running

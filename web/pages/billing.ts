@@ -6,7 +6,6 @@ import { priceTable } from '../../domain/billing/prices.js';
 import { BASE, csrfField, layout, message, when, type Message } from './layout.js';
 import { count, euros, percent } from './format.js';
 
-
 const unitLabels = new Map<string, string>(priceTable.units.map((u) => [u.unit, u.label]));
 
 /** What a ledger row paid for, or where its credit came from. */
@@ -150,7 +149,8 @@ export function billingPage(session: Session, input: BillingPageInput): string {
     html`${message(input.m)}
       <p>Solde : <strong id="balance" data-balance-cents="${balance.balanceCents}">${euros(balance.balanceCents)}</strong> HT</p>
       <p id="free-quota" data-used="${balance.freeQuota.used}">
-        Quota gratuit du mois (${balance.freeQuota.period}) : ${count(balance.freeQuota.used)} / ${count(balance.freeQuota.calls)} appels de données et de calcul utilisés.
+        Quota gratuit du mois (${balance.freeQuota.period}) : ${count(balance.freeQuota.used)} / ${count(balance.freeQuota.calls)} appels de données et de
+        calcul utilisés.
       </p>
       <h2>Recharger</h2>
       ${

@@ -7,7 +7,6 @@ import { dayShort, euros } from './format.js';
  * container (viewBox), so a phone shows them whole.
  */
 
-
 export interface Bar {
   label: string;
   value: number;

@@ -130,12 +130,7 @@ function scrollables(body: Html): Html {
  * `withoutScript`: only in a browser without script (in <noscript>), the page's script following
  * the page in place otherwise (a CSV file's check).
  */
-export function layout(
-  title: string,
-  session: Session | undefined,
-  body: Html,
-  refresh?: { url: string; seconds: number; withoutScript?: boolean },
-): string {
+export function layout(title: string, session: Session | undefined, body: Html, refresh?: { url: string; seconds: number; withoutScript?: boolean }): string {
   const refreshTag = refresh ? html`<meta http-equiv="refresh" content="${String(refresh.seconds)}; url=${refresh.url}" />` : '';
   const nav = session?.user
     ? html`<div class="account-bar">

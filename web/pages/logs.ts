@@ -57,9 +57,9 @@ export function journalPage(
     session,
     html`${message(input.m)}
       <p>
-        Les appels à l’API faits avec les clés de ce compte pendant les ${count(REQUEST_LOG_RETENTION_DAYS)} derniers jours, les plus récents d’abord (ils apparaissent
-        en une à deux secondes) : méthode, chemin, statut, durée et identifiant de requête. Citez l’identifiant (en-tête <code>Request-Id</code> de la réponse)
-        au support. Ni les paramètres de requête, ni les en-têtes, ni les corps ne sont enregistrés.
+        Les appels à l’API faits avec les clés de ce compte pendant les ${count(REQUEST_LOG_RETENTION_DAYS)} derniers jours, les plus récents d’abord (ils
+        apparaissent en une à deux secondes) : méthode, chemin, statut, durée et identifiant de requête. Citez l’identifiant (en-tête <code>Request-Id</code> de
+        la réponse) au support. Ni les paramètres de requête, ni les en-têtes, ni les corps ne sont enregistrés.
       </p>
       ${journalFilters(input.filters, input.keys)}
       ${

@@ -11,7 +11,6 @@ import { ownPdfDetails, printedLetterPreview } from './own-pdf.js';
 import { DELIVERIES, DELIVERY_TONES, STATUS_TEXT, WEBHOOKS } from './webhooks.js';
 import { count, euros } from './format.js';
 
-
 /** The mailing's steps, first to last, each with its date in French (Paris time). */
 function timeline(s: Mailing): Html {
   return html`<ol class="timeline" id="timeline">

@@ -18,7 +18,6 @@ export interface MailingFilters {
   batch: string;
 }
 
-
 /** The address of this list with these filters (and a cursor for the next page). */
 export function mailingsUrl(filters: MailingFilters, cursor?: string): string {
   const query = new URLSearchParams({ env: filters.env });
@@ -119,7 +118,13 @@ export interface BatchProgress {
 function batchProgress({ batch, finished }: BatchProgress): Html {
   const running = finished < batch.mailingCount;
   const counts = STATUSES.filter((status) => batch.counts[status]);
-  return html`<section id="batch-progress" data-live data-follow="${running ? 'running' : 'done'}" data-batch-progress="${running ? 'running' : 'done'}" aria-live="polite">
+  return html`<section
+    id="batch-progress"
+    data-live
+    data-follow="${running ? 'running' : 'done'}"
+    data-batch-progress="${running ? 'running' : 'done'}"
+    aria-live="polite"
+  >
     <h2>Avancement du lot</h2>
     <p>
       <label for="batch-progress-bar">Courriers arrivés au bout de leur parcours</label>

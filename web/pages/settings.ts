@@ -162,8 +162,8 @@ export function recoveryCodesPage(session: Session, codes: string[]): string {
     session,
     html`${message({ kind: 'notice', text: 'La double authentification est activée.' })}
       <p>
-        Voici vos ${count(codes.length)} codes de secours. Chacun remplace une fois le code de l’application (téléphone perdu…). Conservez-les en lieu sûr :
-        ils ne seront plus affichés.
+        Voici vos ${count(codes.length)} codes de secours. Chacun remplace une fois le code de l’application (téléphone perdu…). Conservez-les en lieu sûr : ils
+        ne seront plus affichés.
       </p>
       <ul id="recovery-codes">
         ${codes.map((code) => html`<li><code>${code}</code></li>`)}

@@ -89,8 +89,8 @@ export function webhooksPage(
       }
       <p>
         Chaque étape d’un courrier est annoncée par un <code>POST</code> HTTPS signé à vos adresses (voir la
-        <a href="/docs#section/Webhooks">documentation des webhooks</a> : événements, signature, nouvelles tentatives). ${count(input.endpoints.length)} adresse(s) sur
-        ${count(MAX_WEBHOOK_ENDPOINTS)}. <a href="${DELIVERIES}">Journal des livraisons</a>
+        <a href="/docs#section/Webhooks">documentation des webhooks</a> : événements, signature, nouvelles tentatives). ${count(input.endpoints.length)}
+        adresse(s) sur ${count(MAX_WEBHOOK_ENDPOINTS)}. <a href="${DELIVERIES}">Journal des livraisons</a>
       </p>
       ${
         input.endpoints.length

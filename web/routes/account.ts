@@ -19,7 +19,8 @@ export const TOO_MANY_CODES = 'Trop de codes erronés. Réessayez dans 15 minute
 
 /** Why a new password is refused, in French; undefined when it is acceptable. */
 export function passwordRefusal(password: string): string | undefined {
-  if (passwordSchema.validate(password).error) return `Le mot de passe doit compter de ${count(PASSWORD_MIN_LENGTH)} à ${count(PASSWORD_MAX_LENGTH)} caractères.`;
+  if (passwordSchema.validate(password).error)
+    return `Le mot de passe doit compter de ${count(PASSWORD_MIN_LENGTH)} à ${count(PASSWORD_MAX_LENGTH)} caractères.`;
   if (isCommonPassword(password))
     return 'Ce mot de passe figure dans les listes de mots de passe courants ou divulgués : il serait deviné en quelques essais. Choisissez-en un autre.';
   return undefined;

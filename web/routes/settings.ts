@@ -71,7 +71,11 @@ export function settingsRoutes(router: Router, kit: WebKit): void {
     const text = kit.form(ctx, 'retention_days').trim();
     const days = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
     if (!isAllowedRetention(days))
-      return show(ctx, 400, error(`Durée de conservation : un nombre entier de jours, de ${count(MAILING_RETENTION_MIN_DAYS)} à ${count(MAILING_RETENTION_MAX_DAYS)}.`));
+      return show(
+        ctx,
+        400,
+        error(`Durée de conservation : un nombre entier de jours, de ${count(MAILING_RETENTION_MIN_DAYS)} à ${count(MAILING_RETENTION_MAX_DAYS)}.`),
+      );
     await setAccountRetentionDays(db, user.accountId, days, kit.actor(ctx));
     ctx.redirect(`${BASE}/parametres?fait=conservation`);
   });
