@@ -121,7 +121,7 @@ header nav.nav-anonymous { gap: var(--space-4); }
 .nav-group a { display: inline-block; padding: var(--space-1) 0; }
 /* The current page: its link bold, underlined thick and not a link colour; its group's title in the accent colour, a bar beside it. */
 header nav a[aria-current=page] { font-weight: 700; color: var(--text); text-decoration-thickness: 3px; text-decoration-color: var(--accent); }
-.nav-group[data-current] { border-left: 3px solid var(--accent); padding-left: var(--space-2); }
+.nav-group[data-current] { border-left: 3px solid var(--accent); padding-left: var(--space-2); margin-left: calc(-3px - var(--space-2)); }
 .nav-group[data-current] .nav-title { color: var(--accent-strong); }
 main { max-width: 76rem; margin: 0 auto; padding: var(--space-6); }
 main:focus { outline: none; }
