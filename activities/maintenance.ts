@@ -2,6 +2,7 @@ import type { Db } from '../db/knex.js';
 import { purgeExpiredCounters } from '../domain/access/keys.js';
 import { purgeExpiredIdempotencyKeys } from '../domain/access/idempotency.js';
 import { purgeExpiredCache } from '../domain/lookups/cache.js';
+import { purgeExpiredBatchChecks } from '../domain/developers/batch-checks.js';
 import { purgeRequestLog } from '../domain/access/request-log.js';
 import { purgeAuditLog } from '../domain/access/audit.js';
 import { erasePastRetention } from '../domain/privacy/erasure.js';
@@ -20,11 +21,13 @@ export function maintenanceActivities(db: Db, config: Pick<Config, 'secretKey'>)
 
     /**
      * Drops rate-limit and quota windows that are over, expired partner answers, idempotency records
-     * older than 24 h and request log rows older than 7 days.
+     * older than 24 h, the developer space's CSV checks older than 24 h and request log rows older
+     * than 7 days.
      */
     async purgeExpiredRecords(): Promise<{ idempotencyKeys: number; requestLogRows: number }> {
       await purgeExpiredCounters(db);
       await purgeExpiredCache(db);
+      await purgeExpiredBatchChecks(db);
       const idempotencyKeys = await purgeExpiredIdempotencyKeys(db);
       return { idempotencyKeys, requestLogRows: await purgeRequestLog(db) };
     },

@@ -288,7 +288,29 @@ async function main(): Promise<void> {
     ].join('\n'),
   });
   await click('#check-batch');
+  await page.waitForSelector('#batch-report', { timeout: 120_000 });
   await shot('envoi-en-nombre', { full: true });
+
+  // --- A file of 3 000 rows: its check runs after the answer, and its page shows the rows checked so far.
+  await go('/envois/lots');
+  await fill({
+    senderName: 'Atelier Lumière',
+    senderLine1: '14 rue des Tanneurs',
+    senderPostalCode: '69002',
+    senderCity: 'Lyon',
+    title: 'Votre rendez-vous du {{date}}',
+    body: 'Bonjour {{prenom}},\n\nNous vous confirmons votre rendez-vous du {{date}} à l’atelier.',
+    csv: [
+      'name;line1;postalCode;city;reference;prenom;date',
+      ...Array.from({ length: 3000 }, (_, i) => `Client ${i + 1};3 rue Mercière;69002;Lyon;RDV-${1000 + i};Client ${i + 1};12 janvier`),
+    ].join('\n'),
+  });
+  await click('#check-batch');
+  await page.waitForFunction("Number(document.getElementById('batch-check-bar')?.getAttribute('value')) > 0 || document.getElementById('batch-report')", {
+    timeout: 120_000,
+  });
+  await shot('envoi-en-nombre-verification');
+  await page.waitForSelector('#batch-report', { timeout: 300_000 });
 
   // --- The billing profile every invoice carries (Stripe customer: name, address, VAT number).
   say('Billing profile…');

@@ -2,7 +2,8 @@
  * The only script of the developer space (served from /dashboard/static/, allowed by the CSP): copy
  * buttons; a PDF chosen in a letter's form put, base64, into its hidden field (the forms are
  * urlencoded); the batch page's CSV file read into its textarea; the preview of a letter's review
- * page shown on load; the menu folded on a narrow screen; a running batch's page following it.
+ * page shown on load; the menu folded on a narrow screen; a running batch's page, and a CSV file's
+ * check, following their work in place.
  */
 export const SCRIPT = `'use strict';
 document.addEventListener('click', function (event) {
@@ -39,30 +40,36 @@ document.addEventListener('DOMContentLoaded', function () {
   var button = document.querySelector('[data-autoclick]');
   if (button) button.click();
 });
-// A running batch's page follows it: read again every 3 s, its live parts (the progress and the
-// list) replaced, until every mailing has reached its end (or after 20 minutes: a sandbox batch
-// waits for its advances).
+// A page whose work goes on after its answer (a batch's mailings, a CSV file's check) follows it:
+// read again every data-follow-every ms (3 s by default), each of its live parts ([data-live], by
+// id) replaced with its data- attributes, until [data-follow] no longer says "running" (or after
+// 20 minutes: a sandbox batch waits for its advances).
 document.addEventListener('DOMContentLoaded', function () {
-  if (!document.querySelector('[data-batch-progress="running"]') || !window.fetch || !window.DOMParser) return;
+  var follow = document.querySelector('[data-follow="running"]');
+  if (!follow || !window.fetch || !window.DOMParser) return;
+  var every = Number(follow.getAttribute('data-follow-every')) || 3000;
   var started = Date.now();
-  var timer = setInterval(function () {
-    if (Date.now() - started > 20 * 60 * 1000) return clearInterval(timer);
+  var next = function () {
+    if (Date.now() - started > 20 * 60 * 1000) return;
     fetch(location.href, { credentials: 'same-origin' })
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (text) {
-        if (!text) return;
+        if (!text) return setTimeout(next, every);
         var fresh = new DOMParser().parseFromString(text, 'text/html');
         document.querySelectorAll('[data-live]').forEach(function (part) {
-          var next = part.id && fresh.getElementById(part.id);
-          if (next) part.innerHTML = next.innerHTML;
+          var replacement = part.id && fresh.getElementById(part.id);
+          if (!replacement) return;
+          part.innerHTML = replacement.innerHTML;
+          Array.prototype.forEach.call(replacement.attributes, function (attribute) {
+            if (attribute.name.indexOf('data-') === 0) part.setAttribute(attribute.name, attribute.value);
+          });
         });
-        var progress = fresh.querySelector('[data-batch-progress]');
-        var shown = document.querySelector('[data-batch-progress]');
-        if (progress && shown) shown.setAttribute('data-batch-progress', progress.getAttribute('data-batch-progress'));
-        if (!progress || progress.getAttribute('data-batch-progress') !== 'running') clearInterval(timer);
+        var state = fresh.querySelector('[data-follow]');
+        if (state && state.getAttribute('data-follow') === 'running') setTimeout(next, every);
       })
-      .catch(function () {});
-  }, 3000);
+      .catch(function () { setTimeout(next, every); });
+  };
+  setTimeout(next, every);
 });
 `;
 
@@ -112,6 +119,10 @@ header nav.nav-anonymous { gap: var(--space-4); }
 .nav-title { display: block; font-size: var(--step--1); font-weight: 700; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); }
 .nav-group ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0 var(--space-4); }
 .nav-group a { display: inline-block; padding: var(--space-1) 0; }
+/* The current page: its link bold, underlined thick and not a link colour; its group's title in the accent colour, a bar beside it. */
+header nav a[aria-current=page] { font-weight: 700; color: var(--text); text-decoration-thickness: 3px; text-decoration-color: var(--accent); }
+.nav-group[data-current] { border-left: 3px solid var(--accent); padding-left: var(--space-2); margin-left: calc(-3px - var(--space-2)); }
+.nav-group[data-current] .nav-title { color: var(--accent-strong); }
 main { max-width: 76rem; margin: 0 auto; padding: var(--space-6); }
 main:focus { outline: none; }
 
@@ -163,7 +174,7 @@ tr[data-endpoint-id] > td:first-child, tr[data-delivery-id] > td:nth-child(3) { 
 /* Badges: one per status, the same words and colours on every page (web/pages/badges.ts). */
 .badge { display: inline-block; padding: .1rem .5rem; border-radius: .75rem; font-size: var(--step--1); font-weight: 600; line-height: 1.5; }
 /* A batch's progress: the bar, then its mailings counted by status. */
-#batch-progress progress { width: min(20rem, 100%); vertical-align: middle; margin: 0 var(--space-2); }
+#batch-progress progress, #batch-check progress { width: min(20rem, 100%); vertical-align: middle; margin: 0 var(--space-2); }
 .batch-counts { list-style: none; padding: 0; margin: 0 0 var(--space-4); display: flex; flex-wrap: wrap; gap: var(--space-2) var(--space-4); }
 .badge-progress { background: var(--accent-soft); color: var(--accent-strong); }
 .badge-success { background: var(--ok-bg); color: var(--ok); }

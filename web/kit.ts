@@ -5,7 +5,7 @@ import type { Mailer } from '../lib/mailer.js';
 import type { Deps } from '../domain/deps.js';
 import { decrypt, encrypt } from '../lib/crypto.js';
 import { createSession, setSessionFlash, type Session } from '../domain/developers/sessions.js';
-import { BASE, infoPage } from './pages/layout.js';
+import { BASE, infoPage, markCurrentPage } from './pages/layout.js';
 import type { Actor } from '../domain/access/audit.js';
 import { budgets, reserve } from '../domain/developers/throttle.js';
 import { enqueueEmail, type OutgoingEmail } from '../domain/developers/outbox.js';
@@ -88,7 +88,7 @@ export function createKit(services: WebServices): WebKit {
   const page = (ctx: Context, status: number, body: string): void => {
     ctx.status = status;
     ctx.type = 'text/html; charset=utf-8';
-    ctx.body = body;
+    ctx.body = markCurrentPage(body, ctx.path);
   };
   return {
     deps: services.domain,

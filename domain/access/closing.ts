@@ -6,6 +6,7 @@ import { accountClosure, markAccountClosed, setAccountClosing } from './accounts
 import { revokeAccountKeys } from './keys.js';
 import { newToken, ownerEmails, eraseAccountDevelopers, TOKEN_FORMAT, tokenHash, checkPasswordOf } from '../developers/users.js';
 import { eraseAccountInvitations } from '../developers/team.js';
+import { eraseAccountBatchChecks } from '../developers/batch-checks.js';
 import { enqueueEmail, type OutgoingEmail } from '../developers/outbox.js';
 import { eraseAccountEndpoints, resumeAccountWebhooks, stopAccountWebhooks } from '../webhooks/endpoints.js';
 import { settleClosedAccount } from '../billing/ledger.js';
@@ -334,6 +335,8 @@ async function finishClose(db: Db, secretKey: Buffer, accountId: string, close: 
       invitations: await eraseAccountInvitations(trx, accountId),
       developers: await eraseAccountDevelopers(trx, accountId),
     };
+    // A CSV check's form (its recipients) lives 24 hours at most; not counted.
+    await eraseAccountBatchChecks(trx, accountId);
     await markAccountClosed(trx, accountId);
     await trx('account_closings')
       .where({ id: close.id })

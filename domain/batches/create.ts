@@ -52,8 +52,15 @@ async function mapBounded<T, R>(items: T[], limit: number, work: (item: T, index
  * Every row through the checks of POST /v1/mailings (prepareMailing: the postal norm, a recipient
  * by SIRET, the send date, the letter, the address base), the same 422 reasons row by row. An
  * outage (the directory or Temporal unreachable) is the batch's answer, not a row's.
+ * `onRowChecked` hears how many rows are checked so far (the developer space's progress).
  */
-export async function checkBatch(deps: Deps, caller: Caller, batch: BatchRequest): Promise<{ report: BatchReport; prepared: (PreparedMailing | null)[] }> {
+export async function checkBatch(
+  deps: Deps,
+  caller: Caller,
+  batch: BatchRequest,
+  onRowChecked?: (checkedCount: number) => void,
+): Promise<{ report: BatchReport; prepared: (PreparedMailing | null)[] }> {
+  let checkedCount = 0;
   const checked = await mapBounded(batch.rows, CHECKS_AT_ONCE, async (_row, index) => {
     try {
       const prepared = await prepareMailing(deps, rowMailingRequest(batch, index), caller.addressCheckDefault, caller.accountId, caller.postalSettings);
@@ -65,6 +72,8 @@ export async function checkBatch(deps: Deps, caller: Caller, batch: BatchRequest
         prepared: null,
         error: { code: error.code ?? 'unprocessable', message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) },
       };
+    } finally {
+      onRowChecked?.(++checkedCount);
     }
   });
   const rows: BatchRowReport[] = checked.map(({ prepared, error }, index) => ({

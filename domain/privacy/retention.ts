@@ -86,6 +86,12 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     appliedBy: 'the `maintenance-purge` Schedule',
   },
   {
+    data: "A CSV batch's check in the developer space (the form as posted, its recipients, and the report)",
+    duration: '24 hours',
+    reason: 'The check is followed, reloaded and confirmed from its page; the batch it confirms is a mailing batch, kept as its mailings are',
+    appliedBy: 'the `maintenance-purge` Schedule; erased at once when the account is closed',
+  },
+  {
     data: 'Invoices, top-ups and the ledger (amounts of every mailing)',
     duration: '10 years from the end of the financial year',
     reason:

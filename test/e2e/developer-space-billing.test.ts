@@ -182,7 +182,7 @@ describe('developer space: balance, ledger, Stripe top-ups and invoices', functi
           );
           const [response] = await Promise.all([page.waitForNavigation(), page.click('#topup-form button[type=submit]')]);
           expect(response!.status(), euros).to.equal(400);
-          expect(await dash.alert(page)).to.match(/de 10 à 2000 € HT, par pas de 5 €/);
+          expect(await dash.alert(page)).to.match(/de 10,00\s€ à 2\s000,00\s€ HT, par pas de 5,00\s€/);
         }
         expect(await stack().db('topups').where({ account_id: accountId })).to.have.length(0);
       });

@@ -108,6 +108,45 @@ describe('developer space: design, accessibility and the 390 px layout (browser,
     });
   });
 
+  it('the menu marks the current page: aria-current="page" on its link, its group shown as current, both styled', async () => {
+    await dashboard.withPage(async (page) => {
+      const { accountId } = await dashboard.signedInDeveloper(page);
+      const key = await createKey(accountId, 'test', [...SCOPES]);
+      const mailing = (await call('POST', '/v1/mailings', { key, body: { mode: 'ar', letter: freeLetter, sender, recipient } })).body.id as string;
+      const cases = [
+        { path: '', link: '/dashboard', group: null },
+        { path: '/envois/lots', link: '/dashboard/envois/lots', group: 'Envoyer' },
+        { path: '/envois?env=test', link: '/dashboard/envois', group: 'Suivre' },
+        { path: `/envois/${mailing}`, link: '/dashboard/envois', group: 'Suivre' },
+        { path: '/webhooks/livraisons', link: '/dashboard/webhooks', group: 'Intégrer' },
+        { path: '/solde', link: '/dashboard/solde', group: 'Facturation' },
+        { path: '/equipe', link: '/dashboard/equipe', group: 'Compte' },
+      ];
+      for (const expected of cases) {
+        await page.goto(`${base}${expected.path}`);
+        // Read as text in the page (these files are compiled without the DOM's types).
+        const marked = (await page.evaluate(`[...document.querySelectorAll('header nav a[aria-current=page]')].map((a) => ({
+          href: a.getAttribute('href'),
+          group: a.closest('.nav-group')?.querySelector('.nav-title')?.textContent.trim() ?? null,
+          weight: getComputedStyle(a).fontWeight,
+          colour: getComputedStyle(a).color,
+        }))`)) as { href: string; group: string | null; weight: string; colour: string }[];
+        expect(marked, expected.path).to.have.length(1);
+        expect(marked[0]).to.include({ href: expected.link, group: expected.group, weight: '700' });
+        const currentGroups = await page.$$eval('header nav .nav-group[data-current] .nav-title', (titles) => titles.map((t) => t.textContent!.trim()));
+        expect(currentGroups, expected.path).to.deep.equal(expected.group ? [expected.group] : []);
+        // Seen as different from the other links: another weight and colour; the group with a bar beside it.
+        const other = (await page.evaluate(
+          `(() => { const a = document.querySelector('header nav .nav-group a:not([aria-current])'); return { weight: getComputedStyle(a).fontWeight, colour: getComputedStyle(a).color }; })()`,
+        )) as { weight: string; colour: string };
+        expect(other.weight).to.not.equal('700');
+        expect(other.colour).to.not.equal(marked[0]!.colour);
+        if (expected.group)
+          expect(await page.evaluate(`getComputedStyle(document.querySelector('header nav .nav-group[data-current]')).borderLeftStyle`)).to.equal('solid');
+      }
+    });
+  });
+
   it('a mailing on its own page: its steps with French dates, its tracking number, its proofs, the webhooks it caused; empty states say what to do', async () => {
     const receiver = await new WebhookReceiver().start();
     try {

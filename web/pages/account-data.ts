@@ -2,6 +2,7 @@ import { html } from '../html.js';
 import type { Session } from '../../domain/developers/sessions.js';
 import type { ClosingState } from '../../domain/access/closing.js';
 import { BASE, csrfField, layout, message, when, type Message } from './layout.js';
+import { count } from './format.js';
 
 /** `/dashboard/donnees`: the export of everything held for the account, and its closing (owners only). */
 export function accountDataPage(session: Session, closing: ClosingState | undefined, graceDays: number, m?: Message): string {
@@ -25,7 +26,7 @@ export function accountDataPage(session: Session, closing: ClosingState | undefi
             : ''
         }
         <p>
-          La clôture se fait en trois temps : vous la demandez ici, vous la confirmez par le lien envoyé par e-mail, puis un délai de ${String(graceDays)} jours
+          La clôture se fait en trois temps : vous la demandez ici, vous la confirmez par le lien envoyé par e-mail, puis un délai de ${count(graceDays)} jours
           vous laisse l’annuler. Dès la confirmation, les clés d’API sont refusées, les webhooks s’arrêtent et aucun nouvel envoi n’est possible ; les envois
           déjà payés vont jusqu’à leur terme.
         </p>

@@ -4,11 +4,7 @@ import type { Session } from '../../domain/developers/sessions.js';
 import type { BalanceView, LedgerLine, TopUpPrice, TopUpRecord } from '../../domain/billing/topups.js';
 import { priceTable } from '../../domain/billing/prices.js';
 import { BASE, csrfField, layout, message, when, type Message } from './layout.js';
-
-const euroFormat = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
-/** 5000 → "50,00 €". */
-export const euros = (cents: number): string => euroFormat.format(cents / 100);
-const percent = (rate: number): string => `${Math.round(rate * 1000) / 10} %`;
+import { count, euros, percent } from './format.js';
 
 const unitLabels = new Map<string, string>(priceTable.units.map((u) => [u.unit, u.label]));
 
@@ -61,8 +57,8 @@ function topUpForm(session: Session, input: BillingPageInput): Html {
           >`,
       )}
       <label
-        ><input type="radio" name="amountCents" value="other" /> Autre montant HT, en euros (de ${minCents / 100} à ${maxCents / 100} €, par pas de
-        ${stepCents / 100} €) :</label
+        ><input type="radio" name="amountCents" value="other" /> Autre montant HT, en euros (de ${euros(minCents)} à ${euros(maxCents)}, par pas de
+        ${euros(stepCents)}) :</label
       >
       <input
         type="number"
@@ -153,7 +149,8 @@ export function billingPage(session: Session, input: BillingPageInput): string {
     html`${message(input.m)}
       <p>Solde : <strong id="balance" data-balance-cents="${balance.balanceCents}">${euros(balance.balanceCents)}</strong> HT</p>
       <p id="free-quota" data-used="${balance.freeQuota.used}">
-        Quota gratuit du mois (${balance.freeQuota.period}) : ${balance.freeQuota.used} / ${balance.freeQuota.calls} appels de données et de calcul utilisés.
+        Quota gratuit du mois (${balance.freeQuota.period}) : ${count(balance.freeQuota.used)} / ${count(balance.freeQuota.calls)} appels de données et de
+        calcul utilisés.
       </p>
       <h2>Recharger</h2>
       ${
@@ -242,12 +239,13 @@ export function testInvoicePage(session: Session, topUp: TopUpRecord, vatRate: n
 /** A one-page PDF of the same test invoice (a few lines of PDF by hand: nothing to render). */
 export function testInvoicePdf(topUp: TopUpRecord, vatRate: number): Buffer {
   const ascii = (text: string): string => text.replace(/[^\x20-\x7e]/g, ' ').replace(/[()\\]/g, '');
-  const amount = (cents: number): string => `${(cents / 100).toFixed(2)} EUR`;
+  // The same French amounts, the euro sign spelt out (the PDF's font is plain ASCII).
+  const amount = (cents: number): string => euros(cents).replace('€', 'EUR');
   const lines = [
     'FACTURE DE TEST (stripe-mock) - sans valeur',
     `Facture ${topUp.invoiceId ?? ''} - recharge ${topUp.id}`,
     `Credit prepaye HT: ${amount(topUp.amountCents)}`,
-    `TVA ${Math.round(vatRate * 1000) / 10} %: ${amount(topUp.vatCents)}`,
+    `TVA ${percent(vatRate)}: ${amount(topUp.vatCents)}`,
     `Total TTC: ${amount(topUp.totalCents)}`,
   ].map(ascii);
   const stream = `BT /F1 12 Tf 56 780 Td 16 TL ${lines.map((l) => `(${l}) '`).join(' ')} ET`;

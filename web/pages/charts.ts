@@ -1,16 +1,11 @@
 import { html, type Html } from '../html.js';
+import { dayShort, euros } from './format.js';
 
 /**
  * Charts drawn on the server as SVG (no script, no library): each an image with a French title and
  * description for screen readers, its figures also written out beside it. They scale with their
  * container (viewBox), so a phone shows them whole.
  */
-
-const number = new Intl.NumberFormat('fr-FR');
-const money = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
-/** Cents as French euros (« 1 234,50 € »). */
-export const eurosOf = (cents: number): string => money.format(cents / 100);
-const day = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'short', timeZone: 'Europe/Paris' });
 
 export interface Bar {
   label: string;
@@ -61,16 +56,14 @@ export function stepChart(id: string, title: string, points: { at: Date; cents: 
   const last = points[points.length - 1]!;
   return html`<figure class="chart" id="${id}">
     <svg viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${id}-title">
-      <title id="${id}-title">${title} : de ${eurosOf(points[0]!.cents)} le ${day.format(points[0]!.at)} à ${eurosOf(last.cents)} aujourd’hui</title>
+      <title id="${id}-title">${title} : de ${euros(points[0]!.cents)} le ${dayShort(points[0]!.at)} à ${euros(last.cents)} aujourd’hui</title>
       <line x1="${left}" y1="${y(low)}" x2="${width - 8}" y2="${y(low)}" class="chart-axis"></line>
       <line x1="${left}" y1="${top}" x2="${left}" y2="${height - bottom}" class="chart-axis"></line>
-      <text x="${left - 6}" y="${y(high) + 5}" text-anchor="end" class="chart-value">${eurosOf(high)}</text>
-      <text x="${left - 6}" y="${y(low) + 5}" text-anchor="end" class="chart-value">${eurosOf(low)}</text>
-      <text x="${left}" y="${height - 4}" class="chart-label">${day.format(points[0]!.at)}</text>
+      <text x="${left - 6}" y="${y(high) + 5}" text-anchor="end" class="chart-value">${euros(high)}</text>
+      <text x="${left - 6}" y="${y(low) + 5}" text-anchor="end" class="chart-value">${euros(low)}</text>
+      <text x="${left}" y="${height - 4}" class="chart-label">${dayShort(points[0]!.at)}</text>
       <text x="${width - 8}" y="${height - 4}" text-anchor="end" class="chart-label">aujourd’hui</text>
       <path d="${d}" class="chart-line"></path>
     </svg>
   </figure>`;
 }
-
-export const count = (n: number): string => number.format(n);

@@ -3,7 +3,8 @@ import { MODES, MODE_LABELS } from '../../domain/mailings/states.js';
 import type { MonthModeVolume } from '../../domain/mailings/listing.js';
 import type { EndpointOutcomes } from '../../domain/webhooks/deliveries.js';
 import { DELIVERY_RETENTION_DAYS } from '../../domain/webhooks/deliveries.js';
-import { barChart, count, eurosOf, stepChart } from './charts.js';
+import { barChart, stepChart } from './charts.js';
+import { count, decimalNumber, euros, month } from './format.js';
 import { BASE } from './layout.js';
 
 /** What the home page's overview shows; each part null when the user's role does not open its pages. */
@@ -14,7 +15,7 @@ export interface HomeOverview {
   endpoints: EndpointOutcomes[] | null;
 }
 
-const monthName = (): string => new Intl.DateTimeFormat('fr-FR', { month: 'long', year: 'numeric', timeZone: 'Europe/Paris' }).format(new Date());
+const monthName = (): string => month(new Date());
 
 function monthCard(month: MonthModeVolume[]): Html {
   const of = (mode: string, test: boolean): MonthModeVolume | undefined => month.find((m) => m.mode === mode && m.test === test);
@@ -28,9 +29,9 @@ function monthCard(month: MonthModeVolume[]): Html {
         ? html`${barChart(
               'month-chart',
               'Envois de production du mois par mode',
-              live.map((m) => ({ label: MODE_LABELS[m.mode], value: m.count, text: `${count(m.count)} · ${eurosOf(m.cents)} HT` })),
+              live.map((m) => ({ label: MODE_LABELS[m.mode], value: m.count, text: `${count(m.count)} · ${euros(m.cents)} HT` })),
             )}
-            <p id="month-spend">Total : ${count(liveCount)} envoi(s), ${eurosOf(live.reduce((sum, m) => sum + m.cents, 0))} HT.</p>`
+            <p id="month-spend">Total : ${count(liveCount)} envoi(s), ${euros(live.reduce((sum, m) => sum + m.cents, 0))} HT.</p>`
         : html`<p class="empty" id="month-empty">
             Aucun envoi de production ce mois-ci. <a href="${BASE}/envois/nouveau">Envoyez une lettre</a> depuis cet espace, ou par l’API avec une clé
             <code>svc_live_</code> une fois la <a href="${BASE}/production">production ouverte</a>.
@@ -47,7 +48,7 @@ function monthCard(month: MonthModeVolume[]): Html {
 function balanceCard(points: { at: Date; balanceCents: number }[], current: number): Html {
   return html`<section class="card" aria-labelledby="balance-title" id="balance-overview">
     <h2 id="balance-title">Solde</h2>
-    <p class="rate" id="balance-now">${eurosOf(current)}</p>
+    <p class="rate" id="balance-now">${euros(current)}</p>
     ${
       points.length
         ? stepChart(
@@ -64,7 +65,7 @@ function balanceCard(points: { at: Date; balanceCents: number }[], current: numb
 
 function webhooksCard(endpoints: EndpointOutcomes[]): Html {
   return html`<section class="card" aria-labelledby="webhooks-title" id="webhooks-overview">
-    <h2 id="webhooks-title">Webhooks (${DELIVERY_RETENTION_DAYS} derniers jours)</h2>
+    <h2 id="webhooks-title">Webhooks (${count(DELIVERY_RETENTION_DAYS)} derniers jours)</h2>
     ${
       endpoints.length
         ? html`<ul class="rates">
@@ -76,7 +77,7 @@ function webhooksCard(endpoints: EndpointOutcomes[]): Html {
                   ${
                     rate === null
                       ? html`<span>Aucune livraison terminée${e.pending ? ` (${count(e.pending)} en cours)` : ''}.</span>`
-                      : html`<span class="rate">${new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 }).format(rate)} %</span>
+                      : html`<span class="rate">${decimalNumber(rate)} %</span>
                           <small
                             >de livraisons réussies : ${count(e.delivered)} livrée(s), ${count(e.abandoned)}
                             abandonnée(s)${e.pending ? `, ${count(e.pending)} en cours` : ''}</small

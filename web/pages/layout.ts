@@ -4,11 +4,8 @@ import { mayOpen, type PageFamily } from '../../domain/developers/roles.js';
 
 export const BASE = '/dashboard';
 
-const dateFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'short', timeZone: 'Europe/Paris' });
-export const when = (date: Date | null): string => (date ? dateFormat.format(date) : '—');
-const longDateFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
-/** A date in words, Paris time (« 2 décembre 2026 à 14:40 »): a mailing's timeline. */
-export const whenLong = (date: Date): string => longDateFormat.format(date);
+// The pages' dates, from the one formatting module.
+export { when, whenLong } from './format.js';
 
 export const csrfField = (session: Session): Html => html`<input type="hidden" name="_csrf" value="${session.csrfToken}" />`;
 
@@ -72,18 +69,45 @@ function menu(session: Session): Html {
   return html`<details class="menu" open>
     <summary>Menu</summary>
     <nav aria-label="Menu principal">
-      <a class="nav-home" href="${BASE}">Accueil</a>
+      <a class="nav-home" href="${BASE}" data-menu-path="">Accueil</a>
       ${groups.map(
         (g) =>
-          html`<div class="nav-group">
+          html`<div class="nav-group" data-menu-group="${g.group}">
             <span class="nav-title">${g.group}</span>
             <ul>
-              ${g.entries.map((entry) => html`<li><a href="${BASE}${entry.path}">${entry.text}</a></li>`)}
+              ${g.entries.map((entry) => html`<li><a href="${BASE}${entry.path}" data-menu-path="${entry.path}">${entry.text}</a></li>`)}
             </ul>
           </div>`,
       )}
     </nav>
   </details>`;
+}
+
+/**
+ * The menu's entry of a page's path: the entry whose path is the longest prefix of it, on a
+ * segment's boundary (/envois/lots/verifications/… is « Envoi en nombre », /envois/… « Envois »);
+ * the home page's entry only for the home page itself.
+ */
+export function menuEntryOf(path: string): { path: string; group: string | null } | undefined {
+  const inner = path.startsWith(BASE) ? path.slice(BASE.length).replace(/\/$/, '') : undefined;
+  if (inner === undefined) return undefined;
+  if (inner === '') return { path: '', group: null };
+  let best: { path: string; group: string } | undefined;
+  for (const { group, entries } of MENU)
+    for (const entry of entries)
+      if ((inner === entry.path || inner.startsWith(`${entry.path}/`)) && entry.path.length > (best?.path.length ?? -1)) best = { path: entry.path, group };
+  return best;
+}
+
+/**
+ * The current page marked in a page's menu (web/kit.ts, for every page answered): its link
+ * `aria-current="page"`, its group `data-current`; both styled (web/assets.ts).
+ */
+export function markCurrentPage(page: string, path: string): string {
+  const entry = menuEntryOf(path);
+  if (!entry) return page;
+  const marked = page.replace(`data-menu-path="${entry.path}"`, `data-menu-path="${entry.path}" aria-current="page"`);
+  return entry.group === null ? marked : marked.replace(`data-menu-group="${entry.group}"`, `data-menu-group="${entry.group}" data-current`);
 }
 
 /**
@@ -102,9 +126,12 @@ function scrollables(body: Html): Html {
 
 /**
  * A page. `refresh`: the page loads `url` again after `seconds` (a meta refresh: no script, allowed
- * by the CSP), for a page waiting on something that lands by itself (a top-up's credit).
+ * by the CSP), for a page waiting on something that lands by itself (a top-up's credit);
+ * `withoutScript`: only in a browser without script (in <noscript>), the page's script following
+ * the page in place otherwise (a CSV file's check).
  */
-export function layout(title: string, session: Session | undefined, body: Html, refresh?: { url: string; seconds: number }): string {
+export function layout(title: string, session: Session | undefined, body: Html, refresh?: { url: string; seconds: number; withoutScript?: boolean }): string {
+  const refreshTag = refresh ? html`<meta http-equiv="refresh" content="${String(refresh.seconds)}; url=${refresh.url}" />` : '';
   const nav = session?.user
     ? html`<div class="account-bar">
           <span class="user">${session.user.email}</span>
@@ -120,7 +147,7 @@ export function layout(title: string, session: Session | undefined, body: Html, 
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} · Espace développeur</title>
-        ${refresh ? html`<meta http-equiv="refresh" content="${String(refresh.seconds)}; url=${refresh.url}" />` : ''}
+        ${refresh?.withoutScript ? html`<noscript>${refreshTag}</noscript>` : refreshTag}
         <link rel="stylesheet" href="${BASE}/static/app.css" />
         <script src="${BASE}/static/app.js" defer></script>
       </head>

@@ -6,13 +6,13 @@ import { REQUEST_LOG_RETENTION_DAYS, STATUS_CLASSES, type RequestLogEntry } from
 import { BASE, layout, message, type Message } from './layout.js';
 import { BILLING_LABELS } from './billing-profile.js';
 import type { BillingField } from '../../domain/billing/profiles.js';
+import { count, whenToTheSecond } from './format.js';
 
 export const JOURNAL = `${BASE}/journal`;
 export const AUDIT = `${BASE}/audit`;
 
 /** To the second: a log is read call by call. */
-const timeFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'medium', timeZone: 'Europe/Paris' });
-const at = (date: Date): string => timeFormat.format(date);
+const at = whenToTheSecond;
 
 const keyLabel = (key: { mode: string; last4: string } | undefined): string => (key ? `svc_${key.mode}_…${key.last4}` : 'clé inconnue');
 
@@ -57,9 +57,9 @@ export function journalPage(
     session,
     html`${message(input.m)}
       <p>
-        Les appels à l’API faits avec les clés de ce compte pendant les ${REQUEST_LOG_RETENTION_DAYS} derniers jours, les plus récents d’abord (ils apparaissent
-        en une à deux secondes) : méthode, chemin, statut, durée et identifiant de requête. Citez l’identifiant (en-tête <code>Request-Id</code> de la réponse)
-        au support. Ni les paramètres de requête, ni les en-têtes, ni les corps ne sont enregistrés.
+        Les appels à l’API faits avec les clés de ce compte pendant les ${count(REQUEST_LOG_RETENTION_DAYS)} derniers jours, les plus récents d’abord (ils
+        apparaissent en une à deux secondes) : méthode, chemin, statut, durée et identifiant de requête. Citez l’identifiant (en-tête <code>Request-Id</code> de
+        la réponse) au support. Ni les paramètres de requête, ni les en-têtes, ni les corps ne sont enregistrés.
       </p>
       ${journalFilters(input.filters, input.keys)}
       ${
@@ -82,7 +82,7 @@ export function journalPage(
                       <td>${at(e.at)}</td>
                       <td><code class="method">${e.method}</code> <code class="path">${e.path}</code></td>
                       <td class="status">${e.status}</td>
-                      <td>${e.durationMs.toLocaleString('fr-FR')} ms</td>
+                      <td>${count(e.durationMs)} ms</td>
                       <td>${keyLabel(keys.get(e.keyId))}</td>
                       <td><code class="request-id" id="r-${e.requestId}">${e.requestId}</code></td>
                     </tr>`,

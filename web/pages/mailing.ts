@@ -9,8 +9,7 @@ import { sendDateNote } from './mailing-send-date.js';
 import { mailingWarnings } from './mailing-warnings.js';
 import { ownPdfDetails, printedLetterPreview } from './own-pdf.js';
 import { DELIVERIES, DELIVERY_TONES, STATUS_TEXT, WEBHOOKS } from './webhooks.js';
-
-const euros = (cents: number): string => `${new Intl.NumberFormat('fr-FR', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(cents / 100)} € HT`;
+import { count, euros } from './format.js';
 
 /** The mailing's steps, first to last, each with its date in French (Paris time). */
 function timeline(s: Mailing): Html {
@@ -63,7 +62,7 @@ function deliveries(list: DeliveryRecord[] | null): Html | string {
                     <td><code>${d.type}</code></td>
                     <td>${d.url}</td>
                     <td>${badge(DELIVERY_TONES[d.status], STATUS_TEXT[d.status])}</td>
-                    <td>${d.attempts}</td>
+                    <td>${count(d.attempts)}</td>
                   </tr>`,
               )}
             </tbody>
@@ -90,7 +89,7 @@ export function mailingPage(session: Session, s: Mailing, webhookDeliveries: Del
             <dt>Mode</dt>
             <dd>${s.modeLabel}${channelNote(s)}</dd>
             <dt>Prix</dt>
-            <dd>${euros(s.amountCents)}${s.test ? ' (test : non facturé)' : ''}</dd>
+            <dd>${euros(s.amountCents)} HT${s.test ? ' (test : non facturé)' : ''}</dd>
             <dt>Référence</dt>
             <dd>${s.reference || '—'}</dd>
             <dt>Créé le</dt>

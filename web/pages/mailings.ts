@@ -8,6 +8,7 @@ import { sendDateNote } from './mailing-send-date.js';
 import { mailingWarnings } from './mailing-warnings.js';
 import { ownPdfDetails } from './own-pdf.js';
 import { mailingStatusBadge } from './badges.js';
+import { count, euros } from './format.js';
 
 export interface MailingFilters {
   env: 'test' | 'live';
@@ -16,8 +17,6 @@ export interface MailingFilters {
   /** Only the mailings of this batch (a batch sent from /envois/lots); '' for all. */
   batch: string;
 }
-
-const euros = (cents: number): string => `${(cents / 100).toFixed(2).replace('.', ',')} € HT`;
 
 /** The address of this list with these filters (and a cursor for the next page). */
 export function mailingsUrl(filters: MailingFilters, cursor?: string): string {
@@ -79,7 +78,7 @@ function row(session: Session, s: Mailing): Html {
   return html`<tr data-mailing-id="${s.id}">
     <td>${when(new Date(s.createdAt))}</td>
     <td>
-      <a href="${BASE}/envois/${s.id}" class="mailing-link">${s.title}</a><br /><small>${s.modeLabel} · ${euros(s.amountCents)}</small
+      <a href="${BASE}/envois/${s.id}" class="mailing-link">${s.title}</a><br /><small>${s.modeLabel} · ${euros(s.amountCents)} HT</small
       >${channelNote(s)}${ownPdfDetails(s)}
     </td>
     <td>${s.reference || '—'}</td>
@@ -119,16 +118,22 @@ export interface BatchProgress {
 function batchProgress({ batch, finished }: BatchProgress): Html {
   const running = finished < batch.mailingCount;
   const counts = STATUSES.filter((status) => batch.counts[status]);
-  return html`<section id="batch-progress" data-live data-batch-progress="${running ? 'running' : 'done'}" aria-live="polite">
+  return html`<section
+    id="batch-progress"
+    data-live
+    data-follow="${running ? 'running' : 'done'}"
+    data-batch-progress="${running ? 'running' : 'done'}"
+    aria-live="polite"
+  >
     <h2>Avancement du lot</h2>
     <p>
       <label for="batch-progress-bar">Courriers arrivés au bout de leur parcours</label>
-      <progress id="batch-progress-bar" max="${batch.mailingCount}" value="${finished}">${finished} sur ${batch.mailingCount}</progress>
-      <span id="batch-progress-count">${finished} sur ${batch.mailingCount}</span>
+      <progress id="batch-progress-bar" max="${batch.mailingCount}" value="${finished}">${count(finished)} sur ${count(batch.mailingCount)}</progress>
+      <span id="batch-progress-count">${count(finished)} sur ${count(batch.mailingCount)}</span>
       ${running ? html`<span class="muted">(la page suit le lot pendant qu’il avance)</span>` : html`<span>: le lot est terminé.</span>`}
     </p>
     <ul class="batch-counts">
-      ${counts.map((status) => html`<li data-count-status="${status}">${mailingStatusBadge(status)} ${batch.counts[status]!}</li>`)}
+      ${counts.map((status) => html`<li data-count-status="${status}">${mailingStatusBadge(status)} ${count(batch.counts[status]!)}</li>`)}
     </ul>
   </section>`;
 }

@@ -1,6 +1,7 @@
 import { html, type Html } from '../html.js';
 import type { Mailing } from '../../domain/mailings/mailing.js';
 import { BASE } from './layout.js';
+import { count } from './format.js';
 
 /** The address of page 1 of an own-PDF mailing, alone (its preview). */
 export const previewUrl = (id: string): string => `${BASE}/envois/${id}/apercu`;
@@ -10,7 +11,10 @@ export function ownPdfDetails(s: Mailing): Html | '' {
   const document = s.document;
   if (document?.kind !== 'pdf') return '';
   return html`<div class="own-pdf">
-    <small>PDF fourni · ${String(document.pages)} page(s) · <span class="sheets">${String(document.sheets)}</span> feuille(s) sous pli</small><br />
+    <small
+      >PDF fourni · ${document.pages === undefined ? '—' : count(document.pages)} page(s) ·
+      <span class="sheets">${document.sheets === undefined ? '—' : count(document.sheets)}</span> feuille(s) sous pli</small
+    ><br />
     <small>SHA-256 <code class="sha256">${document.sha256 ?? ''}</code></small
     ><br />
     <iframe class="pdf-preview" src="${previewUrl(s.id)}" title="Page 1 de ${s.title}" width="210" height="297" loading="lazy"></iframe>

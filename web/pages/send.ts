@@ -5,7 +5,7 @@ import type { MailingPrice } from '../../domain/mailings/pricing.js';
 import { MODE_LABELS, MODES } from '../../domain/mailings/states.js';
 import type { MailingAddressInput, MailingRequest } from '../../domain/mailings/request.js';
 import { BASE, csrfField, layout, message, type Message } from './layout.js';
-import { euros } from './billing.js';
+import { count, euros } from './format.js';
 
 /** Where a letter is sent from (the form, its review, its preview). */
 export const SEND_URL = `${BASE}/envois/nouveau`;
@@ -329,7 +329,7 @@ export function sendReviewPage(session: Session, view: SendReviewView): string {
         <dt>Prix</dt>
         <dd id="price" data-amount-cents="${price.amountCents}">
           ${euros(price.amountCents)} HT + ${euros(price.vatCents)}
-          TVA${price.sheets ? ` · ${price.sheets} feuille(s)` : ''}${view.env === 'test' ? ' (prix en production ; gratuit en test)' : ''}
+          TVA${price.sheets ? ` · ${count(price.sheets)} feuille(s)` : ''}${view.env === 'test' ? ' (prix en production ; gratuit en test)' : ''}
         </dd>
       </dl>
       <form method="post" action="${SEND_URL}" id="confirm-form">

@@ -3,11 +3,10 @@ import type { Session } from '../../domain/developers/sessions.js';
 import type { BillingProfile } from '../../domain/billing/profiles.js';
 import { SENDER_NAME_MAX, type SenderIdentityView, type SenderMissing } from '../../domain/developers/sender-identity.js';
 import { BASE, csrfField, layout, message, type Message } from './layout.js';
+import { count, dayLong, decimalNumber, whenLong } from './format.js';
 
-const dayFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeZone: 'Europe/Paris' });
-const momentFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
 /** « 8 décembre 2026 ». */
-export const frenchDay = (date: Date): string => dayFormat.format(date);
+export const frenchDay = dayLong;
 
 /** What a refused request lacks, in French. */
 export const SENDER_MISSING_TEXT: Record<SenderMissing, string> = {
@@ -38,7 +37,7 @@ export interface SenderIdentityPage {
 const PROVIDER_NAMES = { ar24: 'AR24', simulator: 'le prestataire simulé' } as const;
 
 function seconds(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`.replace('.', ',');
+  return ms < 1000 ? `${count(ms)} ms` : `${decimalNumber(ms / 1000)} s`;
 }
 
 function stateSection(input: SenderIdentityPage): Html {
@@ -138,7 +137,7 @@ export function senderIdentityPage(session: Session, input: SenderIdentityPage):
       <p id="sender-provider">Prestataire : <strong>${view.provider === 'ar24' ? 'AR24' : 'prestataire simulé (essais locaux)'}</strong>.</p>
       <h2>Où en est la vérification</h2>
       ${stateSection(input)}
-      ${view.checkedAt ? html`<p id="sender-checked"><small>État relu chez le prestataire le ${momentFormat.format(view.checkedAt)}.</small></p>` : ''}
+      ${view.checkedAt ? html`<p id="sender-checked"><small>État relu chez le prestataire le ${whenLong(view.checkedAt)}.</small></p>` : ''}
       <h2>L’expéditeur</h2>
       ${senderSection(input)} ${requestSection(session, input)}`,
   );

@@ -5,6 +5,7 @@ import { PASSWORD_MIN_LENGTH } from '../../domain/developers/passwords.js';
 import { BASE, csrfField, layout, message, when, type Message } from './layout.js';
 import type { AiConsent } from '../../domain/access/ai-consent.js';
 import { MAILING_RETENTION_DEFAULT_DAYS, MAILING_RETENTION_MAX_DAYS, MAILING_RETENTION_MIN_DAYS } from '../../domain/privacy/retention.js';
+import { count, decimalNumber } from './format.js';
 
 /** The AI features of the account: on or off, the provider they send to, and whether this user may change it (owners). */
 export interface AiSetting {
@@ -47,7 +48,7 @@ export interface RetentionState {
 /** "1827 jours (environ 5 ans)". */
 function daysText(days: number): string {
   const years = days / 365.25;
-  return years >= 1 ? `${days} jours (environ ${Math.round(years * 10) / 10} an${years >= 2 ? 's' : ''})` : `${days} jours`;
+  return years >= 1 ? `${count(days)} jours (environ ${decimalNumber(years)} an${years >= 2 ? 's' : ''})` : `${count(days)} jours`;
 }
 
 function retentionSection(session: Session, retention: RetentionState): Html {
@@ -62,8 +63,8 @@ function retentionSection(session: Session, retention: RetentionState): Html {
         ? html`<form id="retention-form" method="post" action="${BASE}/parametres/conservation">
             ${csrfField(session)}
             <label for="retention_days"
-              >Durée de conservation, en jours (de ${String(MAILING_RETENTION_MIN_DAYS)} à ${String(MAILING_RETENTION_MAX_DAYS)} ;
-              ${String(MAILING_RETENTION_DEFAULT_DAYS)} par défaut, le délai de prescription de cinq ans)</label
+              >Durée de conservation, en jours (de ${count(MAILING_RETENTION_MIN_DAYS)} à ${count(MAILING_RETENTION_MAX_DAYS)} ;
+              ${count(MAILING_RETENTION_DEFAULT_DAYS)} par défaut, le délai de prescription de cinq ans)</label
             ><input
               id="retention_days"
               name="retention_days"
@@ -95,7 +96,7 @@ export function settingsPage(
   const user = session.user!;
   const secondFactor =
     twoFactor.kind === 'on'
-      ? html`<p>La double authentification est <strong>activée</strong>. Codes de secours restants : ${String(twoFactor.recoveryCodesLeft)}.</p>
+      ? html`<p>La double authentification est <strong>activée</strong>. Codes de secours restants : ${count(twoFactor.recoveryCodesLeft)}.</p>
           <form id="two-factor-disable-form" method="post" action="${BASE}/parametres/2fa/desactiver">
             ${csrfField(session)} <label for="disable_password">Mot de passe actuel</label
             ><input id="disable_password" name="disable_password" type="password" required autocomplete="current-password" />
@@ -161,8 +162,8 @@ export function recoveryCodesPage(session: Session, codes: string[]): string {
     session,
     html`${message({ kind: 'notice', text: 'La double authentification est activée.' })}
       <p>
-        Voici vos ${String(codes.length)} codes de secours. Chacun remplace une fois le code de l’application (téléphone perdu…). Conservez-les en lieu sûr :
-        ils ne seront plus affichés.
+        Voici vos ${count(codes.length)} codes de secours. Chacun remplace une fois le code de l’application (téléphone perdu…). Conservez-les en lieu sûr : ils
+        ne seront plus affichés.
       </p>
       <ul id="recovery-codes">
         ${codes.map((code) => html`<li><code>${code}</code></li>`)}

@@ -5,6 +5,7 @@ import { EVENT_TYPES } from '../../domain/webhooks/event-types.js';
 import { MAX_WEBHOOK_ENDPOINTS, MAX_WEBHOOK_URL_LENGTH, type EndpointSummary } from '../../domain/webhooks/endpoints.js';
 import { DELIVERY_RETENTION_DAYS, type DeliveryDetail, type DeliveryRecord, type DeliveryRecordStatus } from '../../domain/webhooks/deliveries.js';
 import { BASE, csrfField, layout, message, when, type Message } from './layout.js';
+import { count } from './format.js';
 
 export const WEBHOOKS = `${BASE}/webhooks`;
 export const DELIVERIES = `${WEBHOOKS}/livraisons`;
@@ -88,8 +89,8 @@ export function webhooksPage(
       }
       <p>
         Chaque étape d’un courrier est annoncée par un <code>POST</code> HTTPS signé à vos adresses (voir la
-        <a href="/docs#section/Webhooks">documentation des webhooks</a> : événements, signature, nouvelles tentatives). ${input.endpoints.length} adresse(s) sur
-        ${MAX_WEBHOOK_ENDPOINTS}. <a href="${DELIVERIES}">Journal des livraisons</a>
+        <a href="/docs#section/Webhooks">documentation des webhooks</a> : événements, signature, nouvelles tentatives). ${count(input.endpoints.length)}
+        adresse(s) sur ${count(MAX_WEBHOOK_ENDPOINTS)}. <a href="${DELIVERIES}">Journal des livraisons</a>
       </p>
       ${
         input.endpoints.length
@@ -138,7 +139,7 @@ export function deleteEndpointPage(session: Session, endpoint: EndpointSummary):
     html`<p>Supprimer <code>${endpoint.url}</code> (${ENV[endpoint.env]}) ?</p>
       <p>
         Elle ne recevra plus rien : ses livraisons en cours sont annulées et ses secrets effacés. Son historique de livraisons reste consultable
-        ${DELIVERY_RETENTION_DAYS} jours. Elle ne compte plus dans la limite de ${MAX_WEBHOOK_ENDPOINTS} adresses.
+        ${count(DELIVERY_RETENTION_DAYS)} jours. Elle ne compte plus dans la limite de ${count(MAX_WEBHOOK_ENDPOINTS)} adresses.
       </p>
       ${button(session, `${WEBHOOKS}/${endpoint.id}/supprimer`, 'Supprimer définitivement')}
       <p><a href="${WEBHOOKS}">Annuler</a></p>`,
@@ -158,7 +159,7 @@ export function deliveriesPage(
     'Livraisons des webhooks',
     session,
     html`${message(input.m)}
-      <p>Chaque envoi d’un événement à une adresse, les ${DELIVERY_RETENTION_DAYS} derniers jours, du plus récent au plus ancien.</p>
+      <p>Chaque envoi d’un événement à une adresse, les ${count(DELIVERY_RETENTION_DAYS)} derniers jours, du plus récent au plus ancien.</p>
       <form method="get" action="${DELIVERIES}">
         <label for="adresse">Adresse</label>
         <select id="adresse" name="adresse">
@@ -190,7 +191,7 @@ export function deliveriesPage(
                       <td>${d.type}<br /><code>${d.eventId}</code></td>
                       <td><code>${d.url}</code>${d.endpointDeleted ? ' (supprimée)' : ''}</td>
                       <td>${badge(DELIVERY_TONES[d.status], STATUS_TEXT[d.status])}${d.resentFrom ? ' (renvoi)' : ''}</td>
-                      <td class="attempts">${d.attempts}</td>
+                      <td class="attempts">${count(d.attempts)}</td>
                       <td class="http-status">${httpStatus(d)}</td>
                       <td class="last-error">${d.lastError ?? '—'}</td>
                       <td><a href="${DELIVERIES}/${d.id}">Détails</a></td>
@@ -219,7 +220,7 @@ export function deliveryPage(session: Session, d: DeliveryDetail, m?: Message): 
         <dt>État</dt>
         <dd id="status" data-status="${d.status}">${badge(DELIVERY_TONES[d.status], STATUS_TEXT[d.status])}</dd>
         <dt>Tentatives</dt>
-        <dd id="attempts">${d.attempts}</dd>
+        <dd id="attempts">${count(d.attempts)}</dd>
         <dt>Dernier code HTTP</dt>
         <dd id="http-status">${httpStatus(d)}</dd>
         <dt>Dernière erreur</dt>

@@ -8,6 +8,7 @@ import { isCommonPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../.
 import type { WebKit } from '../kit.js';
 import { BASE, infoPage } from '../pages/layout.js';
 import { forgotPage, resetPage, secondFactorPage, signInPage, signUpPage } from '../pages/account.js';
+import { count } from '../pages/format.js';
 
 export const emailSchema = Joi.string().trim().lowercase().email({ tlds: false }).max(254).required();
 const passwordSchema = Joi.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH).required();
@@ -18,7 +19,8 @@ export const TOO_MANY_CODES = 'Trop de codes erronés. Réessayez dans 15 minute
 
 /** Why a new password is refused, in French; undefined when it is acceptable. */
 export function passwordRefusal(password: string): string | undefined {
-  if (passwordSchema.validate(password).error) return `Le mot de passe doit compter de ${PASSWORD_MIN_LENGTH} à ${PASSWORD_MAX_LENGTH} caractères.`;
+  if (passwordSchema.validate(password).error)
+    return `Le mot de passe doit compter de ${count(PASSWORD_MIN_LENGTH)} à ${count(PASSWORD_MAX_LENGTH)} caractères.`;
   if (isCommonPassword(password))
     return 'Ce mot de passe figure dans les listes de mots de passe courants ou divulgués : il serait deviné en quelques essais. Choisissez-en un autre.';
   return undefined;

@@ -21,6 +21,7 @@ import { BASE, infoPage, type Message } from '../pages/layout.js';
 import { billingPage, testInvoicePage, testInvoicePdf, testPaymentPage } from '../pages/billing.js';
 import { checkBillingProfile, findBillingProfile, pushBillingProfile, saveBillingProfile, BILLING_FIELDS } from '../../domain/billing/profiles.js';
 import { billingProfilePage, profileForm, type BillingForm } from '../pages/billing-profile.js';
+import { euros } from '../pages/format.js';
 
 /** The amounts offered as buttons (excluding VAT); any other step of the limits can be typed. */
 const PRESET_CENTS = [2000, 5000, 10_000, 20_000];
@@ -120,7 +121,7 @@ export function billingRoutes(router: Router, kit: WebKit): void {
       const { minCents, maxCents, stepCents } = TOPUP_LIMITS;
       const invalid = error instanceof InvalidRequest;
       const text = invalid
-        ? `Choisissez un montant de ${minCents / 100} à ${maxCents / 100} € HT, par pas de ${stepCents / 100} €.`
+        ? `Choisissez un montant de ${euros(minCents)} à ${euros(maxCents)} HT, par pas de ${euros(stepCents)}.`
         : 'Le paiement n’a pas pu être préparé ; rien n’a été débité. Réessayez dans un instant.';
       await renderBilling(ctx, invalid ? 400 : 503, { kind: 'error', text });
     }

@@ -19,7 +19,7 @@ import { queryText } from '../forms.js';
 import { REFUSALS } from '../refusals.js';
 import { isUuid } from '../../lib/text.js';
 import { BASE, infoPage } from '../pages/layout.js';
-import { euros } from '../pages/billing.js';
+import { count, euros } from '../pages/format.js';
 import { channelLabel, LETTER_KINDS, sendFormPage, sendReviewPage, type ChosenLetter, type FieldError, type LetterKind } from '../pages/send.js';
 
 /** The largest form of the developer space: a PDF of SPEC.md's 1 MB body, base64, urlencoded (web/app.ts reads the body). */
@@ -170,7 +170,7 @@ function shapeErrors(error: Joi.ValidationError, catalogueFields: readonly strin
       detail.type === 'any.required' || detail.type === 'string.empty' || detail.type === 'array.min'
         ? 'Ce champ est obligatoire.'
         : detail.type === 'string.max'
-          ? `${String(detail.context?.limit)} caractères au plus.`
+          ? `${count(Number(detail.context?.limit))} caractères au plus.`
           : `Valeur refusée (${path}).`;
     return [{ key: formKeyOf(path, catalogueFields), text }];
   });
@@ -351,7 +351,7 @@ export function sendRoutes(router: Router, kit: WebKit): void {
         429,
         infoPage(ctx.state.session, 'Trop d’aperçus', {
           kind: 'error',
-          text: `Ce compte a demandé ${PREVIEWS_PER_ACCOUNT} aperçus en ${PREVIEW_WINDOW_MINUTES} minutes : réessayez dans quelques minutes. L’envoi reste possible.`,
+          text: `Ce compte a demandé ${count(PREVIEWS_PER_ACCOUNT)} aperçus en ${count(PREVIEW_WINDOW_MINUTES)} minutes : réessayez dans quelques minutes. L’envoi reste possible.`,
         }),
       );
     try {

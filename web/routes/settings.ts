@@ -21,6 +21,7 @@ import {
 import { isUuid } from '../../lib/text.js';
 import { isAllowedRetention, MAILING_RETENTION_MAX_DAYS, MAILING_RETENTION_MIN_DAYS } from '../../domain/privacy/retention.js';
 import { CODE_REPLAYED, emailSchema, passwordRefusal, TOO_MANY_CODES, WRONG_CODE } from './account.js';
+import { count } from '../pages/format.js';
 
 const WRONG_PASSWORD = 'Mot de passe actuel incorrect.';
 const TOO_MANY_ATTEMPTS = 'Trop de tentatives pour ce compte ou depuis votre adresse. Réessayez dans 15 minutes.';
@@ -70,7 +71,11 @@ export function settingsRoutes(router: Router, kit: WebKit): void {
     const text = kit.form(ctx, 'retention_days').trim();
     const days = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
     if (!isAllowedRetention(days))
-      return show(ctx, 400, error(`Durée de conservation : un nombre entier de jours, de ${MAILING_RETENTION_MIN_DAYS} à ${MAILING_RETENTION_MAX_DAYS}.`));
+      return show(
+        ctx,
+        400,
+        error(`Durée de conservation : un nombre entier de jours, de ${count(MAILING_RETENTION_MIN_DAYS)} à ${count(MAILING_RETENTION_MAX_DAYS)}.`),
+      );
     await setAccountRetentionDays(db, user.accountId, days, kit.actor(ctx));
     ctx.redirect(`${BASE}/parametres?fait=conservation`);
   });

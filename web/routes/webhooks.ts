@@ -19,22 +19,23 @@ import type { WebKit } from '../kit.js';
 import { queryText } from '../forms.js';
 import { infoPage, type Message } from '../pages/layout.js';
 import { deleteEndpointPage, DELIVERIES, deliveriesPage, deliveryPage, WEBHOOKS, webhooksPage, type EndpointForm } from '../pages/webhooks.js';
+import { count } from '../pages/format.js';
 
 /** Deliveries per page of the log. */
 const DELIVERIES_PER_PAGE = 50;
 
 /** The domain's refusals, in French, with the status of the page that says so. */
 const REFUSALS: Record<string, [number, string]> = {
-  invalid_url: [400, `Cette adresse n’est pas une URL valide (${MAX_WEBHOOK_URL_LENGTH} caractères au plus, sans identifiants).`],
+  invalid_url: [400, `Cette adresse n’est pas une URL valide (${count(MAX_WEBHOOK_URL_LENGTH)} caractères au plus, sans identifiants).`],
   https_required: [400, 'L’adresse doit commencer par https:// : seules les adresses HTTPS sont appelées.'],
   port_not_allowed: [400, 'Seuls les ports 443 et 8443 sont appelés.'],
   unresolvable_host: [400, 'Ce nom d’hôte ne se résout pas : vérifiez l’adresse.'],
   private_address: [400, 'Cette adresse mène à un réseau privé ou local : seules les adresses publiques sont appelées.'],
   invalid_events: [400, 'Un des types d’événements choisis n’existe pas.'],
-  limit_reached: [409, `Vous avez déjà ${MAX_WEBHOOK_ENDPOINTS} adresses, le maximum : supprimez-en une pour en déclarer une autre.`],
+  limit_reached: [409, `Vous avez déjà ${count(MAX_WEBHOOK_ENDPOINTS)} adresses, le maximum : supprimez-en une pour en déclarer une autre.`],
   not_found: [
     404,
-    `Introuvable : aucune adresse ou livraison de ce compte ne porte cet identifiant (l’historique est gardé ${DELIVERY_RETENTION_DAYS} jours).`,
+    `Introuvable : aucune adresse ou livraison de ce compte ne porte cet identifiant (l’historique est gardé ${count(DELIVERY_RETENTION_DAYS)} jours).`,
   ],
   endpoint_disabled: [409, 'Cette adresse est désactivée : réactivez-la d’abord.'],
   endpoint_deleted: [409, 'L’adresse de cette livraison a été supprimée : rien ne peut lui être renvoyé.'],
