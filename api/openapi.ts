@@ -134,7 +134,7 @@ export function commonStatuses(route: Route): Map<number, string> {
     common.set(422, 'idempotency: the key was used for another request');
   }
   common.set(500, 'any route');
-  if (!route.fromMemory) common.set(503, 'an outage of the database or Temporal, on any route that reaches them');
+  if (!route.fromMemory) common.set(503, 'an outage of the database, Temporal or the document store, on any route that reaches them');
   return common;
 }
 

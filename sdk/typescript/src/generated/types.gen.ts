@@ -1705,7 +1705,7 @@ export type GetCatalogueErrors = {
      */
     500: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -1760,7 +1760,7 @@ export type SearchCatalogueErrors = {
      */
     500: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -1819,7 +1819,7 @@ export type GetLetterErrors = {
      */
     500: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -1891,7 +1891,7 @@ export type RenderLetterErrors = {
      */
     500: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -1967,7 +1967,7 @@ export type RenderLetterPdfErrors = {
      */
     500: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -2042,7 +2042,7 @@ export type AiFillLetterErrors = {
      */
     502: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -2113,7 +2113,7 @@ export type AiDraftLetterErrors = {
      */
     502: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -2193,7 +2193,7 @@ export type AiRunToolErrors = {
      */
     502: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -2250,7 +2250,7 @@ export type ListMailingsErrors = {
      */
     500: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -2379,7 +2379,7 @@ export type GetMailingErrors = {
      */
     500: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -2438,7 +2438,7 @@ export type GetMailingProofErrors = {
      */
     502: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -2582,7 +2582,7 @@ export type EraseMailingErrors = {
      */
     500: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -2654,7 +2654,7 @@ export type AdvanceTestMailingErrors = {
      */
     500: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -2697,7 +2697,7 @@ export type DownloadProofErrors = {
      */
     500: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable`
      */
     503: Error;
 };
@@ -2768,7 +2768,7 @@ export type QuoteMailingErrors = {
      */
     502: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -2819,7 +2819,7 @@ export type ListMailingBatchesErrors = {
      */
     500: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -2952,7 +2952,7 @@ export type GetMailingBatchErrors = {
      */
     500: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -3014,7 +3014,7 @@ export type SearchCitiesErrors = {
      */
     502: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -3073,7 +3073,7 @@ export type SearchAddressesErrors = {
      */
     502: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -3136,7 +3136,7 @@ export type SearchCompaniesErrors = {
      */
     502: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -3198,7 +3198,7 @@ export type GetCompanyErrors = {
      */
     502: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -3268,7 +3268,7 @@ export type GetRouteErrors = {
      */
     502: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -3326,7 +3326,7 @@ export type GetFuelPricesErrors = {
      */
     502: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -3404,7 +3404,7 @@ export type SearchFuelStationsErrors = {
      */
     502: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -3480,7 +3480,7 @@ export type ComputeCalculatorErrors = {
      */
     500: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -3556,7 +3556,7 @@ export type EstimateQuoteErrors = {
      */
     500: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -3623,7 +3623,7 @@ export type SettleExpensesErrors = {
      */
     500: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -3674,7 +3674,7 @@ export type ListServiceRequestsErrors = {
      */
     500: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
@@ -3737,7 +3737,7 @@ export type CreateServiceRequestErrors = {
      */
     500: Error;
     /**
-     * Service unavailable: `service_unavailable` (an outage of the database or Temporal, on any route that reaches them)
+     * Service unavailable: `service_unavailable` (an outage of the database, Temporal or the document store, on any route that reaches them)
      */
     503: Error;
 };
