@@ -5,10 +5,9 @@ import type { Client } from '@temporalio/client';
 import { distRoot } from '../lib/paths.js';
 import { freePort } from '../lib/net/ports.js';
 import { freeLetter, recipient, sender } from '../test/support/fixtures.js';
-import { mailingWorkflowId } from '../workflows/contract.js';
 import type { BenchDeps } from './deps.js';
 import { GeocoderStandIn } from './geocoder-stand-in.js';
-import { firstCheckedMailing, postMailing } from './intake.js';
+import { firstCheckedMailing, postMailing, started } from './intake.js';
 import { freshNamespace } from './namespaces.js';
 import type { Report } from './report.js';
 import { ScenarioFailed, startProcess, stopProcess } from './support.js';
@@ -44,22 +43,8 @@ async function startSide(deps: BenchDeps, env: Record<string, string>, label: st
   };
 }
 
-/** Waits until one mailing's workflow exists (a point read every 10 ms); the time it did. */
-async function workflowStarted(client: Client, mailingId: string): Promise<number> {
-  const handle = client.workflow.getHandle(mailingWorkflowId(mailingId));
-  const deadline = performance.now() + STARTS_DEADLINE_MS;
-  for (;;) {
-    if (
-      await handle.describe().then(
-        () => true,
-        () => false,
-      )
-    )
-      return performance.now();
-    if (performance.now() > deadline) throw new ScenarioFailed(`batches: the workflow of mailing ${mailingId} did not start`);
-    await sleep(10);
-  }
-}
+/** Waits until one mailing's workflow exists; the time it did. */
+const workflowStarted = (client: Client, mailingId: string): Promise<number> => started(client, mailingId, STARTS_DEADLINE_MS);
 
 /** Waits until Temporal's visibility shows `expected` mailing workflows on the side's queue. */
 async function mailingsVisible(side: Side, expected: number, what: string): Promise<void> {

@@ -64,9 +64,9 @@ async function allVisible(client: Client, taskQueue: string, expected: number, w
 }
 
 /** Waits until one mailing's workflow exists (a point read, cheap enough to ask every 10 ms); the time it did. */
-async function started(client: Client, mailingId: string): Promise<number> {
+export async function started(client: Client, mailingId: string, deadlineMs = STARTS_DEADLINE_MS): Promise<number> {
   const handle = client.workflow.getHandle(mailingWorkflowId(mailingId));
-  const deadline = performance.now() + STARTS_DEADLINE_MS;
+  const deadline = performance.now() + deadlineMs;
   for (;;) {
     if (
       await handle.describe().then(
@@ -75,7 +75,7 @@ async function started(client: Client, mailingId: string): Promise<number> {
       )
     )
       return performance.now();
-    if (performance.now() > deadline) throw new ScenarioFailed(`intake: the workflow of mailing ${mailingId} did not start`);
+    if (performance.now() > deadline) throw new ScenarioFailed(`the workflow of mailing ${mailingId} did not start`);
     await sleep(10);
   }
 }
