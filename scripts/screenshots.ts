@@ -271,13 +271,12 @@ async function main(): Promise<void> {
   await go('/envois/nouveau?type=libre');
   await shot('envoyer-une-lettre', { full: true });
 
+  // The sender of both batch forms.
+  const atelier = { senderName: 'Atelier Lumière', senderLine1: '14 rue des Tanneurs', senderPostalCode: '69002', senderCity: 'Lyon' };
   // --- A batch from a CSV file: the form checked, every row's result and the total.
   await go('/envois/lots');
   await fill({
-    senderName: 'Atelier Lumière',
-    senderLine1: '14 rue des Tanneurs',
-    senderPostalCode: '69002',
-    senderCity: 'Lyon',
+    ...atelier,
     title: 'Votre rendez-vous du {{date}}',
     body: 'Bonjour {{prenom}},\n\nNous vous confirmons votre rendez-vous du {{date}} à l’atelier.\n\nBien cordialement.',
     csv: [
@@ -294,10 +293,7 @@ async function main(): Promise<void> {
   // --- A file of 3 000 rows: its check runs after the answer, and its page shows the rows checked so far.
   await go('/envois/lots');
   await fill({
-    senderName: 'Atelier Lumière',
-    senderLine1: '14 rue des Tanneurs',
-    senderPostalCode: '69002',
-    senderCity: 'Lyon',
+    ...atelier,
     title: 'Votre rendez-vous du {{date}}',
     body: 'Bonjour {{prenom}},\n\nNous vous confirmons votre rendez-vous du {{date}} à l’atelier.',
     csv: [

@@ -119,16 +119,7 @@ describe('developer space: a batch from a CSV file (browser)', function () {
       await page.goto(`${dashboard.base}/envois/lots`);
       const csv = [header, ...Array.from({ length: 400 }, (_, i) => line(i + 1))].join('\n');
       expect(Buffer.byteLength(csv)).to.be.above(16 * 1024);
-      const fill = {
-        senderName: sender.name,
-        senderLine1: sender.lines[0]!,
-        senderPostalCode: sender.postcode,
-        senderCity: sender.city,
-        title: 'Bonjour {{prenom}}',
-        body: 'Cher {{prenom}}.',
-        csv,
-      };
-      expect(await dashboard.submit(page, fill, '#check-batch')).to.equal(200);
+      expect(await dashboard.submit(page, bigFill(csv), '#check-batch')).to.equal(200);
       await reportShown(page);
       const checked = await rows(page);
       expect(checked).to.have.length(400);
