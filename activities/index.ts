@@ -77,7 +77,7 @@ export function createActivities(deps: ActivityDeps) {
     ...reconcilerActivities(deps.workflows && { db: deps.db, config: deps.config, workflows: deps.workflows }),
     ...paymentActivities(deps.db, deps.config),
     ...productionAccessActivities(deps.db),
-    ...batchActivities(deps.db, deps.config),
+    ...batchActivities(deps.db, deps.config, deps.workflows),
     ...electronicSenderActivities(deps.db, deps.config, lre),
     ...electronicActivities(deps.db, lre, deps.browsers),
   };

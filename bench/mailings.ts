@@ -156,10 +156,31 @@ async function waitForWorker(client: Client, taskQueue: string): Promise<void> {
   throw new Error(`no worker polls ${taskQueue}`);
 }
 
-/** What one mailing's history holds, once it has ended (children included). */
+/** What one mailing's history holds, once it has ended (children included); its events by kind, printed. */
 async function historyParts(client: Client, mailingId: string): Promise<ActionCount> {
-  await client.workflow.getHandle(mailingWorkflowId(mailingId)).result();
+  const handle = client.workflow.getHandle(mailingWorkflowId(mailingId));
+  await handle.result();
+  console.log(`its history's events by kind: ${eventKinds(((await handle.fetchHistory()).events ?? []) as Record<string, unknown>[])}`);
   return countActions(client, mailingWorkflowId(mailingId));
+}
+
+/** A history's events counted by kind (activities by name, the workflow tasks apart): where its events come from. */
+function eventKinds(events: Record<string, unknown>[]): string {
+  const kinds = new Map<string, number>();
+  const names = new Map<string, string>();
+  for (const e of events) {
+    const kind =
+      Object.keys(e)
+        .find((k) => k.endsWith('EventAttributes') && e[k])
+        ?.replace(/EventAttributes$/, '') ?? 'unknown';
+    const scheduled = e.activityTaskScheduledEventAttributes as { activityType?: { name?: string } } | undefined;
+    if (scheduled) names.set(String(e.eventId), scheduled.activityType?.name ?? '?');
+    const of = (e[`${kind}EventAttributes`] as { scheduledEventId?: unknown } | undefined)?.scheduledEventId;
+    const activity = scheduled ? names.get(String(e.eventId)) : kind.startsWith('activityTask') && of ? names.get(String(of)) : undefined;
+    const key = activity ? `${kind}(${activity})` : kind;
+    kinds.set(key, (kinds.get(key) ?? 0) + 1);
+  }
+  return [...kinds].map(([k, n]) => `${k} ${n}`).join(', ');
 }
 
 function describeParts(p: ActionCount): string {
@@ -373,6 +394,8 @@ async function bareWorkflows(
   liveWorkflowId: string,
   workflowBundle: WorkflowBundle,
 ): Promise<{ round(count: number): Promise<number>; lastWorkflowId(): string; close(): Promise<void> }> {
+  // Its status reads final in PostgreSQL before its workflow's last steps (the proof, the upsert): the history once it has ended.
+  await deps.client.workflow.getHandle(liveWorkflowId).result();
   const steps = await historySteps(deps.client, liveWorkflowId);
   const mailing = await deps.client.workflow.getHandle(liveWorkflowId).describe();
   const staticSummary = await mailing.staticSummary();

@@ -117,6 +117,8 @@ export function temporalMailings({ client, config, withDeadline }: TemporalCalls
   return {
     start: (input, reference) => startMailing({ input, reference }),
 
+    startOnce: ensureStarted,
+
     async restart(input, reference) {
       try {
         await startMailing({ input, reference }, { restart: true });

@@ -1,10 +1,10 @@
 /**
  * A batch of mailings (POST /v1/mailing-batches): its mailings are recorded and paid before this
- * starts; it starts their workflows as children, a chunk at a time, then waits until every one is
- * final and announces mailing_batch.completed. Continued as new every few chunks and every few
- * counts, so a 5,000-mailing batch keeps a small history.
+ * starts; it starts their workflows a chunk at a time (one activity per chunk), then waits until
+ * every one is final and announces mailing_batch.completed. Continued as new every few chunks and
+ * every few counts, so a 5,000-mailing batch keeps a small history.
  */
-import { continueAsNew, ParentClosePolicy, proxyActivities, sleep, startChild } from '@temporalio/workflow';
+import { continueAsNew, ParentClosePolicy, patched, proxyActivities, sleep, startChild } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities/index.js';
 import type { BatchWorkflowInput } from '../domain/batches/workflow-input.js';
@@ -14,26 +14,47 @@ import { deliverySearchAttributes, deliverySummary, deliveryWorkflowId, mailingS
 import { mailing } from './mailing.js';
 import { webhookDelivery } from './webhook-delivery.js';
 
-/** Mailings started at once (one activity reads them, then their starts go out together). */
+/** Mailings started by one activity (domain/batches/batches.ts, startBatchMailings). */
 export const BATCH_CHUNK = 100;
-/** Chunks per run: about 2 × 100 history events each, so a run stays near a thousand events. */
+/** Chunks per run (before BATCH_STARTS_PATCH, about 2 × 100 history events each: a run stayed near a thousand events). */
 export const CHUNKS_PER_RUN = 5;
+/**
+ * The patch of issue 57: a chunk's mailings are started by one activity, side by side, through the
+ * Temporal client, no longer as children of the batch, whose history recorded each start and
+ * passed them one by one (a batch started half as many mailings a second as single POSTs did).
+ * Batches started before it go on starting children.
+ */
+export const BATCH_STARTS_PATCH = 'batch-starts-by-activity';
 /** Counts per run while waiting: a few events each. */
 export const COUNTS_PER_RUN = 100;
 
 const batches = proxyActivities<Activities>({ startToCloseTimeout: '1m', retry: { initialInterval: '1s', maximumInterval: '1m' } });
+// A chunk's starts wait on Temporal's own pace: a longer timeout, and a heartbeat per start.
+const starting = proxyActivities<Activities>({
+  startToCloseTimeout: '5m',
+  heartbeatTimeout: '20s',
+  retry: { initialInterval: '1s', maximumInterval: '1m' },
+});
 
 /**
- * A mailing's own workflow, under its own id (the one POST /v1/mailings and the reconciler use):
- * already started (by the reconciler, or by this batch before a crash) is success. It outlives the
- * batch's runs (ABANDON): a continue-as-new never stops a mailing.
+ * Before BATCH_STARTS_PATCH: a mailing's own workflow as a child, under its own id (the one POST
+ * /v1/mailings and the reconciler use): already started (by the reconciler, or by this batch
+ * before a crash) is success. It outlives the batch's runs (ABANDON): a continue-as-new never
+ * stops a mailing.
  */
-async function startMailing(start: MailingStart): Promise<void> {
+async function startMailingChild(start: MailingStart): Promise<void> {
   try {
     await startChild(mailing, { ...mailingStartOptions(start), parentClosePolicy: ParentClosePolicy.ABANDON });
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
   }
+}
+
+/** Before BATCH_STARTS_PATCH: a chunk read by one activity, its mailings started as children together. */
+async function startChunkAsChildren(batchId: string, after: string | null, limit: number): Promise<{ started: number; last: string | null }> {
+  const starts = await batches.batchMailingStarts(batchId, after, limit);
+  await Promise.all(starts.map(startMailingChild));
+  return { started: starts.length, last: starts.at(-1)?.input.shipmentId ?? null };
 }
 
 async function startDelivery(input: BatchWorkflowInput, target: DeliveryTarget): Promise<void> {
@@ -54,11 +75,13 @@ export async function mailingBatch(input: BatchWorkflowInput): Promise<void> {
   const { chunkSize = BATCH_CHUNK, chunksPerRun = CHUNKS_PER_RUN, countsPerRun = COUNTS_PER_RUN } = input;
   if (!input.allStarted) {
     let after: string | undefined = input.startedThrough;
+    const byActivity = patched(BATCH_STARTS_PATCH);
     for (let chunk = 0; chunk < chunksPerRun; chunk++) {
-      const starts = await batches.batchMailingStarts(input.batchId, after ?? null, chunkSize);
-      await Promise.all(starts.map(startMailing));
-      if (starts.length < chunkSize) return continueAsNew<typeof mailingBatch>({ ...input, startedThrough: undefined, allStarted: true });
-      after = starts[starts.length - 1]!.input.shipmentId;
+      const { started, last } = byActivity
+        ? await starting.startBatchMailings(input.batchId, after ?? null, chunkSize)
+        : await startChunkAsChildren(input.batchId, after ?? null, chunkSize);
+      if (started < chunkSize) return continueAsNew<typeof mailingBatch>({ ...input, startedThrough: undefined, allStarted: true });
+      after = last!;
     }
     return continueAsNew<typeof mailingBatch>({ ...input, startedThrough: after });
   }

@@ -20,7 +20,7 @@ const MODE_SHORT: Record<Mode, string> = { simple: 'simple', registered: 'regist
 function mailingSummary(input: MailingWorkflowInput, reference: string): string {
   return [MODE_SHORT[input.mode], reference || 'no reference', input.test ? 'test' : 'live'].join(' · ');
 }
-/** A mailing's search attributes when its workflow starts (alone, or as a child of its batch). */
+/** A mailing's search attributes when its workflow starts (from the API, the reconciler or its batch). */
 function mailingSearchAttributes(input: MailingWorkflowInput, reference: string) {
   return [
     { key: ACCOUNT_ID, value: input.accountId },
@@ -31,17 +31,17 @@ function mailingSearchAttributes(input: MailingWorkflowInput, reference: string)
   ];
 }
 /**
- * A mailing's workflow start, the same wherever it starts (the API, the reconciler, or its batch
- * as a child): its id, input, summary, details and search attributes. A mailing runs once
+ * A mailing's workflow start, the same wherever it starts (the API, the reconciler, or its batch):
+ * its id, input, summary, details (naming its batch, if any) and search attributes. A mailing runs once
  * (REJECT_DUPLICATE); only the reconciler starts a closed one again. The task queue is the caller's.
  */
-export function mailingStartOptions({ input, reference }: MailingStart) {
+export function mailingStartOptions({ input, reference, batchId }: MailingStart) {
   return {
     workflowId: mailingWorkflowId(input.shipmentId),
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     args: [input] as [MailingWorkflowInput],
     staticSummary: mailingSummary(input, reference),
-    staticDetails: `Shipment ${input.shipmentId} of account ${input.accountId}`,
+    staticDetails: `Shipment ${input.shipmentId} of account ${input.accountId}${batchId ? `, batch ${batchId}` : ''}`,
     typedSearchAttributes: mailingSearchAttributes(input, reference),
   };
 }

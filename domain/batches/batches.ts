@@ -4,6 +4,8 @@ import { keysetQuery, page } from '../pagination.js';
 import { mailingStart } from '../mailings/create.js';
 import { isFinalOn, PATHS, type Channel, type Fallback, type Mode, type MailingStatus } from '../mailings/states.js';
 import type { MailingStart } from '../mailings/workflow-input.js';
+import type { MailingPort } from '../mailings/port.js';
+import { mapBounded } from '../../lib/bounded.js';
 import { recordWebhookEvent } from '../webhooks/events.js';
 import type { DeliveryTarget } from '../webhooks/event-types.js';
 
@@ -100,7 +102,36 @@ export async function batchMailingStarts(db: Db, config: Config, batchId: string
     .select('id', 'account_id', 'mode', 'test', 'reference', 'channel', 'electronic', 'options', db.raw(`to_char(send_at, 'YYYY-MM-DD') AS send_at`));
   if (after) query.andWhere('id', '>', after);
   const rows = (await query) as Parameters<typeof mailingStart>[1][];
-  return rows.map((row) => mailingStart(config, row));
+  return rows.map((row) => ({ ...mailingStart(config, row), batchId }));
+}
+
+/**
+ * Workflows started at once by a batch's chunk. The dev server's starts slowed down past a few
+ * at once (temporal/mailings.ts); a batch's chunk is one process's only work at that moment.
+ */
+export const BATCH_STARTS_AT_ONCE = 16;
+
+/**
+ * Starts the workflows of a batch's next `limit` mailings after `after` (by id), side by side, each
+ * under its own id (already started is done: a retried chunk starts none twice), `onStarted` told
+ * after each; how many, and the last one's id (null when there were none). The batch workflow's own history then holds one activity per
+ * chunk, not two events per mailing, and the starts do not queue behind the batch's history.
+ */
+export async function startBatchMailings(
+  db: Db,
+  config: Config,
+  mailings: MailingPort,
+  batchId: string,
+  after: string | null,
+  limit: number,
+  onStarted: () => void = () => undefined,
+): Promise<{ started: number; last: string | null }> {
+  const starts = await batchMailingStarts(db, config, batchId, after, limit);
+  await mapBounded(starts, BATCH_STARTS_AT_ONCE, async (start) => {
+    await mailings.startOnce(start);
+    onStarted();
+  });
+  return { started: starts.length, last: starts.at(-1)?.input.shipmentId ?? null };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Tx } from '../../db/knex.js';
 import { checkEmailCopy, recordBatchMailings, mailingRow } from '../mailings/create.js';
 import { prepareMailing, type PreparedMailing } from '../mailings/prepare.js';
 import { logger } from '../../lib/logger.js';
+import { mapBounded } from '../../lib/bounded.js';
 import { insertBatch, toBatch, type BatchRow, type MailingBatch } from './batches.js';
 import { rowMailingRequest, type BatchRequest } from './request.js';
 import { batchWorkflowInput } from './workflow-input.js';
@@ -37,16 +38,6 @@ export interface BatchReport {
 
 /** Rows checked at once: each may ask the directory or the address base (their own rate caps apply). */
 const CHECKS_AT_ONCE = 8;
-
-async function mapBounded<T, R>(items: T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    for (let i = next++; i < items.length; i = next++) results[i] = await work(items[i]!, i);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
 
 /**
  * Every row through the checks of POST /v1/mailings (prepareMailing: the postal norm, a recipient

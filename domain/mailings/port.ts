@@ -12,6 +12,8 @@ export interface MailingPort {
    * started again (WorkflowExecutionAlreadyStarted).
    */
   start(input: MailingWorkflowInput, reference: string): Promise<void>;
+  /** Starts a mailing's workflow unless it runs or has run already (a batch's chunk, retried or replayed): either way, done. */
+  startOnce(start: MailingStart): Promise<void>;
   /**
    * The reconciler's start of a mailing whose workflow has ended or never started: true when
    * started, false when another start got there first.

@@ -56,4 +56,6 @@ export interface MailingCreated {
 export interface MailingStart {
   input: MailingWorkflowInput;
   reference: string;
+  /** The batch it belongs to, named in its workflow's details in the Temporal UI. */
+  batchId?: string;
 }

@@ -1,18 +1,20 @@
 import { expect } from 'chai';
-import type { WorkflowHandle } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import type { BatchWorkflowInput } from '../../domain/batches/workflow-input.js';
-import type { MailingStart } from '../../domain/mailings/workflow-input.js';
-import { batchWorkflowId, mailingWorkflowId } from '../../workflows/contract.js';
-import { mailingBatch } from '../../workflows/batch.js';
+import type { MailingWorkflowInput } from '../../domain/mailings/workflow-input.js';
+import { batchWorkflowId, mailingStartOptions, mailingWorkflowId } from '../../workflows/contract.js';
+import { BATCH_STARTS_PATCH, mailingBatch } from '../../workflows/batch.js';
 import { MailingDouble, mailingInput, WorkflowTestBench } from './support.js';
 
 const HOUR = 3600_000;
 
 /**
  * The batch workflow alone, on the time-skipping server with mocked activities: it starts its
- * mailings chunk by chunk (each mailing's own workflow id, once), continues as new every few chunks
- * and every few counts, and completes the batch once when every mailing is final.
+ * mailings chunk by chunk, one activity per chunk (which starts each mailing's own workflow, as
+ * startBatchMailings does), continues as new every few chunks and every few counts, and completes
+ * the batch once when every mailing is final. Batches started before BATCH_STARTS_PATCH (children)
+ * are replayed from recorded histories (test/e2e/replay.test.ts).
  */
 describe('the batch workflow (mocked activities, time-skipping server)', function () {
   this.timeout(60_000);
@@ -34,20 +36,32 @@ describe('the batch workflow (mocked activities, time-skipping server)', functio
     return found;
   }
 
+  /** The mocked startBatchMailings: the chunk after `after` of `sorted`, each started once on `taskQueue` (already started is done). */
+  function chunkStarter(sorted: MailingWorkflowInput[], taskQueue: () => string, asked: (string | null)[], already: string[] = []) {
+    return async (_batchId: string, after: string | null, limit: number): Promise<{ started: number; last: string | null }> => {
+      asked.push(after);
+      const chunk = sorted.filter((input) => after === null || input.shipmentId > after).slice(0, limit);
+      for (const input of chunk) {
+        try {
+          await bench.env.client.workflow.start('mailing', { ...mailingStartOptions({ input, reference: 'ref' }), taskQueue: taskQueue() });
+        } catch (error) {
+          if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+          already.push(input.shipmentId);
+        }
+      }
+      return { started: chunk.length, last: chunk.at(-1)?.shipmentId ?? null };
+    };
+  }
+
   it('starts 10 mailings by chunks of 3, two chunks a run, then counts until all are final, continued as new throughout', async () => {
     const doubles = Array.from({ length: 10 }, () => new MailingDouble(mailingInput('simple', true)));
     const sorted = doubles.map((d) => d.input).sort((a, b) => (a.shipmentId < b.shipmentId ? -1 : 1));
     const asked: (string | null)[] = [];
+    let queue = '';
     let counts = 0;
     let completed = 0;
     bench.batch = {
-      async batchMailingStarts(_batchId: string, after: string | null, limit: number): Promise<MailingStart[]> {
-        asked.push(after);
-        return sorted
-          .filter((input) => after === null || input.shipmentId > after)
-          .slice(0, limit)
-          .map((input) => ({ input, reference: 'ref' }));
-      },
+      startBatchMailings: chunkStarter(sorted, () => queue, asked),
       async batchIsFinal() {
         counts += 1;
         return counts >= 5;
@@ -69,27 +83,33 @@ describe('the batch workflow (mocked activities, time-skipping server)', functio
       countsPerRun: 2,
     };
     await bench.runMany(doubles, async (taskQueue) => {
+      queue = taskQueue;
       const handle = await bench.env.client.workflow.start(mailingBatch, { taskQueue, workflowId: batchWorkflowId(batchId), args: [input] });
       // The hour between counts is skipped.
       await bench.env.skipping(() => handle.result());
-      // Chunks read after the last one started: 3 + 3 (run 1), 3 + 1 (run 2, the last chunk is short).
+      // Chunks asked after the last one started: 3 + 3 (run 1), 3 + 1 (run 2, the last chunk is short).
       expect(asked).to.deep.equal([null, sorted[2]!.shipmentId, sorted[5]!.shipmentId, sorted[8]!.shipmentId]);
       const history = await runs(handle, handle.firstExecutionRunId);
-      const childStarts = history.map((events) =>
-        events
-          .filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)
-          .map((e) => e.startChildWorkflowExecutionInitiatedEventAttributes!.workflowId!),
-      );
-      // Run 1 and 2 start the mailings, runs 3, 4 and 5 count (2, 2, then the 5th count is final).
-      expect(childStarts.map((ids) => ids.length)).to.deep.equal([6, 4, 0, 0, 0]);
-      expect(childStarts.flat()).to.deep.equal(sorted.map((i) => mailingWorkflowId(i.shipmentId)));
+      const scheduled = (events: temporal.api.history.v1.IHistoryEvent[], name: string) =>
+        events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === name).length;
+      // Run 1 and 2 start the mailings, one activity per chunk; runs 3, 4 and 5 count (2, 2, then the 5th count is final).
+      expect(history.map((events) => scheduled(events, 'startBatchMailings'))).to.deep.equal([2, 2, 0, 0, 0]);
+      // No mailing is the batch's child any more, and the runs that start mailings carry the patch's marker.
+      expect(history.flat().filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)).to.have.length(0);
+      const patchOf = (e: temporal.api.history.v1.IHistoryEvent): string | undefined => {
+        // The SDK's core records { id, deprecated } as JSON under "patch-data".
+        const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
+        return e.markerRecordedEventAttributes?.markerName === 'core_patch' && data ? (JSON.parse(Buffer.from(data).toString()) as { id: string }).id : undefined;
+      };
+      const patchMarkers = history.map((events) => events.filter((e) => patchOf(e) === BATCH_STARTS_PATCH).length);
+      expect(patchMarkers).to.deep.equal([1, 1, 0, 0, 0]);
       expect(history.slice(0, -1).every((events) => events.at(-1)!.workflowExecutionContinuedAsNewEventAttributes)).to.equal(true);
       expect(counts).to.equal(5);
       expect(completed).to.equal(1);
-      // Each mailing ran under its own workflow id, as the batch's child, past the batch's runs (ABANDON).
+      // Each mailing ran under its own workflow id, once, and names its batch in its details.
       for (const double of doubles) {
         const mailing = await bench.env.client.workflow.getHandle(mailingWorkflowId(double.input.shipmentId)).describe();
-        expect(mailing.parentExecution?.workflowId).to.equal(batchWorkflowId(batchId));
+        expect(mailing.parentExecution).to.equal(undefined);
         expect(mailing.status.name).to.be.oneOf(['RUNNING', 'COMPLETED']);
         expect(double.calls).to.include('announceCommittedShipment');
       }
@@ -99,18 +119,41 @@ describe('the batch workflow (mocked activities, time-skipping server)', functio
     });
   });
 
-  it('a mailing already started (by the reconciler, or before a crash) is taken as started', async () => {
-    const double = new MailingDouble(mailingInput('simple', true));
+  it('a chunk whose activity failed after some starts is asked again from the same mailing, none started twice', async () => {
+    const doubles = Array.from({ length: 4 }, () => new MailingDouble(mailingInput('simple', true)));
+    const sorted = doubles.map((d) => d.input).sort((a, b) => (a.shipmentId < b.shipmentId ? -1 : 1));
+    const asked: (string | null)[] = [];
+    const already: string[] = [];
+    let queue = '';
+    const starter = chunkStarter(sorted, () => queue, asked, already);
+    let attempts = 0;
     bench.batch = {
-      batchMailingStarts: async (_b: string, after: string | null) => (after === null ? [{ input: double.input, reference: '' }] : []),
+      async startBatchMailings(batchId: string, after: string | null, limit: number) {
+        attempts += 1;
+        // The first attempt starts the first two mailings, then its worker is lost.
+        if (attempts === 1) {
+          await starter(batchId, after, 2);
+          throw new Error('worker lost mid-chunk');
+        }
+        return starter(batchId, after, limit);
+      },
       batchIsFinal: async () => true,
       completeBatch: async () => [],
     };
-    await bench.runMany([double], async (taskQueue) => {
-      await bench.env.client.workflow.start('mailing', { taskQueue, workflowId: mailingWorkflowId(double.input.shipmentId), args: [double.input] });
+    await bench.runMany(doubles, async (taskQueue) => {
+      queue = taskQueue;
       const batchId = crypto.randomUUID();
-      const input: BatchWorkflowInput = { batchId, accountId: double.input.accountId, test: true, pollMs: HOUR, webhookRetryDelaysMs: [1000] };
-      await bench.env.client.workflow.execute(mailingBatch, { taskQueue, workflowId: batchWorkflowId(batchId), args: [input] });
+      const accountId = doubles[0]!.input.accountId;
+      const input: BatchWorkflowInput = { batchId, accountId, test: true, pollMs: HOUR, webhookRetryDelaysMs: [1000], chunkSize: 10 };
+      await bench.env.skipping(() => bench.env.client.workflow.execute(mailingBatch, { taskQueue, workflowId: batchWorkflowId(batchId), args: [input] }));
+      // Asked again from the same place; the two started before the loss were found started, not started again.
+      expect(asked).to.deep.equal([null, null]);
+      expect(already).to.deep.equal(sorted.slice(0, 2).map((i) => i.shipmentId));
+      for (const double of doubles) {
+        const mailing = await bench.env.client.workflow.getHandle(mailingWorkflowId(double.input.shipmentId)).describe();
+        expect(mailing.status.name).to.be.oneOf(['RUNNING', 'COMPLETED']);
+        expect(double.calls).to.include('announceCommittedShipment');
+      }
     });
   });
 });
