@@ -99,7 +99,9 @@ describe('the batch workflow (mocked activities, time-skipping server)', functio
       const patchOf = (e: temporal.api.history.v1.IHistoryEvent): string | undefined => {
         // The SDK's core records { id, deprecated } as JSON under "patch-data".
         const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
-        return e.markerRecordedEventAttributes?.markerName === 'core_patch' && data ? (JSON.parse(Buffer.from(data).toString()) as { id: string }).id : undefined;
+        return e.markerRecordedEventAttributes?.markerName === 'core_patch' && data
+          ? (JSON.parse(Buffer.from(data).toString()) as { id: string }).id
+          : undefined;
       };
       const patchMarkers = history.map((events) => events.filter((e) => patchOf(e) === BATCH_STARTS_PATCH).length);
       expect(patchMarkers).to.deep.equal([1, 1, 0, 0, 0]);
