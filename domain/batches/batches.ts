@@ -6,7 +6,7 @@ import { isFinalOn, PATHS, type Channel, type Fallback, type Mode, type MailingS
 import type { MailingStart } from '../mailings/workflow-input.js';
 import type { MailingPort } from '../mailings/port.js';
 import { mapBounded } from '../../lib/bounded.js';
-import { recordWebhookEvent } from '../webhooks/events.js';
+import { mailingsCreated, recordWebhookEvent } from '../webhooks/events.js';
 import type { DeliveryTarget } from '../webhooks/event-types.js';
 
 /** The batch resource (GET /v1/mailing-batches/{id}): its mailings counted by status. */
@@ -93,7 +93,12 @@ export async function listBatches(
   return { data: result.rows.map((r) => toBatch(r, counts.get(r.id) ?? {})), nextCursor: result.nextCursor, hasMore: result.hasMore };
 }
 
-/** The next `limit` mailings of a batch after `after` (by id), as their workflows start. */
+/**
+ * The next `limit` mailings of a batch after `after` (by id), as their workflows start: each with
+ * its `mailing.created` as the batch recorded it (input `created`: the workflow's first task then
+ * starts the event's deliveries without reading the record, as a single POST's does). Batches
+ * recorded before their events were (and a mailing whose event is gone) start without it.
+ */
 export async function batchMailingStarts(db: Db, config: Config, batchId: string, after: string | null, limit: number): Promise<MailingStart[]> {
   const query = db('shipments')
     .where({ batch_id: batchId })
@@ -102,7 +107,15 @@ export async function batchMailingStarts(db: Db, config: Config, batchId: string
     .select('id', 'account_id', 'mode', 'test', 'reference', 'channel', 'electronic', 'options', db.raw(`to_char(send_at, 'YYYY-MM-DD') AS send_at`));
   if (after) query.andWhere('id', '>', after);
   const rows = (await query) as Parameters<typeof mailingStart>[1][];
-  return rows.map((row) => ({ ...mailingStart(config, row), batchId }));
+  const created = await mailingsCreated(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => {
+    const start = mailingStart(config, row);
+    const event = created.get(row.id);
+    return { ...start, input: { ...start.input, ...(event && { created: event }) }, batchId };
+  });
 }
 
 /**

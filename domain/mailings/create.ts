@@ -18,7 +18,7 @@ import { newMailingElectronic } from './electronic-request.js';
 import { fallbackHoldOf } from './pricing.js';
 import { assertSenderVerified } from '../developers/sender-identity.js';
 import { mailingEventKey } from '../webhooks/event-types.js';
-import { webhookEventStatement, withEventSql } from '../webhooks/events.js';
+import { recordMailingEvents, webhookEventStatement, withEventSql, type NewEvent } from '../webhooks/events.js';
 
 /** What a mailing's workflow is started with, at creation or when the reconciler resumes it. */
 export function mailingWorkflowInput(
@@ -52,6 +52,19 @@ function createdMailing(row: MailingRow): Mailing {
   return toMailing(row, [{ step: 0, status: 'paid', at: row.created_at }], [], false);
 }
 
+/** A new mailing's `mailing.created`: to the endpoints declared by its creation. */
+function createdEvent(row: MailingRow): NewEvent & { mailing: Mailing } {
+  return {
+    eventKey: mailingEventKey(row.id, 'mailing.created', 0),
+    type: 'mailing.created',
+    accountId: row.account_id,
+    livemode: !row.test,
+    created: row.created_at.toISOString(),
+    mailing: createdMailing(row),
+    endpointsCreatedBy: row.created_at.toISOString(),
+  };
+}
+
 /**
  * The mailing, its first step and its `mailing.created` with the event's deliveries, in one
  * statement: the event recording's (domain/webhooks/events.ts), with the mailing's writes added.
@@ -63,16 +76,9 @@ function createdMailing(row: MailingRow): Mailing {
  * as a workflow starts with it: the mailing as recorded and the deliveries to start.
  */
 async function insertMailing(runner: Db | Tx, row: NewMailingRow, bounded: boolean): Promise<MailingCreated> {
-  const mailing = createdMailing(row);
-  const event = webhookEventStatement({
-    eventKey: mailingEventKey(row.id, 'mailing.created', 0),
-    type: 'mailing.created',
-    accountId: row.account_id,
-    livemode: !row.test,
-    created: row.created_at.toISOString(),
-    mailing,
-    endpointsCreatedBy: row.created_at.toISOString(),
-  });
+  const created = createdEvent(row);
+  const { mailing } = created;
+  const event = webhookEventStatement(created);
   const values = [...event.parameters, ...NEW_MAILING_COLUMNS.map((column) => newMailingValue(row, column))];
   const rows = await preparedQuery<{ id: string; endpoint_id: string }>(
     runner,
@@ -260,7 +266,9 @@ export function mailingRow(
 
 /**
  * The mailings of a batch, in the transaction that records (and pays for) the batch: the mailings,
- * their first events, their records and own PDFs, a few statements for any number of rows.
+ * their first steps, their records, own PDFs and `mailing.created` with its deliveries (as a
+ * single mailing's, so that the batch starts each workflow with its event: domain/batches/batches.ts),
+ * a few statements for any number of rows.
  */
 export async function recordBatchMailings(trx: Tx, mailings: { row: NewMailingRow; ownPdf?: PreparedOwnPdf }[]): Promise<void> {
   const CHUNK = 500;
@@ -269,6 +277,10 @@ export async function recordBatchMailings(trx: Tx, mailings: { row: NewMailingRo
     await trx('shipments').insert(part.map(({ row }) => ({ ...row, warnings: JSON.stringify(row.warnings), updated_at: row.created_at })));
     await trx('mailing_records').insert(part.map(({ row }) => ({ shipment_id: row.id, outcome: 'recorded' })));
     await trx('shipment_events').insert(part.map(({ row }) => ({ shipment_id: row.id, step: 0, status: 'paid', at: row.created_at })));
+    await recordMailingEvents(
+      trx,
+      part.map(({ row }) => createdEvent(row)),
+    );
     await storeOwnPdfs(
       trx,
       part.flatMap(({ row, ownPdf }) => (ownPdf ? [{ shipmentId: row.id, stored: ownPdf.stored }] : [])),

@@ -2,7 +2,8 @@ import { preparedQuery, type Db, type Tx } from '../../db/knex.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import type { Deps } from '../deps.js';
 import type { Mailing } from '../mailings/mailing.js';
-import { OPT_IN_EVENT_TYPES, type DeliveryTarget, type EventType } from './event-types.js';
+import type { MailingCreated } from '../mailings/workflow-input.js';
+import { mailingEventKey, OPT_IN_EVENT_TYPES, type DeliveryTarget, type EventType } from './event-types.js';
 import { randomUUID } from 'node:crypto';
 import { findWebhookEndpoint } from './endpoints.js';
 import { WebhookEndpointError } from './endpoint-error.js';
@@ -40,13 +41,27 @@ function uuidFrom(text: string): string {
 }
 
 /**
- * A delivery's id, derived in SQL as uuidFrom derives it from `<event id>/<endpoint id>`: the same
- * event and endpoint always give the same delivery id, whichever build recorded it first
+ * A delivery's id, derived in SQL as uuidFrom derives it from `<event id>/<endpoint id>` (the
+ * event's id is `eventId`, an SQL expression; the endpoint is `t`): the same event and endpoint
+ * always give the same delivery id, whichever build or statement recorded it first
  * (test/e2e/webhooks.test.ts checks the two against each other).
  */
-const DERIVED_DELIVERY_ID = `(SELECT (substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-5' || substr(h, 14, 3) || '-'
+const derivedDeliveryId = (eventId: string): string => `(SELECT (substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-5' || substr(h, 14, 3) || '-'
   || to_hex((('x' || substr(h, 17, 1))::bit(4)::int & 3) | 8) || substr(h, 18, 3) || '-' || substr(h, 21, 12))::uuid
-  FROM (SELECT encode(sha256(convert_to($1::uuid::text || '/' || t.id::text, 'UTF8')), 'hex') AS h) AS digest)`;
+  FROM (SELECT encode(sha256(convert_to(${eventId}::text || '/' || t.id::text, 'UTF8')), 'hex') AS h) AS digest)`;
+
+/**
+ * The endpoints an event goes to (`targets`): of its account ($2) and environment ($5), neither
+ * disabled nor deleted; one endpoint ($8) whatever its filter (a ping); an opt-in type ($4, $9 true)
+ * only to endpoints that name it; any other to those that name it or name none; only endpoints
+ * declared by $10 when given (mailing.created).
+ */
+const TARGETS_CTE = `targets AS (
+    SELECT t.id FROM webhook_endpoints t
+    WHERE t.account_id = $2 AND t.env = CASE WHEN $5 THEN 'live' ELSE 'test' END AND t.disabled_at IS NULL AND t.deleted_at IS NULL
+      AND CASE WHEN $8::uuid IS NOT NULL THEN t.id = $8::uuid WHEN $9 THEN $4 = ANY(t.events) ELSE cardinality(t.events) = 0 OR $4 = ANY(t.events) END
+      AND ($10::timestamptz IS NULL OR t.created_at <= $10::timestamptz)
+  )`;
 
 /**
  * The event (body per SPEC.md "Request received"), the endpoints that receive it and one pending
@@ -61,15 +76,10 @@ const EVENT_CTES = `recorded_event AS (
     INSERT INTO webhook_events (id, account_id, shipment_id, type, livemode, payload, created_at)
     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING
   ),
-  targets AS (
-    SELECT t.id FROM webhook_endpoints t
-    WHERE t.account_id = $2 AND t.env = CASE WHEN $5 THEN 'live' ELSE 'test' END AND t.disabled_at IS NULL AND t.deleted_at IS NULL
-      AND CASE WHEN $8::uuid IS NOT NULL THEN t.id = $8::uuid WHEN $9 THEN $4 = ANY(t.events) ELSE cardinality(t.events) = 0 OR $4 = ANY(t.events) END
-      AND ($10::timestamptz IS NULL OR t.created_at <= $10::timestamptz)
-  ),
+  ${TARGETS_CTE},
   started AS (
     INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status)
-    SELECT ${DERIVED_DELIVERY_ID}, $1, t.id, $2, 'pending' FROM targets t
+    SELECT ${derivedDeliveryId('$1::uuid')}, $1, t.id, $2, 'pending' FROM targets t
     ON CONFLICT (id) DO UPDATE SET id = EXCLUDED.id WHERE webhook_deliveries.status = 'pending'
     RETURNING id, endpoint_id
   )`;
@@ -103,6 +113,91 @@ export function withEventSql(ctes: string): string {
 export async function recordWebhookEvent(db: Db | Tx, event: NewEvent): Promise<DeliveryTarget[]> {
   const statement = webhookEventStatement(event);
   return statement.deliveries(await preparedQuery<{ id: string; endpoint_id: string }>(db, 'record-event', RECORD_EVENT_SQL, statement.parameters));
+}
+
+/**
+ * RECORD_EVENT_SQL for many events at once, of one type, account, environment, creation time and
+ * endpoint filter: $1, $3 and $6 are arrays (the events' ids, mailings and payloads), the other
+ * parameters are EVENT_CTES's. The same rows, with the same ids, as recorded one by one.
+ */
+const RECORD_EVENTS_SQL = `WITH recorded_events AS (
+    INSERT INTO webhook_events (id, account_id, shipment_id, type, livemode, payload, created_at)
+    SELECT e.id, $2, e.shipment_id, $4, $5, e.payload, $7 FROM unnest($1::uuid[], $3::uuid[], $6::jsonb[]) AS e(id, shipment_id, payload)
+    ON CONFLICT (id) DO NOTHING
+    RETURNING id
+  ),
+  ${TARGETS_CTE}
+  INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status)
+  SELECT ${derivedDeliveryId('e.id')}, e.id, t.id, $2, 'pending' FROM recorded_events e CROSS JOIN targets t
+  ON CONFLICT (id) DO NOTHING`;
+
+/** The parameters of EVENT_CTES that events recorded together share (all but the id, mailing and payload). */
+const SHARED_PARAMETERS = [1, 3, 4, 6, 7, 8, 9];
+
+/**
+ * Records events that differ only by their mailing (a batch's `mailing.created`, in the
+ * transaction that records the batch) and their pending deliveries, in one statement: what
+ * recordWebhookEvent would record for each. The deliveries are read back when the mailings'
+ * workflows start (mailingsCreated).
+ */
+export async function recordMailingEvents(trx: Tx, events: NewEvent[]): Promise<void> {
+  const statements = events.map(webhookEventStatement);
+  const first = statements[0]?.parameters;
+  if (!first) return;
+  for (const { parameters } of statements)
+    if (SHARED_PARAMETERS.some((i) => String(parameters[i]) !== String(first[i])))
+      throw new Error('events recorded together share their type, account, environment, time and endpoint filter');
+  const column = (i: number): unknown[] => statements.map(({ parameters }) => parameters[i]);
+  await preparedQuery(
+    trx,
+    'record-events',
+    RECORD_EVENTS_SQL,
+    first.map((value, i) => ([0, 2, 5].includes(i) ? column(i) : value)),
+  );
+}
+
+/** The id of a mailing's `mailing.created` (as webhookEventStatement derives it from the event's key). */
+export function mailingCreatedEventId(mailingId: string): string {
+  return uuidFrom(`event/${mailingEventKey(mailingId, 'mailing.created', 0)}`);
+}
+
+/**
+ * The `mailing.created` already recorded for these mailings (a batch's, see recordMailingEvents),
+ * as a workflow starts with it: the mailing as announced and its deliveries still pending. A
+ * mailing whose event is not recorded is absent (its workflow records the event itself).
+ */
+export async function mailingsCreated(db: Db | Tx, mailingIds: string[]): Promise<Map<string, MailingCreated>> {
+  const rows = await preparedQuery<{
+    shipment_id: string;
+    event_id: string;
+    account_id: string;
+    mailing: Mailing;
+    deliveries: { id: string; endpoint_id: string }[];
+  }>(
+    db,
+    'mailings-created',
+    `SELECT e.shipment_id, e.id AS event_id, e.account_id, e.payload #> '{data,mailing}' AS mailing,
+            COALESCE(json_agg(json_build_object('id', d.id, 'endpoint_id', d.endpoint_id) ORDER BY d.endpoint_id) FILTER (WHERE d.id IS NOT NULL), '[]') AS deliveries
+       FROM webhook_events e LEFT JOIN webhook_deliveries d ON d.event_id = e.id AND d.status = 'pending'
+      WHERE e.id = ANY($1::uuid[])
+      GROUP BY e.id`,
+    [mailingIds.map(mailingCreatedEventId)],
+  );
+  return new Map(
+    rows.map((row) => [
+      row.shipment_id,
+      {
+        mailing: row.mailing,
+        deliveries: row.deliveries.map((d) => ({
+          deliveryId: d.id,
+          accountId: row.account_id,
+          endpointId: d.endpoint_id,
+          eventId: row.event_id,
+          eventType: 'mailing.created',
+        })),
+      },
+    ]),
+  );
 }
 
 /** The event's row and filter as the parameters of EVENT_CTES. */

@@ -3,8 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { balanceOf, call, createAccount, eventually, startedMailingWorkflow, type TestAccount } from '../support/api.js';
 import { stack } from '../support/stack.js';
 import { recipient, sender } from '../support/fixtures.js';
-import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { WebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver.js';
 import { createWebhookEndpoint } from '../../domain/webhooks/endpoints.js';
+import { mailingCreatedEventId, recordWebhookEvent } from '../../domain/webhooks/events.js';
+import type { MailingWorkflowInput } from '../../domain/mailings/workflow-input.js';
 import { MAX_BATCH_ROWS } from '../../api/schemas/batches.js';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -231,6 +233,70 @@ describe('mailing batches', function () {
       const deliveries = await db('webhook_deliveries').where({ event_id: completed[0]!.body.id }).select('endpoint_id');
       expect(deliveries.map((d) => d.endpoint_id)).to.deep.equal([chosen.id]);
       expect(deliveries.map((d) => d.endpoint_id)).to.not.include(everything.id);
+    });
+
+    it("records each mailing's mailing.created with the batch, and starts each workflow with it: delivered once, without a local activity", async () => {
+      const owner = await createAccount({ balanceCents: 0 });
+      const { db, config } = stack();
+      const everything = await createWebhookEndpoint(db, config, { accountId: owner.id, url: receiver.url + '?all', env: 'test', events: [] });
+      await createWebhookEndpoint(db, config, { accountId: owner.id, url: receiver.url + '?batch-only', env: 'test', events: ['mailing_batch.completed'] });
+      await createWebhookEndpoint(db, config, { accountId: owner.id, url: receiver.url + '?live', env: 'live', events: [] });
+      const res = await post(owner.testKey, batchBody(3));
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      // Declared after the batch's creation: hears nothing of its mailings' creation.
+      await createWebhookEndpoint(db, config, { accountId: owner.id, url: receiver.url + '?later', env: 'test', events: [] });
+      const ids = (await mailingsOf(owner.id)).map((m) => m.id as string).sort();
+      expect(ids).to.have.length(3);
+
+      // Committed with the batch: one event per mailing, one pending delivery each, to the test endpoint that takes every event.
+      const events = await db('webhook_events').whereIn('shipment_id', ids).andWhere({ type: 'mailing.created' }).select('id', 'shipment_id', 'payload');
+      expect(events.map((e) => e.shipment_id).sort()).to.deep.equal(ids);
+      for (const event of events) expect(event.id).to.equal(mailingCreatedEventId(event.shipment_id));
+      const deliveries = await db('webhook_deliveries').where({ account_id: owner.id }).select('id', 'event_id', 'endpoint_id');
+      expect(deliveries).to.have.length(3);
+      expect(new Set(deliveries.map((d) => d.endpoint_id))).to.deep.equal(new Set([everything.id]));
+
+      // Each workflow started with its event: the first task schedules the first attempt at once.
+      const ofBatch = (got: ReceivedWebhook[]) => got.filter((w) => w.body.type === 'mailing.created' && ids.includes(w.body.data.mailing.id));
+      const received = ofBatch(await receiver.until((got) => ofBatch(got).length >= 3));
+      for (const id of ids) {
+        const history = await (await startedMailingWorkflow(id)).fetchHistory();
+        const [payload] = history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads!;
+        const input = JSON.parse(Buffer.from(payload!.data!).toString()) as MailingWorkflowInput;
+        const delivery = deliveries.find((d) => d.event_id === mailingCreatedEventId(id))!;
+        expect(input.created!.deliveries).to.deep.equal([
+          { deliveryId: delivery.id, accountId: owner.id, endpointId: everything.id, eventId: delivery.event_id, eventType: 'mailing.created' },
+        ]);
+        const { body: shown } = await call('GET', `/v1/mailings/${id}`, { key: owner.testKey });
+        const { document: _letter, ...withoutLetter } = shown as Record<string, unknown>;
+        expect(input.created!.mailing).to.deep.equal(withoutLetter);
+        const firstTask = history.events!.slice(0, history.events!.findIndex((e) => e.workflowTaskCompletedEventAttributes) + 3);
+        expect(
+          firstTask.filter((e) => e.markerRecordedEventAttributes),
+          'no local activity',
+        ).to.have.length(0);
+        // Received once, as recorded.
+        const heard = received.filter((w) => w.body.data.mailing.id === id);
+        expect(heard, id).to.have.length(1);
+        expect(heard[0]!.body.id).to.equal(delivery.event_id);
+        expect(heard[0]!.headers['service-delivery']).to.equal(delivery.id);
+      }
+      // Nothing more comes: each mailing.created once, through the recorded delivery only.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(ofBatch(receiver.received)).to.have.length(3);
+      // The event recorded again one by one (a resumed workflow does): the same ids, nothing new.
+      const again = await recordWebhookEvent(db, {
+        eventKey: `${ids[0]}/mailing.created/0`,
+        type: 'mailing.created',
+        accountId: owner.id,
+        livemode: false,
+        created: new Date().toISOString(),
+        mailing: JSON.parse(JSON.stringify(events.find((e) => e.shipment_id === ids[0])!.payload.data.mailing)),
+        endpointsCreatedBy: res.body.createdAt,
+      });
+      expect(again, 'delivered already: none to start').to.deep.equal([]);
+      expect(await db('webhook_deliveries').where({ account_id: owner.id })).to.have.length(3);
+      expect(await db('webhook_events').whereIn('shipment_id', ids).andWhere({ type: 'mailing.created' })).to.have.length(3);
     });
   });
 });
