@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { Db } from '../db/knex.js';
 import type { Config } from '../lib/config.js';
 import type { Workflows } from '../domain/deps.js';
-import { batchIsFinal, batchMailingStarts, completeBatch, startBatchMailings } from '../domain/batches/batches.js';
+import { batchIsFinal, batchMailingStarts, completeBatch, startAllBatchMailings } from '../domain/batches/batches.js';
 import type { MailingStart } from '../domain/mailings/workflow-input.js';
 import type { DeliveryTarget } from '../domain/webhooks/event-types.js';
 
@@ -12,11 +12,16 @@ export function batchActivities(db: Db, config: Config, workflows: Workflows | u
     /** The next chunk of a batch's mailings to start, after the last one started (by id): batches started before BATCH_STARTS_PATCH. */
     batchMailingStarts: (batchId: string, after: string | null, limit: number): Promise<MailingStart[]> =>
       batchMailingStarts(db, config, batchId, after, limit),
-    /** Starts the workflows of the next chunk of a batch's mailings; how many, and the last one's id. */
-    startBatchMailings: (batchId: string, after: string | null, limit: number): Promise<{ started: number; last: string | null }> => {
+    /**
+     * Starts the workflows of every mailing of the batch after `after` (by id), `chunkSize` read at
+     * a time; how many. A heartbeat per start carries the id through which all are started, where
+     * a retry (a worker lost) resumes.
+     */
+    startAllBatchMailings: (batchId: string, after: string | null, chunkSize: number): Promise<number> => {
       if (!workflows) throw new Error('this worker has no Temporal client to start a batch of mailings');
-      // A heartbeat per start: a worker lost mid-chunk is noticed in seconds (the workflow's heartbeat timeout).
-      return startBatchMailings(db, config, workflows.mailings, batchId, after, limit, () => Context.current().heartbeat());
+      const context = Context.current();
+      const resumeFrom = (context.info.heartbeatDetails as string | null | undefined) ?? after;
+      return startAllBatchMailings(db, config, workflows.mailings, batchId, resumeFrom, chunkSize, (startedThrough) => context.heartbeat(startedThrough));
     },
     /** Whether every mailing of the batch is final. */
     batchIsFinal: (batchId: string): Promise<boolean> => batchIsFinal(db, batchId),

@@ -119,32 +119,50 @@ export async function batchMailingStarts(db: Db, config: Config, batchId: string
 }
 
 /**
- * Workflows started at once by a batch's chunk. The dev server's starts slowed down past a few
- * at once (temporal/mailings.ts); a batch's chunk is one process's only work at that moment.
+ * Workflows a batch starts at once. The dev server's starts slowed down past a few at once
+ * (temporal/mailings.ts): 32 at once started a batch's mailings slower than 16, and 8 no faster.
  */
 export const BATCH_STARTS_AT_ONCE = 16;
 
 /**
- * Starts the workflows of a batch's next `limit` mailings after `after` (by id), side by side, each
- * under its own id (already started is done: a retried chunk starts none twice), `onStarted` told
- * after each; how many, and the last one's id (null when there were none). The batch workflow's own history then holds one activity per
- * chunk, not two events per mailing, and the starts do not queue behind the batch's history.
+ * Starts the workflows of every mailing of a batch after `after` (by id), in order, `chunkSize`
+ * read at a time (the next chunk read while one starts) and BATCH_STARTS_AT_ONCE started at once,
+ * each under its own id (already started is done). `onProgress` hears, after each start, the id
+ * through which every mailing is started: a retry resumes there. Returns how many it started.
+ * The batch workflow asks for this once (one activity), so its starts never wait for its own
+ * workflow tasks, which queue behind the first tasks of the mailings it has just started.
  */
-export async function startBatchMailings(
+export async function startAllBatchMailings(
   db: Db,
   config: Config,
   mailings: MailingPort,
   batchId: string,
   after: string | null,
-  limit: number,
-  onStarted: () => void = () => undefined,
-): Promise<{ started: number; last: string | null }> {
-  const starts = await batchMailingStarts(db, config, batchId, after, limit);
-  await mapBounded(starts, BATCH_STARTS_AT_ONCE, async (start) => {
-    await mailings.startOnce(start);
-    onStarted();
-  });
-  return { started: starts.length, last: starts.at(-1)?.input.shipmentId ?? null };
+  chunkSize: number,
+  onProgress: (startedThrough: string | null) => void = () => undefined,
+): Promise<number> {
+  let startedThrough = after;
+  let started = 0;
+  const read = (from: string | null): Promise<MailingStart[]> => {
+    const reading = batchMailingStarts(db, config, batchId, from, chunkSize);
+    // Read ahead: a start that fails first leaves this read unawaited.
+    reading.catch(() => undefined);
+    return reading;
+  };
+  let next = read(after);
+  for (;;) {
+    const chunk = await next;
+    if (chunk.length === 0) return started;
+    const last = chunk.at(-1)!.input.shipmentId;
+    next = chunk.length < chunkSize ? Promise.resolve([]) : read(last);
+    await mapBounded(chunk, BATCH_STARTS_AT_ONCE, async (start) => {
+      await mailings.startOnce(start);
+      onProgress(startedThrough);
+    });
+    started += chunk.length;
+    startedThrough = last;
+    onProgress(startedThrough);
+  }
 }
 
 /**

@@ -416,7 +416,7 @@ describe('mailing batches: a worker killed mid-batch', function () {
     const res = await call('POST', '/v1/mailing-batches', { baseUrl: api.url, key: owner.liveKey, body: batchBody(ROWS, { sendAt }) });
     expect(res.status, JSON.stringify(res.body).slice(0, 500)).to.equal(201);
     const { client } = stack().temporal;
-    // Killed as soon as the first mailing's workflow exists (the batch starts them by id, a chunk at a time).
+    // Killed as soon as the first mailing's workflow exists (the batch starts them by id, in one activity that a new worker retries from its last heartbeat).
     const firstId = (await mailingsOf(owner.id)).map((s) => s.id).sort()[0]!;
     const exists = (id: string): Promise<boolean> =>
       client.workflow

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { Context } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import type { BatchWorkflowInput } from '../../domain/batches/workflow-input.js';
@@ -11,10 +12,10 @@ const HOUR = 3600_000;
 
 /**
  * The batch workflow alone, on the time-skipping server with mocked activities: it starts its
- * mailings chunk by chunk, one activity per chunk (which starts each mailing's own workflow, as
- * startBatchMailings does), continues as new every few chunks and every few counts, and completes
- * the batch once when every mailing is final. Batches started before BATCH_STARTS_PATCH (children)
- * are replayed from recorded histories (test/e2e/replay.test.ts).
+ * mailings in one activity (which starts each mailing's own workflow, as startAllBatchMailings
+ * does, and resumes from its last heartbeat when retried), continues as new every few counts, and
+ * completes the batch once when every mailing is final. Batches started before BATCH_STARTS_PATCH
+ * (children) are replayed from recorded histories (test/e2e/replay.test.ts).
  */
 describe('the batch workflow (mocked activities, time-skipping server)', function () {
   this.timeout(60_000);
@@ -36,32 +37,44 @@ describe('the batch workflow (mocked activities, time-skipping server)', functio
     return found;
   }
 
-  /** The mocked startBatchMailings: the chunk after `after` of `sorted`, each started once on `taskQueue` (already started is done). */
-  function chunkStarter(sorted: MailingWorkflowInput[], taskQueue: () => string, asked: (string | null)[], already: string[] = []) {
-    return async (_batchId: string, after: string | null, limit: number): Promise<{ started: number; last: string | null }> => {
-      asked.push(after);
-      const chunk = sorted.filter((input) => after === null || input.shipmentId > after).slice(0, limit);
-      for (const input of chunk) {
+  /**
+   * The mocked startAllBatchMailings: every mailing of `sorted` after `after` (or after the last
+   * attempt's heartbeat), each started once on `taskQueue` (already started is done), a heartbeat
+   * after each start naming it; `stopAfter` starts: the attempt fails (its worker lost).
+   */
+  function allStarter(sorted: MailingWorkflowInput[], taskQueue: () => string, asked: unknown[][], already: string[] = [], stopAfter = Infinity) {
+    return async (_batchId: string, after: string | null, chunkSize: number): Promise<number> => {
+      const resumeFrom = (Context.current().info.heartbeatDetails as string | null | undefined) ?? after;
+      asked.push([after, chunkSize, resumeFrom]);
+      let started = 0;
+      for (const input of sorted.filter((i) => resumeFrom === null || i.shipmentId > resumeFrom)) {
+        if (started === stopAfter) {
+          // Long enough for the heartbeat to reach the server before the loss.
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          throw new Error('worker lost mid-batch');
+        }
         try {
           await bench.env.client.workflow.start('mailing', { ...mailingStartOptions({ input, reference: 'ref' }), taskQueue: taskQueue() });
         } catch (error) {
           if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
           already.push(input.shipmentId);
         }
+        started += 1;
+        Context.current().heartbeat(input.shipmentId);
       }
-      return { started: chunk.length, last: chunk.at(-1)?.shipmentId ?? null };
+      return started;
     };
   }
 
-  it('starts 10 mailings by chunks of 3, two chunks a run, then counts until all are final, continued as new throughout', async () => {
+  it('starts 10 mailings in one activity, then counts until all are final, continued as new every two counts', async () => {
     const doubles = Array.from({ length: 10 }, () => new MailingDouble(mailingInput('simple', true)));
     const sorted = doubles.map((d) => d.input).sort((a, b) => (a.shipmentId < b.shipmentId ? -1 : 1));
-    const asked: (string | null)[] = [];
+    const asked: unknown[][] = [];
     let queue = '';
     let counts = 0;
     let completed = 0;
     bench.batch = {
-      startBatchMailings: chunkStarter(sorted, () => queue, asked),
+      startAllBatchMailings: allStarter(sorted, () => queue, asked),
       async batchIsFinal() {
         counts += 1;
         return counts >= 5;
@@ -79,7 +92,6 @@ describe('the batch workflow (mocked activities, time-skipping server)', functio
       pollMs: HOUR,
       webhookRetryDelaysMs: [1000],
       chunkSize: 3,
-      chunksPerRun: 2,
       countsPerRun: 2,
     };
     await bench.runMany(doubles, async (taskQueue) => {
@@ -87,14 +99,15 @@ describe('the batch workflow (mocked activities, time-skipping server)', functio
       const handle = await bench.env.client.workflow.start(mailingBatch, { taskQueue, workflowId: batchWorkflowId(batchId), args: [input] });
       // The hour between counts is skipped.
       await bench.env.skipping(() => handle.result());
-      // Chunks asked after the last one started: 3 + 3 (run 1), 3 + 1 (run 2, the last chunk is short).
-      expect(asked).to.deep.equal([null, sorted[2]!.shipmentId, sorted[5]!.shipmentId, sorted[8]!.shipmentId]);
+      // Asked once, from the first mailing, to read 3 at a time.
+      expect(asked).to.deep.equal([[null, 3, null]]);
       const history = await runs(handle, handle.firstExecutionRunId);
       const scheduled = (events: temporal.api.history.v1.IHistoryEvent[], name: string) =>
         events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === name).length;
-      // Run 1 and 2 start the mailings, one activity per chunk; runs 3, 4 and 5 count (2, 2, then the 5th count is final).
-      expect(history.map((events) => scheduled(events, 'startBatchMailings'))).to.deep.equal([2, 2, 0, 0, 0]);
-      // No mailing is the batch's child any more, and the runs that start mailings carry the patch's marker.
+      // Run 1 starts every mailing and counts twice; runs 2 and 3 count (2, then the 5th count is final).
+      expect(history.map((events) => scheduled(events, 'startAllBatchMailings'))).to.deep.equal([1, 0, 0]);
+      expect(history.map((events) => scheduled(events, 'batchIsFinal'))).to.deep.equal([2, 2, 1]);
+      // No mailing is the batch's child, and the run that starts them carries the patch's marker.
       expect(history.flat().filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)).to.have.length(0);
       const patchOf = (e: temporal.api.history.v1.IHistoryEvent): string | undefined => {
         // The SDK's core records { id, deprecated } as JSON under "patch-data".
@@ -103,12 +116,11 @@ describe('the batch workflow (mocked activities, time-skipping server)', functio
           ? (JSON.parse(Buffer.from(data).toString()) as { id: string }).id
           : undefined;
       };
-      const patchMarkers = history.map((events) => events.filter((e) => patchOf(e) === BATCH_STARTS_PATCH).length);
-      expect(patchMarkers).to.deep.equal([1, 1, 0, 0, 0]);
+      expect(history.map((events) => events.filter((e) => patchOf(e) === BATCH_STARTS_PATCH).length)).to.deep.equal([1, 0, 0]);
       expect(history.slice(0, -1).every((events) => events.at(-1)!.workflowExecutionContinuedAsNewEventAttributes)).to.equal(true);
       expect(counts).to.equal(5);
       expect(completed).to.equal(1);
-      // Each mailing ran under its own workflow id, once, and names its batch in its details.
+      // Each mailing ran under its own workflow id, once.
       for (const double of doubles) {
         const mailing = await bench.env.client.workflow.getHandle(mailingWorkflowId(double.input.shipmentId)).describe();
         expect(mailing.parentExecution).to.equal(undefined);
@@ -121,23 +133,18 @@ describe('the batch workflow (mocked activities, time-skipping server)', functio
     });
   });
 
-  it('a chunk whose activity failed after some starts is asked again from the same mailing, none started twice', async () => {
+  it('an attempt lost after some starts is retried from its last heartbeat, none started twice', async () => {
     const doubles = Array.from({ length: 4 }, () => new MailingDouble(mailingInput('simple', true)));
     const sorted = doubles.map((d) => d.input).sort((a, b) => (a.shipmentId < b.shipmentId ? -1 : 1));
-    const asked: (string | null)[] = [];
+    const asked: unknown[][] = [];
     const already: string[] = [];
     let queue = '';
-    const starter = chunkStarter(sorted, () => queue, asked, already);
     let attempts = 0;
     bench.batch = {
-      async startBatchMailings(batchId: string, after: string | null, limit: number) {
+      startAllBatchMailings(batchId: string, after: string | null, chunkSize: number) {
         attempts += 1;
         // The first attempt starts the first two mailings, then its worker is lost.
-        if (attempts === 1) {
-          await starter(batchId, after, 2);
-          throw new Error('worker lost mid-chunk');
-        }
-        return starter(batchId, after, limit);
+        return allStarter(sorted, () => queue, asked, already, attempts === 1 ? 2 : Infinity)(batchId, after, chunkSize);
       },
       batchIsFinal: async () => true,
       completeBatch: async () => [],
@@ -148,9 +155,12 @@ describe('the batch workflow (mocked activities, time-skipping server)', functio
       const accountId = doubles[0]!.input.accountId;
       const input: BatchWorkflowInput = { batchId, accountId, test: true, pollMs: HOUR, webhookRetryDelaysMs: [1000], chunkSize: 10 };
       await bench.env.skipping(() => bench.env.client.workflow.execute(mailingBatch, { taskQueue, workflowId: batchWorkflowId(batchId), args: [input] }));
-      // Asked again from the same place; the two started before the loss were found started, not started again.
-      expect(asked).to.deep.equal([null, null]);
-      expect(already).to.deep.equal(sorted.slice(0, 2).map((i) => i.shipmentId));
+      // The retry is given the last heartbeat of the lost attempt and resumes after it: nothing started twice.
+      expect(asked).to.deep.equal([
+        [null, 10, null],
+        [null, 10, sorted[1]!.shipmentId],
+      ]);
+      expect(already).to.deep.equal([]);
       for (const double of doubles) {
         const mailing = await bench.env.client.workflow.getHandle(mailingWorkflowId(double.input.shipmentId)).describe();
         expect(mailing.status.name).to.be.oneOf(['RUNNING', 'COMPLETED']);

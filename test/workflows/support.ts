@@ -49,7 +49,7 @@ export interface ProviderScript {
 }
 
 /** The activities of the batch workflow (workflows/batch.ts). */
-export type BatchActivities = Pick<Activities, 'startBatchMailings' | 'batchIsFinal' | 'completeBatch'>;
+export type BatchActivities = Pick<Activities, 'startAllBatchMailings' | 'batchIsFinal' | 'completeBatch'>;
 
 /** Webhook attempts made by the doubles, by delivery id, with their attempt numbers (first attempts: 1). */
 export const webhookAttempts = new Map<string, number[]>();
@@ -359,7 +359,7 @@ export class WorkflowTestBench {
         return (this.batch[name] as (...a: unknown[]) => unknown)(...args);
       };
     const batchActivities = {
-      startBatchMailings: batchCall('startBatchMailings'),
+      startAllBatchMailings: batchCall('startAllBatchMailings'),
       batchIsFinal: batchCall('batchIsFinal'),
       completeBatch: batchCall('completeBatch'),
     };
