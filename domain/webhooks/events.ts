@@ -131,8 +131,8 @@ const RECORD_EVENTS_SQL = `WITH recorded_events AS (
   SELECT ${derivedDeliveryId('e.id')}, e.id, t.id, $2, 'pending' FROM recorded_events e CROSS JOIN targets t
   ON CONFLICT (id) DO NOTHING`;
 
-/** The parameters of EVENT_CTES that events recorded together share (all but the id, mailing and payload). */
-const SHARED_PARAMETERS = [1, 3, 4, 6, 7, 8, 9];
+/** The parameters of EVENT_CTES that differ between events recorded together (their id, mailing and payload); they share the others. */
+const PER_EVENT_PARAMETERS = [0, 2, 5];
 
 /**
  * Records events that differ only by their mailing (a batch's `mailing.created`, in the
@@ -144,15 +144,15 @@ export async function recordMailingEvents(trx: Tx, events: NewEvent[]): Promise<
   const statements = events.map(webhookEventStatement);
   const first = statements[0]?.parameters;
   if (!first) return;
+  const shared = (i: number): boolean => !PER_EVENT_PARAMETERS.includes(i);
   for (const { parameters } of statements)
-    if (SHARED_PARAMETERS.some((i) => String(parameters[i]) !== String(first[i])))
+    if (parameters.some((value, i) => shared(i) && String(value) !== String(first[i])))
       throw new Error('events recorded together share their type, account, environment, time and endpoint filter');
-  const column = (i: number): unknown[] => statements.map(({ parameters }) => parameters[i]);
   await preparedQuery(
     trx,
     'record-events',
     RECORD_EVENTS_SQL,
-    first.map((value, i) => ([0, 2, 5].includes(i) ? column(i) : value)),
+    first.map((value, i) => (shared(i) ? value : statements.map(({ parameters }) => parameters[i]))),
   );
 }
 

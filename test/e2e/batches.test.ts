@@ -6,6 +6,7 @@ import { recipient, sender } from '../support/fixtures.js';
 import { WebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver.js';
 import { createWebhookEndpoint } from '../../domain/webhooks/endpoints.js';
 import { mailingCreatedEventId, recordWebhookEvent } from '../../domain/webhooks/events.js';
+import { mailingEventKey } from '../../domain/webhooks/event-types.js';
 import type { MailingWorkflowInput } from '../../domain/mailings/workflow-input.js';
 import { MAX_BATCH_ROWS } from '../../api/schemas/batches.js';
 import type { ChildProcess } from 'node:child_process';
@@ -286,7 +287,7 @@ describe('mailing batches', function () {
       expect(ofBatch(receiver.received)).to.have.length(3);
       // The event recorded again one by one (a resumed workflow does): the same ids, nothing new.
       const again = await recordWebhookEvent(db, {
-        eventKey: `${ids[0]}/mailing.created/0`,
+        eventKey: mailingEventKey(ids[0]!, 'mailing.created', 0),
         type: 'mailing.created',
         accountId: owner.id,
         livemode: false,
