@@ -11,6 +11,7 @@ import { mailingEventKey, type DeliveryTarget } from '../../domain/webhooks/even
 import type { NewEvent } from '../../domain/webhooks/events.js';
 import { deliveriesQueue, ELECTRONIC_REJECTED, FILING_REJECTED, NO_NEWS, printingQueue, trackingQueue } from '../../workflows/contract.js';
 import { startTimeSkipping, type TimeSkippingEnv } from '../support/time-skipping-server.js';
+import { startDevServerEnv } from '../support/dev-server-env.js';
 
 /**
  * The mailing workflow alone (as temporalio/samples-typescript tests its workflows): the real
@@ -293,6 +294,9 @@ function mailingOf(args: unknown[]): string {
  */
 export class WorkflowTestBench {
   env!: TimeSkippingEnv;
+  /** `dev`: a real Temporal server instead, for a path the test server gets wrong (test/support/dev-server-env.ts). */
+  constructor(private readonly server: 'time-skipping' | 'dev' = 'time-skipping') {}
+
   readonly taskQueue = 'workflow-tests';
   private connection!: NativeConnection;
   private readonly doubles = new Map<string, MailingDouble>();
@@ -308,7 +312,10 @@ export class WorkflowTestBench {
       if (!(error instanceof IllegalStateError)) throw error;
     }
     const workflowsPath = fileURLToPath(new URL('../../workflows/index.js', import.meta.url));
-    const [env, bundle] = await Promise.all([startTimeSkipping(), bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') })]);
+    const [env, bundle] = await Promise.all([
+      this.server === 'dev' ? startDevServerEnv() : startTimeSkipping(),
+      bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') }),
+    ]);
     this.env = env;
     this.connection = await NativeConnection.connect({ address: env.address });
     const activities = this.dispatcher();
