@@ -14,6 +14,8 @@ import {
   releaseFilingClaim,
   type Announced,
   type EndOfPaidMailing,
+  type MoveWithEvent,
+  type ProofWithEvent,
   type StepRecord,
 } from '../domain/mailings/projection.js';
 import { findMailing, type Mailing } from '../domain/mailings/mailing.js';
@@ -90,6 +92,18 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
     return browsers.print(proofHtml(mailing, kind, PROOF_LABELS[kind], STATUS_LABELS, document));
   }
 
+  /**
+   * Prints a proof (the operator's own document when it has one: deposit proof, AR scan; else
+   * ours), makes it available and records its event, with the mailing that now lists it.
+   */
+  async function publish(mailingId: string, { kind, event }: ProofWithEvent): Promise<Announced> {
+    const { operator: name, mode } = await operatorReference(db, mailingId);
+    const theirs = name && mode ? await operatorNamed(name).proof(mailingId, mode, kind) : undefined;
+    const announced = await recordProof(db, mailingId, kind, theirs ?? (await printOurProof(mailingId, kind)), event);
+    if (!announced) throw missing(mailingId);
+    return announced;
+  }
+
   async function snapshot(mailingId: string): Promise<Mailing> {
     const found = await findMailing(db, mailingId, false);
     if (!found) throw missing(mailingId);
@@ -135,6 +149,20 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
     async recordMove(record: StepRecord, event: Omit<NewEvent, 'mailing'>): Promise<Announced> {
       const recorded = await recordMove(db, record, event);
       if (!recorded) throw missing(record.shipmentId);
+      return recorded;
+    },
+
+    /**
+     * Several moves reported together (the operator's one report), in one call: each as recordMove,
+     * in order, so each event carries the mailing as of its step. A retry records nothing twice.
+     */
+    async recordMoves(moves: MoveWithEvent[]): Promise<Announced[]> {
+      const recorded: Announced[] = [];
+      for (const { record, event } of moves) {
+        const announced = await recordMove(db, record, event);
+        if (!announced) throw missing(record.shipmentId);
+        recorded.push(announced);
+      }
       return recorded;
     },
 
@@ -222,13 +250,16 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
      * `mailing.proof_available`, with the mailing that now lists it: the workflow only starts the
      * deliveries (no local activity after the printing).
      */
-    async publishProof(mailingId: string, kind: ProofKind, event: Omit<NewEvent, 'mailing'>): Promise<Announced> {
-      // The operator's own document when it has one (deposit proof, AR scan), else ours.
-      const { operator: name, mode } = await operatorReference(db, mailingId);
-      const theirs = name && mode ? await operatorNamed(name).proof(mailingId, mode, kind) : undefined;
-      const announced = await recordProof(db, mailingId, kind, theirs ?? (await printOurProof(mailingId, kind)), event);
-      if (!announced) throw missing(mailingId);
-      return announced;
+    publishProof: (mailingId: string, kind: ProofKind, event: Omit<NewEvent, 'mailing'>): Promise<Announced> => publish(mailingId, { kind, event }),
+
+    /**
+     * The proofs of several moves reported together, in one call: each as publishProof, in order
+     * (a retry prints again only those not stored yet: recordProof keeps the first).
+     */
+    async publishProofs(mailingId: string, proofs: ProofWithEvent[]): Promise<Announced[]> {
+      const published: Announced[] = [];
+      for (const proof of proofs) published.push(await publish(mailingId, proof));
+      return published;
     },
   };
 }

@@ -37,6 +37,18 @@ export interface StepRecord {
   hold?: 'refund' | 'charge';
 }
 
+/** One of several moves reported together: the step and the event that announces it (recorded in order, see recordMove). */
+export interface MoveWithEvent {
+  record: StepRecord;
+  event: Omit<NewEvent, 'mailing'>;
+}
+
+/** A proof to print and announce: its kind and its `mailing.proof_available`. */
+export interface ProofWithEvent {
+  kind: ProofKind;
+  event: Omit<NewEvent, 'mailing'>;
+}
+
 /**
  * A move in one statement: the event's CTEs ($1–$10, domain/webhooks/events.ts), then the step
  * ($11 mailing, $12 step, $13 status, $14 time), written once; `step` only ever grows.

@@ -142,7 +142,7 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
     });
   });
 
-  it('live ar: several statuses reported at once are moved one by one, each with its event, and the status shown once per batch', async () => {
+  it('live ar: several statuses reported at once are recorded together, each with its event, their proofs after them, and the status shown once per batch', async () => {
     // The operator's first news is already "delivered", then the signed AR.
     const double = new MailingDouble(mailingInput('ar', false), { reports: (current) => (current === 'delivered' ? 'ar_signed' : 'delivered') });
     await bench.run(double, async (queue) => {
@@ -153,15 +153,40 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
         'mailing.created',
         'mailing.printed',
         'mailing.posted',
-        'mailing.proof_available:filing',
         'mailing.in_transit',
         'mailing.delivered',
+        'mailing.proof_available:filing',
         'mailing.ar_signed',
         'mailing.proof_available:delivery',
       ]);
+      // The three moves of one report in one local activity; its one proof by the proofs' activity.
+      expect(double.calls.filter((c) => c.startsWith('recordMoves') || c.startsWith('publishProofs'))).to.deep.equal(['recordMoves:3', 'publishProofs:1']);
       // printed, then the batch posted…delivered once, then ar_signed.
       expect(await statusUpserts(handle)).to.equal(3);
       expect(await shownStatus(handle)).to.equal('ar_signed');
+    });
+  });
+
+  it('live ar: reported signed at once, its four moves are one local activity and both proofs one activity', async () => {
+    const double = new MailingDouble(mailingInput('ar', false), { reports: () => 'ar_signed' });
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      expect(((await handle.result()) as Mailing).status).to.equal('ar_signed');
+      expect(types(double)).to.deep.equal([
+        'mailing.created',
+        'mailing.printed',
+        'mailing.posted',
+        'mailing.in_transit',
+        'mailing.delivered',
+        'mailing.ar_signed',
+        'mailing.proof_available:filing',
+        'mailing.proof_available:delivery',
+      ]);
+      expect(double.calls.filter((c) => c.startsWith('recordMoves') || c.startsWith('publishProofs'))).to.deep.equal(['recordMoves:4', 'publishProofs:2']);
+      const { events } = await handle.fetchHistory();
+      const scheduled = events!.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
+      expect(scheduled).to.deep.equal(['fileWithOperator', 'checkOperatorStatus', 'publishProofs']);
+      expect(await statusUpserts(handle)).to.equal(2);
     });
   });
 

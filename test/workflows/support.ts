@@ -3,7 +3,7 @@ import { ApplicationFailure, IllegalStateError } from '@temporalio/common';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { Activities } from '../../activities/index.js';
 import type { AttemptResult } from '../../activities/webhooks.js';
-import type { EndOfPaidMailing, StepRecord } from '../../domain/mailings/projection.js';
+import type { EndOfPaidMailing, MoveWithEvent, ProofWithEvent, StepRecord } from '../../domain/mailings/projection.js';
 import type { Mailing } from '../../domain/mailings/mailing.js';
 import { isAhead, lastStep, PATHS, type Mode, type ProofKind, type MailingStatus } from '../../domain/mailings/states.js';
 import type { MailingWorkflowInput } from '../../domain/mailings/workflow-input.js';
@@ -27,8 +27,10 @@ export type MailingActivities = Pick<
   | 'abandonShipment'
   | 'shipmentSnapshot'
   | 'recordMove'
+  | 'recordMoves'
   | 'createWebhookDeliveries'
   | 'publishProof'
+  | 'publishProofs'
   | 'fileWithOperator'
   | 'checkOperatorStatus'
   | 'cancelShipment'
@@ -152,7 +154,7 @@ export class MailingDouble {
 
   activities(): MailingActivities {
     const track = (name: string): void => void this.calls.push(name);
-    return {
+    const activities: MailingActivities = {
       committedShipment: async () => {
         track('committedShipment');
         if (this.recordDelay-- > 0) throw ApplicationFailure.retryable('not committed yet', 'shipment_not_committed');
@@ -191,6 +193,19 @@ export class MailingDouble {
         track(`publishProof:${kind}`);
         this.proofs.push(kind);
         return { shipment: this.snapshot(), deliveries: this.deliveriesOf(event) };
+      },
+      // As the real ones: the single calls in order (each tracked as itself).
+      recordMoves: async (moves: MoveWithEvent[]) => {
+        track(`recordMoves:${moves.length}`);
+        const recorded = [];
+        for (const { record, event } of moves) recorded.push(await activities.recordMove(record, event));
+        return recorded;
+      },
+      publishProofs: async (mailingId: string, proofs: ProofWithEvent[]) => {
+        track(`publishProofs:${proofs.length}`);
+        const published = [];
+        for (const { kind, event } of proofs) published.push(await activities.publishProof(mailingId, kind, event));
+        return published;
       },
       fileWithOperator: async () => {
         track('fileWithOperator');
@@ -260,6 +275,7 @@ export class MailingDouble {
         return { shipment: this.snapshot(), deliveries: this.deliveriesOf(event) };
       },
     };
+    return activities;
   }
 }
 
@@ -283,8 +299,10 @@ export const mailingInput = (mode: Mode, test: boolean, extra: Partial<MailingWo
 
 /** The mailing an activity call is about, from its first argument. */
 function mailingOf(args: unknown[]): string {
-  const first = args[0] as string | { shipmentId?: string; mailing?: { id: string } } | undefined;
+  const first = args[0] as string | { shipmentId?: string; mailing?: { id: string } } | MoveWithEvent[] | undefined;
   if (typeof first === 'string') return first;
+  // recordMoves: the moves of one mailing.
+  if (Array.isArray(first)) return first[0]?.record.shipmentId ?? '';
   return first?.shipmentId ?? first?.mailing?.id ?? '';
 }
 

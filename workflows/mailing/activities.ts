@@ -62,6 +62,14 @@ export const PRINTING: ActivityOptions = {
   },
 };
 export const printing = proxyActivities<Activities>(PRINTING);
+// The proofs of several moves at once (two at most on a paper path): twice a proof's time.
+export const PROOFS_TOGETHER: ActivityOptions = {
+  startToCloseTimeout: '40s',
+  retry: { initialInterval: '1s', maximumInterval: '1m' },
+  get taskQueue() {
+    return ownQueue(printingQueue);
+  },
+};
 
 // Filing is retried for as long as the operator does not confirm: the mailing stays `paid`. It
 // prints the letter first: printing's queue.

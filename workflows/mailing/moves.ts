@@ -1,15 +1,15 @@
-import { ParentClosePolicy, startChild, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ParentClosePolicy, patched, startChild, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Mailing } from '../../domain/mailings/mailing.js';
 import { ELECTRONIC_LAST_STEP, FALLBACK_ENDS, lastStepOf, proofOfMove, type MailingStatus } from '../../domain/mailings/states.js';
-import type { StepRecord } from '../../domain/mailings/projection.js';
+import type { ProofWithEvent, StepRecord } from '../../domain/mailings/projection.js';
 import type { ElectronicProofKind } from '../../domain/mailings/electronic.js';
 import { mailingEventKey, type DeliveryTarget, type EventType } from '../../domain/webhooks/event-types.js';
 import { deliverySearchAttributes, deliverySummary, deliveryWorkflowId, MAILING_STATUS } from '../contract.js';
 import { answer, webhookDelivery } from '../webhook-delivery.js';
-import { creation, DELIVERING, delivering, electronicProofs, PRINTING, printing, projection, PROVIDER_PROOFS } from './activities.js';
+import { creation, DELIVERING, delivering, electronicProofs, PRINTING, printing, PROOFS_TOGETHER, projection, PROVIDER_PROOFS } from './activities.js';
 import type { AttemptResult } from '../../activities/webhooks.js';
-import type { MailingRun } from './run.js';
+import { MOVES_TOGETHER_PATCH, type MailingRun } from './run.js';
 
 type EventExtra = { proof?: { kind: string }; endpointsCreatedBy?: string; details?: { reason: string } };
 
@@ -145,6 +145,43 @@ export async function moveTo(
     run.latest = proved.shipment;
     startDeliveries(run, proved.deliveries);
   }
+}
+
+/**
+ * Moves along several steps at once (an operator's report, a sandbox advance): a paper mailing's
+ * steps are recorded by one local activity, each with its event as before, the search attribute
+ * set once to where they end, then their proofs printed by one activity; events keep their
+ * order among moves and among proofs (the proofs come after the moves: receivers read `step` and
+ * `status`, SPEC's webhooks). An electronic mailing's moves, which settle holds and start its
+ * fallback step by step, and histories from before the patch, go one move at a time.
+ */
+export async function moveAlong(run: MailingRun, moves: [MailingStatus, number][]): Promise<void> {
+  if (moves.length < 2 || run.electronic || !patched(MOVES_TOGETHER_PATCH)) {
+    for (const [i, [next, nextStep]] of moves.entries()) await moveTo(run, next, nextStep, i === moves.length - 1);
+    return;
+  }
+  const { shipmentId } = run.input;
+  const at = new Date().toISOString();
+  const recorded = await projection.recordMoves(
+    moves.map(([status, step]) => ({ record: { shipmentId, step, status, at }, event: eventOf(run, `mailing.${status}` as EventType, step) })),
+  );
+  const [status, step] = moves.at(-1)!;
+  run.latest = recorded.at(-1)!.shipment;
+  run.status = status;
+  run.step = step;
+  upsertSearchAttributes([{ key: MAILING_STATUS, value: status }]);
+  for (const { deliveries } of recorded) startDeliveries(run, deliveries);
+  const proofs = moves.flatMap(([status, step]): ProofWithEvent[] => {
+    const kind = proofOfMove(run.track, status, step);
+    return kind ? [{ kind, event: eventOf(run, 'mailing.proof_available', step, { proof: { kind } }) }] : [];
+  });
+  if (proofs.length === 0) return;
+  const proved = await printing.publishProofs.executeWithOptions({ ...PROOFS_TOGETHER, summary: `${proofs.map((p) => p.kind).join(' and ')} proofs` }, [
+    shipmentId,
+    proofs,
+  ]);
+  run.latest = proved.at(-1)!.shipment;
+  for (const { deliveries } of proved) startDeliveries(run, deliveries);
 }
 
 /**

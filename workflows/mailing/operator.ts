@@ -2,7 +2,7 @@ import { ActivityFailure, ApplicationFailure, CancellationScope, isCancellation,
 import { movesOn, type Mode, type MailingStatus } from '../../domain/mailings/states.js';
 import { FILING_REJECTED, TRACKING_SILENCE_LIMIT_MS, trackingQueue } from '../contract.js';
 import { FILING, filing, trackingPolls } from './activities.js';
-import { failPaid, moveTo } from './moves.js';
+import { failPaid, moveAlong, moveTo } from './moves.js';
 import { days, type MailingRun } from './run.js';
 import { returnedDigitally } from './returns.js';
 
@@ -49,8 +49,7 @@ export async function followOperator(run: MailingRun): Promise<void> {
         return;
       }
       // Along the mode's path; an electronic letter's paper fallback from step 4 (movesOn).
-      const moves = movesOn(run.track, run.status, reported);
-      for (const [i, [next, nextStep]] of moves.entries()) await moveTo(run, next, nextStep, i === moves.length - 1);
+      await moveAlong(run, movesOn(run.track, run.status, reported));
     });
   }
 }

@@ -7,6 +7,12 @@ import type { MailingWorkflowInput } from '../../domain/mailings/workflow-input.
 export const ELECTRONIC_CHANNEL_PATCH = 'electronic-channel';
 /** The patch of returns handled digitally (issue 55): a posted simple letter watched for its return; asked only by those letters. */
 export const DIGITAL_RETURNS_PATCH = 'digital-returns';
+/**
+ * The patch of moves reported together (issue 57, part 3): a paper letter's steps reached at once
+ * recorded by one local activity and their proofs printed by one activity; asked only when a report
+ * (or a sandbox advance) moves a paper mailing more than one step.
+ */
+export const MOVES_TOGETHER_PATCH = 'moves-together';
 
 /**
  * The state of one mailing's run, shared by its main path and its update handlers. Moves run one

@@ -1,8 +1,8 @@
 import { ApplicationFailure, setHandler, type CancellationScope } from '@temporalio/workflow';
-import { advanceRefusal, electronicAdvanceRefusal, type MoveRefusal, type TestAdvance } from '../../domain/mailings/states.js';
+import { advanceRefusal, electronicAdvanceRefusal, type MailingStatus, type MoveRefusal, type TestAdvance } from '../../domain/mailings/states.js';
 import { advanceUpdate, cancelUpdate, REFUSED_CONFLICT, REFUSED_INVALID } from '../contract.js';
 import { projection } from './activities.js';
-import { endedAs, moveTo } from './moves.js';
+import { endedAs, moveAlong, moveTo } from './moves.js';
 import type { MailingRun } from './run.js';
 import { awaitsReturn, returnedDigitally } from './returns.js';
 
@@ -36,9 +36,11 @@ export function handleUpdates(run: MailingRun, filingScope: CancellationScope): 
           // An end at the last step: the electronic path's (3) before any fallback, else the paper path's.
           await moveTo(run, request.status, run.last);
         } else {
-          // Several steps at once: the search attribute is set once, to where the batch ends.
+          // Several steps at once: the search attribute is set once, to where they end (moveAlong).
           const target = request.step ?? run.step + 1;
-          for (let s = run.step + 1; s <= target; s++) await moveTo(run, run.path[s]!, s, s === target);
+          const moves: [MailingStatus, number][] = [];
+          for (let s = run.step + 1; s <= target; s++) moves.push([run.path[s]!, s]);
+          await moveAlong(run, moves);
         }
         return run.latest;
       }),
