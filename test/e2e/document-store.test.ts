@@ -213,9 +213,10 @@ describe('documents and proofs in an S3-compatible object store (DOCUMENT_STORE=
       expect(created.status, created.text).to.equal(201);
       const id = created.body.id as string;
       const handle = await startedMailingWorkflow(id, stack().temporal.client, 60_000);
+      // publishProof, or publishProofs when the operator reported several steps at once.
       const retried = (described: Awaited<ReturnType<typeof handle.describe>>): boolean =>
-        (described.raw.pendingActivities ?? []).some((a) => a.activityType?.name === 'publishProof' && Number(a.attempt) >= 2);
-      expect(retried(await eventually(() => handle.describe(), retried, 180_000, 500)), 'publishProof failed and is retried').to.equal(true);
+        (described.raw.pendingActivities ?? []).some((a) => a.activityType?.name?.startsWith('publishProof') && Number(a.attempt) >= 2);
+      expect(retried(await eventually(() => handle.describe(), retried, 180_000, 500)), 'the proof printing failed and is retried').to.equal(true);
       expect(await db('shipment_proofs').where({ shipment_id: id }).first(), 'no proof row while the store is down').to.equal(undefined);
 
       weed = await startWeed(binary, dataDir, ports);

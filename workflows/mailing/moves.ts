@@ -161,9 +161,14 @@ export async function moveAlong(run: MailingRun, moves: [MailingStatus, number][
     return;
   }
   const { shipmentId } = run.input;
-  const at = new Date().toISOString();
+  const now = Date.now();
+  const at = new Date(now).toISOString();
+  // The events of one activation share its time: a millisecond apart, so that what lists them by
+  // time (the deliveries of the developer space, the events table) keeps their order: the moves', then the proofs'.
+  let order = 0;
+  const ordered = <E extends { created: string }>(event: E): E => ({ ...event, created: new Date(now + order++).toISOString() });
   const recorded = await projection.recordMoves(
-    moves.map(([status, step]) => ({ record: { shipmentId, step, status, at }, event: eventOf(run, `mailing.${status}` as EventType, step) })),
+    moves.map(([status, step]) => ({ record: { shipmentId, step, status, at }, event: ordered(eventOf(run, `mailing.${status}` as EventType, step)) })),
   );
   const [status, step] = moves.at(-1)!;
   run.latest = recorded.at(-1)!.shipment;
@@ -173,7 +178,7 @@ export async function moveAlong(run: MailingRun, moves: [MailingStatus, number][
   for (const { deliveries } of recorded) startDeliveries(run, deliveries);
   const proofs = moves.flatMap(([status, step]): ProofWithEvent[] => {
     const kind = proofOfMove(run.track, status, step);
-    return kind ? [{ kind, event: eventOf(run, 'mailing.proof_available', step, { proof: { kind } }) }] : [];
+    return kind ? [{ kind, event: ordered(eventOf(run, 'mailing.proof_available', step, { proof: { kind } })) }] : [];
   });
   if (proofs.length === 0) return;
   const proved = await printing.publishProofs.executeWithOptions({ ...PROOFS_TOGETHER, summary: `${proofs.map((p) => p.kind).join(' and ')} proofs` }, [
