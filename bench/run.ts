@@ -123,6 +123,15 @@ async function withStack(work: (deps: BenchDeps) => Promise<void>): Promise<void
   }
 }
 
+// Stopped by a signal (Ctrl-C, a timeout's SIGTERM): exiting runs the exit handlers that stop what
+// the bench started (PostgreSQL, Temporal, stripe-mock, the API and worker processes).
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+] as const)
+  process.once(signal, () => process.exit(code));
+
 main().catch((error) => {
   console.error(error);
   process.exit(1);

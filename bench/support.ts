@@ -185,6 +185,10 @@ export async function startProcess(script: string, env: Record<string, string>, 
   const apiFlags = script.endsWith(join('server', 'main.js')) ? API_NODE_FLAGS : [];
   const execArgv = [...apiFlags, '--expose-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
   const child = fork(script, [], { env: { ...process.env, ...env }, execArgv, stdio: ['ignore', stdout ?? 'ignore', 'inherit', 'ipc'] });
+  // A bench that exits (a failure, or a signal: bench/run.ts) stops it too: its own shutdown closes its browser.
+  const stopOnExit = (): void => void child.kill('SIGTERM');
+  process.once('exit', stopOnExit);
+  child.once('exit', () => process.removeListener('exit', stopOnExit));
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {
