@@ -22,10 +22,11 @@ import { benchBatches } from './batches.js';
 import { connectTemporal } from '../temporal/connection.js';
 import { PartnerServer } from '../test/support/partner-server.js';
 import { countSteal } from './steal.js';
+import { benchTemporalShapes } from './temporal-shapes.js';
 
 /**
  * `npm run bench` (or one part: `npm run bench -- search|pdf|settle|front-door|mailings|batches|lookups`, and
- * `npm run bench -- soak`, which a full run leaves out): in one run, on this machine, our code
+ * `npm run bench -- soak` and `-- temporal-shapes`, which a full run leaves out): in one run, on this machine, our code
  * against a baseline, every answer checked (a wrong answer fails its scenario). A full run writes
  * its figures, targets and verdicts at the top of docs/performance.md (bench/report.ts).
  * - search: lexical search latency over the whole catalogue (target p99 < 1 ms);
@@ -76,6 +77,8 @@ async function main(): Promise<void> {
   await part('partners', () =>
     only === 'partners' ? withStack((deps) => benchPartnerOutage(deps, mailingEnv(deps), report, Number(process.env.BENCH_PARTNER_RATE ?? 80))) : undefined,
   );
+  // What each kind of step costs Temporal's dev server (issue 57, part 3), alone: `npm run bench -- temporal-shapes`.
+  await part('temporal-shapes', () => (only === 'temporal-shapes' ? withStack((deps) => benchTemporalShapes(deps, report)) : undefined));
   await part('batches', () => withStack((deps) => benchBatches(deps, mailingEnv(deps), report)));
   await part('lookups', () => withStack(async (deps) => console.log((await benchLookups(deps)).join('\n'))));
   await part('soak', () => withStack((deps) => benchSoak(deps, report)));
