@@ -202,12 +202,14 @@ async function liveThroughput(deps: BenchDeps, env: Record<string, string>): Pro
   await topUp(deps.db, account.id, 10_000_000, 'bench');
   const { key } = await createApiKey(deps.db, account.id, 'live', SCOPES);
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const allSigned = async (ids: string[]): Promise<void> => {
-    for (;;) {
-      const done = await deps.db('shipments').whereIn('id', ids).andWhere({ status: 'ar_signed' }).count({ n: '*' });
-      if (Number(done[0]!.n) === ids.length) return;
-      await sleep(50);
-    }
+  // A mailing is done when its workflow has completed: its status reads ar_signed in PostgreSQL
+  // before its last steps (the proofs, the last upsert), which a window closed at that status left
+  // to the next measure (the bare round's, run right after).
+  const allCompleted = async (client: Client, ids: string[]): Promise<void> => {
+    await Promise.all(ids.map((id) => client.workflow.getHandle(mailingWorkflowId(id)).result()));
+    const signed = await deps.db('shipments').whereIn('id', ids).andWhere({ status: 'ar_signed' }).count({ n: '*' });
+    if (Number(signed[0]!.n) !== ids.length)
+      throw new ScenarioFailed(`${ids.length - Number(signed[0]!.n)} of ${ids.length} live AR mailings did not end ar_signed`);
   };
   // What the live rounds leave in PostgreSQL (tables, indexes, TOAST: the proofs), for docs/deploy.md's sizing.
   const databaseBytes = async (): Promise<number> =>
@@ -245,9 +247,9 @@ async function liveThroughput(deps: BenchDeps, env: Record<string, string>): Pro
       // Warm-up: bundling, the browser's pages, the caches; and the parts of one mailing for the
       // baseline, one made once warm: the very first may start its workflow before its record (the
       // API's connection to Temporal not ready yet) and take the longer path of such mailings.
-      await allSigned([await post()]);
+      await allCompleted(client, [await post()]);
       const warm = await Promise.all(Array.from({ length: 8 }, post));
-      await allSigned(warm);
+      await allCompleted(client, warm);
       const bare = await bareWorkflows(inNamespace, mailingWorkflowId(warm.at(-1)!), bareBundle);
       try {
         if (!parts) {
@@ -263,14 +265,14 @@ async function liveThroughput(deps: BenchDeps, env: Record<string, string>): Pro
         }
         // Both sides warm (the JIT, the SDK's caches, the workflows' isolates) before they are
         // measured: the bare side sped up round after round without it (11 -> 14 -> 18 /s in one run).
-        await allSigned(await Promise.all(Array.from({ length: WARM_MAILINGS }, post)));
+        await allCompleted(client, await Promise.all(Array.from({ length: WARM_MAILINGS }, post)));
         await bare.round(WARM_MAILINGS);
         if (!measured) return;
         const snapshot = () => cpuSnapshot(process.pid, cpuGroups(api.pid!, worker.pid!));
         const bytesBefore = await databaseBytes();
         const started = performance.now();
         const liveBefore = snapshot();
-        await allSigned(await Promise.all(Array.from({ length: LIVE_MAILINGS }, post)));
+        await allCompleted(client, await Promise.all(Array.from({ length: LIVE_MAILINGS }, post)));
         lives.push(LIVE_MAILINGS / ((performance.now() - started) / 1000));
         liveCpu.add(cpuBetween(liveBefore, snapshot()), LIVE_MAILINGS);
         grown += (await databaseBytes()) - bytesBefore;
