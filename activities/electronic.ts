@@ -9,6 +9,7 @@ import type { LetterDocument } from '../domain/letters/render.js';
 import type { NewEvent } from '../domain/webhooks/events.js';
 import { ELECTRONIC_REJECTED, NO_NEWS } from '../workflows/contract.js';
 import type { BrowserPool } from './pdf/browser.js';
+import { whileHeartbeating } from './heartbeats.js';
 import { pdfPageCount, printLetter } from './pdf.js';
 import { ProviderPendingError, ProviderRejectedError, ProviderUnavailableError, type ElectronicProvider } from './lre/electronic-provider.js';
 
@@ -33,47 +34,51 @@ export function electronicActivities(db: Db, provider: ElectronicProvider, brows
     return pdf;
   };
 
+  /** The body of sendElectronicLetter (see there): printed, claimed, sent once. */
+  const sendLetter = async (mailingId: string): Promise<'sent' | 'canceled'> => {
+    const letter = await electronicLetterOf(db, mailingId);
+    if (!letter) throw missing(mailingId);
+    // The sandbox stays local: a test mailing never reaches a provider, whatever LRE_PROVIDER says.
+    if (letter.test) throw ApplicationFailure.nonRetryable('a test mailing is never sent to an electronic provider', ELECTRONIC_REJECTED);
+    const accountId = ((await db('shipments').where({ id: mailingId }).first('account_id')) as { account_id: string }).account_id;
+    // The sender whose identity the provider verified (creation refused the letter otherwise).
+    const sender = await recordedSenderOf(db, accountId, provider.name);
+    if (!sender)
+      throw ApplicationFailure.nonRetryable(
+        'the account has no sender identity or no billing profile: the electronic letter has no sender to name',
+        ELECTRONIC_REJECTED,
+      );
+    // The customer's own PDF is sent as it is (no address sheet: there is no envelope); other letters are printed.
+    const ownPdf = await findOwnPdf(db, mailingId);
+    const pdf = ownPdf ? new Uint8Array(ownPdf.pdf) : await letterPdf(letter.layout);
+    // The claim: from here a cancellation is refused (the row decides, as for a postal filing).
+    if (!(await claimFiling(db, mailingId))) return 'canceled';
+    try {
+      const news = await provider.send({ mailingId, sender, recipient: letter.recipient, pdf, subject: letter.subject });
+      await rememberProviderReference(db, mailingId, news.providerReference);
+      return 'sent';
+    } catch (error) {
+      // Certainly not sent: the mailing stays cancelable while the sending is retried.
+      if (error instanceof ProviderRejectedError || error instanceof ProviderUnavailableError) await releaseFilingClaim(db, mailingId);
+      if (error instanceof ProviderRejectedError)
+        throw ApplicationFailure.nonRetryable(`the electronic provider refuses the letter: ${error.message}`, ELECTRONIC_REJECTED);
+      // Benign: nothing was sent, or the provider has it and has not deposited it yet; asked again.
+      if (error instanceof ProviderUnavailableError || error instanceof ProviderPendingError)
+        throw ApplicationFailure.create({ message: error.message, type: error.name, category: 'BENIGN' });
+      throw error;
+    }
+  };
+
   return {
     /**
      * Sends a live mailing's electronic letter, once: the provider looks for an earlier sending of
      * the mailing first (its id is the reference), so a retry after a lost answer, a worker killed
      * mid-call or a maintenance answer never makes two. Resolves with the provider's reference once
      * it holds the deposit; a refusal for good is ELECTRONIC_REJECTED (the mailing ends in error,
-     * refunded); anything else is retried on the sending schedule.
+     * refunded); anything else is retried on the sending schedule. It heartbeats while it lasts: a
+     * worker killed mid-call is noticed within the schedule's heartbeat timeout.
      */
-    async sendElectronicLetter(mailingId: string): Promise<'sent' | 'canceled'> {
-      const letter = await electronicLetterOf(db, mailingId);
-      if (!letter) throw missing(mailingId);
-      // The sandbox stays local: a test mailing never reaches a provider, whatever LRE_PROVIDER says.
-      if (letter.test) throw ApplicationFailure.nonRetryable('a test mailing is never sent to an electronic provider', ELECTRONIC_REJECTED);
-      const accountId = ((await db('shipments').where({ id: mailingId }).first('account_id')) as { account_id: string }).account_id;
-      // The sender whose identity the provider verified (creation refused the letter otherwise).
-      const sender = await recordedSenderOf(db, accountId, provider.name);
-      if (!sender)
-        throw ApplicationFailure.nonRetryable(
-          'the account has no sender identity or no billing profile: the electronic letter has no sender to name',
-          ELECTRONIC_REJECTED,
-        );
-      // The customer's own PDF is sent as it is (no address sheet: there is no envelope); other letters are printed.
-      const ownPdf = await findOwnPdf(db, mailingId);
-      const pdf = ownPdf ? new Uint8Array(ownPdf.pdf) : await letterPdf(letter.layout);
-      // The claim: from here a cancellation is refused (the row decides, as for a postal filing).
-      if (!(await claimFiling(db, mailingId))) return 'canceled';
-      try {
-        const news = await provider.send({ mailingId, sender, recipient: letter.recipient, pdf, subject: letter.subject });
-        await rememberProviderReference(db, mailingId, news.providerReference);
-        return 'sent';
-      } catch (error) {
-        // Certainly not sent: the mailing stays cancelable while the sending is retried.
-        if (error instanceof ProviderRejectedError || error instanceof ProviderUnavailableError) await releaseFilingClaim(db, mailingId);
-        if (error instanceof ProviderRejectedError)
-          throw ApplicationFailure.nonRetryable(`the electronic provider refuses the letter: ${error.message}`, ELECTRONIC_REJECTED);
-        // Benign: nothing was sent, or the provider has it and has not deposited it yet; asked again.
-        if (error instanceof ProviderUnavailableError || error instanceof ProviderPendingError)
-          throw ApplicationFailure.create({ message: error.message, type: error.name, category: 'BENIGN' });
-        throw error;
-      }
-    },
+    sendElectronicLetter: (mailingId: string): Promise<'sent' | 'canceled'> => whileHeartbeating(() => sendLetter(mailingId)),
 
     /**
      * Asks the provider once where a sent letter stands. Nothing new since `current` is a benign,

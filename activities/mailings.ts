@@ -29,6 +29,7 @@ import { proofHtml } from './pdf/proof-html.js';
 import { OwnPdfCompositionError, printOwnPdf } from './pdf/own-pdf.js';
 import { findOwnPdf, type StoredOwnPdf } from '../domain/mailings/own-pdf-store.js';
 import type { LetterDocument } from '../domain/letters/render.js';
+import { whileHeartbeating } from './heartbeats.js';
 
 /** The operators a worker can reach: the simulator always, Maileva when configured; `live` takes new letters. */
 export interface PostalOperators {
@@ -170,38 +171,40 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
      * Files the printed letter with the postal operator. No transaction spans the printing or the
      * operator call: the row decides, in one short statement, whether this attempt may send (the
      * claim) or a cancellation came first. A claim is released when the operator certainly
-     * refused, so a paid mailing stays cancelable while filing is retried.
+     * refused, so a paid mailing stays cancelable while filing is retried. It heartbeats while it
+     * lasts: a worker killed mid-call is noticed within the schedule's heartbeat timeout.
      */
-    async fileWithOperator(mailingId: string): Promise<'filed' | 'canceled'> {
-      const row = await filingCandidate(db, mailingId);
-      if (!row) throw missing(mailingId);
-      if (row.status === 'canceled') return 'canceled';
-      // The sandbox stays local: a test mailing never reaches an operator, whatever POSTAL_OPERATOR says.
-      if (row.test) throw ApplicationFailure.nonRetryable('a test mailing is never filed with a postal operator', FILING_REJECTED);
-      const operator = row.operator ? operatorNamed(row.operator) : operators.live;
-      // The customer's own PDF is what is posted (after our address sheet): it is not laid out again.
-      const ownPdf = await findOwnPdf(db, mailingId);
-      const pdf = ownPdf ? await composedOwnPdf(ownPdf, row) : await printLayout(row.layout);
-      if (!(await claimFiling(db, mailingId, operator.name))) return 'canceled';
-      try {
-        const { mode, trackingNumber, title, sender, recipient, options } = row;
-        await operator.file({ shipmentId: mailingId, mode, trackingNumber, pdf, title, sender, recipient, options });
-      } catch (error) {
-        const notTaken = error instanceof OperatorUnavailableError || error instanceof OperatorRejectedError;
-        if (notTaken) await releaseFilingClaim(db, mailingId);
-        if (error instanceof OperatorRejectedError)
-          throw ApplicationFailure.nonRetryable(`the postal operator refuses the letter: ${error.message}`, FILING_REJECTED);
-        // Benign: the operator has the letter and has not accepted it yet; asked again on the filing schedule.
-        if (error instanceof OperatorPendingError) {
-          counters.filingRetry('pending');
-          throw ApplicationFailure.create({ message: error.message, type: OPERATOR_PENDING, category: 'BENIGN' });
+    fileWithOperator: (mailingId: string): Promise<'filed' | 'canceled'> =>
+      whileHeartbeating(async () => {
+        const row = await filingCandidate(db, mailingId);
+        if (!row) throw missing(mailingId);
+        if (row.status === 'canceled') return 'canceled';
+        // The sandbox stays local: a test mailing never reaches an operator, whatever POSTAL_OPERATOR says.
+        if (row.test) throw ApplicationFailure.nonRetryable('a test mailing is never filed with a postal operator', FILING_REJECTED);
+        const operator = row.operator ? operatorNamed(row.operator) : operators.live;
+        // The customer's own PDF is what is posted (after our address sheet): it is not laid out again.
+        const ownPdf = await findOwnPdf(db, mailingId);
+        const pdf = ownPdf ? await composedOwnPdf(ownPdf, row) : await printLayout(row.layout);
+        if (!(await claimFiling(db, mailingId, operator.name))) return 'canceled';
+        try {
+          const { mode, trackingNumber, title, sender, recipient, options } = row;
+          await operator.file({ shipmentId: mailingId, mode, trackingNumber, pdf, title, sender, recipient, options });
+        } catch (error) {
+          const notTaken = error instanceof OperatorUnavailableError || error instanceof OperatorRejectedError;
+          if (notTaken) await releaseFilingClaim(db, mailingId);
+          if (error instanceof OperatorRejectedError)
+            throw ApplicationFailure.nonRetryable(`the postal operator refuses the letter: ${error.message}`, FILING_REJECTED);
+          // Benign: the operator has the letter and has not accepted it yet; asked again on the filing schedule.
+          if (error instanceof OperatorPendingError) {
+            counters.filingRetry('pending');
+            throw ApplicationFailure.create({ message: error.message, type: OPERATOR_PENDING, category: 'BENIGN' });
+          }
+          counters.filingRetry(error instanceof OperatorUnavailableError ? 'unavailable' : 'error');
+          counters.operatorError(operator.name, 'file');
+          throw error;
         }
-        counters.filingRetry(error instanceof OperatorUnavailableError ? 'unavailable' : 'error');
-        counters.operatorError(operator.name, 'file');
-        throw error;
-      }
-      return 'filed';
-    },
+        return 'filed';
+      }),
 
     /**
      * Asks the operator once for news of a filed letter. Nothing new is a benign, retryable

@@ -433,8 +433,8 @@ describe('Maileva as the postal operator (POSTAL_OPERATOR=maileva, against the s
   });
 
   it('a worker killed while a letter is being filed: the next one finds the sending, submits once', async function () {
-    // The killed worker's attempts are retried once their start-to-close timeout (1 min) has passed:
-    // one letter held at each step, so that one kill (and one minute) covers both.
+    // The killed worker's attempts stop heartbeating: they are retried once the 20 s heartbeat
+    // timeout has passed (not the attempt's minute). One letter held at each step, one kill for both.
     this.timeout(240_000);
     const held: { step: 'documents' | 'submit'; id: string; release(): void }[] = [];
     for (const step of ['documents', 'submit'] as const) {

@@ -12,7 +12,8 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
  *
  * Faults: `maintenanceNext` answers that many calls with `{"status":"maintenance"}`, `failNext`
  * with a 502, `faultRate` a share of calls with either (half each), `dropNextMailAnswer` takes
- * the next mail and then drops the connection before answering.
+ * the next mail and then drops the connection before answering, `holdNextMail()` takes the next
+ * mail and holds its answer until released (for a test that kills the caller meanwhile).
  */
 
 export const AR24_TOKEN = 'stand-in-token-0f3c';
@@ -60,9 +61,10 @@ export class Ar24StandIn {
   /** A share of calls (0 to 1) answered with maintenance or a 502, half each. */
   faultRate = 0;
   dropNextMailAnswer = false;
+  private mailHold: { reached: () => void; released: Promise<void> } | undefined;
   /** Shifts the stand-in's clock: a date our client sends then looks stale to it. */
   clockOffsetMs = 0;
-  /** Each call as `METHOD /path`, and what it answered (`ok`, a slug, `maintenance`, `502`, `dropped`). */
+  /** Each call as `METHOD /path`, and what it answered (`ok`, a slug, `maintenance`, `502`, `dropped`, `held`). */
   calls: { route: string; answer: string }[] = [];
   readonly users = new Map<number, StandInUser>();
   readonly mails = new Map<number, StandInMail>();
@@ -79,7 +81,21 @@ export class Ar24StandIn {
     this.failNext = 0;
     this.faultRate = 0;
     this.dropNextMailAnswer = false;
+    this.mailHold = undefined;
     this.clockOffsetMs = 0;
+  }
+
+  /**
+   * The next `POST /mail/` is done (the mail taken) but its answer held: `reached` resolves when it
+   * arrives, `release()` drops its connection unanswered.
+   */
+  holdNextMail(): { reached: Promise<void>; release(): void } {
+    let reached!: () => void;
+    let release!: () => void;
+    const arrived = new Promise<void>((resolve) => (reached = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.mailHold = { reached, released };
+    return { reached: arrived, release };
   }
 
   /** The mails AR24 holds with this reference (our mailing id). */
@@ -242,6 +258,14 @@ export class Ar24StandIn {
       if (this.dropNextMailAnswer) {
         this.dropNextMailAnswer = false;
         record('dropped');
+        return void req.socket.destroy();
+      }
+      const hold = this.mailHold;
+      if (hold) {
+        this.mailHold = undefined;
+        hold.reached();
+        await hold.released;
+        record('held');
         return void req.socket.destroy();
       }
       return success(this.mailView(mail));

@@ -72,9 +72,11 @@ export const PROOFS_TOGETHER: ActivityOptions = {
 };
 
 // Filing is retried for as long as the operator does not confirm: the mailing stays `paid`. It
-// prints the letter first: printing's queue.
+// prints the letter first: printing's queue. The attempt heartbeats (activities/heartbeats.ts): a
+// worker killed mid-call is noticed in 20 s, not at the end of the attempt's minute.
 export const FILING: ActivityOptions = {
   startToCloseTimeout: '1m',
+  heartbeatTimeout: '20s',
   retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '10m' },
   get taskQueue() {
     return ownQueue(printingQueue);
@@ -100,8 +102,10 @@ export const delivering = proxyActivities<Activities>(DELIVERING);
 // Sending an electronic letter is retried for as long as the provider does not confirm (its
 // maintenance answer, a 5xx, a lost answer): the mailing stays `paid`, and the provider layer looks
 // for an earlier sending before each attempt (never two). It prints the letter first: printing's queue.
+// The attempt heartbeats, as filing's: a worker killed mid-call is noticed in 20 s, not 2 minutes.
 export const SENDING: ActivityOptions = {
   startToCloseTimeout: '2m',
+  heartbeatTimeout: '20s',
   retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '10m' },
   get taskQueue() {
     return ownQueue(printingQueue);
