@@ -62,16 +62,18 @@ KEY="$(sed -n 's/^ *Sandbox key *\(svc_test_[A-Za-z0-9_-]*\).*/\1/p' "$WORK/star
 [ -n "$BASE" ] && [ -n "$KEY" ] || { cat "$WORK/start.log" >&2; echo "no base URL or sandbox key in npm start's output" >&2; exit 1; }
 
 echo "== schemathesis $ST_VERSION against $BASE/v1/openapi.json"
-# too_slow: Hypothesis's own budget for making cases; the mailing request's alternatives (three
-# letters, an address or a SIRET) sometimes exceed it (POST /v1/mailing-quotes, 2026-11-26). It
-# says nothing of the API, and every check still runs on every case made.
+# too_slow and filter_too_much: Hypothesis's own budgets for making cases; the mailing request's
+# alternatives (three letters, an address or a SIRET) sometimes exceed them (too_slow: POST
+# /v1/mailing-quotes, 2026-11-26; filter_too_much: POST /v1/mailing-batches, whose rows are those
+# requests, in the fuzzing phase of 2026-12-08, once). They say nothing of the API, and every check
+# still runs on every case made.
 status=0
 SCHEMATHESIS_HOOKS=schemathesis_hooks PYTHONPATH=.ci "$VENV/bin/st" --config-file .ci/schemathesis.toml run "$BASE/v1/openapi.json" \
   -H "Authorization: Bearer $KEY" \
   --checks not_a_server_error,status_code_conformance,positive_data_acceptance,content_type_conformance,response_schema_conformance,unsupported_method,allow_header_conformance \
   --max-examples "${SCHEMATHESIS_EXAMPLES:-20}" \
   --generation-database none \
-  --suppress-health-check too_slow \
+  --suppress-health-check too_slow,filter_too_much \
   --no-color \
   --warnings off || status=$?
 if [ "$status" -ne 0 ]; then
