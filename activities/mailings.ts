@@ -14,6 +14,7 @@ import {
   releaseFilingClaim,
   type Announced,
   type EndOfPaidMailing,
+  type FiledWithNews,
   type MoveWithEvent,
   type ProofWithEvent,
   type StepRecord,
@@ -105,6 +106,36 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
     return announced;
   }
 
+  /** What the operator reports of a filed letter now, what it told along the way kept beside the mailing. */
+  async function operatorReport(operator: PostalOperator, mailingId: string, mode: Mode): Promise<MailingStatus> {
+    const news = await operator.trackingStatus(mailingId, mode).catch((error: unknown) => {
+      counters.operatorError(operator.name, 'tracking');
+      throw error;
+    });
+    const charged = await recordOperatorNews(db, mailingId, news);
+    if (charged && news.postageCents !== undefined && news.postageCents > charged.amountCents)
+      logger.warn(
+        { shipmentId: mailingId, postageCents: news.postageCents, chargedCents: charged.amountCents },
+        'the operator charges more for this letter than we did',
+      );
+    return news.status;
+  }
+
+  /**
+   * The first tracking question, asked by the filing that just succeeded (one activity fewer per
+   * mailing): the status reported past `printed`, or null. The letter is filed whatever this
+   * answers: a failed question is left to the tracking polls, never to a retry of the filing.
+   */
+  async function newsAfterFiling(operator: PostalOperator, mailingId: string, mode: Mode): Promise<MailingStatus | null> {
+    try {
+      const reported = await operatorReport(operator, mailingId, mode);
+      return isAhead(mode, reported, 'printed') ? reported : null;
+    } catch (error) {
+      logger.warn({ shipmentId: mailingId, err: error }, 'the first tracking question after filing failed: the polls ask again');
+      return null;
+    }
+  }
+
   async function snapshot(mailingId: string): Promise<Mailing> {
     const found = await findMailing(db, mailingId, false);
     if (!found) throw missing(mailingId);
@@ -174,8 +205,8 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
      * refused, so a paid mailing stays cancelable while filing is retried. It heartbeats while it
      * lasts: a worker killed mid-call is noticed within the schedule's heartbeat timeout.
      */
-    fileWithOperator: (mailingId: string): Promise<'filed' | 'canceled'> =>
-      whileHeartbeating(async () => {
+    fileWithOperator: (mailingId: string, options: { readNews?: boolean } = {}): Promise<'filed' | 'canceled' | FiledWithNews> =>
+      whileHeartbeating(async (): Promise<'filed' | 'canceled' | FiledWithNews> => {
         const row = await filingCandidate(db, mailingId);
         if (!row) throw missing(mailingId);
         if (row.status === 'canceled') return 'canceled';
@@ -203,7 +234,8 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
           counters.operatorError(operator.name, 'file');
           throw error;
         }
-        return 'filed';
+        if (!options.readNews) return 'filed';
+        return { filed: true, reported: await newsAfterFiling(operator, mailingId, row.mode) };
       }),
 
     /**
@@ -214,18 +246,7 @@ export function mailingActivities(db: Db, operators: PostalOperators, browsers: 
      */
     async checkOperatorStatus(mailingId: string, mode: Mode, current: MailingStatus, watching?: 'return'): Promise<MailingStatus> {
       const { operator: name } = await operatorReference(db, mailingId);
-      const operator = operatorNamed(name);
-      const news = await operator.trackingStatus(mailingId, mode).catch((error: unknown) => {
-        counters.operatorError(operator.name, 'tracking');
-        throw error;
-      });
-      const charged = await recordOperatorNews(db, mailingId, news);
-      if (charged && news.postageCents !== undefined && news.postageCents > charged.amountCents)
-        logger.warn(
-          { shipmentId: mailingId, postageCents: news.postageCents, chargedCents: charged.amountCents },
-          'the operator charges more for this letter than we did',
-        );
-      const reported = news.status;
+      const reported = await operatorReport(operatorNamed(name), mailingId, mode);
       // A posted simple letter whose returns are handled digitally (options.returnedMail): only its return is news.
       if (watching === 'return') {
         if (reported === 'returned') return reported;

@@ -193,6 +193,11 @@ const LIVE_ROUNDS = 3;
 /** Mailings (and bare workflows) of each round's warm-up, not counted. */
 const WARM_MAILINGS = 40;
 
+/** The live rounds alone (`npm run bench -- live`): a full run measures them within mailings. */
+export async function benchLiveMailings(deps: BenchDeps, report: Report): Promise<void> {
+  for (const figure of await liveThroughput(deps, mailingEnv(deps))) report.add({ part: 'live', ...figure });
+}
+
 /**
  * Live AR mailings taken to ar_signed by the worker with the operator's step delay at 0, per
  * second, against a bare workflow running as many activities, in the same run and concurrency.

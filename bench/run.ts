@@ -14,7 +14,7 @@ import { benchSoak } from './soak.js';
 import { benchLexicalSearch } from './search.js';
 import { benchPdf } from './pdf.js';
 import { benchSettle } from './settle.js';
-import { benchMailings, mailingEnv } from './mailings.js';
+import { benchLiveMailings, benchMailings, mailingEnv } from './mailings.js';
 import type { BenchDeps } from './deps.js';
 import { benchIntake, benchPartnerOutage } from './intake.js';
 import { benchLookups } from './lookups.js';
@@ -77,6 +77,8 @@ async function main(): Promise<void> {
   await part('partners', () =>
     only === 'partners' ? withStack((deps) => benchPartnerOutage(deps, mailingEnv(deps), report, Number(process.env.BENCH_PARTNER_RATE ?? 80))) : undefined,
   );
+  // The live AR rounds alone (a full run measures them within mailings): `npm run bench -- live`.
+  await part('live', () => (only === 'live' ? withStack((deps) => benchLiveMailings(deps, report)) : undefined));
   // What each kind of step costs Temporal's dev server (issue 57, part 3), alone: `npm run bench -- temporal-shapes`.
   await part('temporal-shapes', () => (only === 'temporal-shapes' ? withStack((deps) => benchTemporalShapes(deps, report)) : undefined));
   await part('batches', () => withStack((deps) => benchBatches(deps, mailingEnv(deps), report)));

@@ -52,7 +52,10 @@ export async function mailing(input: MailingWorkflowInput): Promise<Mailing | nu
   if (!input.test) {
     // An electronic letter goes to its provider (and, as a fallback, by post): ./mailing/electronic.ts.
     if (run.electronic) await electronicLetter(run, filingScope);
-    else if ((await fileLetter(run, filingScope)) === 'filed') await followOperator(run);
+    else {
+      const { outcome, tracking } = await fileLetter(run, filingScope);
+      if (outcome === 'filed') await followOperator(run, tracking);
+    }
     // A simple letter whose returns are handled digitally may still come back once posted (./mailing/returns.ts).
     if (awaitsReturn(run)) await awaitOperatorReturn(run);
   } else {

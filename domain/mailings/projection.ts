@@ -334,6 +334,16 @@ export async function recordOperatorNews(db: Db, mailingId: string, news: Operat
   return row && { amountCents: (row as { amount_cents: number }).amount_cents };
 }
 
+/**
+ * A filing asked for the operator's news as well (fileWithOperator's `readNews`): filed, and the
+ * status the operator reported right after, when it is past `printed` (null: nothing further yet,
+ * or the question failed; the tracking polls go on from `printed`).
+ */
+export interface FiledWithNews {
+  filed: true;
+  reported: MailingStatus | null;
+}
+
 /** Released when the operator certainly did not take the letter: a paid mailing stays cancelable while filing is retried. */
 export async function releaseFilingClaim(db: Db, mailingId: string): Promise<void> {
   await db('shipments').where({ id: mailingId, status: 'paid' }).update({ filing_claimed_at: null });

@@ -83,8 +83,8 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
       expect(double.calls).to.include('publishProof:filing');
       const events = (await handle.fetchHistory()).events!;
       const markers = events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
-      // The record with its event, then printed and posted (one recordMove each).
-      expect(markers).to.have.length(3);
+      // The record with its event, then printed and posted, which the filing heard, together (one recordMoves).
+      expect(markers).to.have.length(2);
       // The first workflow task: that one local activity, then the creation's first attempts scheduled.
       const firstTask = events.slice(0, events.findIndex((e) => e.workflowTaskCompletedEventAttributes) + 3);
       expect(firstTask.filter((e) => e.markerRecordedEventAttributes)).to.have.length(1);
@@ -159,15 +159,16 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
         'mailing.ar_signed',
         'mailing.proof_available:delivery',
       ]);
-      // The three moves of one report in one local activity; its one proof by the proofs' activity.
-      expect(double.calls.filter((c) => c.startsWith('recordMoves') || c.startsWith('publishProofs'))).to.deep.equal(['recordMoves:3', 'publishProofs:1']);
-      // printed, then the batch posted…delivered once, then ar_signed.
-      expect(await statusUpserts(handle)).to.equal(3);
+      // The filing heard "delivered": printed and the three moves of that report in one local
+      // activity, the filing proof by the proofs' activity; then ar_signed alone.
+      expect(double.calls.filter((c) => c.startsWith('recordMoves') || c.startsWith('publishProofs'))).to.deep.equal(['recordMoves:4', 'publishProofs:1']);
+      // printed…delivered once, then ar_signed.
+      expect(await statusUpserts(handle)).to.equal(2);
       expect(await shownStatus(handle)).to.equal('ar_signed');
     });
   });
 
-  it('live ar: reported signed at once, its four moves are one local activity and both proofs one activity', async () => {
+  it('live ar: reported signed by the filing itself: printed and its four moves are one local activity, both proofs one activity, no tracking question', async () => {
     const double = new MailingDouble(mailingInput('ar', false), { reports: () => 'ar_signed' });
     await bench.run(double, async (queue) => {
       const handle = await start(double, queue);
@@ -182,7 +183,48 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
         'mailing.proof_available:filing',
         'mailing.proof_available:delivery',
       ]);
-      expect(double.calls.filter((c) => c.startsWith('recordMoves') || c.startsWith('publishProofs'))).to.deep.equal(['recordMoves:4', 'publishProofs:2']);
+      expect(double.calls.filter((c) => c.startsWith('recordMoves') || c.startsWith('publishProofs'))).to.deep.equal(['recordMoves:5', 'publishProofs:2']);
+      const { events } = await handle.fetchHistory();
+      const scheduled = events!.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
+      expect(scheduled).to.deep.equal(['fileWithOperator', 'publishProofs']);
+      expect(await statusUpserts(handle)).to.equal(1);
+      expect(events!.filter((e) => e.workflowTaskCompletedEventAttributes)).to.have.length(3);
+    });
+  });
+
+  it('live: a filing that heard nothing past printed goes straight to the polls (no single question first)', async () => {
+    // Nothing at the filing; the first poll hears "posted", then the letter goes on step by step.
+    let polls = 0;
+    const double = new MailingDouble(mailingInput('simple', false, { operatorPollMs: 1_000 }), {
+      reports: (current) => (current === 'printed' ? (++polls > 1 ? 'posted' : undefined) : undefined),
+    });
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      expect(((await handle.result()) as Mailing).status).to.equal('posted');
+      expect(double.moves).to.deep.equal(['printed', 'posted']);
+      const { events } = await handle.fetchHistory();
+      const questions = events!.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'checkOperatorStatus');
+      // One poll schedule (its retries are not events), raced with the silence deadline's timer.
+      expect(questions).to.have.length(1);
+      expect(questions[0]!.activityTaskScheduledEventAttributes!.retryPolicy!.maximumAttempts ?? 0).to.equal(0);
+      expect(events!.filter((e) => e.timerStartedEventAttributes)).to.have.length(1);
+    });
+  });
+
+  it('live: a filing answered by an activity worker of before ("filed" alone) is followed as before: printed alone, then a single question first', async () => {
+    const double = new MailingDouble(mailingInput('ar', false), { reports: () => 'ar_signed', newsWithFiling: false });
+    await bench.run(double, async (queue) => {
+      const handle = await start(double, queue);
+      expect(((await handle.result()) as Mailing).status).to.equal('ar_signed');
+      expect(double.calls.filter((c) => c.startsWith('recordMove') || c.startsWith('publishProofs'))).to.deep.equal([
+        'recordMove:printed',
+        'recordMoves:4',
+        'recordMove:posted',
+        'recordMove:in_transit',
+        'recordMove:delivered',
+        'recordMove:ar_signed',
+        'publishProofs:2',
+      ]);
       const { events } = await handle.fetchHistory();
       const scheduled = events!.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
       expect(scheduled).to.deep.equal(['fileWithOperator', 'checkOperatorStatus', 'publishProofs']);
@@ -215,8 +257,13 @@ describe('the mailing workflow alone (mocked activities, time-skipping server)',
       const returned = double.events.find((e) => e.type === 'mailing.returned');
       expect(returned?.details?.reason).to.include('N10');
       expect(await shownStatus(handle)).to.equal('returned');
-      const markers = (await handle.fetchHistory()).events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch');
-      expect(markers, 'the digital-returns patch marker').to.have.length(1);
+      const patches = (await handle.fetchHistory())
+        .events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
+        .map((e) => (JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]!.data!).toString()) as { id: string }).id);
+      expect(
+        patches.filter((id) => id === 'digital-returns'),
+        'the digital-returns patch marker',
+      ).to.have.length(1);
     });
   });
 

@@ -63,6 +63,8 @@ export interface OperatorScript {
   filing?: (attempt: number) => 'filed' | 'canceled' | 'unavailable' | 'rejected';
   /** The status the operator reports now for a letter at `current`; undefined: nothing new. */
   reports?: (current: MailingStatus) => MailingStatus | undefined;
+  /** false: the filing answers 'filed' alone, as an activity worker of before the news read with it. */
+  newsWithFiling?: boolean;
 }
 
 /** One mailing's world as its activities see it, in memory. */
@@ -207,13 +209,16 @@ export class MailingDouble {
         for (const { kind, event } of proofs) published.push(await activities.publishProof(mailingId, kind, event));
         return published;
       },
-      fileWithOperator: async () => {
+      // As the real one: asked for the news too, it reports what the operator says past `printed`.
+      fileWithOperator: async (_mailingId: string, options: { readNews?: boolean } = {}) => {
         track('fileWithOperator');
         const outcome = (this.operator.filing ?? (() => 'filed'))(++this.filingAttempts);
         if (outcome === 'unavailable') throw ApplicationFailure.retryable('the operator does not answer', 'OperatorUnavailableError');
         if (outcome === 'rejected')
           throw ApplicationFailure.nonRetryable('the postal operator refuses the letter: ADDRESS_LINE_6_WRONG_FORMAT', FILING_REJECTED);
-        return outcome;
+        if (outcome === 'canceled' || !options.readNews || this.operator.newsWithFiling === false) return outcome;
+        const reported = this.operator.reports?.('printed');
+        return { filed: true as const, reported: reported && isAhead(this.input.mode, reported, 'printed') ? reported : null };
       },
       checkOperatorStatus: async (_mailingId: string, mode: Mode, current: MailingStatus, watching?: 'return') => {
         track(watching ? `checkOperatorStatus:${watching}` : 'checkOperatorStatus');
