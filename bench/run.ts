@@ -34,7 +34,8 @@ import { benchTemporalShapes } from './temporal-shapes.js';
  * - settle: exact minimum transfers at 10, 15 and 20 balances, against the greedy heuristic;
  * - front door: bare Koa against cheap routes, mailing reads (cache hit, cold) and lists at 100k mailings;
  * - mailings: intake vs bare starts counted at workflow start, p99 at half load, webhook latency,
- *   the Temporal actions of an AR mailing with its children, live throughput, memory;
+ *   the Temporal actions of an AR mailing with its children, memory;
+ * - live: live AR mailings against bare workflows of the same shape, and the CPU per mailing of each process;
  * - batches: a batch of 1,000 rows against 1,000 single POSTs, until every workflow has started; the
  *   largest batch of new addresses against the idempotency lease;
  * - lookups: a partner lookup through the API and Temporal against a direct call to the fixture;
@@ -77,8 +78,8 @@ async function main(): Promise<void> {
   await part('partners', () =>
     only === 'partners' ? withStack((deps) => benchPartnerOutage(deps, mailingEnv(deps), report, Number(process.env.BENCH_PARTNER_RATE ?? 80))) : undefined,
   );
-  // The live AR rounds alone (a full run measures them within mailings): `npm run bench -- live`.
-  await part('live', () => (only === 'live' ? withStack((deps) => benchLiveMailings(deps, report)) : undefined));
+  // The live AR rounds on a stack of their own (bench/mailings.ts, benchLiveMailings).
+  await part('live', () => withStack((deps) => benchLiveMailings(deps, report)));
   // What each kind of step costs Temporal's dev server (issue 57, part 3), alone: `npm run bench -- temporal-shapes`.
   await part('temporal-shapes', () => (only === 'temporal-shapes' ? withStack((deps) => benchTemporalShapes(deps, report)) : undefined));
   await part('batches', () => withStack((deps) => benchBatches(deps, mailingEnv(deps), report)));
