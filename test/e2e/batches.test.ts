@@ -433,6 +433,9 @@ describe('mailing batches: a worker killed mid-batch', function () {
       30_000,
       20,
     );
+    // Listened for before the kill: the exit may come while the checks below are awaited, and an
+    // exit event missed then left this test waiting until its timeout (CI of 2026-12-07 and 12-08).
+    const exited = once(worker, 'exit');
     worker.kill('SIGKILL');
     // Killed mid-batch: some mailings' workflows started, not all (the last one is not).
     const lastId = (await mailingsOf(owner.id))
@@ -440,7 +443,7 @@ describe('mailing batches: a worker killed mid-batch', function () {
       .sort()
       .at(-1)!;
     expect(await exists(lastId)).to.equal(false);
-    await once(worker, 'exit');
+    await exited;
     worker = spawnNode('worker', env);
 
     const countWorkflows = async (): Promise<string[]> => {
